@@ -1,0 +1,1 @@
+"""Agents: random, heuristics, search and solvers (they use gamebag.core only)."""

@@ -1,0 +1,45 @@
+"""What an agent is, and what it may see.
+
+An agent chooses from a ``SeatView``: the rules (public), its seat, its
+observation and its legal actions. Search agents may also draw full states
+consistent with what the seat knows (``sample_state``), never the true state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from gamebag.core.protocol import Game, JsonDict
+from gamebag.core.rng import Rng
+
+
+class SeatView:
+    """Everything one seat may use to choose an action."""
+
+    __slots__ = ("_state", "game", "legal_actions", "observation", "player")
+
+    def __init__(self, game: Game[Any, Any, Any], state: Any, player: int) -> None:
+        self.game = game
+        self.player = player
+        self.observation: JsonDict = game.observation(state, player)
+        self.legal_actions: Sequence[Any] = game.legal_actions(state, player)
+        self._state = state
+
+    def sample_state(self, rng: Rng) -> Any:
+        """A full state the seat cannot tell apart from the real one (for search)."""
+        return self.game.resample_from_infostate(self._state, self.player, rng)
+
+
+class Agent(ABC):
+    """A policy: given a seat's view and a generator, one legal action."""
+
+    name: str = "agent"
+
+    @abstractmethod
+    def act(self, view: SeatView, rng: Rng) -> Any:
+        """Choose one of ``view.legal_actions``."""
+
+    def __repr__(self) -> str:
+        return self.name

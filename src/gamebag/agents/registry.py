@@ -1,0 +1,128 @@
+"""Agents by name, with parameters: ``"random"``, ``"heuristic"``, ``"ismcts:iterations=200"``.
+
+Agent modules register a factory per name; a factory may serve every game or
+only some (``games``). Per-game heuristics register under the game id, so the
+``heuristic`` agent picks the right one without switching on game names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gamebag.agents.base import Agent
+from gamebag.core.errors import UnknownAgentError
+from gamebag.core.protocol import Game
+
+AgentFactory = Callable[[Game[Any, Any, Any], Mapping[str, str]], Agent]
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    name: str
+    factory: AgentFactory
+    doc: str
+    games: tuple[str, ...] | None  # None: every game
+
+
+_AGENTS: dict[str, AgentEntry] = {}
+_HEURISTICS: dict[str, Callable[[Game[Any, Any, Any]], Agent]] = {}
+
+
+def register_agent(name: str, factory: AgentFactory, doc: str, games: tuple[str, ...] | None = None) -> None:
+    _AGENTS[name] = AgentEntry(name, factory, doc, games)
+
+
+def register_heuristic(game_id: str, factory: Callable[[Game[Any, Any, Any]], Agent]) -> None:
+    """The ``heuristic`` agent for ``game_id``."""
+    _HEURISTICS[game_id] = factory
+
+
+def heuristic_for(game: Game[Any, Any, Any]) -> Agent:
+    _load()
+    factory = _HEURISTICS.get(game.game_id)
+    if factory is None:
+        raise UnknownAgentError(f"no heuristic agent exists for {game.game_id}")
+    return factory(game)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"ismcts:iterations=200,c=1.4"`` -> ``("ismcts", {"iterations": "200", "c": "1.4"})``."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise UnknownAgentError(f"agent parameter {part!r} in {spec!r} must be written key=value")
+        params[key.strip()] = value.strip()
+    return name, params
+
+
+def make_agent(spec: str, game: Game[Any, Any, Any]) -> Agent:
+    """Build the agent ``spec`` names for ``game``; unknown names list what exists."""
+    _load()
+    name, params = parse_spec(spec)
+    entry = _AGENTS.get(name)
+    if entry is None or (entry.games is not None and game.game_id not in entry.games):
+        known = ", ".join(available_agents(game.game_id))
+        raise UnknownAgentError(f"unknown agent {name!r} for {game.game_id}; available: {known}")
+    return entry.factory(game, params)
+
+
+def available_agents(game_id: str | None = None) -> list[str]:
+    _load()
+    return sorted(
+        e.name for e in _AGENTS.values() if game_id is None or e.games is None or game_id in e.games
+    )
+
+
+def agent_entries() -> list[AgentEntry]:
+    _load()
+    return sorted(_AGENTS.values(), key=lambda e: e.name)
+
+
+def int_param(params: Mapping[str, str], key: str, default: int, minimum: int = 1) -> int:
+    """Read an integer agent parameter, with a clear error."""
+    if key not in params:
+        return default
+    try:
+        value = int(params[key])
+    except ValueError:
+        raise UnknownAgentError(f"agent parameter {key}={params[key]!r} must be an integer") from None
+    if value < minimum:
+        raise UnknownAgentError(f"agent parameter {key} must be at least {minimum}, not {value}")
+    return value
+
+
+def float_param(params: Mapping[str, str], key: str, default: float) -> float:
+    if key not in params:
+        return default
+    try:
+        return float(params[key])
+    except ValueError:
+        raise UnknownAgentError(f"agent parameter {key}={params[key]!r} must be a number") from None
+
+
+def check_params(name: str, params: Mapping[str, str], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        raise UnknownAgentError(
+            f"agent {name!r} has no parameter(s) {', '.join(unknown)}; allowed: {', '.join(allowed) or 'none'}"
+        )
+
+
+_loaded = False
+
+
+def _load() -> None:
+    """Import every agent module so they register (agents use core only)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    package = importlib.import_module("gamebag.agents")
+    for module in pkgutil.walk_packages(package.__path__, "gamebag.agents."):
+        importlib.import_module(module.name)

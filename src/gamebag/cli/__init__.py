@@ -1,0 +1,1 @@
+"""The gamebag command line."""

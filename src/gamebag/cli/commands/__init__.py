@@ -1,0 +1,1 @@
+"""Subcommands of the gamebag CLI; each module registers its own."""

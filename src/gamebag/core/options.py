@@ -1,0 +1,129 @@
+"""Typed, validated game options.
+
+A game declares its options as a tuple of ``Option`` specs. ``validate_options``
+turns user input (Python values, or strings from a command line) into a frozen,
+complete mapping, or raises ``OptionError`` naming what was wrong and what is
+allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from gamebag.core.errors import OptionError
+
+OptionValue = bool | int | str | None | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: its name, kind, default and allowed values.
+
+    kind is ``"bool"``, ``"int"``, ``"choice"`` or ``"list"`` (a list of strings,
+    each one of ``choices``). ``nullable`` ints accept ``None`` (written ``none``
+    on a command line), which each game documents (usually "no limit").
+    """
+
+    name: str
+    kind: str
+    default: OptionValue
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    def allowed(self) -> str:
+        """A human description of the allowed values."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "list":
+            return "a list of distinct values from " + ", ".join(repr(c) for c in self.choices)
+        low = "-inf" if self.minimum is None else str(self.minimum)
+        high = "inf" if self.maximum is None else str(self.maximum)
+        text = f"an integer from {low} to {high}"
+        return text + " or none" if self.nullable else text
+
+    def coerce(self, value: Any) -> OptionValue:
+        """Validate ``value`` (a Python value or a command-line string)."""
+        bad = OptionError(f"option {self.name!r}: {value!r} is not allowed; expected {self.allowed()}")
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in {"true", "false", "yes", "no", "1", "0"}:
+                return value.lower() in {"true", "yes", "1"}
+            raise bad
+        if self.kind == "int":
+            if value is None or (isinstance(value, str) and value.lower() in {"none", "null"}):
+                if self.nullable:
+                    return None
+                raise bad
+            if isinstance(value, bool):
+                raise bad
+            if isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise bad from None
+            if not isinstance(value, int):
+                raise bad
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise bad
+            return value
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise bad
+        if self.kind == "list":
+            items: Sequence[Any]
+            if isinstance(value, str):
+                items = [part.strip() for part in value.split(",") if part.strip()]
+            elif isinstance(value, list | tuple):
+                items = value
+            else:
+                raise bad
+            if len(set(items)) != len(items) or any(
+                not isinstance(i, str) or i not in self.choices for i in items
+            ):
+                raise bad
+            return tuple(items)
+        raise OptionError(f"option {self.name!r} has unknown kind {self.kind!r}")
+
+
+def validate_options(
+    specs: Sequence[Option], given: Mapping[str, Any] | None
+) -> Mapping[str, OptionValue]:
+    """Check ``given`` against ``specs``; return every option with defaults filled in."""
+    by_name = {spec.name: spec for spec in specs}
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        allowed = ", ".join(sorted(by_name)) or "none"
+        raise OptionError(f"unknown option(s) {', '.join(map(repr, unknown))}; allowed options: {allowed}")
+    result: dict[str, OptionValue] = {}
+    for spec in specs:
+        result[spec.name] = spec.coerce(given[spec.name]) if spec.name in given else spec.default
+    return MappingProxyType(result)
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """Parse command-line ``key=value`` pairs (values stay strings; ``validate_options`` types them)."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {pair!r} must be written key=value, for example rotate_start=true")
+        result[key.strip().replace("-", "_")] = value.strip()
+    return result
+
+
+def options_to_json(options: Mapping[str, OptionValue]) -> dict[str, Any]:
+    """A JSON-ready copy of validated options (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}

@@ -1,0 +1,59 @@
+"""The game registry: game ids to rules classes and their text renderers.
+
+Games register themselves when their package is imported (``gamebag.games``
+imports every game package it contains), so no code anywhere switches on game
+names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gamebag.core.errors import UnknownGameError
+from gamebag.core.protocol import Game, JsonDict
+
+ViewRenderer = Callable[[JsonDict], str]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """What the registry knows about one game."""
+
+    game_class: type[Game[Any, Any, Any]]
+    render_view: ViewRenderer
+    rules_text: Callable[[], str]
+
+    @property
+    def game_id(self) -> str:
+        return self.game_class.game_id
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register(
+    game_class: type[Game[Any, Any, Any]],
+    render_view: ViewRenderer,
+    rules_text: Callable[[], str],
+) -> None:
+    """Add a game; registering the same class twice is harmless."""
+    existing = _REGISTRY.get(game_class.game_id)
+    if existing is not None and existing.game_class is not game_class:
+        raise ValueError(f"game id {game_class.game_id!r} is already registered")
+    _REGISTRY[game_class.game_id] = GameEntry(game_class, render_view, rules_text)
+
+
+def entry(game_id: str) -> GameEntry:
+    """The entry for ``game_id``, or ``UnknownGameError`` listing the known ids."""
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none registered"
+        raise UnknownGameError(f"unknown game {game_id!r}; known games: {known}") from None
+
+
+def game_ids() -> tuple[str, ...]:
+    """Every registered game id, sorted."""
+    return tuple(sorted(_REGISTRY))

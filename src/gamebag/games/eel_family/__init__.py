@@ -1,0 +1,20 @@
+"""The Eel Harvest family: ``eel-harvest`` and ``wriggle-roulette`` share one engine."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from gamebag.core.registry import register
+from gamebag.games.eel_family.render import render_view
+from gamebag.games.eel_family.rules import EelFamilyGame, EelHarvest, EelState, WriggleRoulette
+
+__all__ = ["EelFamilyGame", "EelHarvest", "EelState", "WriggleRoulette"]
+
+
+def rules_text() -> str:
+    """The players' guide to both rule sets."""
+    return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+register(EelHarvest, render_view, rules_text)
+register(WriggleRoulette, render_view, rules_text)

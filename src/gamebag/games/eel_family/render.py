@@ -1,0 +1,69 @@
+"""Text rendering of Eel family views (Rich markup), kept apart from the rules."""
+
+from __future__ import annotations
+
+from gamebag.core.protocol import JsonDict
+
+
+def render_view(view: JsonDict) -> str:
+    """The table as one player (or a spectator) sees it."""
+    seat = view.get("seat")
+    lines = [
+        f"[bold]Round {view['round']}[/bold], grab {view['grab']} - start player: seat {view['start_player']}",
+        _bag_line(view),
+        f"Snakes in the centre: [red]{view['centre_snakes']}[/red] of {view['threshold']} (outbreak at "
+        f"{view['threshold']})",
+    ]
+    last = view.get("last_grab")
+    if last:
+        lines.append(describe_grab(last))
+    lines.append("")
+    lines.append("seat  score  reserve  status")
+    chosen = set(view.get("chosen", [])) | set((view.get("choices") or {}).get("chosen", []))
+    for p in range(view["players"]):
+        status = "in the round" if view["in_round"][p] else "out"
+        if view["in_round"][p] and p in chosen and not view["over"]:
+            status += ", has chosen"
+        you = " (you)" if p == seat else ""
+        lines.append(f"{p:>4}  {view['scores'][p]:>5}  {view['reserves'][p]:>7}  {status}{you}")
+    mine = view.get("my_pending_grab")
+    if mine is None and view.get("choices"):
+        mine = view["choices"].get("mine")
+    if mine is not None and not view["over"]:
+        lines.append(f"Your secret grab: {mine}")
+    if view["over"]:
+        winners = ", ".join(f"seat {w}" for w in view["winners"])
+        lines.append(f"[bold green]Game over. Winner(s): {winners}[/bold green]")
+    return "\n".join(lines)
+
+
+def _bag_line(view: JsonDict) -> str:
+    bag = view["bag"]
+    if bag.get("dice"):
+        return "Draws are D4 rolls: each token is a snake with chance 1/4."
+    return f"Bag: {bag['eels']} eels, {bag['snakes']} snakes"
+
+
+def describe_grab(last: JsonDict) -> str:
+    """One line per seat explaining what the last grab revealed."""
+    parts = []
+    for p, count in enumerate(last["counts"]):
+        if count is None:
+            continue
+        if count == 0:
+            parts.append(f"seat {p} exited scoring {last['scored'][p]}")
+            continue
+        drawn = last["drawn"][p]
+        eels, snakes = drawn.count("E"), drawn.count("S")
+        text = f"seat {p} grabbed {count}: {eels} eel(s), {snakes} snake(s)"
+        if p in last["exited"]:
+            text += f", then had to exit scoring {last['scored'][p]}"
+        parts.append(text)
+    line = "Last grab: " + "; ".join(parts) if parts else "Last grab: nobody drew"
+    if last["outbreak"]:
+        losers = ", ".join(f"seat {p}" for p in last["losers"])
+        gains = ", ".join(f"seat {p} +{s}" for p, s in enumerate(last["scored"]) if s)
+        line += f"\n[bold red]Snake outbreak![/bold red] {losers} lose their eels. Scored: {gains or 'nothing'}"
+    elif last["round_over"]:
+        line += "\nEveryone has exited: the round is over."
+    return line

@@ -1,0 +1,588 @@
+"""Rules of the Eel Harvest family: ``eel-harvest`` and ``wriggle-roulette``.
+
+One engine, two rule sets (see ``rulings.md``, Eel Harvest family). A grab is a
+decision node where every player still in the round chooses a count at once;
+the draws that follow are one chance node whose outcome gives, for each seat
+that drew, the tokens it drew in draw order (``"EES"``). Exits (count 0) resolve
+at the reveal, before the draws take tokens from the bag, so the eels an exiting
+player returns can be drawn in the same grab; they resolve before the outbreak
+check, so an exiting player is never hit by that outbreak.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from math import comb
+from typing import Any, ClassVar
+
+from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
+from gamebag.core.options import Option
+from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.rng import Rng
+
+EELS = 51
+SNAKES = 17
+TARGET = 20
+SNAKE_THRESHOLD = {2: 6, 3: 7, 4: 9, 5: 11, 6: 13, 7: 15, 8: 17}
+# A player still in the round when it ends exits "last" for the eel-harvest tie-break.
+STILL_IN = 1_000_000
+
+Outcome = tuple[str, ...]  # per seat, the tokens drawn in order; "" for seats that drew nothing
+
+
+@dataclass(frozen=True, slots=True)
+class GrabResult:
+    """What the last grab revealed, per seat (public once revealed)."""
+
+    counts: tuple[int, ...]  # chosen count, -1 for seats not in the round
+    drawn: tuple[str, ...]
+    exited: tuple[int, ...]
+    outbreak: bool
+    losers: tuple[int, ...]  # seats that lost their eels in an outbreak
+    scored: tuple[int, ...]  # points each seat scored in this grab
+    round_over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EelState:
+    """A position. ``pending`` holds the chosen counts while the draws are awaited."""
+
+    scores: tuple[int, ...]
+    reserves: tuple[int, ...]
+    in_round: tuple[bool, ...]
+    bag_eels: int
+    bag_snakes: int
+    centre: int
+    round_no: int
+    start: int
+    grab_no: int
+    exit_grab: tuple[int, ...]  # grab at which each seat left the current round (0: still in)
+    lone_left: int | None  # grabs left to a lone player under ``lone_player_grabs``
+    pending: tuple[int, ...] | None
+    last: GrabResult | None
+    winners: tuple[int, ...]
+    over: bool
+
+
+class EelFamilyGame(Game[EelState, int, Outcome]):
+    """The engine shared by both rule sets; subclasses choose the outbreak and end rules."""
+
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    default_players: ClassVar[int] = 4
+    version: ClassVar[str] = "1.0"
+    rule_set: ClassVar[str]
+
+    def _configure(self) -> None:
+        n = self.num_players
+        self.max_grab = 6 if n == 2 else 4
+        self.threshold = SNAKE_THRESHOLD[n]
+        self.dice = self.options.get("draw", "bag") == "dice"
+        self.rotate_start = bool(self.options.get("rotate_start", False))
+        lone = self.options.get("lone_player_grabs")
+        self.lone_limit: int | None = lone if isinstance(lone, int) else None
+        self.scores_reserve_on_outbreak = bool(self.options.get("outbreak_scores_reserve", False))
+        self._legal = tuple(range(self.max_grab + 1))
+
+    # ---- dynamics -------------------------------------------------------------------------
+    def initial_state(self) -> EelState:
+        n = self.num_players
+        return EelState(
+            scores=(0,) * n,
+            reserves=(0,) * n,
+            in_round=(True,) * n,
+            bag_eels=EELS,
+            bag_snakes=SNAKES,
+            centre=0,
+            round_no=1,
+            start=0,
+            grab_no=0,
+            exit_grab=(0,) * n,
+            lone_left=None,
+            pending=None,
+            last=None,
+            winners=(),
+            over=False,
+        )
+
+    def node_kind(self, state: EelState) -> NodeKind:
+        if state.over:
+            return NodeKind.TERMINAL
+        return NodeKind.DECISION if state.pending is None else NodeKind.CHANCE
+
+    def acting_players(self, state: EelState) -> tuple[int, ...]:
+        if state.over or state.pending is not None:
+            return ()
+        return tuple(p for p, inside in enumerate(state.in_round) if inside)
+
+    def legal_actions(self, state: EelState, player: int) -> Sequence[int]:
+        if state.over or state.pending is not None or not state.in_round[player]:
+            return ()
+        return self._legal
+
+    def apply(self, state: EelState, moves: Mapping[int, int]) -> EelState:
+        self.check_joint_action(state, moves)
+        counts = [-1] * self.num_players
+        for seat, count in moves.items():
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise IllegalActionError(f"seat {seat}: a grab is a whole number of tokens, not {count!r}")
+            if not 0 <= count <= self.max_grab:
+                raise IllegalActionError(
+                    f"seat {seat}: may grab 0 to {self.max_grab} tokens with {self.num_players} players, "
+                    f"not {count} (0 exits the round)"
+                )
+            counts[seat] = count
+        pending = tuple(counts)
+        if any(c > 0 for c in pending):
+            return _replace(state, pending=pending)
+        # Nobody draws: every acting player exits and there is nothing left to chance.
+        return self._resolve(state, pending, ("",) * self.num_players)
+
+    def _draw_sizes(self, state: EelState, pending: Sequence[int]) -> list[int]:
+        """How many tokens each seat actually draws, in draw order from the start player."""
+        sizes = [0] * self.num_players
+        if self.dice:
+            return [max(c, 0) for c in pending]
+        left = state.bag_eels + state.bag_snakes + sum(
+            state.reserves[p] for p, c in enumerate(pending) if c == 0
+        )
+        for offset in range(self.num_players):
+            seat = (state.start + offset) % self.num_players
+            take = min(max(pending[seat], 0), left)
+            sizes[seat] = take
+            left -= take
+        return sizes
+
+    def _bag_after_exits(self, state: EelState, pending: Sequence[int]) -> tuple[int, int]:
+        returned = sum(state.reserves[p] for p, c in enumerate(pending) if c == 0)
+        return state.bag_eels + returned, state.bag_snakes
+
+    def chance_outcomes(self, state: EelState) -> list[tuple[Outcome, Fraction]]:
+        if state.pending is None or state.over:
+            return []
+        sizes = self._draw_sizes(state, state.pending)
+        eels, snakes = self._bag_after_exits(state, state.pending)
+        total_drawn = sum(sizes)
+        drawers = [p for p in range(self.num_players) if sizes[p] > 0]
+        outcomes: list[tuple[Outcome, Fraction]] = []
+        for snake_counts in product(*(range(sizes[p] + 1) for p in drawers)):
+            s_total = sum(snake_counts)
+            e_total = total_drawn - s_total
+            ways = 1
+            for p, s in zip(drawers, snake_counts, strict=True):
+                ways *= comb(sizes[p], s)
+            if self.dice:
+                probability = Fraction(ways * 3**e_total, 4**total_drawn)
+            else:
+                if s_total > snakes or e_total > eels:
+                    continue
+                probability = Fraction(
+                    ways * _falling(snakes, s_total) * _falling(eels, e_total),
+                    _falling(eels + snakes, total_drawn),
+                )
+            drawn = [""] * self.num_players
+            for p, s in zip(drawers, snake_counts, strict=True):
+                drawn[p] = "E" * (sizes[p] - s) + "S" * s
+            outcomes.append((tuple(drawn), probability))
+        return outcomes
+
+    def sample_chance(self, state: EelState, rng: Rng) -> Outcome:
+        if state.pending is None or state.over:
+            raise IllegalChanceOutcomeError("no draw is awaited now")
+        pending = state.pending
+        n = self.num_players
+        drawn = [""] * n
+        random = rng.random
+        if self.dice:
+            for seat in range(n):
+                drawn[seat] = "".join("S" if random() < 0.25 else "E" for _ in range(max(pending[seat], 0)))
+            return tuple(drawn)
+        eels, snakes = self._bag_after_exits(state, pending)
+        for offset in range(n):
+            seat = (state.start + offset) % n
+            want = pending[seat]
+            if want <= 0:
+                continue
+            tokens = []
+            for _ in range(want):
+                left = eels + snakes
+                if left == 0:
+                    break
+                if random() * left < snakes:
+                    snakes -= 1
+                    tokens.append("S")
+                else:
+                    eels -= 1
+                    tokens.append("E")
+            drawn[seat] = "".join(tokens)
+        return tuple(drawn)
+
+    def apply_chance(self, state: EelState, outcome: Outcome) -> EelState:
+        self.check_outcome(state, outcome)
+        assert state.pending is not None  # a chance node always has pending counts
+        if not isinstance(outcome, tuple) or len(outcome) != self.num_players:
+            raise IllegalChanceOutcomeError("a draw outcome gives the tokens drawn by each seat")
+        sizes = self._draw_sizes(state, state.pending)
+        eels, snakes = self._bag_after_exits(state, state.pending)
+        total_snakes = 0
+        for seat, tokens in enumerate(outcome):
+            if not isinstance(tokens, str) or tokens.strip("ES"):
+                raise IllegalChanceOutcomeError(f"seat {seat}: drawn tokens are written with E and S, not {tokens!r}")
+            if len(tokens) != sizes[seat]:
+                chosen = state.pending[seat]
+                why = (
+                    f"it chose {chosen} and the bag holds enough"
+                    if sizes[seat] == chosen
+                    else f"it chose {chosen} and only {sizes[seat]} token(s) were left in the bag"
+                    if chosen > 0
+                    else "it did not draw"
+                )
+                raise IllegalChanceOutcomeError(
+                    f"seat {seat} must draw exactly {sizes[seat]} token(s) ({why}), not {len(tokens)}"
+                )
+            total_snakes += tokens.count("S")
+        if not self.dice:
+            total_eels = sum(sizes) - total_snakes
+            if total_snakes > snakes:
+                raise IllegalChanceOutcomeError(
+                    f"the draws hold {total_snakes} snakes but the bag holds only {snakes}"
+                )
+            if total_eels > eels:
+                raise IllegalChanceOutcomeError(f"the draws hold {total_eels} eels but the bag holds only {eels}")
+        return self._resolve(state, state.pending, outcome)
+
+    # ---- resolution of a grab ------------------------------------------------------------
+    def _resolve(self, state: EelState, counts: Sequence[int], drawn: Sequence[str]) -> EelState:
+        n = self.num_players
+        grab_no = state.grab_no + 1
+        scores = list(state.scores)
+        reserves = list(state.reserves)
+        in_round = list(state.in_round)
+        exit_grab = list(state.exit_grab)
+        bag_eels, bag_snakes = state.bag_eels, state.bag_snakes
+        scored = [0] * n
+        exited = []
+        # Exits first: score the reserve, eels back into the bag.
+        for seat in range(n):
+            if counts[seat] == 0:
+                scores[seat] += reserves[seat]
+                scored[seat] += reserves[seat]
+                bag_eels += reserves[seat]
+                reserves[seat] = 0
+                in_round[seat] = False
+                exit_grab[seat] = grab_no
+                exited.append(seat)
+        # The reveal: eels to reserves, snakes to the centre.
+        centre = state.centre
+        drawn_eels = [0] * n
+        for seat in range(n):
+            tokens = drawn[seat]
+            if tokens:
+                s = tokens.count("S")
+                e = len(tokens) - s
+                drawn_eels[seat] = e
+                reserves[seat] += e
+                centre += s
+                if not self.dice:
+                    bag_eels -= e
+                    bag_snakes -= s
+        outbreak = centre >= self.threshold and any(in_round)
+        losers: tuple[int, ...] = ()
+        round_over = False
+        lone_left = state.lone_left
+        if outbreak:
+            still_in = [p for p in range(n) if in_round[p]]
+            losers = self._outbreak_losers(still_in, reserves, drawn)
+            for seat in still_in:
+                if seat in losers:
+                    gain = 0
+                elif self.rule_set == "wriggle-roulette" or self.scores_reserve_on_outbreak:
+                    gain = reserves[seat]
+                else:
+                    gain = drawn_eels[seat]
+                scores[seat] += gain
+                scored[seat] += gain
+                exit_grab[seat] = STILL_IN
+            round_over = True
+        elif not any(in_round):
+            round_over = True
+        else:
+            still_in = [p for p in range(n) if in_round[p]]
+            if self.lone_limit is not None and len(still_in) == 1:
+                lone_left = self.lone_limit if lone_left is None else lone_left - 1
+                if lone_left <= 0:
+                    seat = still_in[0]
+                    scores[seat] += reserves[seat]
+                    scored[seat] += reserves[seat]
+                    bag_eels += reserves[seat]
+                    reserves[seat] = 0
+                    in_round[seat] = False
+                    exit_grab[seat] = grab_no
+                    exited.append(seat)
+                    round_over = True
+        result = GrabResult(
+            counts=tuple(counts),
+            drawn=tuple(drawn),
+            exited=tuple(exited),
+            outbreak=outbreak,
+            losers=losers,
+            scored=tuple(scored),
+            round_over=round_over,
+        )
+        over, winners = self._game_end(scores, exit_grab, round_over)
+        if round_over and not over:
+            start = (state.start + 1) % n if self.rotate_start else state.start
+            return EelState(
+                scores=tuple(scores),
+                reserves=(0,) * n,
+                in_round=(True,) * n,
+                bag_eels=EELS,
+                bag_snakes=SNAKES,
+                centre=0,
+                round_no=state.round_no + 1,
+                start=start,
+                grab_no=0,
+                exit_grab=(0,) * n,
+                lone_left=None,
+                pending=None,
+                last=result,
+                winners=(),
+                over=False,
+            )
+        return EelState(
+            scores=tuple(scores),
+            reserves=tuple(reserves),
+            in_round=tuple(in_round),
+            bag_eels=bag_eels,
+            bag_snakes=bag_snakes,
+            centre=centre,
+            round_no=state.round_no,
+            start=state.start,
+            grab_no=grab_no,
+            exit_grab=tuple(exit_grab),
+            lone_left=lone_left,
+            pending=None,
+            last=result,
+            winners=winners,
+            over=over,
+        )
+
+    @abstractmethod
+    def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
+        """The seats still in that lose their eels at an outbreak."""
+
+    @abstractmethod
+    def _game_end(
+        self, scores: list[int], exit_grab: list[int], round_over: bool
+    ) -> tuple[bool, tuple[int, ...]]:
+        """Whether the game is over after this grab, and its winners."""
+
+    # ---- results ------------------------------------------------------------------------
+    def scores(self, state: EelState) -> tuple[float, ...]:
+        return tuple(float(s) for s in state.scores)
+
+    def winners(self, state: EelState) -> tuple[int, ...]:
+        return state.winners
+
+    def round_number(self, state: EelState) -> int:
+        return state.round_no
+
+    # ---- information --------------------------------------------------------------------
+    def public_view(self, state: EelState) -> JsonDict:
+        n = self.num_players
+        view: JsonDict = {
+            "game": self.game_id,
+            "players": n,
+            "phase": "over" if state.over else ("draw" if state.pending is not None else "grab"),
+            "round": state.round_no,
+            "grab": state.grab_no + 1 if not state.over else state.grab_no,
+            "start_player": state.start,
+            "scores": list(state.scores),
+            "target": TARGET,
+            "reserves": list(state.reserves),
+            "in_round": list(state.in_round),
+            "bag": {"eels": state.bag_eels, "snakes": state.bag_snakes, "dice": self.dice},
+            "centre_snakes": state.centre,
+            "threshold": self.threshold,
+            "max_grab": self.max_grab,
+            "chosen": [p for p in range(n) if state.pending is not None and state.pending[p] >= 0],
+            "last_grab": _grab_json(state.last),
+            "over": state.over,
+            "winners": list(state.winners),
+            "options": dict(self.options),
+        }
+        return view
+
+    def observation(self, state: EelState, player: int) -> JsonDict:
+        view = self.public_view(state)
+        view["seat"] = player
+        view["my_pending_grab"] = (
+            state.pending[player] if state.pending is not None and state.pending[player] >= 0 else None
+        )
+        return view
+
+    def resample_from_infostate(self, state: EelState, player: int, rng: Rng) -> EelState:
+        if state.pending is None:
+            return state  # nothing is hidden between grabs
+        counts = list(state.pending)
+        for seat, count in enumerate(counts):
+            if seat != player and count >= 0:
+                counts[seat] = rng.randrange(self.max_grab + 1)
+        return _replace(state, pending=tuple(counts))
+
+    # ---- encodings ----------------------------------------------------------------------
+    def action_to_json(self, action: int) -> Any:
+        return action
+
+    def action_from_json(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise IllegalActionError(f"a grab is a whole number from 0 to {self.max_grab}, not {data!r}")
+        return data
+
+    def outcome_to_json(self, outcome: Outcome) -> Any:
+        return {str(seat): tokens for seat, tokens in enumerate(outcome) if tokens}
+
+    def outcome_from_json(self, data: Any) -> Outcome:
+        if not isinstance(data, dict):
+            raise IllegalChanceOutcomeError(
+                'a draw is an object mapping each seat that drew to its tokens, e.g. {"0": "EES"}'
+            )
+        drawn = [""] * self.num_players
+        for key, tokens in data.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise IllegalChanceOutcomeError(f"{key!r} is not a seat number") from None
+            if not 0 <= seat < self.num_players:
+                raise IllegalChanceOutcomeError(f"seat {seat} does not exist")
+            if not isinstance(tokens, str):
+                raise IllegalChanceOutcomeError(f"seat {seat}: tokens are a string of E and S, not {tokens!r}")
+            drawn[seat] = tokens
+        return tuple(drawn)
+
+    def all_actions(self) -> Sequence[int]:
+        return self._legal
+
+    def observation_tensor(self, state: EelState, player: int) -> list[float]:
+        n = self.num_players
+        order = [(player + k) % n for k in range(n)]  # own seat first
+        out: list[float] = []
+        for seat in order:
+            out.append(state.scores[seat] / TARGET)
+            out.append(state.reserves[seat] / EELS)
+            out.append(1.0 if state.in_round[seat] else 0.0)
+        # Pad to eight seats so every player count has the same layout.
+        out.extend([0.0] * (3 * (8 - n)))
+        out.append(state.bag_eels / EELS)
+        out.append(state.bag_snakes / SNAKES)
+        out.append(state.centre / SNAKES)
+        out.append(self.threshold / SNAKES)
+        out.append(((state.start - player) % n) / 8)
+        out.append(min(state.grab_no, 40) / 40)
+        out.append(self.max_grab / 6)
+        return out
+
+
+class WriggleRoulette(EelFamilyGame):
+    """Wriggle Roulette: the most eels lose at an outbreak; first to 20 ends the game at once."""
+
+    game_id: ClassVar[str] = "wriggle-roulette"
+    title: ClassVar[str] = "Wriggle Roulette"
+    summary: ClassVar[str] = "Grab eels from the bag together; snakes end the round. First to 20 points."
+    rule_set: ClassVar[str] = "wriggle-roulette"
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option("rotate_start", "bool", False, "The start player moves one seat to the left each round."),
+    )
+
+    def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
+        most = max(reserves[p] for p in still_in)
+        return tuple(p for p in still_in if reserves[p] == most)
+
+    def _game_end(
+        self, scores: list[int], exit_grab: list[int], round_over: bool
+    ) -> tuple[bool, tuple[int, ...]]:
+        if max(scores) < TARGET:
+            return False, ()
+        best = max(scores)
+        return True, tuple(p for p, s in enumerate(scores) if s == best)
+
+
+class EelHarvest(EelFamilyGame):
+    """Eel Harvest: the biggest grab loses at an outbreak; the game ends at a round's end."""
+
+    game_id: ClassVar[str] = "eel-harvest"
+    title: ClassVar[str] = "Eel Harvest"
+    summary: ClassVar[str] = "Grab eels from the bag together; the greediest hand loses at an outbreak."
+    rule_set: ClassVar[str] = "eel-harvest"
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option("rotate_start", "bool", False, "The start player moves one seat to the left each round."),
+        Option(
+            "outbreak_scores_reserve",
+            "bool",
+            False,
+            "At an outbreak the players who did not lose score their whole reserve, "
+            "not just the eels of this grab.",
+        ),
+        Option(
+            "lone_player_grabs",
+            "int",
+            None,
+            "When one player is left in the round, they may grab this many more times, then exit "
+            "automatically scoring their reserve (none: no limit).",
+            minimum=0,
+            nullable=True,
+        ),
+        Option(
+            "draw",
+            "choice",
+            "bag",
+            "bag: tokens come from the bag; dice: each token is a D4 roll, a snake with chance 1/4, "
+            "and the bag never runs out.",
+            choices=("bag", "dice"),
+        ),
+    )
+
+    def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
+        most = max(len(drawn[p]) for p in still_in)
+        return tuple(p for p in still_in if len(drawn[p]) == most)
+
+    def _game_end(
+        self, scores: list[int], exit_grab: list[int], round_over: bool
+    ) -> tuple[bool, tuple[int, ...]]:
+        if not round_over or max(scores) < TARGET:
+            return False, ()
+        best = max(scores)
+        tied = [p for p, s in enumerate(scores) if s == best]
+        latest = max(exit_grab[p] for p in tied)
+        return True, tuple(p for p in tied if exit_grab[p] == latest)
+
+
+def _falling(n: int, k: int) -> int:
+    result = 1
+    for i in range(k):
+        result *= n - i
+    return result
+
+
+def _replace(state: EelState, **changes: Any) -> EelState:
+    fields = {name: getattr(state, name) for name in EelState.__slots__}
+    fields.update(changes)
+    return EelState(**fields)
+
+
+def _grab_json(result: GrabResult | None) -> JsonDict | None:
+    if result is None:
+        return None
+    return {
+        "counts": [c if c >= 0 else None for c in result.counts],
+        "drawn": list(result.drawn),
+        "exited": list(result.exited),
+        "outbreak": result.outbreak,
+        "losers": list(result.losers),
+        "scored": list(result.scored),
+        "round_over": result.round_over,
+    }

@@ -1,0 +1,1 @@
+"""Simulation, tournaments and statistics."""

@@ -1,0 +1,63 @@
+"""Playing one whole game between agents, producing its final state and record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamebag.agents.base import Agent, SeatView
+from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.records import Record, chance_event, moves_event, new_record
+from gamebag.core.rng import Rng
+
+
+@dataclass
+class PlayedGame:
+    """The outcome of one game."""
+
+    state: Any
+    record: Record | None
+    scores: tuple[float, ...]
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    rounds: int
+
+
+def play_game(
+    game: Game[Any, Any, Any],
+    agents: Sequence[Agent],
+    rng: Rng,
+    *,
+    keep_record: bool = True,
+    max_steps: int = 1_000_000,
+) -> PlayedGame:
+    """Play to the end; chance and agents draw from ``rng`` in a fixed order."""
+    if len(agents) != game.num_players:
+        raise ValueError(f"{game.game_id} with {game.num_players} players needs {game.num_players} agents")
+    state = game.initial_state()
+    record = new_record(game) if keep_record else None
+    for _ in range(max_steps):
+        kind = game.node_kind(state)
+        if kind is NodeKind.TERMINAL:
+            break
+        if kind is NodeKind.CHANCE:
+            outcome = game.sample_chance(state, rng)
+            state = game.apply_chance(state, outcome)
+            if record is not None:
+                record.events.append(chance_event(game, outcome))
+            continue
+        moves = {p: agents[p].act(SeatView(game, state, p), rng) for p in game.acting_players(state)}
+        state = game.apply(state, moves)
+        if record is not None:
+            record.events.append(moves_event(game, moves))
+    else:
+        raise RuntimeError(f"{game.game_id} did not end within {max_steps} steps")
+    return PlayedGame(
+        state=state,
+        record=record,
+        scores=game.scores(state),
+        returns=game.returns(state),
+        winners=game.winners(state),
+        rounds=game.round_number(state),
+    )
