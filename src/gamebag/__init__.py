@@ -41,8 +41,13 @@ __all__ = [
 
 
 def _load_games() -> None:
-    # Importing the games package registers every game it contains.
+    # Importing the games package registers every game it contains. The import
+    # binds the subpackage to the name ``games`` on this module; the function of
+    # that name, defined below, is rebound after it so ``gamebag.games()`` works.
     importlib.import_module("gamebag.games")
+
+
+_load_games()
 
 
 def make(game_id: str, players: int | None = None, **options: Any) -> Game[Any, Any, Any]:
@@ -54,7 +59,6 @@ def games() -> tuple[str, ...]:
     """The ids of every registered game."""
     from gamebag.core import registry
 
-    _load_games()
     return registry.game_ids()
 
 
@@ -62,5 +66,4 @@ def entry(game_id: str) -> GameEntry:
     """The registry entry (rules class, renderer, rules text) of ``game_id``."""
     from gamebag.core import registry
 
-    _load_games()
     return registry.entry(game_id)

@@ -58,6 +58,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    # True when some states hold data a player may not know (secret choices, hands, face-down items).
+    has_hidden_information: ClassVar[bool] = False
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:

@@ -53,8 +53,7 @@ def describe_grab(last: JsonDict) -> str:
         if count == 0:
             parts.append(f"seat {p} exited scoring {last['scored'][p]}")
             continue
-        drawn = last["drawn"][p]
-        eels, snakes = drawn.count("E"), drawn.count("S")
+        eels, snakes = last["eels"][p], last["snakes"][p]
         text = f"seat {p} grabbed {count}: {eels} eel(s), {snakes} snake(s)"
         if p in last["exited"]:
             text += f", then had to exit scoring {last['scored'][p]}"

@@ -39,7 +39,8 @@ class GrabResult:
     """What the last grab revealed, per seat (public once revealed)."""
 
     counts: tuple[int, ...]  # chosen count, -1 for seats not in the round
-    drawn: tuple[str, ...]
+    eels: tuple[int, ...]  # eels each seat drew (the order of a hand does not matter once revealed)
+    snakes: tuple[int, ...]
     exited: tuple[int, ...]
     outbreak: bool
     losers: tuple[int, ...]  # seats that lost their eels in an outbreak
@@ -76,6 +77,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
     default_players: ClassVar[int] = 4
     version: ClassVar[str] = "1.0"
     rule_set: ClassVar[str]
+    # Between the secret choice and the reveal, other players' counts are hidden.
+    has_hidden_information: ClassVar[bool] = True
 
     def _configure(self) -> None:
         n = self.num_players
@@ -326,7 +329,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
                     round_over = True
         result = GrabResult(
             counts=tuple(counts),
-            drawn=tuple(drawn),
+            eels=tuple(drawn_eels),
+            snakes=tuple(len(drawn[p]) - drawn_eels[p] for p in range(n)),
             exited=tuple(exited),
             outbreak=outbreak,
             losers=losers,
@@ -579,7 +583,8 @@ def _grab_json(result: GrabResult | None) -> JsonDict | None:
         return None
     return {
         "counts": [c if c >= 0 else None for c in result.counts],
-        "drawn": list(result.drawn),
+        "eels": list(result.eels),
+        "snakes": list(result.snakes),
         "exited": list(result.exited),
         "outbreak": result.outbreak,
         "losers": list(result.losers),

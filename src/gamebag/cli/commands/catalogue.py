@@ -1,0 +1,38 @@
+"""``gamebag list`` and ``gamebag rules``: what can be played, and how."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+import gamebag
+from gamebag.agents.registry import agent_entries
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("list")
+    def list_games() -> None:
+        """List every game (players, options) and every agent."""
+        console = Console()
+        table = Table(title="Games", show_lines=True)
+        for column in ("id", "title", "players", "options (default)"):
+            table.add_column(column)
+        for game_id in gamebag.games():
+            cls = gamebag.entry(game_id).game_class
+            options = "\n".join(f"{o.name} ({o.default!r}): {o.allowed()}" for o in cls.option_specs) or "-"
+            table.add_row(game_id, cls.title, f"{cls.min_players}-{cls.max_players}", options)
+        console.print(table)
+        agents = Table(title="Agents (name or name:key=value,key=value)")
+        agents.add_column("name")
+        agents.add_column("games")
+        agents.add_column("what it does")
+        for agent in agent_entries():
+            agents.add_row(agent.name, ", ".join(agent.games) if agent.games else "all", agent.doc)
+        console.print(agents)
+
+    @app.command("rules")
+    def rules(game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it.")) -> None:
+        """Print the players' guide to GAME's rules and options."""
+        Console().print(Markdown(gamebag.entry(game).rules_text()))

@@ -1,0 +1,93 @@
+"""``gamebag simulate``: many seeded games between agents, with win shares and intervals."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import gamebag
+from gamebag.cli.common import dumps, split_agents
+from gamebag.core.options import parse_option_pairs
+from gamebag.sim.simulate import SimulationResult, SimulationSpec, run_simulation, validate_spec
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("simulate")
+    def simulate(
+        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        players: int = typer.Option(None, "--players", "-n", help="Number of players (default: the game's)."),
+        games: int = typer.Option(1000, "--games", "-g", help="How many games to play."),
+        agents: str = typer.Option(
+            "random", "--agents", "-a", help="One agent per seat, comma-separated, or one for all seats."
+        ),
+        seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (results do not depend on it)."),
+        option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no progress bar)."),
+        record: Path | None = typer.Option(None, "--record", help="Write every game's record into this folder."),
+    ) -> None:
+        """Simulate GAMES games and print win share per seat (95% interval), mean scores and rounds."""
+        cls = gamebag.entry(game).game_class
+        n = players if players is not None else cls.default_players
+        spec = SimulationSpec(
+            game=game,
+            players=n,
+            agents=tuple(split_agents(agents, n)),
+            games=games,
+            seed=seed,
+            options=parse_option_pairs(option),
+        )
+        validate_spec(spec)
+        spec = SimulationSpec(
+            game=spec.game,
+            players=spec.players,
+            agents=spec.agents,
+            games=spec.games,
+            seed=spec.seed,
+            options=dict(gamebag.make(game, n, **spec.options).options),
+        )
+        show_progress = not as_json and sys.stderr.isatty()
+        if show_progress:
+            with Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar:
+                task = bar.add_task(f"simulating {game}", total=games)
+                result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k))
+        else:
+            result = run_simulation(spec, workers, record)
+        if as_json:
+            typer.echo(dumps(result.to_json()))
+        else:
+            print_result(result)
+
+
+def print_result(result: SimulationResult) -> None:
+    spec = result.spec
+    console = Console()
+    table = Table(title=f"{spec.game}: {spec.games} games, {spec.players} players, seed {spec.seed}")
+    for column in ("seat", "agent", "win share", "95% interval", "mean score"):
+        table.add_column(column, justify="right" if column != "agent" else "left")
+    for seat in range(spec.players):
+        low, high = result.win_interval[seat]
+        table.add_row(
+            str(seat),
+            spec.agents[seat],
+            f"{result.win_share[seat]:.3f}",
+            f"{low:.3f} - {high:.3f}",
+            f"{result.mean_score[seat]:.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"mean rounds: {result.mean_rounds:.2f}   games per second: {result.games_per_second:,.0f}"
+        f"   options: {dict(spec.options) or 'defaults'}"
+    )

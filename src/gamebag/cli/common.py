@@ -1,0 +1,51 @@
+"""Helpers shared by CLI commands: option parsing, agent lists, JSON-friendly numbers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import gamebag
+from gamebag.core.errors import GamebagError
+from gamebag.core.options import parse_option_pairs
+from gamebag.core.protocol import Game
+
+
+def build_game(game_id: str, players: int | None, option_pairs: Sequence[str]) -> Game[Any, Any, Any]:
+    """``gamebag.make`` from command-line values."""
+    return gamebag.make(game_id, players, **parse_option_pairs(option_pairs))
+
+
+def split_agents(text: str, players: int) -> list[str]:
+    """``"ismcts:iterations=200,c=1.4,random"`` -> one agent spec per seat.
+
+    A comma-separated piece holding ``=`` but no ``:`` is another parameter of the
+    agent before it. A single agent fills every seat.
+    """
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and names:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    if not names:
+        raise GamebagError("name at least one agent, for example --agents heuristic,random")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise GamebagError(
+            f"{len(names)} agents given for {players} seats; give one per seat or a single one for all"
+        )
+    return names
+
+
+def plain_number(value: float) -> float | int:
+    """20.0 -> 20 so JSON output shows points as integers."""
+    return int(value) if float(value).is_integer() else value
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, sort_keys=False)
