@@ -12,9 +12,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from conftest import configurations, random_walk
 
 import gamebag
+from conftest import configurations, random_walk
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.match import Match
