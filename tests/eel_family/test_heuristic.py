@@ -1,0 +1,44 @@
+"""The Eel family heuristic is a decent opponent and sees only its observation."""
+
+from __future__ import annotations
+
+import pytest
+
+import gamebag
+from gamebag.agents.base import SeatView
+from gamebag.agents.heuristics.eel_family import outbreak_probability
+from gamebag.agents.registry import make_agent
+from gamebag.core.rng import derive_rng, make_rng
+from gamebag.sim.play import play_game
+from gamebag.sim.stats import wilson_interval
+
+
+def test_outbreak_probability_is_exact_hypergeometric() -> None:
+    # 2 draws from 3 eels + 1 snake, at least 1 snake: 1 - (3/4 * 2/3) = 1/2.
+    assert outbreak_probability(2, 3, 1, 1, dice=False) == pytest.approx(0.5)
+    # At least 2 snakes from 2 draws with a D4: 1/16.
+    assert outbreak_probability(2, 0, 0, 2, dice=True) == pytest.approx(1 / 16)
+    assert outbreak_probability(1, 5, 0, 1, dice=False) == 0.0
+    assert outbreak_probability(3, 5, 5, 0, dice=False) == 1.0
+
+
+@pytest.mark.parametrize("game_id", ["wriggle-roulette", "eel-harvest"])
+def test_heuristic_beats_random_head_to_head(game_id: str) -> None:
+    game = gamebag.make(game_id, 2)
+    heuristic, random = make_agent("heuristic", game), make_agent("random", game)
+    games, wins = 300, 0.0
+    for index in range(games):
+        seat = index % 2  # alternate seats
+        agents = [heuristic, random] if seat == 0 else [random, heuristic]
+        wins += play_game(game, agents, derive_rng(1, index), keep_record=False).returns[seat]
+    low, _ = wilson_interval(wins, games)
+    assert low > 0.5, f"heuristic won {wins / games:.3f} of games"
+
+
+def test_heuristic_takes_a_winning_exit() -> None:
+    game = gamebag.make("wriggle-roulette", 3)
+    from dataclasses import replace
+
+    state = replace(game.initial_state(), scores=(15, 0, 0), reserves=(5, 0, 0), bag_eels=46)
+    action = make_agent("heuristic", game).act(SeatView(game, state, 0), make_rng(0))
+    assert action == 0
