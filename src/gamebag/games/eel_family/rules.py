@@ -23,6 +23,8 @@ from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outcome_to_json
+from gamebag.games.eel_family.options import EEL_HARVEST_OPTIONS, WRIGGLE_ROULETTE_OPTIONS
 
 EELS = 51
 SNAKES = 17
@@ -414,7 +416,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             "threshold": self.threshold,
             "max_grab": self.max_grab,
             "chosen": [p for p in range(n) if state.pending is not None and state.pending[p] >= 0],
-            "last_grab": _grab_json(state.last),
+            "last_grab": grab_json(state.last),
             "over": state.over,
             "winners": list(state.winners),
             "options": dict(self.options),
@@ -448,25 +450,10 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         return data
 
     def outcome_to_json(self, outcome: Outcome) -> Any:
-        return {str(seat): tokens for seat, tokens in enumerate(outcome) if tokens}
+        return outcome_to_json(outcome)
 
     def outcome_from_json(self, data: Any) -> Outcome:
-        if not isinstance(data, dict):
-            raise IllegalChanceOutcomeError(
-                'a draw is an object mapping each seat that drew to its tokens, e.g. {"0": "EES"}'
-            )
-        drawn = [""] * self.num_players
-        for key, tokens in data.items():
-            try:
-                seat = int(key)
-            except (TypeError, ValueError):
-                raise IllegalChanceOutcomeError(f"{key!r} is not a seat number") from None
-            if not 0 <= seat < self.num_players:
-                raise IllegalChanceOutcomeError(f"seat {seat} does not exist")
-            if not isinstance(tokens, str):
-                raise IllegalChanceOutcomeError(f"seat {seat}: tokens are a string of E and S, not {tokens!r}")
-            drawn[seat] = tokens
-        return tuple(drawn)
+        return outcome_from_json(data, self.num_players)
 
     def all_actions(self) -> Sequence[int]:
         return self._legal
@@ -498,9 +485,7 @@ class WriggleRoulette(EelFamilyGame):
     title: ClassVar[str] = "Wriggle Roulette"
     summary: ClassVar[str] = "Grab eels from the bag together; snakes end the round. First to 20 points."
     rule_set: ClassVar[str] = "wriggle-roulette"
-    option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("rotate_start", "bool", False, "The start player moves one seat to the left each round."),
-    )
+    option_specs: ClassVar[tuple[Option, ...]] = WRIGGLE_ROULETTE_OPTIONS
 
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
         most = max(reserves[p] for p in still_in)
@@ -522,33 +507,7 @@ class EelHarvest(EelFamilyGame):
     title: ClassVar[str] = "Eel Harvest"
     summary: ClassVar[str] = "Grab eels from the bag together; the greediest hand loses at an outbreak."
     rule_set: ClassVar[str] = "eel-harvest"
-    option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("rotate_start", "bool", False, "The start player moves one seat to the left each round."),
-        Option(
-            "outbreak_scores_reserve",
-            "bool",
-            False,
-            "At an outbreak the players who did not lose score their whole reserve, "
-            "not just the eels of this grab.",
-        ),
-        Option(
-            "lone_player_grabs",
-            "int",
-            None,
-            "When one player is left in the round, they may grab this many more times, then exit "
-            "automatically scoring their reserve (none: no limit).",
-            minimum=0,
-            nullable=True,
-        ),
-        Option(
-            "draw",
-            "choice",
-            "bag",
-            "bag: tokens come from the bag; dice: each token is a D4 roll, a snake with chance 1/4, "
-            "and the bag never runs out.",
-            choices=("bag", "dice"),
-        ),
-    )
+    option_specs: ClassVar[tuple[Option, ...]] = EEL_HARVEST_OPTIONS
 
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
         most = max(len(drawn[p]) for p in still_in)
@@ -576,18 +535,3 @@ def _replace(state: EelState, **changes: Any) -> EelState:
     fields = {name: getattr(state, name) for name in EelState.__slots__}
     fields.update(changes)
     return EelState(**fields)
-
-
-def _grab_json(result: GrabResult | None) -> JsonDict | None:
-    if result is None:
-        return None
-    return {
-        "counts": [c if c >= 0 else None for c in result.counts],
-        "eels": list(result.eels),
-        "snakes": list(result.snakes),
-        "exited": list(result.exited),
-        "outbreak": result.outbreak,
-        "losers": list(result.losers),
-        "scored": list(result.scored),
-        "round_over": result.round_over,
-    }
