@@ -1,0 +1,10 @@
+"""Exact solvers for games with turn-level models, and the agents that play their policies.
+
+* ``model``: the Protocols a game implements to be solvable (no game is imported here);
+* ``turn_graph``: a turn compiled to arrays, exact and vectorised expectimax;
+* ``score``: the policy maximising one turn's expected points (exact fractions);
+* ``rounds``: the two-player win policy of round games (Catch A Dragon By The Tail);
+* ``race``: the two-player win policy of race games (Pig);
+* ``solutions``: per-configuration cache; ``policy_file``: tables on disk;
+* ``agents``: ``optimal-score`` and ``optimal-win``.
+"""

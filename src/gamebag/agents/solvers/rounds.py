@@ -1,0 +1,327 @@
+"""The win objective for two-player round games (``RoundsModel``): dynamic programming.
+
+Between turns only three things matter for who wins: the round, whose turn it
+is, and the difference ``d`` = total of seat 0 minus total of seat 1. Working
+backwards from the end of the last tie-break round, each turn is an expectimax
+over the turn graph whose end nodes are worth the win share of the position the
+turn leads to; one vectorised pass handles every reachable ``d`` at once.
+
+Values are seat 0's *win share*: 1 for a win, 1/2 for a shared win, 0 for a loss
+(each seat maximises its own share, so the game is zero-sum). The levels hold
+the start-of-turn values and the choice at every decision node for every ``d``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.agents.solvers.model import RoundsModel, TurnPosition
+from gamebag.agents.solvers.turn_graph import (
+    DECISION,
+    FloatArray,
+    TurnGraph,
+    compile_turn,
+    decision_reach,
+    evaluate,
+)
+
+SHARE = (1.0, 0.5, 0.0)  # seat 0's value of a win, a shared win, a loss
+OUTRIGHT_WIN = (1.0, 0.0, 0.0)
+SHARED_WIN = (0.0, 1.0, 0.0)
+MEANINGFUL_GAIN = 1e-9
+
+
+@dataclass
+class Level:
+    """One turn of the schedule: the values and choices for every reachable difference."""
+
+    round: int
+    seat: int
+    low: int  # smallest reachable difference (seat 0 minus seat 1) at the start of this turn
+    high: int
+    start_values: FloatArray  # seat 0's win share at the start of the turn, per difference
+    choices: npt.NDArray[np.int8]  # (decision nodes, differences)
+
+    def column(self, difference: int) -> int:
+        if not self.low <= difference <= self.high:
+            raise KeyError(f"difference {difference} is not reachable in round {self.round}, seat {self.seat}")
+        return difference - self.low
+
+
+@dataclass
+class RoundsWinSolution:
+    """Optimal play for both seats of a two-player round game."""
+
+    graph: TurnGraph
+    rounds: int
+    tiebreak_rounds: int
+    levels: dict[tuple[int, int], Level]
+    value: float
+    seconds: float
+    breakdown: dict[str, float] = field(default_factory=dict)
+
+    def level(self, round_no: int, seat: int) -> Level:
+        try:
+            return self.levels[(round_no, seat)]
+        except KeyError:
+            raise KeyError(f"round {round_no}, seat {seat} is not part of the schedule") from None
+
+    def choice_at(self, round_no: int, seat: int, difference: int, node: Hashable) -> int:
+        position = self.graph.index.get(node)
+        if position is None or self.graph.kinds[position] != DECISION:
+            raise KeyError(f"{node!r} is not a decision node of the turn")
+        level = self.level(round_no, seat)
+        return int(level.choices[self.graph.decision_slot[position], level.column(difference)])
+
+    def action_for(self, position: TurnPosition) -> Any:
+        """The optimal action in a real game position."""
+        difference = position.scores[0] - position.scores[1]
+        choice = self.choice_at(position.round, position.seat, difference, position.node)
+        return self.graph.actions[self.graph.index[position.node]][choice]
+
+    @property
+    def table_bytes(self) -> int:
+        return sum(lv.start_values.nbytes + lv.choices.nbytes for lv in self.levels.values())
+
+    @property
+    def table_entries(self) -> int:
+        return sum(lv.choices.size for lv in self.levels.values())
+
+
+def schedule(rounds: int, tiebreak_rounds: int, max_points: int) -> list[tuple[int, int, int, int]]:
+    """(round, seat, low, high) for every turn, in play order."""
+    turns = []
+    for round_no in range(1, rounds + tiebreak_rounds + 1):
+        before = round_no - 1 if round_no <= rounds else 0  # tie-break rounds start level
+        turns.append((round_no, 0, -max_points * before, max_points * before))
+        turns.append((round_no, 1, -max_points * before, max_points * (before + 1)))
+    return turns
+
+
+def _backward(
+    graph: TurnGraph,
+    rounds: int,
+    tiebreak_rounds: int,
+    outcome_values: tuple[float, float, float],
+    fixed: dict[int, npt.NDArray[np.int8] | None] | None = None,
+    fixed_for_level: dict[tuple[int, int], npt.NDArray[np.int8]] | None = None,
+) -> dict[tuple[int, int], Level]:
+    """Backward induction over the schedule.
+
+    ``fixed`` maps a seat to the choices it always makes (a decisions x 1 array)
+    or None to let it optimise; ``fixed_for_level`` gives a seat's choices level
+    by level (to evaluate a solved win policy). Seat 0 maximises its value, seat
+    1 minimises it, unless fixed.
+    """
+    levels: dict[tuple[int, int], Level] = {}
+    for round_no, seat, low, high in reversed(schedule(rounds, tiebreak_rounds, graph.max_points)):
+        mover_values = _end_values(graph, levels, rounds, tiebreak_rounds, outcome_values, (round_no, seat, low, high))
+        choices = None
+        if fixed_for_level is not None and (round_no, seat) in fixed_for_level:
+            choices = fixed_for_level[(round_no, seat)]
+        elif fixed is not None:
+            choices = fixed.get(seat)
+        evaluation = evaluate(graph, mover_values, choices)
+        root = evaluation.values[graph.root]
+        levels[(round_no, seat)] = Level(
+            round=round_no,
+            seat=seat,
+            low=low,
+            high=high,
+            start_values=root if seat == 0 else 1.0 - root,
+            choices=evaluation.choices,
+        )
+    return levels
+
+
+def solve_rounds_win(model: RoundsModel, graph: TurnGraph | None = None) -> RoundsWinSolution:
+    """Both seats maximise their own win share; returns seat 0's share under optimal play."""
+    started = time.perf_counter()
+    graph = graph or compile_turn(model)
+    rounds, tiebreak_rounds = model.round_structure()
+    levels = _backward(graph, rounds, tiebreak_rounds, SHARE)
+    value = float(levels[(1, 0)].start_values[0])
+    solution = RoundsWinSolution(
+        graph=graph,
+        rounds=rounds,
+        tiebreak_rounds=tiebreak_rounds,
+        levels=levels,
+        value=value,
+        seconds=0.0,
+    )
+    solution.breakdown = outcome_breakdown(solution, None, None)
+    solution.seconds = time.perf_counter() - started  # the solve and its outcome breakdown
+    return solution
+
+
+def _policy_tables(
+    solution: RoundsWinSolution, seat: int, score_choices: npt.NDArray[np.int8] | None
+) -> tuple[dict[int, npt.NDArray[np.int8] | None], dict[tuple[int, int], npt.NDArray[np.int8]]]:
+    """Fixed choices for ``seat``: the score policy if given, else its solved win policy."""
+    if score_choices is not None:
+        return {seat: score_choices}, {}
+    return {}, {key: lv.choices for key, lv in solution.levels.items() if key[1] == seat}
+
+
+def outcome_breakdown(
+    solution: RoundsWinSolution,
+    seat0_score_choices: npt.NDArray[np.int8] | None,
+    seat1_score_choices: npt.NDArray[np.int8] | None,
+) -> dict[str, float]:
+    """Exact outcome probabilities when each seat plays its win policy or a given score policy."""
+    fixed: dict[int, npt.NDArray[np.int8] | None] = {}
+    per_level: dict[tuple[int, int], npt.NDArray[np.int8]] = {}
+    for seat, score_choices in ((0, seat0_score_choices), (1, seat1_score_choices)):
+        seat_fixed, seat_levels = _policy_tables(solution, seat, score_choices)
+        fixed.update(seat_fixed)
+        per_level.update(seat_levels)
+    result = {}
+    for name, outcome_values in (("share", SHARE), ("first_wins", OUTRIGHT_WIN), ("shared", SHARED_WIN)):
+        levels = _backward(solution.graph, solution.rounds, solution.tiebreak_rounds, outcome_values, fixed, per_level)
+        result[name] = float(levels[(1, 0)].start_values[0])
+    result["second_wins"] = max(0.0, 1.0 - result["first_wins"] - result["shared"])
+    return result
+
+
+def score_policy_choices(graph: TurnGraph, choice: dict[int, int]) -> npt.NDArray[np.int8]:
+    """A one-turn policy as a (decision nodes x 1) choice table for ``_backward``."""
+    table = np.zeros((len(graph.decision_nodes), 1), dtype=np.int8)
+    for slot, node in enumerate(graph.decision_nodes):
+        table[slot, 0] = choice[node]
+    return table
+
+
+@dataclass
+class Difference:
+    """A decision where optimal-win and optimal-score choose differently."""
+
+    round: int
+    seat: int
+    difference: int  # seat 0's total minus seat 1's at the start of the turn
+    node: Hashable
+    win_action: Any
+    score_action: Any
+    gain: float  # win share the mover gains here by choosing as optimal-win does
+    reach: float  # probability of reaching this decision under optimal-win play by both seats
+
+    @property
+    def weight(self) -> float:
+        return self.gain * self.reach
+
+
+def level_reach(solution: RoundsWinSolution) -> dict[tuple[int, int], FloatArray]:
+    """Probability of each difference at the start of each turn under optimal play."""
+    graph = solution.graph
+    points = graph.end_points_array()
+    ends = graph.end_nodes
+    order = schedule(solution.rounds, solution.tiebreak_rounds, graph.max_points)
+    reach: dict[tuple[int, int], FloatArray] = {}
+    first = solution.levels[(1, 0)]
+    start = np.zeros(first.high - first.low + 1)
+    start[-first.low] = 1.0
+    reach[(1, 0)] = start
+    for index, (round_no, seat, low, high) in enumerate(order[:-1]):
+        level = solution.levels[(round_no, seat)]
+        mass = reach[(round_no, seat)]
+        node_reach = decision_reach(graph, level.choices)
+        end_mass = node_reach[ends] * mass[np.newaxis, :]  # (end nodes, differences)
+        next_round, next_seat, next_low, next_high = order[index + 1]
+        following = np.zeros(next_high - next_low + 1)
+        sign = 1 if seat == 0 else -1
+        columns = np.arange(low, high + 1)
+        for row, scored in enumerate(points):
+            after = columns + sign * scored
+            if next_seat == 0 and next_round > solution.rounds:
+                # A tie-break round follows only from a tie; other results end the game.
+                keep = after == 0
+                np.add.at(following, after[keep] - next_low, end_mass[row][keep])
+            else:
+                np.add.at(following, after - next_low, end_mass[row])
+        reach[(next_round, next_seat)] = following
+    return reach
+
+
+def differences(solution: RoundsWinSolution, score_choice: dict[int, int]) -> tuple[list[Difference], int]:
+    """Every reachable decision where the two policies differ by more than rounding.
+
+    Returns the differences and the number of reachable decision situations.
+    """
+    graph = solution.graph
+    reach = level_reach(solution)
+    found: list[Difference] = []
+    situations = 0
+    for (round_no, seat), level in sorted(solution.levels.items()):
+        mass = reach[(round_no, seat)]
+        if not mass.any():
+            continue
+        turn = (round_no, seat, level.low, level.high)
+        end_values = _end_values(graph, solution.levels, solution.rounds, solution.tiebreak_rounds, SHARE, turn)
+        evaluation = evaluate(graph, end_values)
+        node_reach = decision_reach(graph, level.choices) * mass[np.newaxis, :]
+        for slot, node in enumerate(graph.decision_nodes):
+            kids = graph.children[node]
+            reachable = node_reach[node] > 0
+            situations += int(reachable.sum())
+            if len(kids) < 2:
+                continue
+            options = evaluation.values[kids]
+            best = options.max(axis=0)
+            scored = options[score_choice[node]]
+            gain = best - scored
+            for column in np.nonzero(reachable & (gain > MEANINGFUL_GAIN))[0]:
+                found.append(
+                    Difference(
+                        round=round_no,
+                        seat=seat,
+                        difference=int(level.low + column),
+                        node=graph.nodes[node],
+                        win_action=graph.actions[node][int(level.choices[slot, column])],
+                        score_action=graph.actions[node][score_choice[node]],
+                        gain=float(gain[column]),
+                        reach=float(node_reach[node, column]),
+                    )
+                )
+    found.sort(key=lambda d: -d.weight)
+    return found, situations
+
+
+def _end_values(
+    graph: TurnGraph,
+    levels: dict[tuple[int, int], Level],
+    rounds: int,
+    tiebreak_rounds: int,
+    outcome_values: tuple[float, float, float],
+    turn: tuple[int, int, int, int],
+) -> FloatArray:
+    """The mover's value of each end node of this turn (rows) for each starting difference.
+
+    Reads the start values of the turn that follows, or the game's result after
+    the last turn of a round that may end the game.
+    """
+    round_no, seat, low, high = turn
+    win, tie, loss = outcome_values
+    points = graph.end_points_array()
+    span = graph.max_points
+    if seat == 1:
+        # The values at the end of this round, over differences [low - span, high].
+        next_low = low - span
+        diffs = np.arange(next_low, high + 1)
+        if round_no < rounds:
+            following = levels[(round_no + 1, 0)]
+            next_values = following.start_values[diffs - following.low]
+        else:
+            tied = levels[(round_no + 1, 0)].start_values[0] if round_no < rounds + tiebreak_rounds else tie
+            next_values = np.where(diffs > 0, win, np.where(diffs < 0, loss, tied))
+    else:
+        following = levels[(round_no, 1)]
+        next_low, next_values = following.low, following.start_values
+    sign = 1 if seat == 0 else -1
+    columns = np.arange(low, high + 1)
+    end_values: FloatArray = next_values[columns[np.newaxis, :] + sign * points[:, np.newaxis] - next_low]
+    return end_values if seat == 0 else 1.0 - end_values

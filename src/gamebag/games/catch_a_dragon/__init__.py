@@ -1,0 +1,19 @@
+"""Catch A Dragon By The Tail (``catch-a-dragon``): a push-your-luck dice game for 1 to 8."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from gamebag.core.registry import register
+from gamebag.games.catch_a_dragon.render import render_view
+from gamebag.games.catch_a_dragon.rules import CatchADragon, DragonState
+
+__all__ = ["CatchADragon", "DragonState"]
+
+
+def rules_text() -> str:
+    """The players' guide, with our readings of the rulebook's gaps."""
+    return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+register(CatchADragon, render_view, rules_text)

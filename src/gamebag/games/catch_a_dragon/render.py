@@ -1,0 +1,114 @@
+"""Text rendering of Catch A Dragon views (Rich markup), kept apart from the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamebag.core.protocol import JsonDict
+
+STYLE = {
+    "green": "green",
+    "gold": "yellow",
+    "blue": "blue",
+    "red": "red",
+    "purple": "magenta",
+    "gray": "bright_black",
+    "white": "white",
+    "black": "black on white",
+    "orange": "dark_orange",
+    "yellow": "bright_yellow",
+    "pink": "hot_pink",
+    "brown": "orange4",
+    "silver": "grey70",
+    "teal": "dark_cyan",
+}
+
+
+def render_view(view: JsonDict) -> str:
+    """The table as one player (or a spectator) sees it."""
+    seat = view.get("seat")
+    tiebreak = view["tiebreak_round"]
+    heading = (
+        f"[bold]Tie-break round {tiebreak}[/bold] of at most {view['max_tiebreak_rounds']}"
+        if tiebreak
+        else f"[bold]Round {view['round']}[/bold] of {view['rounds']}"
+    )
+    lines = [heading, "Die: " + _ring(view)]
+    last = view.get("last_turn")
+    if last:
+        lines.append(describe_turn(last))
+    lines.append("")
+    lines.append("seat  fame")
+    for p, score in enumerate(view["scores"]):
+        marks = []
+        if p == view["turn_seat"]:
+            marks.append("to play")
+        if p == seat:
+            marks.append("you")
+        lines.append(f"{p:>4}  {score:>4}  {', '.join(marks)}")
+    if not view["over"]:
+        lines.append("")
+        lines.append(_turn_lines(view))
+    else:
+        winners = ", ".join(f"seat {w}" for w in view["winners"])
+        shared = " (shared)" if len(view["winners"]) > 1 else ""
+        lines.append(f"[bold green]Game over. Winner(s){shared}: {winners}[/bold green]")
+    return "\n".join(lines)
+
+
+def _turn_lines(view: JsonDict) -> str:
+    who = f"Seat {view['turn_seat']}"
+    held = view["collected"]
+    lines = []
+    if view["phase"] == "decide" and view["last_roll"]:
+        lines.append(f"{who} rolled {dragons(view['last_roll'])}.")
+    if held:
+        lines.append(f"{who} holds {dragons(held)}: {_set_text(view)}.")
+    if view["phase"] == "collect":
+        lines.append(f"Rolled: {dragons(view['rolled'])}. Collect one or more dice that fit the set.")
+    elif view["phase"] == "decide":
+        lines.append(
+            f"Stop and score {view['set_points']}, or roll the {view['dice_left']} other "
+            f"{'die' if view['dice_left'] == 1 else 'dice'}."
+        )
+    else:
+        lines.append(f"{who} rolls {view['dice_left']} {'die' if view['dice_left'] == 1 else 'dice'}.")
+    return "\n".join(lines)
+
+
+def _set_text(view: JsonDict) -> str:
+    kind = view["set_kind"]
+    if kind == "identical":
+        return f"identical, worth {view['set_points']}"
+    if kind == "different":
+        parts = [
+            "-".join(chain) + (f" chain ({2 * len(chain)})" if len(chain) > 1 else " (1)") for chain in view["chains"]
+        ]
+        return f"different, {' + '.join(parts)} = {view['set_points']}"
+    return "one dragon, worth 1 (still identical or different)"
+
+
+def describe_turn(last: JsonDict) -> str:
+    """One line on how the last turn ended."""
+    who = f"seat {last['seat']}"
+    if last["ended_by"] == "bust":
+        held = dragons(last["collected"]) if last["collected"] else "nothing"
+        return (
+            f"Last turn: {who} held {held} and rolled {dragons(last['last_roll'])}: "
+            f"[bold red]bust[/bold red], 0 points."
+        )
+    how = "collected all four" if last["ended_by"] == "four" else "stopped"
+    return f"Last turn: {who} {how} with {dragons(last['collected'])} for {last['points']} points."
+
+
+def dragons(colours: list[Any]) -> str:
+    """Coloured dragon names for the terminal."""
+    return " ".join(f"[{STYLE.get(c, 'white')}]{c}[/{STYLE.get(c, 'white')}]" for c in colours)
+
+
+def _ring(view: JsonDict) -> str:
+    faces = view["faces"]
+    ring = " > ".join(f"{k} {dragons([c])}" for k, c in enumerate(faces, 1))
+    if view["cyclic"]:
+        ring += " > back to 1"
+    return ring + f"  (duplicate bust: {view['duplicate_bust']})"

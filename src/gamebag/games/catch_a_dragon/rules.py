@@ -1,0 +1,462 @@
+"""Rules of Catch A Dragon By The Tail (``catch-a-dragon``), with the rulings' readings.
+
+A turn is a loop of three steps: a roll of every uncollected die (a chance node
+whose outcome is the sorted faces rolled), a collection of one or more of the
+dice just rolled (a decision), then stop or roll again (a decision). A bust ends
+the turn with nothing; collecting the fourth die ends it and scores. Seat 0 takes
+the first turn of every round; four rounds, then tie-break rounds while the
+highest total is shared (at most ``max_tiebreak_rounds``, then a shared win).
+
+The turn is also exposed as a turn-level model (``turn_root``, ``turn_chance``,
+``turn_choices`` ...) that the exact solvers in ``gamebag.agents.solvers``
+read; it is built from the same functions as the game itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError
+from gamebag.core.options import Option, options_to_json
+from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.rng import Rng
+from gamebag.games.catch_a_dragon.dice import (
+    DEFAULT_COLOURS,
+    DICE,
+    DUPLICATE_BUST_RULES,
+    FACES,
+    PALETTE,
+    Dice,
+    all_collections,
+    chains,
+    is_bust,
+    legal_collections,
+    merge,
+    roll_outcomes,
+    set_kind,
+    set_points,
+)
+from gamebag.games.catch_a_dragon.encoding import ROLL, STOP, FaceNames, parse_action, parse_roll
+
+ROUNDS = 4
+DragonAction = Dice | str
+PHASES = ("roll", "collect", "decide", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSummary:
+    """How the last finished turn ended (public)."""
+
+    seat: int
+    round_no: int
+    collected: Dice
+    last_roll: Dice  # the roll that busted, or the last roll of a scoring turn
+    points: int
+    ended_by: str  # "bust", "stop" or "four" (all four dice collected)
+
+
+@dataclass(frozen=True, slots=True)
+class DragonState:
+    """A position: totals, whose turn, and how far the turn has got.
+
+    ``phase`` is ``roll`` (dice about to be rolled: a chance node), ``collect``
+    (``rolled`` holds the roll to collect from), ``decide`` (stop or roll) or ``over``.
+    """
+
+    scores: tuple[int, ...]
+    round_no: int
+    seat: int
+    phase: str
+    collected: Dice
+    rolled: Dice
+    last_turn: TurnSummary | None
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DragonPosition:
+    """Where a state stands for the turn-level solvers (see ``TurnPosition``)."""
+
+    seat: int
+    scores: tuple[int, ...]
+    round: int
+    node: Hashable
+
+
+class CatchADragon(Game[DragonState, DragonAction, Dice]):
+    """Catch A Dragon By The Tail: push your luck for identical or linked sets of dragons."""
+
+    game_id: ClassVar[str] = "catch-a-dragon"
+    title: ClassVar[str] = "Catch A Dragon By The Tail"
+    version: ClassVar[str] = "1.0"
+    summary: ClassVar[str] = (
+        "Roll four dragon eggs, keep identical or linked sets, and stop before a bust. Four rounds."
+    )
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+    default_players: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "faces",
+            "list",
+            DEFAULT_COLOURS,
+            "The six colours of the die in face order 1 to 6, which is also the order of the ring of "
+            "links (each face's claw holds the tail of the next face). Comma-separated on a command "
+            "line, e.g. faces=green,gold,blue,red,purple,gray.",
+            choices=PALETTE,
+        ),
+        Option("cyclic", "bool", True, "Face 6 links back to face 1, closing the ring of links."),
+        Option(
+            "duplicate_bust",
+            "choice",
+            "any",
+            "When a set of different colours busts: 'any' (the rulebook's words) - any rolled die "
+            "shows a colour already held; 'none-new' - no rolled die shows a new colour.",
+            choices=DUPLICATE_BUST_RULES,
+        ),
+        Option(
+            "max_tiebreak_rounds",
+            "int",
+            10,
+            "Tie-break rounds played while the highest total is shared after round four; if still "
+            "tied after this many, the tied leaders share the win (0: share at once).",
+            minimum=0,
+            maximum=100,
+        ),
+    )
+
+    def _configure(self) -> None:
+        faces = self.options["faces"]
+        if not isinstance(faces, tuple) or len(faces) != len(FACES):
+            count = len(faces) if isinstance(faces, tuple) else 0
+            raise OptionError(
+                f"option 'faces': give exactly six distinct colours, faces 1 to 6 in ring order "
+                f"(got {count}); allowed colours: {', '.join(PALETTE)}"
+            )
+        self.names = FaceNames(faces)
+        self.cyclic = bool(self.options["cyclic"])
+        self.duplicate_bust = str(self.options["duplicate_bust"])
+        tiebreaks = self.options["max_tiebreak_rounds"]
+        self.max_tiebreak_rounds = tiebreaks if isinstance(tiebreaks, int) else 0
+        self._all_actions: tuple[DragonAction, ...] = (STOP, ROLL, *all_collections())
+
+    # ---- dynamics -------------------------------------------------------------------------
+    def initial_state(self) -> DragonState:
+        return DragonState(
+            scores=(0,) * self.num_players,
+            round_no=1,
+            seat=0,
+            phase="roll",
+            collected=(),
+            rolled=(),
+            last_turn=None,
+            winners=(),
+        )
+
+    def node_kind(self, state: DragonState) -> NodeKind:
+        if state.phase == "over":
+            return NodeKind.TERMINAL
+        return NodeKind.CHANCE if state.phase == "roll" else NodeKind.DECISION
+
+    def acting_players(self, state: DragonState) -> tuple[int, ...]:
+        return (state.seat,) if state.phase in ("collect", "decide") else ()
+
+    def legal_actions(self, state: DragonState, player: int) -> Sequence[DragonAction]:
+        if player != state.seat:
+            return ()
+        if state.phase == "collect":
+            return legal_collections(state.collected, state.rolled, self.duplicate_bust)
+        if state.phase == "decide":
+            return (STOP, ROLL)
+        return ()
+
+    def apply(self, state: DragonState, moves: Mapping[int, DragonAction]) -> DragonState:
+        self.check_joint_action(state, moves)
+        action = moves[state.seat]
+        if state.phase == "collect":
+            return self._collect(state, action)
+        if action == STOP:
+            return self._end_turn(state, set_points(state.collected, self.cyclic), "stop")
+        if action == ROLL:
+            return replace(state, phase="roll", rolled=())
+        raise IllegalActionError(
+            f"seat {state.seat} holds {self.names.describe(state.collected)} and must now choose "
+            f"'stop' (score {set_points(state.collected, self.cyclic)}) or 'roll' the "
+            f"{DICE - len(state.collected)} other dice, not {self._show(action)}"
+        )
+
+    def _collect(self, state: DragonState, action: DragonAction) -> DragonState:
+        legal = legal_collections(state.collected, state.rolled, self.duplicate_bust)
+        if action not in legal or isinstance(action, str):
+            allowed = "; ".join(self.names.describe(c) for c in legal)
+            raise IllegalActionError(
+                f"seat {state.seat} rolled {self.names.describe(state.rolled)} holding "
+                f"{self.names.describe(state.collected)}: collect one or more of the dice just rolled "
+                f"that fit the set before stopping or rolling again; {self._show(action)} is not "
+                f"allowed. Allowed: {allowed}"
+            )
+        collected = merge(state.collected, action)
+        if len(collected) == DICE:
+            return self._end_turn(replace(state, collected=collected), set_points(collected, self.cyclic), "four")
+        return replace(state, phase="decide", collected=collected)
+
+    def chance_outcomes(self, state: DragonState) -> Sequence[tuple[Dice, Fraction]]:
+        if state.phase != "roll":
+            return ()
+        return roll_outcomes(DICE - len(state.collected))
+
+    def sample_chance(self, state: DragonState, rng: Rng) -> Dice:
+        if state.phase != "roll":
+            raise IllegalChanceOutcomeError("no dice are being rolled now")
+        return tuple(sorted(rng.randrange(len(FACES)) + 1 for _ in range(DICE - len(state.collected))))
+
+    def apply_chance(self, state: DragonState, outcome: Dice) -> DragonState:
+        self.check_outcome(state, outcome)
+        dice = DICE - len(state.collected)
+        if (
+            not isinstance(outcome, tuple)
+            or len(outcome) != dice
+            or any(isinstance(f, bool) or not isinstance(f, int) or f not in FACES for f in outcome)
+        ):
+            raise IllegalChanceOutcomeError(
+                f"seat {state.seat} rolls {dice} dice now (holding {len(state.collected)}): a roll is "
+                f"{dice} face(s) from 1 to 6 or colours {', '.join(self.names.colours)}, not {outcome!r}"
+            )
+        roll = tuple(sorted(outcome))
+        if is_bust(state.collected, roll, self.duplicate_bust):
+            return self._end_turn(replace(state, rolled=roll), 0, "bust")
+        return replace(state, phase="collect", rolled=roll)
+
+    def _end_turn(self, state: DragonState, points: int, ended_by: str) -> DragonState:
+        scores = list(state.scores)
+        scores[state.seat] += points
+        summary = TurnSummary(
+            seat=state.seat,
+            round_no=state.round_no,
+            collected=state.collected,
+            last_roll=state.rolled,
+            points=points,
+            ended_by=ended_by,
+        )
+        next_seat = state.seat + 1
+        round_no = state.round_no
+        winners: tuple[int, ...] = ()
+        phase = "roll"
+        if next_seat == self.num_players:
+            next_seat = 0
+            if round_no >= ROUNDS:
+                best = max(scores)
+                leaders = tuple(p for p, s in enumerate(scores) if s == best)
+                tiebreaks_played = round_no - ROUNDS
+                if len(leaders) == 1 or tiebreaks_played >= self.max_tiebreak_rounds:
+                    winners, phase = leaders, "over"
+            if phase != "over":
+                round_no += 1
+        return DragonState(
+            scores=tuple(scores),
+            round_no=round_no,
+            seat=next_seat if phase != "over" else state.seat,
+            phase=phase,
+            collected=(),
+            rolled=(),
+            last_turn=summary,
+            winners=winners,
+        )
+
+    # ---- results --------------------------------------------------------------------------
+    def scores(self, state: DragonState) -> tuple[float, ...]:
+        return tuple(float(s) for s in state.scores)
+
+    def winners(self, state: DragonState) -> tuple[int, ...]:
+        return state.winners
+
+    def round_number(self, state: DragonState) -> int:
+        return state.round_no
+
+    # ---- information ----------------------------------------------------------------------
+    def public_view(self, state: DragonState) -> JsonDict:
+        over = state.phase == "over"
+        collected = state.collected
+        return {
+            "game": self.game_id,
+            "players": self.num_players,
+            "round": state.round_no,
+            "rounds": ROUNDS,
+            "tiebreak_round": max(0, state.round_no - ROUNDS),
+            "max_tiebreak_rounds": self.max_tiebreak_rounds,
+            "turn_seat": None if over else state.seat,
+            "phase": state.phase,
+            "scores": list(state.scores),
+            "faces": list(self.names.colours),
+            "cyclic": self.cyclic,
+            "duplicate_bust": self.duplicate_bust,
+            "collected": self.names.colour_list(collected),
+            "collected_faces": list(collected),
+            "set_kind": set_kind(collected),
+            "set_points": set_points(collected, self.cyclic),
+            "chains": self._chains_json(collected),
+            "rolled": self.names.colour_list(state.rolled) if state.phase == "collect" else [],
+            "rolled_faces": list(state.rolled) if state.phase == "collect" else [],
+            "last_roll": self.names.colour_list(state.rolled) if state.phase == "decide" else [],
+            "dice_left": DICE - len(collected),
+            "last_turn": self._summary_json(state.last_turn),
+            "over": over,
+            "winners": list(state.winners),
+            "options": options_to_json(self.options),
+        }
+
+    def observation(self, state: DragonState, player: int) -> JsonDict:
+        view = self.public_view(state)
+        view["seat"] = player
+        return view
+
+    def resample_from_infostate(self, state: DragonState, player: int, rng: Rng) -> DragonState:
+        return state  # nothing is hidden: every die and score is on the table
+
+    def _chains_json(self, collected: Dice) -> list[list[str]]:
+        if set_kind(collected) != "different":
+            return []
+        return [self.names.colour_list(c) for c in chains(collected, self.cyclic)]
+
+    def _summary_json(self, summary: TurnSummary | None) -> JsonDict | None:
+        if summary is None:
+            return None
+        return {
+            "seat": summary.seat,
+            "round": summary.round_no,
+            "collected": self.names.colour_list(summary.collected),
+            "last_roll": self.names.colour_list(summary.last_roll),
+            "points": summary.points,
+            "ended_by": summary.ended_by,
+        }
+
+    # ---- encodings ------------------------------------------------------------------------
+    def action_to_json(self, action: DragonAction) -> Any:
+        if isinstance(action, str):
+            return action
+        return self.names.colour_list(action)
+
+    def action_from_json(self, data: Any) -> DragonAction:
+        return parse_action(data, self.names)
+
+    def outcome_to_json(self, outcome: Dice) -> Any:
+        return self.names.colour_list(outcome)
+
+    def outcome_from_json(self, data: Any) -> Dice:
+        return parse_roll(data, self.names)
+
+    def all_actions(self) -> Sequence[DragonAction]:
+        return self._all_actions
+
+    def observation_tensor(self, state: DragonState, player: int) -> list[float]:
+        n = self.num_players
+        out: list[float] = [state.collected.count(face) / DICE for face in FACES]
+        out += [state.rolled.count(face) / DICE for face in FACES]
+        out += [1.0 if state.phase == phase else 0.0 for phase in PHASES]
+        out.append(1.0 if state.seat == player and state.phase != "over" else 0.0)
+        out.append(set_points(state.collected, self.cyclic) / 16)
+        # Totals, own seat first, padded to eight seats so every player count has one layout.
+        order = [(player + k) % n for k in range(n)]
+        out += [state.scores[seat] / 64 for seat in order] + [0.0] * (8 - n)
+        out.append(((state.seat - player) % n) / 8)
+        out.append(min(state.round_no, ROUNDS) / ROUNDS)
+        out.append(max(0, state.round_no - ROUNDS) / max(1, self.max_tiebreak_rounds))
+        return out
+
+    def _show(self, action: Any) -> str:
+        if isinstance(action, tuple) and all(isinstance(f, int) and f in FACES for f in action):
+            return self.names.describe(action)
+        return repr(action)
+
+    # ---- the turn-level model read by the exact solvers ----------------------------------
+    def turn_root(self) -> Hashable:
+        """A turn starts by rolling all four dice."""
+        return ("roll", ())
+
+    def turn_node_kind(self, node: Hashable) -> str:
+        """``chance`` (a roll), ``decision`` (collect, or stop/roll) or ``end`` (scored)."""
+        step = _step(node)
+        if step == "roll":
+            return "chance"
+        return "end" if step == "end" else "decision"
+
+    def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
+        """The nodes a roll leads to, with exact probabilities (busts lead to ``("end", 0)``)."""
+        collected = _held(node)
+        result: list[tuple[Hashable, Fraction]] = []
+        for roll, probability in roll_outcomes(DICE - len(collected)):
+            if is_bust(collected, roll, self.duplicate_bust):
+                result.append((("end", 0), probability))
+            else:
+                result.append((("collect", collected, roll), probability))
+        return result
+
+    def turn_choices(self, node: Hashable) -> Sequence[tuple[DragonAction, Hashable]]:
+        """Each legal action at a decision node with the node it leads to."""
+        if _step(node) == "decide":
+            collected = _held(node)
+            return ((STOP, ("end", set_points(collected, self.cyclic))), (ROLL, ("roll", collected)))
+        assert isinstance(node, tuple)
+        _, collected, roll = node
+        choices: list[tuple[DragonAction, Hashable]] = []
+        for collection in legal_collections(collected, roll, self.duplicate_bust):
+            after = merge(collected, collection)
+            if len(after) == DICE:
+                choices.append((collection, ("end", set_points(after, self.cyclic))))
+            else:
+                choices.append((collection, ("decide", after)))
+        return choices
+
+    def turn_points(self, node: Hashable) -> int:
+        """The points an ``end`` node scores."""
+        assert isinstance(node, tuple) and node[0] == "end"
+        points: int = node[1]
+        return points
+
+    def turn_node_to_json(self, node: Hashable) -> Any:
+        """A readable encoding of a turn node for policy tables."""
+        assert isinstance(node, tuple)
+        step = node[0]
+        if step == "end":
+            return {"step": "end", "points": node[1]}
+        data: JsonDict = {"step": step, "held": self.names.colour_list(node[1])}
+        if step == "collect":
+            data["rolled"] = self.names.colour_list(node[2])
+        return data
+
+    def turn_position(self, observation: JsonDict) -> DragonPosition:
+        """Where the seat to act stands: round, totals and the turn node."""
+        collected = tuple(observation["collected_faces"])
+        phase = observation["phase"]
+        node: Hashable
+        if phase == "collect":
+            node = ("collect", collected, tuple(observation["rolled_faces"]))
+        elif phase == "decide":
+            node = ("decide", collected)
+        else:
+            node = ("roll", collected)
+        seat = observation["turn_seat"]
+        return DragonPosition(
+            seat=-1 if seat is None else int(seat),
+            scores=tuple(int(s) for s in observation["scores"]),
+            round=int(observation["round"]),
+            node=node,
+        )
+
+    def round_structure(self) -> tuple[int, int]:
+        """(regular rounds, most tie-break rounds) for the fixed-rounds win solver."""
+        return ROUNDS, self.max_tiebreak_rounds
+
+
+def _step(node: Hashable) -> str:
+    assert isinstance(node, tuple) and node and isinstance(node[0], str)
+    return node[0]
+
+
+def _held(node: Hashable) -> Dice:
+    assert isinstance(node, tuple) and len(node) >= 2
+    held: Dice = node[1]
+    return held

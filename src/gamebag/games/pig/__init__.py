@@ -1,0 +1,19 @@
+"""Pig (``pig``): the two-player roll-or-hold dice game, the win solver's reference."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from gamebag.core.registry import register
+from gamebag.games.pig.render import render_view
+from gamebag.games.pig.rules import Pig, PigState
+
+__all__ = ["Pig", "PigState"]
+
+
+def rules_text() -> str:
+    """The players' guide."""
+    return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+register(Pig, render_view, rules_text)

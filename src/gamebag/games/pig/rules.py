@@ -1,0 +1,270 @@
+"""Rules of Pig (``pig``): the reference dice game for checking the win solver.
+
+Two players take turns. A turn starts with a roll of one die; a 1 ends the turn
+and loses its running total, any other face adds to it, and the player then holds
+(banking the total, which passes the turn) or rolls again. The first player whose
+banked score plus running total reaches the goal (``goal``, default 100) wins at
+once. Neller and Presser (2004) solved it: the first player wins about 53.06% of
+games under optimal play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
+from gamebag.core.options import Option, options_to_json
+from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.rng import Rng
+
+ROLL = "roll"
+HOLD = "hold"
+FACES = (1, 2, 3, 4, 5, 6)
+SIXTH = Fraction(1, 6)
+PHASES = ("roll", "decide", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class PigState:
+    """A position: banked scores, whose turn, the running total and the phase.
+
+    ``phase`` is ``roll`` (the die is about to be rolled: a chance node),
+    ``decide`` (hold or roll) or ``over``.
+    """
+
+    scores: tuple[int, int]
+    seat: int
+    turn_total: int
+    phase: str
+    last_roll: int | None
+    turns: int  # turns finished so far
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PigPosition:
+    """Where a state stands for the turn-level solvers (see ``TurnPosition``)."""
+
+    seat: int
+    scores: tuple[int, ...]
+    round: int
+    node: Hashable
+
+
+class Pig(Game[PigState, str, int]):
+    """Pig: roll or hold; a 1 loses the turn's total; first to the goal wins."""
+
+    game_id: ClassVar[str] = "pig"
+    title: ClassVar[str] = "Pig"
+    version: ClassVar[str] = "1.0"
+    summary: ClassVar[str] = "Roll or hold with one die; a 1 loses the turn's points. First to 100 wins."
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
+    )
+
+    def _configure(self) -> None:
+        goal = self.options["goal"]
+        self.goal = goal if isinstance(goal, int) else 100
+
+    # ---- dynamics -------------------------------------------------------------------------
+    def initial_state(self) -> PigState:
+        return PigState(scores=(0, 0), seat=0, turn_total=0, phase="roll", last_roll=None, turns=0, winner=None)
+
+    def node_kind(self, state: PigState) -> NodeKind:
+        if state.phase == "over":
+            return NodeKind.TERMINAL
+        return NodeKind.CHANCE if state.phase == "roll" else NodeKind.DECISION
+
+    def acting_players(self, state: PigState) -> tuple[int, ...]:
+        return (state.seat,) if state.phase == "decide" else ()
+
+    def legal_actions(self, state: PigState, player: int) -> Sequence[str]:
+        if state.phase != "decide" or player != state.seat:
+            return ()
+        return (HOLD, ROLL)
+
+    def apply(self, state: PigState, moves: Mapping[int, str]) -> PigState:
+        self.check_joint_action(state, moves)
+        action = moves[state.seat]
+        if action == ROLL:
+            return replace(state, phase="roll")
+        if action == HOLD:
+            scores = list(state.scores)
+            scores[state.seat] += state.turn_total
+            return self._next_turn(state, (scores[0], scores[1]))
+        raise IllegalActionError(
+            f"seat {state.seat} has {state.turn_total} this turn and must choose 'hold' or 'roll', not {action!r}"
+        )
+
+    def _next_turn(self, state: PigState, scores: tuple[int, int]) -> PigState:
+        return PigState(
+            scores=scores,
+            seat=1 - state.seat,
+            turn_total=0,
+            phase="roll",
+            last_roll=state.last_roll,
+            turns=state.turns + 1,
+            winner=None,
+        )
+
+    def chance_outcomes(self, state: PigState) -> Sequence[tuple[int, Fraction]]:
+        if state.phase != "roll":
+            return ()
+        return tuple((face, SIXTH) for face in FACES)
+
+    def sample_chance(self, state: PigState, rng: Rng) -> int:
+        if state.phase != "roll":
+            raise IllegalChanceOutcomeError("no die is being rolled now")
+        return rng.randrange(6) + 1
+
+    def apply_chance(self, state: PigState, outcome: int) -> PigState:
+        self.check_outcome(state, outcome)
+        if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in FACES:
+            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to 6, not {outcome!r}")
+        if outcome == 1:
+            return self._next_turn(replace(state, last_roll=1), state.scores)
+        total = state.turn_total + outcome
+        if state.scores[state.seat] + total >= self.goal:
+            scores = list(state.scores)
+            scores[state.seat] += total
+            return PigState(
+                scores=(scores[0], scores[1]),
+                seat=state.seat,
+                turn_total=0,
+                phase="over",
+                last_roll=outcome,
+                turns=state.turns + 1,
+                winner=state.seat,
+            )
+        return replace(state, turn_total=total, phase="decide", last_roll=outcome)
+
+    # ---- results --------------------------------------------------------------------------
+    def scores(self, state: PigState) -> tuple[float, ...]:
+        return tuple(float(s) for s in state.scores)
+
+    def winners(self, state: PigState) -> tuple[int, ...]:
+        return () if state.winner is None else (state.winner,)
+
+    def round_number(self, state: PigState) -> int:
+        """A round is one turn of each player."""
+        return state.turns // 2 + 1 if state.phase != "over" else (state.turns - 1) // 2 + 1
+
+    # ---- information ----------------------------------------------------------------------
+    def public_view(self, state: PigState) -> JsonDict:
+        over = state.phase == "over"
+        return {
+            "game": self.game_id,
+            "players": self.num_players,
+            "goal": self.goal,
+            "round": self.round_number(state),
+            "turn_seat": None if over else state.seat,
+            "phase": state.phase,
+            "scores": list(state.scores),
+            "turn_total": state.turn_total,
+            "last_roll": state.last_roll,
+            "over": over,
+            "winners": list(self.winners(state)),
+            "options": options_to_json(self.options),
+        }
+
+    def observation(self, state: PigState, player: int) -> JsonDict:
+        view = self.public_view(state)
+        view["seat"] = player
+        return view
+
+    def resample_from_infostate(self, state: PigState, player: int, rng: Rng) -> PigState:
+        return state  # nothing is hidden
+
+    # ---- encodings ------------------------------------------------------------------------
+    def action_to_json(self, action: str) -> Any:
+        return action
+
+    def action_from_json(self, data: Any) -> str:
+        if isinstance(data, str) and data.strip().lower() in (HOLD, ROLL):
+            return data.strip().lower()
+        raise IllegalActionError(f"{data!r} is not a Pig action: write 'hold' or 'roll'")
+
+    def outcome_to_json(self, outcome: int) -> Any:
+        return outcome
+
+    def outcome_from_json(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int) or data not in FACES:
+            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to 6, not {data!r}")
+        return data
+
+    def all_actions(self) -> Sequence[str]:
+        return (HOLD, ROLL)
+
+    def observation_tensor(self, state: PigState, player: int) -> list[float]:
+        me, other = state.scores[player], state.scores[1 - player]
+        return [
+            me / self.goal,
+            other / self.goal,
+            state.turn_total / self.goal,
+            1.0 if state.seat == player and state.phase != "over" else 0.0,
+            *(1.0 if state.phase == phase else 0.0 for phase in PHASES),
+        ]
+
+    # ---- the turn-level model read by the exact solvers ----------------------------------
+    # A turn node is ("roll", total), ("decide", total) or ("end", points). Totals at or
+    # above the goal end the turn whatever the banked score, so the graph is the same for
+    # every banked score; the solver treats ends that reach the goal as wins.
+    def turn_root(self) -> Hashable:
+        """A turn starts with a roll and a running total of 0."""
+        return ("roll", 0)
+
+    def turn_node_kind(self, node: Hashable) -> str:
+        step = _step(node)
+        return {"roll": "chance", "decide": "decision", "end": "end"}[step]
+
+    def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
+        total = _amount(node)
+        result: list[tuple[Hashable, Fraction]] = [(("end", 0), SIXTH)]
+        for face in FACES[1:]:
+            after = total + face
+            result.append((("end", after) if after >= self.goal else ("decide", after), SIXTH))
+        return result
+
+    def turn_choices(self, node: Hashable) -> Sequence[tuple[str, Hashable]]:
+        total = _amount(node)
+        return ((HOLD, ("end", total)), (ROLL, ("roll", total)))
+
+    def turn_points(self, node: Hashable) -> int:
+        return _amount(node)
+
+    def turn_node_to_json(self, node: Hashable) -> Any:
+        return {"step": _step(node), "total" if _step(node) != "end" else "points": _amount(node)}
+
+    def turn_position(self, observation: JsonDict) -> PigPosition:
+        phase = observation["phase"]
+        seat = observation["turn_seat"]
+        step = "decide" if phase == "decide" else "roll"
+        return PigPosition(
+            seat=-1 if seat is None else int(seat),
+            scores=tuple(int(s) for s in observation["scores"]),
+            round=int(observation["round"]),
+            node=(step, int(observation["turn_total"])),
+        )
+
+    def race_goal(self) -> int:
+        return self.goal
+
+
+def _step(node: Hashable) -> str:
+    if not (isinstance(node, tuple) and len(node) == 2 and node[0] in ("roll", "decide", "end")):
+        raise ValueError(f"{node!r} is not a Pig turn node")
+    step: str = node[0]
+    return step
+
+
+def _amount(node: Hashable) -> int:
+    _step(node)
+    assert isinstance(node, tuple)
+    amount: int = node[1]
+    return amount
