@@ -1,1 +1,13 @@
-"""interop"""
+"""Adapters to the tools researchers already use; they need the ``rl`` extra.
+
+* ``gamebag.interop.pettingzoo_env``: a PettingZoo AEC and Parallel environment per game;
+* ``gamebag.interop.gymnasium_env``: a single-agent Gymnasium environment, one seat
+  against gamebag agents; importing ``gamebag.interop.gymnasium`` registers the
+  ``gamebag/<game-id>-v0`` ids;
+* ``gamebag.interop.openspiel_game``: every game as an OpenSpiel Python game
+  (registered as ``gamebag_<game_id>`` on import);
+* ``gamebag.interop.common``: what they share (action indices, the running table).
+
+Nothing is imported here, so ``import gamebag`` never needs the extra; see
+``docs/interop.md``.
+"""

@@ -88,6 +88,13 @@ class TerminalGame:
         self.show_final()
 
     def ask(self, seat: int) -> Any:
+        if sum(name == HUMAN for name in self.names) > 1:
+            # Hot seat: hide the previous player's screen before the next one looks.
+            self.console.clear()
+            try:
+                self.console.input(f"Pass the keyboard to seat {seat}, then press Enter. ")
+            except EOFError:
+                return None
         self.console.print(Rule(f"seat {seat} ({self.names[seat]}) to choose"))
         self.console.print(self.render(self.match.view(seat)))
         legal = list(self.match.legal_actions(seat))

@@ -1,0 +1,266 @@
+"""Helpers shared by the Gymnasium, PettingZoo and OpenSpiel adapters.
+
+Everything here works on the core protocol only (``gamebag.make`` and the
+``Game`` methods), so one adapter serves every registered game:
+
+* ``ActionCodec`` maps a configuration's actions to integer indices (the
+  position in ``all_actions()``) and builds legal-action masks;
+* ``Table`` is one game in progress for the reinforcement-learning adapters:
+  chance resolved with a seeded generator, joint actions applied, rewards
+  computed (``"win"``: the game's returns at the end; ``"score"``: the change in
+  each seat's score), illegal actions handled by a named policy, and an optional
+  step limit;
+* small functions for observation strings and score-based shares.
+
+Nothing here imports Gymnasium, PettingZoo or OpenSpiel.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from rich.text import Text
+
+import gamebag
+from gamebag.core.errors import IllegalActionError
+from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.rng import Rng
+
+REWARD_MODES = ("win", "score")
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+def configured_game(
+    game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None
+) -> Game[Any, Any, Any]:
+    """``gamebag.make`` with the options given as a mapping (errors name what is allowed)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options must be a mapping of option names to values, not {options!r}")
+    return gamebag.make(game_id, players, **dict(options or {}))
+
+
+def canonical_json(data: Any) -> str:
+    """JSON with sorted keys and no spaces: equal data, equal text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def observation_string(game: Game[Any, Any, Any], state: Any, player: int) -> str:
+    """The seat's observation as canonical JSON."""
+    return canonical_json(game.observation(state, player))
+
+
+def public_string(game: Game[Any, Any, Any], state: Any) -> str:
+    """The spectator's view as canonical JSON."""
+    return canonical_json(game.public_view(state))
+
+
+def leaders_share(scores: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's share of a win given to the highest score (ties share equally)."""
+    best = max(scores)
+    leaders = [seat for seat, score in enumerate(scores) if score == best]
+    share = 1.0 / len(leaders)
+    return tuple(share if seat in leaders else 0.0 for seat in range(len(scores)))
+
+
+def plain_text(markup: str) -> str:
+    """Rich markup as plain text (the renderers write markup for terminals)."""
+    return Text.from_markup(markup).plain
+
+
+def as_index(value: object) -> int:
+    """An integer action index from a Python or NumPy integer; anything else is an error."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise IllegalActionError(f"an action is an integer index into the action space, not {value!r}")
+    return int(value)
+
+
+class ActionCodec:
+    """Actions of one configured game as integer indices into ``all_actions()``."""
+
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
+        self.actions: tuple[Any, ...] = tuple(game.all_actions())
+        if not self.actions:
+            raise ValueError(f"{game.game_id} lists no actions in all_actions(); it cannot be indexed")
+        self.size = len(self.actions)
+
+    def action(self, index: int) -> Any:
+        """The action at ``index``; ``IllegalActionError`` when out of range."""
+        if not 0 <= index < self.size:
+            raise IllegalActionError(f"action index {index} is outside 0..{self.size - 1}")
+        return self.actions[index]
+
+    def legal_indices(self, state: Any, player: int) -> list[int]:
+        """The sorted indices of ``player``'s legal actions (empty when it does not act)."""
+        return sorted(self.game.action_index(action) for action in self.game.legal_actions(state, player))
+
+    def mask(self, state: Any, player: int) -> NDArray[np.int8]:
+        """A fresh 0/1 vector over the action space marking the legal actions."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        if self.game.node_kind(state) is NodeKind.DECISION and player in self.game.acting_players(state):
+            mask[self.legal_indices(state, player)] = 1
+        return mask
+
+    def describe(self, index: int) -> str:
+        """A readable name of the action at ``index`` (its record encoding)."""
+        return canonical_json(self.game.action_to_json(self.actions[index]))
+
+
+def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``allowed``, else a ``ValueError`` listing them."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """An illegal action that ended the episode under the ``"lose"`` policy."""
+
+    seat: int
+    reason: str
+
+
+class Table:
+    """One game in progress for an environment: seeded chance, indices, rewards, limits."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        *,
+        reward: str = "win",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+    ) -> None:
+        self.game = game
+        self.codec = ActionCodec(game)
+        self.reward_mode = check_choice("reward", reward, REWARD_MODES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        self.illegal_reward = float(illegal_reward)
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
+        self.max_steps = max_steps
+        self.num_players = game.num_players
+        self.state: Any = game.initial_state()
+        self.observation_size = len(game.observation_tensor(self.state, 0))
+        self.steps = 0
+        self.truncated = False
+        self.forfeit: Forfeit | None = None
+        self._rng: Rng | None = None
+
+    # ---- episode ---------------------------------------------------------------------
+    def reset(self, rng: Rng) -> None:
+        """Start a new game; chance is drawn from ``rng`` from now on."""
+        self._rng = rng
+        self.state = self.game.initial_state()
+        self.steps = 0
+        self.truncated = False
+        self.forfeit = None
+        self._resolve_chance()
+
+    @property
+    def over(self) -> bool:
+        """Whether the episode has ended (game over, step limit, or forfeit)."""
+        return self.truncated or self.forfeit is not None or self.game.is_terminal(self.state)
+
+    @property
+    def terminated(self) -> bool:
+        """Whether the game itself ended (by its rules or by a forfeit)."""
+        return self.forfeit is not None or self.game.is_terminal(self.state)
+
+    def acting(self) -> tuple[int, ...]:
+        """The seats that choose now (empty once the episode is over)."""
+        if self.over:
+            return ()
+        return tuple(self.game.acting_players(self.state))
+
+    # ---- what a seat sees -------------------------------------------------------------
+    def observation(self, seat: int) -> NDArray[np.float32]:
+        """A fresh float32 copy of the seat's observation tensor."""
+        values = self.game.observation_tensor(self.state, seat)
+        if len(values) != self.observation_size:
+            raise RuntimeError(
+                f"{self.game.game_id}: observation_tensor has {len(values)} values here but "
+                f"{self.observation_size} at the start; the adapters need a fixed length"
+            )
+        return np.asarray(values, dtype=np.float32)
+
+    def action_mask(self, seat: int) -> NDArray[np.int8]:
+        """A fresh legal-action mask for the seat (all zeros when it does not act)."""
+        if self.over:
+            return np.zeros(self.codec.size, dtype=np.int8)
+        return self.codec.mask(self.state, seat)
+
+    def render(self) -> str:
+        """The table as a spectator sees it, as plain text."""
+        return plain_text(gamebag.entry(self.game.game_id).render_view(self.game.public_view(self.state)))
+
+    # ---- acting -----------------------------------------------------------------------
+    def decode(self, seat: int, raw: object) -> Any:
+        """The gamebag action a seat's index stands for, or a ``Forfeit``.
+
+        A non-integer is always an error. An index that is not legal for the seat
+        raises ``IllegalActionError`` under the ``"raise"`` policy (nothing changes);
+        under ``"lose"`` a ``Forfeit`` comes back and the caller ends the episode
+        with ``forfeit_by``.
+        """
+        index = as_index(raw)
+        legal = self.codec.legal_indices(self.state, seat)
+        if index in legal:
+            return self.codec.action(index)
+        reason = (
+            f"seat {seat} chose action index {index}, which is not legal now; legal indices: "
+            f"{', '.join(map(str, legal)) or 'none (the seat does not act now)'}"
+        )
+        if self.illegal_action == "raise":
+            raise IllegalActionError(reason)
+        return Forfeit(seat, reason)
+
+    def forfeit_by(self, forfeit: Forfeit) -> tuple[float, ...]:
+        """End the episode because a seat chose an illegal action; its reward is ``illegal_reward``."""
+        self.forfeit = forfeit
+        seat = forfeit.seat
+        return tuple(self.illegal_reward if p == seat else 0.0 for p in range(self.num_players))
+
+    def play(self, moves: Mapping[int, Any]) -> tuple[float, ...]:
+        """Apply a legal joint action, resolve chance, and return each seat's reward."""
+        if self._rng is None:
+            raise RuntimeError("the environment must be reset before it is stepped")
+        before = self.state
+        self.state = self.game.apply(self.state, moves)
+        self.steps += 1
+        self._resolve_chance()
+        if self.max_steps is not None and self.steps >= self.max_steps and not self.game.is_terminal(self.state):
+            self.truncated = True
+        return self._rewards(before, self.state)
+
+    @property
+    def rng(self) -> Rng:
+        """The generator of this episode (chance, and agents that share it)."""
+        if self._rng is None:
+            raise RuntimeError("the environment must be reset before it is stepped")
+        return self._rng
+
+    def _resolve_chance(self) -> None:
+        while self.game.node_kind(self.state) is NodeKind.CHANCE:
+            outcome = self.game.sample_chance(self.state, self.rng)
+            self.state = self.game.apply_chance(self.state, outcome)
+
+    def _rewards(self, before: Any, after: Any) -> tuple[float, ...]:
+        if self.reward_mode == "score":
+            old, new = self.game.scores(before), self.game.scores(after)
+            return tuple(float(n - o) for n, o in zip(new, old, strict=True))
+        if self.game.is_terminal(after):
+            return tuple(float(r) for r in self.game.returns(after))
+        return (0.0,) * self.num_players
+
+
+def episode_rng(generator: np.random.Generator) -> Rng:
+    """A gamebag generator drawn from an environment's NumPy generator (seeded by ``reset``)."""
+    return Rng(int(generator.integers(0, 2**63 - 1)))

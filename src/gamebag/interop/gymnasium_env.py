@@ -1,0 +1,170 @@
+"""A single-agent Gymnasium environment per gamebag game: one seat against gamebag agents.
+
+``GamebagEnv("wriggle-roulette", players=3, opponents="heuristic")`` puts the
+learner in ``seat`` (default 0) and fills every other seat with agents named by
+spec strings (``agents.registry.make_agent``: ``"random"``, ``"heuristic"``, or
+one spec per other seat in seat order). Opponents see only their own
+``SeatView``; at a simultaneous node they choose from the same state as the
+learner, so nobody sees another's choice before the reveal. Chance and the
+opponents draw from one generator seeded by ``reset(seed=...)``.
+
+Spaces: the observation is the game's ``observation_tensor`` for the learner's
+seat (a float32 ``Box``); the action is an index into ``all_actions()``
+(``Discrete``). The legal actions come in ``info["action_mask"]`` and from
+``action_masks()``.
+
+Rewards and limits are those of ``gamebag.interop.common.Table``: ``"win"`` (the
+seat's share of the win at the end) or ``"score"`` (the change in the seat's
+score since its previous step); an illegal index ends the episode with
+``illegal_reward`` under ``illegal_action="lose"`` (the default, so generic
+learners that ignore the mask still run) or raises under ``"raise"``;
+``max_steps`` truncates after that many decision nodes.
+
+``import gamebag.interop.gymnasium`` registers ``gamebag/<game-id>-v0`` for
+every game, so ``gymnasium.make("gamebag/wriggle-roulette-v0", players=3)`` works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from gamebag.agents.base import Agent, SeatView
+from gamebag.agents.registry import make_agent
+from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng
+
+RENDER_MODES = ("ansi", "human")
+ENV_NAMESPACE = "gamebag"
+
+
+def env_id(game_id: str) -> str:
+    """The Gymnasium id of a game: ``gamebag/<game-id>-v0``."""
+    return f"{ENV_NAMESPACE}/{game_id}-v0"
+
+
+class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
+    """One seat of a gamebag game as a Gymnasium environment."""
+
+    # Gymnasium declares ``metadata`` as a plain class attribute, so it is not a ClassVar here.
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        reward: str = "win",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        game = configured_game(game_id, players, options)
+        self.table = Table(
+            game,
+            reward=reward,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+            max_steps=max_steps,
+        )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+            raise ValueError(f"seat must be a seat number from 0 to {game.num_players - 1}, not {seat!r}")
+        self.seat = seat
+        self.opponents = self._make_opponents(opponents)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self.table.observation_size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.table.codec.size)
+        self._started = False
+        self._carried_reward = 0.0
+
+    def _make_opponents(self, opponents: str | Sequence[str]) -> dict[int, Agent]:
+        game = self.table.game
+        others = [p for p in range(game.num_players) if p != self.seat]
+        specs: list[str]
+        if isinstance(opponents, str):
+            specs = [opponents] * len(others)
+        elif isinstance(opponents, Sequence) and all(isinstance(spec, str) for spec in opponents):
+            specs = list(opponents)
+        else:
+            raise ValueError(f"opponents must be an agent spec string or a list of them, not {opponents!r}")
+        if len(specs) != len(others):
+            raise ValueError(
+                f"{game.game_id} with {game.num_players} players needs {len(others)} opponent spec(s) "
+                f"(seats {', '.join(map(str, others)) or 'none'}), not {len(specs)}"
+            )
+        return {seat: make_agent(spec, game) for seat, spec in zip(others, specs, strict=True)}
+
+    # ---- Gymnasium API --------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start a new game and play until the learner chooses (``options`` are not used)."""
+        super().reset(seed=seed)
+        self.table.reset(episode_rng(self.np_random))
+        self._started = True
+        # Opponents may play before the learner's first choice; what that earns the
+        # learner (in "score" mode) is paid with its first step.
+        self._carried_reward = self._run_opponents()
+        return self.table.observation(self.seat), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        if not self._started or self.table.over:
+            raise RuntimeError("the episode is over (or never started): call reset() first")
+        table = self.table
+        choice = table.decode(self.seat, action)  # may raise: nothing has changed yet
+        info: dict[str, Any] = {}
+        reward, self._carried_reward = self._carried_reward, 0.0
+        if isinstance(choice, Forfeit):
+            reward += table.forfeit_by(choice)[self.seat]
+            info["illegal_action"] = choice.reason
+        else:
+            moves = self._opponent_moves()
+            moves[self.seat] = choice
+            reward += table.play(moves)[self.seat]
+            reward += self._run_opponents()
+        info.update(self._info())
+        return table.observation(self.seat), float(reward), table.terminated, table.over and not table.terminated, info
+
+    def render(self) -> str | None:
+        """``"ansi"``: the table as text; ``"human"``: printed; no mode: nothing."""
+        if self.render_mode is None:
+            return None
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ---- helpers --------------------------------------------------------------------
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal actions now (for maskable learners)."""
+        return self.table.action_mask(self.seat).astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.table.action_mask(self.seat)}
+
+    def _opponent_moves(self) -> dict[int, Any]:
+        table = self.table
+        return {
+            seat: self.opponents[seat].act(SeatView(table.game, table.state, seat), table.rng)
+            for seat in table.acting()
+            if seat != self.seat
+        }
+
+    def _run_opponents(self) -> float:
+        """Let the opponents play until the learner must choose; the learner's reward meanwhile."""
+        reward = 0.0
+        table = self.table
+        while not table.over and self.seat not in table.acting():
+            reward += table.play(self._opponent_moves())[self.seat]
+        return reward

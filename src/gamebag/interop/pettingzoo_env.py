@@ -1,0 +1,302 @@
+"""PettingZoo environments for every gamebag game: an AEC and a Parallel environment.
+
+``env("wriggle-roulette", players=4)`` is an AEC environment: the seats that
+choose at a decision node are stepped one after another, and the joint action is
+applied once the last of them has chosen (no seat sees another's pending choice:
+observations come from the state before the reveal). ``parallel_env(...)`` takes
+every live agent's action at once; the actions of seats that do not choose at
+this node are ignored (their ``action_mask`` is all zeros).
+
+Agents are ``player_0`` ... ``player_{n-1}``. Each observation is a dictionary
+``{"observation": float32 vector (the game's observation_tensor),
+"action_mask": int8 vector over the game's all_actions()}``. Chance is drawn from
+a generator seeded by ``reset(seed=...)`` (an unseeded first reset takes fresh
+entropy, as PettingZoo and Gymnasium do).
+
+Rewards: ``reward="win"`` gives each seat its share of the win at the end (1/k
+for each of k winners); ``reward="score"`` gives each step's change in each
+seat's score. An illegal action index ends the game under
+``illegal_action="lose"`` (the seat gets ``illegal_reward``, the others 0, and
+its ``info`` says why) or raises ``IllegalActionError`` under ``"raise"``.
+``max_steps`` truncates an episode after that many decision nodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from numpy.typing import NDArray
+from pettingzoo import AECEnv, ParallelEnv
+
+from gamebag.core.errors import IllegalActionError
+from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng
+
+RENDER_MODES = ("ansi", "human")
+
+Observation = dict[str, NDArray[Any]]
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo name of a seat."""
+    return f"player_{seat}"
+
+
+class _TableEnv:
+    """What both environment kinds share: the table, spaces, seeding and rendering."""
+
+    table: Table
+    possible_agents: list[str]
+    observation_spaces: dict[str, spaces.Space[Any]]
+    action_spaces: dict[str, spaces.Space[Any]]
+    render_mode: str | None
+    metadata: dict[str, Any]
+
+    def _setup(
+        self,
+        game_id: str,
+        players: int | None,
+        options: Mapping[str, Any] | None,
+        reward: str,
+        illegal_action: str,
+        illegal_reward: float,
+        max_steps: int | None,
+        render_mode: str | None,
+    ) -> None:
+        game = configured_game(game_id, players, options)
+        self.table = Table(
+            game,
+            reward=reward,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+            max_steps=max_steps,
+        )
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        self.render_mode = render_mode
+        self.metadata = {
+            "render_modes": list(RENDER_MODES),
+            "name": f"gamebag_{game_id.replace('-', '_')}_v0",
+            "is_parallelizable": True,
+        }
+        self.possible_agents = [agent_name(seat) for seat in range(game.num_players)]
+        self._seat = {name: seat for seat, name in enumerate(self.possible_agents)}
+        size = self.table.observation_size
+        self.observation_spaces = {
+            name: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(self.table.codec.size,), dtype=np.int8),
+                }
+            )
+            for name in self.possible_agents
+        }
+        self.action_spaces = {name: spaces.Discrete(self.table.codec.size) for name in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat_of(self, agent: str) -> int:
+        """The seat an agent name stands for; unknown names list the agents."""
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
+        return seat
+
+    def _observation(self, seat: int) -> Observation:
+        return {"observation": self.table.observation(seat), "action_mask": self.table.action_mask(seat)}
+
+    def _start(self, seed: int | None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        self.table.reset(episode_rng(self._np_random))
+
+    def render(self) -> str | None:
+        """``"ansi"``: the table as text; ``"human"``: printed; no mode: nothing."""
+        if self.render_mode is None:
+            return None
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (no windows or processes)."""
+
+
+class GamebagAECEnv(_TableEnv, AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """A gamebag game as a PettingZoo AEC environment (simultaneous choices stepped in seat order)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        reward: str = "win",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._setup(game_id, players, options, reward, illegal_action, illegal_reward, max_steps, render_mode)
+        self.agents: list[str] = []
+        self._pending: dict[int, Any] = {}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (``options`` are accepted for the API and not used)."""
+        self._start(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
+        self._pending = {}
+        self._select_next()
+
+    def observe(self, agent: str) -> Observation:
+        return self._observation(self.seat_of(agent))
+
+    def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise RuntimeError("the episode is over (or never started): call reset() first")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must choose an action index; None is only for finished agents")
+        seat = self.seat_of(agent)
+        choice = self.table.decode(seat, action)  # may raise: nothing has changed yet
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if isinstance(choice, Forfeit):
+            self._set_rewards(self.table.forfeit_by(choice))
+            self.infos[agent] = {"illegal_action": choice.reason}
+            self._finish()
+        else:
+            self._pending[seat] = choice
+            if not self._waiting():
+                moves, self._pending = self._pending, {}
+                self._set_rewards(self.table.play(moves))
+                if self.table.over:
+                    self._finish()
+            if not self.table.over:
+                self._select_next()
+        self._accumulate_rewards()
+
+    def _waiting(self) -> list[int]:
+        return [seat for seat in self.table.acting() if seat not in self._pending]
+
+    def _select_next(self) -> None:
+        waiting = self._waiting()
+        self.agent_selection = agent_name(waiting[0]) if waiting else self.agents[0]
+
+    def _set_rewards(self, rewards: tuple[float, ...]) -> None:
+        for seat, value in enumerate(rewards):
+            self.rewards[agent_name(seat)] = value
+
+    def _finish(self) -> None:
+        for name in self.agents:
+            if self.table.terminated:
+                self.terminations[name] = True
+            else:
+                self.truncations[name] = True
+        self.agent_selection = self.agents[0]
+
+
+class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type: ignore[misc]
+    """A gamebag game as a PettingZoo Parallel environment (one joint action per step)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        reward: str = "win",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self._setup(game_id, players, options, reward, illegal_action, illegal_reward, max_steps, render_mode)
+        self.agents: list[str] = []
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Start a new game (``options`` are accepted for the API and not used)."""
+        self._start(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {name: {} for name in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Apply the choices of the seats that act now; other agents' actions are ignored."""
+        if not self.agents:
+            raise RuntimeError("the episode is over (or never started): call reset() first")
+        unknown = sorted(set(actions) - set(self.agents))
+        if unknown:
+            raise ValueError(f"unknown agent(s) {', '.join(map(str, unknown))}; agents: {', '.join(self.agents)}")
+        acting = self.table.acting()
+        missing = [agent_name(seat) for seat in acting if agent_name(seat) not in actions]
+        if missing:
+            raise IllegalActionError(f"missing the action of {', '.join(missing)} (they choose now)")
+        infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
+        moves: dict[int, Any] = {}
+        forfeit: Forfeit | None = None
+        for seat in acting:
+            choice = self.table.decode(seat, actions[agent_name(seat)])
+            if isinstance(choice, Forfeit):
+                forfeit = choice
+                break
+            moves[seat] = choice
+        if forfeit is not None:
+            rewards = self.table.forfeit_by(forfeit)
+            infos[agent_name(forfeit.seat)] = {"illegal_action": forfeit.reason}
+        else:
+            rewards = self.table.play(moves)
+        observations = self._observations()
+        reward_by_agent = {name: rewards[self.seat_of(name)] for name in self.agents}
+        terminated = self.table.terminated
+        truncated = self.table.over and not terminated
+        terminations = dict.fromkeys(self.agents, terminated)
+        truncations = dict.fromkeys(self.agents, truncated)
+        if self.table.over:
+            self.agents = []
+        return observations, reward_by_agent, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, Observation]:
+        return {name: self._observation(self.seat_of(name)) for name in self.agents}
+
+
+def env(
+    game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None, **kwargs: Any
+) -> GamebagAECEnv:
+    """The AEC environment of ``game_id`` (keyword arguments as for ``GamebagAECEnv``)."""
+    return GamebagAECEnv(game_id, players, options, **kwargs)
+
+
+def parallel_env(
+    game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None, **kwargs: Any
+) -> GamebagParallelEnv:
+    """The Parallel environment of ``game_id`` (keyword arguments as for ``GamebagParallelEnv``)."""
+    return GamebagParallelEnv(game_id, players, options, **kwargs)

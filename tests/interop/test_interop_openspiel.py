@@ -1,0 +1,214 @@
+"""OpenSpiel adapter: ``pyspiel.random_sim_test`` with serialisation for every game, plus our checks.
+
+Our checks: the game type and parameters; chance split into several nodes gives
+the exact gamebag probabilities; hidden choices stay out of other seats'
+observations and information states; ``start`` positions and serialisation
+round-trip; ``max_game_length`` stops a game with the highest score winning;
+observers; clear errors.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+
+import pyspiel
+import pytest
+
+import gamebag
+from conftest import configurations
+from gamebag.core.errors import OptionError, PlayerCountError
+from gamebag.core.protocol import NodeKind
+from gamebag.interop import openspiel_game
+from gamebag.interop.common import leaders_share
+from gamebag.interop.openspiel_game import GamebagSpielState, load, spiel_name, start_string
+
+CONFIGS = configurations()
+IDS = [f"{g}-{n}p" for g, n in CONFIGS]
+
+
+def _random_step(state: GamebagSpielState, rng: random.Random) -> None:
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    elif state.is_simultaneous_node():
+        state.apply_actions(
+            [rng.choice(state.legal_actions(p)) if state.legal_actions(p) else 0 for p in range(state.num_players())]
+        )
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_every_game_is_registered_with_its_type() -> None:
+    names = openspiel_game.register_openspiel_games()
+    assert names == [spiel_name(game_id) for game_id in gamebag.games()]
+    assert set(names) <= set(pyspiel.registered_names())
+    for game_id in gamebag.games():
+        game_type = load(game_id).get_type()
+        game_class = gamebag.entry(game_id).game_class
+        assert game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+        assert (game_type.min_num_players, game_type.max_num_players) == (
+            game_class.min_players,
+            game_class.max_players,
+        )
+        assert game_type.provides_information_state_string and game_type.provides_information_state_tensor
+        assert game_type.provides_observation_string and game_type.provides_observation_tensor
+        assert {"players", "max_game_length", "max_chance_outcomes", "start"} <= set(game_type.parameter_specification)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=IDS)
+def test_random_sim_test_with_serialisation(game_id: str, players: int) -> None:
+    game = load(game_id, players)
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == len(gamebag.make(game_id, players).all_actions())
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", ["wriggle-roulette", "eigen-kweek"])
+def test_turn_based_transform_passes_random_sim_test(game_id: str) -> None:
+    game = pyspiel.convert_to_turn_based(load(game_id, 3))
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_large_chance_events_become_chains_with_exact_probabilities() -> None:
+    game = load("eel-harvest", 3, max_chance_outcomes=4)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_actions([4, 3, 2])  # 5 * 4 * 3 = 60 possible draws: three chance nodes of base 4
+    core = state.track.config.game
+    gamebag_state = state.track.state
+    expected = {core.apply_chance(gamebag_state, o): p for o, p in core.chance_outcomes(gamebag_state)}
+    reached: dict[object, float] = {}
+
+    def walk(node: GamebagSpielState, probability: float, depth: int) -> None:
+        if not node.is_chance_node() or node.track.state is not gamebag_state:
+            reached[node.track.state] = reached.get(node.track.state, 0.0) + probability
+            return
+        assert depth < 3
+        outcomes = node.chance_outcomes()
+        assert len(outcomes) <= 4 and math.isclose(sum(p for _, p in outcomes), 1.0)
+        for action, p in outcomes:
+            walk(node.child(action), probability * p, depth + 1)
+
+    walk(state, 1.0, 0)
+    assert reached.keys() == expected.keys()
+    for key, probability in expected.items():
+        assert reached[key] == pytest.approx(float(probability), rel=1e-12)
+
+
+def test_pending_choices_stay_hidden_from_the_other_seat() -> None:
+    game = load("wriggle-roulette", 2)
+    seen = {}
+    for own, other in ((2, 1), (2, 5)):
+        state = game.new_initial_state()
+        state.apply_actions([own, other])
+        assert state.is_chance_node()
+        seen[other] = (
+            state.information_state_string(0),
+            state.observation_string(0),
+            state.information_state_tensor(0),
+            state.observation_tensor(0),
+            state.information_state_string(1),
+        )
+    assert seen[1][:4] == seen[5][:4]
+    assert seen[1][4] != seen[5][4]
+    assert '"my_pending_grab":2' in seen[1][1]
+
+
+def test_information_state_is_perfect_recall_of_own_moves_and_observations() -> None:
+    game = load("wriggle-roulette", 2)
+    state = game.new_initial_state()
+    state.apply_actions([3, 1])
+    lines = state.information_state_string(0).split("\n")
+    assert lines[0].startswith("o ") and lines[1] == "a 3" and lines[2].startswith("o ")
+    tensor = state.information_state_tensor(0)
+    size = len(state.observation_tensor(0))
+    assert list(tensor[:size]) == list(state.observation_tensor(0))
+    assert [i for i, v in enumerate(tensor[size:]) if v] == [3]
+
+
+@pytest.mark.parametrize("game_id", ["catch-a-dragon", "eel-harvest", "eigen-kweek"])
+def test_start_parameter_and_serialisation_round_trip(game_id: str) -> None:
+    game = load(game_id, 2)
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    for _ in range(25):
+        if state.is_terminal():
+            break
+        _random_step(state, rng)
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.information_state_string(1) == state.information_state_string(1)
+
+    sub = load(game_id, 2, start=start_string(state))
+    root = sub.new_initial_state()
+    assert root.track.state == state.track.state
+    assert root.history() == [] and start_string(root) == start_string(state)
+    if not state.is_terminal():
+        pyspiel.random_sim_test(sub, num_sims=1, serialize=True, verbose=False)
+
+
+def test_max_game_length_stops_with_the_highest_score_winning() -> None:
+    game = load("wriggle-roulette", 2, max_game_length=3)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        decisions += 0 if state.is_chance_node() else 1
+        _random_step(state, rng)
+    assert decisions <= 3
+    core = state.track.config.game
+    if not core.is_terminal(state.track.state):
+        assert state.returns() == list(leaders_share(core.scores(state.track.state)))
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_observers() -> None:
+    game = load("eel-harvest", 2)
+    state = game.new_initial_state()
+    public_type = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    public = game.make_py_observer(public_type)
+    assert public.tensor is None
+    core = state.track.config.game
+    assert json.loads(public.string_from(state, 0)) == core.public_view(state.track.state)
+    with pytest.raises(ValueError, match="private_info"):
+        everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
+    with pytest.raises(ValueError, match="no parameters"):
+        game.make_py_observer(None, {"x": 1})
+
+
+def test_options_as_parameters() -> None:
+    game = load("eel-harvest", 2, lone_player_grabs=3, draw="dice")
+    options = game.new_initial_state().track.config.game.options
+    assert options["lone_player_grabs"] == 3 and options["draw"] == "dice"
+    assert load("eel-harvest", 2).new_initial_state().track.config.game.options["lone_player_grabs"] is None
+    faces = "gray purple red blue gold green"
+    dragon = pyspiel.load_game(f"gamebag_catch_a_dragon(players=2,faces={faces})")
+    assert dragon.new_initial_state().track.config.game.options["faces"] == tuple(faces.split())
+    with pytest.raises(PlayerCountError, match="2 to 8 players"):
+        load("eel-harvest", 9)
+    with pytest.raises(OptionError, match="'draw'"):
+        load("eel-harvest", 2, draw="coins")
+    with pytest.raises(OptionError, match="start"):
+        load("eel-harvest", 2, start="0:3/1:x")
+    with pytest.raises(OptionError, match="not possible"):
+        load("eel-harvest", 2, start="0:3")  # seat 1 chooses too
+
+
+def test_chance_outcomes_sum_to_one_and_match_gamebag() -> None:
+    game = load("catch-a-dragon", 1)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    core = state.track.config.game
+    outcomes = state.chance_outcomes()
+    exact = [p for _, p in core.chance_outcomes(state.track.state)]
+    assert [p for _, p in outcomes] == [float(p) for p in exact]
+    assert sum(exact, Fraction(0)) == 1
+    assert core.node_kind(state.child(outcomes[0][0]).track.state) is not NodeKind.CHANCE
