@@ -63,7 +63,9 @@ class EelState:
     round_no: int
     start: int
     grab_no: int
-    exit_grab: tuple[int, ...]  # grab at which each seat left the current round (0: still in)
+    # When each seat left the current round, as an order key (0: still in): 2g for an exit by
+    # choosing 0 in grab g, 2g + 1 for the automatic lone-player exit after grab g's reveal.
+    exit_grab: tuple[int, ...]
     lone_left: int | None  # grabs left to a lone player under ``lone_player_grabs``
     pending: tuple[int, ...] | None
     last: GrabResult | None
@@ -276,10 +278,11 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             if counts[seat] == 0:
                 scores[seat] += reserves[seat]
                 scored[seat] += reserves[seat]
-                bag_eels += reserves[seat]
+                if not self.dice:
+                    bag_eels += reserves[seat]
                 reserves[seat] = 0
                 in_round[seat] = False
-                exit_grab[seat] = grab_no
+                exit_grab[seat] = 2 * grab_no
                 exited.append(seat)
         # The reveal: eels to reserves, snakes to the centre.
         centre = state.centre
@@ -323,10 +326,12 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
                     seat = still_in[0]
                     scores[seat] += reserves[seat]
                     scored[seat] += reserves[seat]
-                    bag_eels += reserves[seat]
+                    if not self.dice:
+                        bag_eels += reserves[seat]
                     reserves[seat] = 0
                     in_round[seat] = False
-                    exit_grab[seat] = grab_no
+                    # Still in at this grab's reveal, so later than this grab's voluntary exits.
+                    exit_grab[seat] = 2 * grab_no + 1
                     exited.append(seat)
                     round_over = True
         result = GrabResult(
@@ -340,25 +345,30 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             round_over=round_over,
         )
         over, winners = self._game_end(scores, exit_grab, round_over)
-        if round_over and not over:
-            start = (state.start + 1) % n if self.rotate_start else state.start
-            return EelState(
-                scores=tuple(scores),
-                reserves=(0,) * n,
-                in_round=(True,) * n,
-                bag_eels=EELS,
-                bag_snakes=SNAKES,
-                centre=0,
-                round_no=state.round_no + 1,
-                start=start,
-                grab_no=0,
-                exit_grab=(0,) * n,
-                lone_left=None,
-                pending=None,
-                last=result,
-                winners=(),
-                over=False,
-            )
+        if round_over:
+            # At a round's end every token goes back into the bag; nobody is in the round.
+            reserves = [0] * n
+            in_round = [False] * n
+            bag_eels, bag_snakes, centre = EELS, SNAKES, 0
+            if not over:
+                start = (state.start + 1) % n if self.rotate_start else state.start
+                return EelState(
+                    scores=tuple(scores),
+                    reserves=tuple(reserves),
+                    in_round=(True,) * n,
+                    bag_eels=bag_eels,
+                    bag_snakes=bag_snakes,
+                    centre=centre,
+                    round_no=state.round_no + 1,
+                    start=start,
+                    grab_no=0,
+                    exit_grab=(0,) * n,
+                    lone_left=None,
+                    pending=None,
+                    last=result,
+                    winners=(),
+                    over=False,
+                )
         return EelState(
             scores=tuple(scores),
             reserves=tuple(reserves),
