@@ -1,0 +1,20 @@
+"""Eigen Kweek (``eigen-kweek``): sealed weed-token bids, plants, characters, potato sacks."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from gamebag.core.registry import register
+from gamebag.games.eigen_kweek.game import EigenKweek
+from gamebag.games.eigen_kweek.render import render_view
+from gamebag.games.eigen_kweek.state import KweekState
+
+__all__ = ["EigenKweek", "KweekState"]
+
+
+def rules_text() -> str:
+    """The players' guide (also ``docs/rules/eigen-kweek.md``)."""
+    return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+register(EigenKweek, render_view, rules_text)

@@ -1,0 +1,238 @@
+"""Eigen Kweek's components, options and the numbers derived from them.
+
+The rulebook names the components (35 coins, 116 weed tokens, 16 plant cards,
+14 character cards) but leaves the numbers printed on them: coin values, how
+many tokens a plant card holds and what ploughing it over costs. Those are
+options here (rulings.md, Eigen Kweek); their defaults were chosen by
+simulation (``bench/tune_eigen_kweek.py``, figures in ``rules.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from gamebag.core.errors import OptionError
+from gamebag.core.options import Option, OptionValue
+
+TOTAL_TOKENS = 116
+START_TOKENS = 10
+TOTAL_COINS = 35
+CORNERS = 4
+PLANT_COSTS = (2, 4, 6, 8)
+GROWTH = {2: 1, 4: 1, 6: 2, 8: 3}  # weed tokens a plant card grows each round (rulings.md)
+SACKS_TO_WIN = 4
+COIN_VALUES = (1, 2, 3, 4, 5)  # the face values a coin option may give coins
+
+# A plant slot on a player board holds the number of weed tokens on a growing card,
+# or one of these markers.
+EMPTY = -1
+SACK = -2
+
+# The 14 character cards in the rulebook's order, with the phase in which each is played.
+CARD_PHASE: dict[str, str] = {
+    "RIA": "deal",
+    "KEUN": "growth",
+    "FLUPPE": "growth",
+    "GRIET": "growth",
+    "PASTOOR": "growth",
+    "STEVEN": "trade",
+    "CHANTAL": "trade",
+    "LUCIEN": "trade",
+    "STEFAAN": "trade",
+    "FRANK": "cultivate",
+    "BERNARD": "cultivate",
+    "JOS": "cultivate",
+    "JULITA": "all",
+    "DEN OLLANDER": "all",
+}
+CARDS: tuple[str, ...] = tuple(CARD_PHASE)
+JULITA = "JULITA"
+OLLANDER = "DEN OLLANDER"
+# Cards played with "play:<CARD>" (JULITA is played as "block:<CARD>", DEN OLLANDER as "take:<seat>").
+PLAIN_CARDS: tuple[str, ...] = tuple(c for c in CARDS if CARD_PHASE[c] != "all")
+# Windows in which characters may be played, in round order.
+WINDOW_PHASES = ("deal", "growth", "trade", "cultivate")
+# Within a window, played cards take effect in the rulebook's order of the cards.
+RESOLUTION_ORDER: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
+
+DEFAULT_COINS = {1: 10, 2: 10, 3: 10, 4: 0, 5: 5}
+DEFAULT_CAPACITY = {2: 3, 4: 3, 6: 6, 8: 9}
+DEFAULT_PLOUGH_COST = {2: 1, 4: 2, 6: 3, 8: 4}
+DEFAULT_MAX_ROUNDS = 60
+
+
+def _coin_option(value: int) -> Option:
+    return Option(
+        f"coins_worth_{value}",
+        "int",
+        DEFAULT_COINS[value],
+        f"How many of the 35 coins are worth {value} (the counts of all values must add up to 35).",
+        minimum=0,
+        maximum=TOTAL_COINS,
+    )
+
+
+def _capacity_option(cost: int) -> Option:
+    return Option(
+        f"capacity_{cost}",
+        "int",
+        DEFAULT_CAPACITY[cost],
+        f"How many weed tokens the plant card costing {cost} holds when full.",
+        minimum=1,
+        maximum=40,
+    )
+
+
+def _plough_option(cost: int) -> Option:
+    return Option(
+        f"plough_cost_{cost}",
+        "int",
+        DEFAULT_PLOUGH_COST[cost],
+        f"What ploughing over the plant card costing {cost} costs, in coin value.",
+        minimum=1,
+        maximum=20,
+    )
+
+
+OPTION_SPECS: tuple[Option, ...] = (
+    *(_coin_option(v) for v in COIN_VALUES),
+    *(_capacity_option(c) for c in PLANT_COSTS),
+    *(_plough_option(c) for c in PLANT_COSTS),
+    Option(
+        "max_rounds",
+        "int",
+        DEFAULT_MAX_ROUNDS,
+        "The game ends after this many rounds if nobody has four potato sacks; then the most sacks "
+        "win (tie-break in the rules). Results say when the cap ended a game.",
+        minimum=1,
+        maximum=1000,
+    ),
+    Option(
+        "coin_visibility",
+        "choice",
+        "secret",
+        "secret: a player's coin values are known to that player only; open: coins in collections "
+        "lie face up (coins on the trading table and in the bag stay hidden either way).",
+        choices=("secret", "open"),
+    ),
+    Option(
+        "stefaan_order",
+        "choice",
+        "tie",
+        "tie: STEFAAN wins a tie and chooses in that bid's place in the order; first: a STEFAAN who "
+        "wins a tie chooses a corner before every other player.",
+        choices=("tie", "first"),
+    ),
+    Option(
+        "fluppe_counts_sacks",
+        "bool",
+        False,
+        "FLUPPE also pays two weed tokens for each potato sack (ploughed-over card), not only for "
+        "each growing plant card.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The numbers of one configuration, derived from validated options."""
+
+    players: int
+    values: tuple[int, ...]  # the coin face values in use, ascending
+    coin_counts: tuple[int, ...]  # how many coins of each value in ``values``
+    capacity: Mapping[int, int]
+    plough_cost: Mapping[int, int]
+    max_rounds: int
+    open_coins: bool
+    stefaan_first: bool
+    fluppe_counts_sacks: bool
+
+    @property
+    def pot_start(self) -> int:
+        return TOTAL_TOKENS - START_TOKENS * self.players
+
+    def price(self, kind: str, cost: int, frank: bool) -> int:
+        """What sowing or ploughing the ``cost`` card costs; FRANK halves it, rounding up."""
+        full = cost if kind == "sow" else self.plough_cost[cost]
+        return (full + 1) // 2 if frank else full
+
+    def prices(self, kind: str, cost: int) -> tuple[int, ...]:
+        """Every price the action may have (full, and halved by FRANK)."""
+        return tuple(sorted({self.price(kind, cost, False), self.price(kind, cost, True)}))
+
+
+def build_config(players: int, options: Mapping[str, OptionValue]) -> Config:
+    """Check the options together (coin counts must add up to 35) and derive the numbers."""
+    counts = {v: _int(options, f"coins_worth_{v}") for v in COIN_VALUES}
+    total = sum(counts.values())
+    if total != TOTAL_COINS:
+        given = ", ".join(f"coins_worth_{v}={n}" for v, n in counts.items())
+        raise OptionError(
+            f"the coin counts must add up to the game's {TOTAL_COINS} coins, not {total} ({given})"
+        )
+    values = tuple(v for v in COIN_VALUES if counts[v] > 0)
+    return Config(
+        players=players,
+        values=values,
+        coin_counts=tuple(counts[v] for v in values),
+        capacity={c: _int(options, f"capacity_{c}") for c in PLANT_COSTS},
+        plough_cost={c: _int(options, f"plough_cost_{c}") for c in PLANT_COSTS},
+        max_rounds=_int(options, "max_rounds"),
+        open_coins=options["coin_visibility"] == "open",
+        stefaan_first=options["stefaan_order"] == "first",
+        fluppe_counts_sacks=bool(options["fluppe_counts_sacks"]),
+    )
+
+
+def _int(options: Mapping[str, OptionValue], name: str) -> int:
+    value = options[name]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise OptionError(f"option {name!r} must be an integer")
+    return value
+
+
+@cache
+def minimal_payments(price: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to pay ``price`` without a superfluous coin, as counts per value.
+
+    There is no change (paid coins go back into the bag), so a payment may exceed
+    the price, but only if no coin of it could be left out. Payments are ordered
+    by total value, then by fewer coins.
+    """
+    found: list[tuple[int, ...]] = []
+    largest = max(values)
+
+    def extend(index: int, counts: list[int], total: int) -> None:
+        if total >= price:
+            smallest = min(values[i] for i, n in enumerate(counts) if n > 0) if total else 0
+            if total - smallest < price:
+                found.append(tuple(counts))
+            return
+        if index < 0 or total >= price + largest:
+            return
+        value = values[index]
+        most = (price - total + value - 1) // value
+        for n in range(most, -1, -1):
+            counts[index] = n
+            extend(index - 1, counts, total + n * value)
+        counts[index] = 0
+
+    if price <= 0:
+        return ((0,) * len(values),)
+    extend(len(values) - 1, [0] * len(values), 0)
+    unique = set(found)
+    return tuple(
+        sorted(unique, key=lambda m: (sum(n * v for n, v in zip(m, values, strict=True)), sum(m), m[::-1]))
+    )
+
+
+def payment_text(counts: tuple[int, ...], values: tuple[int, ...]) -> str:
+    """``(1, 0, 2)`` with values (1, 2, 3) -> ``"3+3+1"`` (largest coins first)."""
+    coins = [str(v) for v, n in zip(values, counts, strict=True) for _ in range(n)]
+    return "+".join(reversed(coins))
+
+
+def payment_value(counts: tuple[int, ...], values: tuple[int, ...]) -> int:
+    return sum(n * v for n, v in zip(counts, values, strict=True))

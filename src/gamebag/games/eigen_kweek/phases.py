@@ -1,0 +1,559 @@
+"""The round of Eigen Kweek, phase by phase, as transitions on a ``Draft``.
+
+A round: deal characters (chance, then everyone with new cards chooses one at
+once, then the deal window), growth (plants grow, then the growth window; no
+growth phase in round 1), trade (sealed bids, the trade window, the reveal,
+corners chosen from the highest bid down), cultivate (the cultivate window,
+then everyone not blocked by BERNARD sows, harvests, ploughs over or passes,
+all at once), hand in characters (keep or hand in an unplayed card), then four
+coins from the bag refill the corners. Every function ends by moving the draft
+on to the next node that needs a player or chance (``_advance`` helpers).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from gamebag.games.eigen_kweek import characters as chars
+from gamebag.games.eigen_kweek.actions import Move
+from gamebag.games.eigen_kweek.components import (
+    CARDS,
+    CORNERS,
+    EMPTY,
+    GROWTH,
+    PLANT_COSTS,
+    RESOLUTION_ORDER,
+    SACK,
+    SACKS_TO_WIN,
+    START_TOKENS,
+    Config,
+    payment_text,
+    payment_value,
+)
+from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, Trade, sacks
+
+
+def initial_state(config: Config) -> KweekState:
+    """Preparation: coins in the bag, 10 weed tokens each, four coins about to go on the table."""
+    n = config.players
+    zero = (0,) * len(config.values)
+    return KweekState(
+        round_no=1,
+        phase="setup",
+        step="refill",
+        pot=config.pot_start,
+        tokens=(START_TOKENS,) * n,
+        bids=None,
+        boards=((EMPTY,) * len(PLANT_COSTS),) * n,
+        coins=(zero,) * n,
+        corners=(zero,) * CORNERS,
+        bag=config.coin_counts,
+        bag_seen=zero,
+        refill_next=0,
+        refill_left=CORNERS,
+        stack=tuple(sorted(CARDS)),
+        dealt=((),) * n,
+        held=(None,) * n,
+        kept=(False,) * n,
+        plays=(),
+        window_step=0,
+        queue=(),
+        ria_card=None,
+        ria_seat=None,
+        chooser=None,
+        rob_target=None,
+        bernard_target=None,
+        trade=None,
+        knowledge=frozenset(),
+        stack_known=frozenset(),
+        notes=((),) * n,
+        log=(),
+        last_log=(),
+        winners=(),
+        ended_by=None,
+    )
+
+
+# ---- refill and the start of a round --------------------------------------------------------
+def place_refill_coin(config: Config, d: Draft, value: int) -> None:
+    index = config.values.index(value)
+    d.bag[index] -= 1
+    d.corners[d.refill_next][index] += 1
+    d.bag_seen = [0] * len(config.values)  # a blind draw: nobody knows any more which coins are left
+    d.refill_next += 1
+    d.refill_left -= 1
+    if d.refill_left == 0:
+        if d.phase == "setup":
+            begin_round(config, d)
+        else:
+            d.round_no += 1
+            begin_round(config, d)
+
+
+def begin_round(config: Config, d: Draft) -> None:
+    n = config.players
+    d.last_log = d.log
+    d.log = []
+    d.notes = [[] for _ in range(n)]
+    d.plays = []
+    d.trade = None
+    d.bernard_target = None
+    d.phase = "deal"
+    d.stack_known = set()
+    for seat in range(n):
+        if d.kept[seat]:
+            d.say(f"seat {seat} kept a character card and is dealt none")
+    continue_deal(config, d)
+
+
+def next_deal_seat(d: Draft | KweekState) -> int | None:
+    for seat, hand in enumerate(d.dealt):
+        if not d.kept[seat] and len(hand) < 2:
+            return seat
+    return None
+
+
+def continue_deal(config: Config, d: Draft) -> None:
+    if next_deal_seat(d) is not None and d.stack:
+        d.step = "deal"
+    elif any(d.dealt):
+        d.step = "choose"
+    else:
+        open_window(config, d, "deal")
+
+
+def deal_card(config: Config, d: Draft, card: str) -> None:
+    seat = next_deal_seat(d)
+    assert seat is not None
+    d.stack.remove(card)
+    d.dealt[seat].append(card)
+    continue_deal(config, d)
+
+
+def apply_choose(config: Config, d: Draft, moves: dict[int, Move]) -> None:
+    for seat, move in moves.items():
+        assert move.card is not None
+        hand = d.dealt[seat]
+        d.held[seat] = move.card
+        for other in hand:
+            if other != move.card:
+                d.stack.append(other)
+                d.stack_known.add((seat, other, -1))
+        d.dealt[seat] = []
+    d.say("everyone has chosen a character card")
+    open_window(config, d, "deal")
+
+
+# ---- windows and the effects resolved when they close --------------------------------------
+def open_window(config: Config, d: Draft, phase: str) -> None:
+    d.phase = phase
+    d.step = "window"
+    d.window_step = 1
+    if all(card is None for card in d.held):
+        close_window(config, d)
+
+
+def apply_window(config: Config, d: Draft, moves: dict[int, Move]) -> None:
+    played = chars.apply_window_step(d, moves)
+    if played and any(card is not None for card in d.held):
+        d.window_step += 1
+        return
+    close_window(config, d)
+
+
+def close_window(config: Config, d: Draft) -> None:
+    effects = [
+        play
+        for play in d.plays
+        if play.phase == d.phase and not play.blocked and play.card in chars.RESOLVED_AT_CLOSE
+    ]
+    effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
+    d.queue = [play.card for play in effects]
+    # DEN OLLANDER's take can no longer be undone: forget which card it was.
+    d.plays = [
+        play if play.took is None or play.phase != d.phase else _forget_take(play) for play in d.plays
+    ]
+    d.window_step = 0
+    resolve_queue(config, d)
+
+
+def _forget_take(play: Play) -> Play:
+    return Play(play.seat, play.card, play.phase, play.step, play.blocked, play.target, None)
+
+
+def resolve_queue(config: Config, d: Draft) -> None:
+    """Resolve closed-window effects in order until one needs a player or chance."""
+    while d.queue:
+        card = d.queue.pop(0)
+        seat = d.active(card)
+        if seat is None:
+            continue
+        d.chooser = seat
+        if card == "RIA":
+            d.ria_seat = seat
+            if d.stack:
+                d.step = "ria_draw"
+            else:
+                d.ria_card = None
+                d.step = "ria_direction"
+            return
+        if card == "FLUPPE":
+            chars.apply_fluppe(config, d, seat)
+            continue
+        options = _effect_options(config, d, card, seat)
+        if not options:
+            d.say(f"{card} of seat {seat} finds nothing to act on")
+            continue
+        if len(options) == 1:
+            apply_effect_choice(config, d, seat, options[0], auto=True)
+            if d.step in ("rob_draw",):
+                return
+            continue
+        d.step = {"KEUN": "keun", "GRIET": "griet", "PASTOOR": "rob", "BERNARD": "bernard"}[card]
+        return
+    d.chooser = None
+    after_window(config, d)
+
+
+def _effect_options(config: Config, d: Draft, card: str, seat: int) -> list[str]:
+    if card == "KEUN":
+        return chars.keun_targets(d)
+    if card == "GRIET":
+        return chars.griet_targets(config, d, seat)
+    if card == "PASTOOR":
+        return chars.rob_targets(config, d, seat)
+    return chars.bernard_targets(d, seat)
+
+
+def effect_options(config: Config, state: KweekState) -> list[str]:
+    """The target choices open to ``state.chooser`` at a keun/griet/rob/bernard step."""
+    assert state.chooser is not None
+    card = {"keun": "KEUN", "griet": "GRIET", "rob": "PASTOOR", "bernard": "BERNARD"}[state.step]
+    draft = Draft(state)
+    return _effect_options(config, draft, card, state.chooser)
+
+
+def apply_effect_choice(config: Config, d: Draft, seat: int, action: str, auto: bool = False) -> None:
+    """Carry out a chosen target (``keun:1:6``, ``griet:4``, ``rob:2``, ``bernard:1``)."""
+    parts = action.split(":")
+    kind = parts[0]
+    if kind == "keun":
+        chars.apply_keun(d, seat, int(parts[1]), int(parts[2]))
+    elif kind == "griet":
+        chars.apply_griet(config, d, seat, int(parts[1]))
+    elif kind == "bernard":
+        d.bernard_target = int(parts[1])
+        d.say(f"BERNARD: seat {seat} blocks seat {d.bernard_target} for this cultivate phase")
+    elif kind == "rob":
+        victim = int(parts[1])
+        if len(parts) == 3:
+            chars.apply_rob(config, d, seat, victim, int(parts[2]))
+        else:
+            d.rob_target = victim
+            d.step = "rob_draw"
+            return
+    if not auto:
+        d.step = "resolving"
+        resolve_queue(config, d)
+
+
+def apply_rob_draw(config: Config, d: Draft, value: int) -> None:
+    seat, victim = d.chooser, d.rob_target
+    assert seat is not None and victim is not None
+    chars.apply_rob(config, d, seat, victim, value)
+    d.rob_target = None
+    resolve_queue(config, d)
+
+
+def apply_ria_draw(config: Config, d: Draft, card: str) -> None:
+    chars.ria_drawn(d, card)
+    assert d.ria_seat is not None
+    d.note(d.ria_seat, f"RIA: you drew {card}")
+    d.say(f"RIA: seat {d.ria_seat} draws a card from the stack")
+    d.step = "ria_direction"
+
+
+def apply_ria_direction(config: Config, d: Draft, direction: int) -> None:
+    chars.ria_pass(d, direction)
+    resolve_queue(config, d)
+
+
+def after_window(config: Config, d: Draft) -> None:
+    if d.phase == "deal":
+        begin_growth(config, d)
+    elif d.phase == "growth":
+        begin_trade(d)
+    elif d.phase == "trade":
+        reveal_bids(config, d)
+    else:
+        d.step = "cultivate"
+
+
+# ---- growth -------------------------------------------------------------------------------
+def begin_growth(config: Config, d: Draft) -> None:
+    if d.round_no == 1:
+        # Rulebook: no plant cards lie in round 1, so the growth phase is skipped.
+        begin_trade(d)
+        return
+    d.phase = "growth"
+    grown = 0
+    short = False
+    for board in d.boards:
+        for index, cost in enumerate(PLANT_COSTS):
+            slot = board[index]
+            if slot < 0:
+                continue
+            wanted = min(GROWTH[cost], config.capacity[cost] - slot)
+            got = d.take_from_pot(wanted)
+            short = short or got < wanted
+            board[index] = slot + got
+            grown += got
+    d.say(f"growth: {grown} weed token(s) grow on the plant cards" + (" (the pot ran dry)" if short else ""))
+    open_window(config, d, "growth")
+
+
+# ---- trade --------------------------------------------------------------------------------
+def begin_trade(d: Draft) -> None:
+    d.phase = "trade"
+    d.step = "bid"
+
+
+def bid_actions(state: KweekState, seat: int) -> list[str]:
+    """Rulebook: a player with weed tokens must bid at least one; with none, the hand is empty."""
+    tokens = state.tokens[seat]
+    if tokens == 0:
+        return ["bid:0"]
+    return [f"bid:{size}" for size in range(1, tokens + 1)]
+
+
+def apply_bids(config: Config, d: Draft, moves: dict[int, Move]) -> None:
+    bids = [0] * config.players
+    for seat, move in moves.items():
+        assert move.number is not None
+        bids[seat] = move.number
+        d.tokens[seat] -= move.number
+    d.bids = bids
+    d.say("everyone holds a closed hand forward")
+    open_window(config, d, "trade")
+
+
+def reveal_bids(config: Config, d: Draft) -> None:
+    """Open the hands: CHANTAL, STEVEN, ties (STEFAAN), payment, LUCIEN, then corners."""
+    n = config.players
+    assert d.bids is not None
+    bids = list(d.bids)
+    hands = list(bids)
+    chantal = d.active("CHANTAL")
+    steven = d.active("STEVEN")
+    stefaan = d.active("STEFAAN")
+    lucien = d.active("LUCIEN")
+    if chantal is not None:
+        got = 0
+        for seat in range(n):
+            if seat != chantal and hands[seat] > 0:
+                hands[seat] -= 1
+                got += 1
+        d.tokens[chantal] += got
+        d.say(f"CHANTAL: seat {chantal} takes {got} weed token(s) from the other hands")
+    counts = [hands[seat] + (2 if seat == steven else 0) for seat in range(n)]
+    how_many = Counter(c for c in counts if c > 0)
+    takers = [seat for seat in range(n) if counts[seat] > 0 and how_many[counts[seat]] == 1]
+    stefaan_won = (
+        stefaan is not None and counts[stefaan] > 0 and how_many[counts[stefaan]] > 1
+    )
+    if stefaan is not None and stefaan_won:
+        takers.append(stefaan)
+        d.say(f"STEFAAN: seat {stefaan} wins the tie at {counts[stefaan]}")
+    order = sorted(takers, key=lambda seat: (-counts[seat], seat))
+    if stefaan_won and config.stefaan_first and stefaan is not None:
+        order.remove(stefaan)
+        order.insert(0, stefaan)
+    for seat in range(n):
+        if seat in order:
+            d.pot += hands[seat]
+        else:
+            d.tokens[seat] += hands[seat]
+    d.bids = None
+    shown = ", ".join(f"seat {s}: {bids[s]}" + (f" (counts {counts[s]})" if counts[s] != bids[s] else "")
+                      for s in range(n))
+    d.say(f"the bids: {shown}")
+    lucky = None
+    if lucien is not None and counts[lucien] > 0 and all(
+        counts[lucien] < counts[other] for other in range(n) if other != lucien
+    ):
+        lucky = lucien
+    d.trade = Trade(tuple(bids), tuple(hands), tuple(counts), tuple(order), (), lucky)
+    if lucky is not None:
+        if sum(d.bag):
+            d.chooser = lucky
+            d.step = "lucien_draw"
+            return
+        d.say("LUCIEN: the coin bag is empty")
+    next_corner(config, d)
+
+
+def apply_lucien_draw(config: Config, d: Draft, value: int) -> None:
+    seat = d.chooser
+    assert seat is not None
+    index = config.values.index(value)
+    d.bag[index] -= 1
+    d.coins[seat][index] += 1
+    d.bag_seen = [0] * len(config.values)
+    d.say(f"LUCIEN: seat {seat} bid the lowest and draws a coin from the bag")
+    d.note(seat, f"LUCIEN: you drew a coin worth {value}")
+    d.chooser = None
+    next_corner(config, d)
+
+
+def corner_actions(state: KweekState | Draft) -> list[str]:
+    assert state.trade is not None
+    return [f"corner:{c + 1}" for c in range(CORNERS) if c not in state.trade.chosen]
+
+
+def next_corner(config: Config, d: Draft) -> None:
+    trade = d.trade
+    assert trade is not None
+    if len(trade.chosen) < len(trade.order):
+        d.chooser = trade.order[len(trade.chosen)]
+        options = corner_actions(d)
+        if len(options) == 1:
+            take_corner(config, d, int(options[0].split(":")[1]) - 1)
+            return
+        d.step = "corner"
+        return
+    d.chooser = None
+    open_window(config, d, "cultivate")
+
+
+def take_corner(config: Config, d: Draft, corner: int) -> None:
+    trade = d.trade
+    seat = d.chooser
+    assert trade is not None and seat is not None
+    coins = d.corners[corner]
+    for index, count in enumerate(coins):
+        d.coins[seat][index] += count
+    got = [v for v, count in zip(config.values, coins, strict=True) for _ in range(count)]
+    d.corners[corner] = [0] * len(config.values)
+    d.trade = Trade(trade.bids, trade.hands, trade.counts, trade.order, (*trade.chosen, corner), trade.lucien)
+    d.say(f"seat {seat} takes corner {corner + 1} ({len(got)} coin(s))")
+    d.note(seat, f"corner {corner + 1} held coins worth {', '.join(map(str, got)) or 'nothing'}")
+    next_corner(config, d)
+
+
+# ---- cultivate ----------------------------------------------------------------------------
+def cultivators(state: KweekState) -> tuple[int, ...]:
+    return tuple(seat for seat in range(len(state.held)) if seat != state.bernard_target)
+
+
+def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
+    for seat in sorted(moves):
+        move = moves[seat]
+        board = d.boards[seat]
+        if move.kind == "pass":
+            d.say(f"seat {seat} does nothing")
+            continue
+        if move.kind == "harvest_all":
+            total = sum(slot for slot in board if slot > 0)
+            for index, slot in enumerate(board):
+                if slot > 0:
+                    board[index] = 0
+            d.tokens[seat] += total
+            d.say(f"JOS: seat {seat} harvests all plant cards: {total} weed token(s)")
+            continue
+        assert move.cost is not None
+        index = PLANT_COSTS.index(move.cost)
+        if move.kind == "harvest":
+            d.tokens[seat] += board[index]
+            d.say(f"seat {seat} harvests {board[index]} weed token(s) from the {move.cost} card")
+            board[index] = 0
+            continue
+        assert move.payment is not None
+        for value_index, count in enumerate(move.payment):
+            d.coins[seat][value_index] -= count
+            d.bag[value_index] += count
+            d.bag_seen[value_index] += count
+        paid = payment_text(move.payment, config.values)
+        value = payment_value(move.payment, config.values)
+        if move.kind == "sow":
+            board[index] = 0
+            d.say(f"seat {seat} sows the {move.cost} card, paying {paid} ({value})")
+        else:
+            d.tokens[seat] += board[index]
+            d.say(
+                f"seat {seat} ploughs over the {move.cost} card, paying {paid} ({value}), and takes "
+                f"its {board[index]} weed token(s): a potato sack"
+            )
+            board[index] = SACK
+    finished = [seat for seat in range(config.players) if sacks(d.boards[seat]) >= SACKS_TO_WIN]
+    if finished:
+        d.winners = tuple(finished)
+        d.ended_by = "four_sacks"
+        d.phase = "over"
+        d.step = "over"
+        d.say("four potato sacks: " + ", ".join(f"seat {s}" for s in finished) + " win(s)")
+        return
+    begin_hand_in(config, d)
+
+
+# ---- hand in characters, refill, end of round --------------------------------------------
+def begin_hand_in(config: Config, d: Draft) -> None:
+    d.phase = "hand_in"
+    d.bernard_target = None
+    if any(card is not None for card in d.held):
+        d.step = "keep"
+        return
+    end_round(config, d, {})
+
+
+def apply_keep(config: Config, d: Draft, moves: dict[int, Move]) -> None:
+    end_round(config, d, {seat: move.kind == "keep" for seat, move in moves.items()})
+
+
+def end_round(config: Config, d: Draft, keeps: dict[int, bool]) -> None:
+    n = config.players
+    kept = [False] * n
+    for seat in range(n):
+        if d.held[seat] is not None and keeps.get(seat, False):
+            kept[seat] = True
+            d.say(f"seat {seat} keeps an unplayed character card")
+        else:
+            d.held[seat] = None
+    d.kept = kept
+    d.stack = [card for card in CARDS if card not in d.held]
+    d.knowledge = {k for k in d.knowledge if d.held[k[1]] == k[2]}
+    d.stack_known = set()
+    d.plays = []
+    if d.round_no >= config.max_rounds:
+        d.winners = cap_winners(config, d)
+        d.ended_by = "round_cap"
+        d.phase = "over"
+        d.step = "over"
+        d.say(f"round cap of {config.max_rounds} reached: the most potato sacks win")
+        return
+    d.phase = "hand_in"
+    d.refill_next = 0
+    d.refill_left = min(CORNERS, sum(d.bag))
+    if d.refill_left == 0:
+        d.say("the coin bag is empty: no coins go on the trading table")
+        d.round_no += 1
+        begin_round(config, d)
+        return
+    if d.refill_left < CORNERS:
+        d.say(f"the coin bag holds only {d.refill_left} coin(s): only those go on the table")
+    d.step = "refill"
+
+
+def cap_key(config: Config, d: Draft | KweekState, seat: int) -> tuple[int, int, int, int]:
+    """Tie-break at the round cap: sacks, then plant cards laid, coin value, weed tokens."""
+    board = d.boards[seat]
+    laid = sum(1 for slot in board if slot != EMPTY)
+    value = payment_value(tuple(d.coins[seat]), config.values)
+    tokens = d.tokens[seat] + sum(slot for slot in board if slot > 0)
+    return (sacks(board), laid, value, tokens)
+
+
+def cap_winners(config: Config, d: Draft) -> tuple[int, ...]:
+    keys = [cap_key(config, d, seat) for seat in range(config.players)]
+    best = max(keys)
+    return tuple(seat for seat, key in enumerate(keys) if key == best)
+
