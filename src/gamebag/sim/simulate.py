@@ -44,6 +44,7 @@ class GameSummary:
     scores: tuple[float, ...]
     rounds: int
     record: dict[str, Any] | None
+    ended_by: str | None = None  # why the game ended, where the game says (e.g. a round cap)
 
 
 @dataclass
@@ -105,9 +106,15 @@ def _play_range(spec: SimulationSpec, start: int, stop: int, keep_records: bool)
                 scores=played.scores,
                 rounds=played.rounds,
                 record=played.record.to_json() if played.record is not None else None,
+                ended_by=_ended_by(game.public_view(played.state)),
             )
         )
     return out
+
+
+def _ended_by(view: dict[str, Any]) -> str | None:
+    reason = view.get("ended_by")
+    return reason if isinstance(reason, str) else None
 
 
 def _chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
@@ -157,6 +164,10 @@ def summarise(spec: SimulationSpec, summaries: Sequence[GameSummary], seconds: f
     n = len(ordered)
     seats = spec.players
     wins = [sum(s.returns[p] for s in ordered) for p in range(seats)]
+    reasons: dict[str, int] = {}
+    for summary in ordered:
+        if summary.ended_by is not None:
+            reasons[summary.ended_by] = reasons.get(summary.ended_by, 0) + 1
     return SimulationResult(
         spec=spec,
         win_share=[w / n for w in wins],
@@ -164,4 +175,5 @@ def summarise(spec: SimulationSpec, summaries: Sequence[GameSummary], seconds: f
         mean_score=[sum(s.scores[p] for s in ordered) / n for p in range(seats)],
         mean_rounds=sum(s.rounds for s in ordered) / n,
         seconds=seconds,
+        extra={"ended_by": dict(sorted(reasons.items()))} if reasons else {},
     )

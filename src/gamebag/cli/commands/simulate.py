@@ -91,3 +91,6 @@ def print_result(result: SimulationResult) -> None:
         f"mean rounds: {result.mean_rounds:.2f}   games per second: {result.games_per_second:,.0f}"
         f"   options: {dict(spec.options) or 'defaults'}"
     )
+    if "ended_by" in result.extra:
+        reasons = ", ".join(f"{reason}: {count}" for reason, count in result.extra["ended_by"].items())
+        console.print(f"how the games ended: {reasons}")
