@@ -191,7 +191,8 @@ EXPECTED: dict[str, tuple[Any, Any]] = {
     # One token from each other hand; the hand of 1 is emptied and counts 0 (no corner).
     "CHANTAL": ((9, (3, 4, 0), (1, 0)), (7, (3, 5, 1), (1, 0, 2))),
     "LUCIEN": ((0, 1, 30), (None, 0, 31)),
-    "STEFAAN": (((1, 0), (8, 6, 10)), ((1,), (10, 6, 10))),
+    # STEFAAN wins the tie at 2 and, by default, chooses before the 4.
+    "STEFAAN": (((0, 1), (8, 6, 10)), ((1,), (10, 6, 10))),
     "FRANK": (True, False),
     "BERNARD": ((0, 1), (0, 1, 2)),
     "JOS": (True, False),
@@ -338,23 +339,24 @@ def test_pastoor_with_secret_coins_draws_one_of_the_victims_coins_at_random() ->
     assert game.observation(state, 0)["you"]["coins"] == [1]
 
 
-def test_stefaan_first_option_chooses_before_everyone() -> None:
-    game = make(3, stefaan_order="first")
-    state = position(game, phase="trade", step="window", window_step=1, held=("STEFAAN", None, None),
-                     tokens=(8, 6, 8), bids=(2, 4, 2))
-    state = _close_window(game, game.apply(state, {0: "play:STEFAAN"}))
-    assert state.trade is not None and state.trade.order == (0, 1)
+def test_stefaan_first_by_default_and_in_the_tie_place_as_an_option() -> None:
+    for options, order in (({}, (0, 1)), ({"stefaan_order": "tie"}, (1, 0))):
+        game = make(3, **options)
+        state = position(game, phase="trade", step="window", window_step=1, held=("STEFAAN", None, None),
+                         tokens=(8, 6, 8), bids=(2, 4, 2))
+        state = _close_window(game, game.apply(state, {0: "play:STEFAAN"}))
+        assert state.trade is not None and state.trade.order == order
 
 
-def test_lucien_gets_nothing_when_tied_for_lowest_or_above_a_zero() -> None:
-    for bids in ((1, 1, 3), (2, 3, 0)):
+def test_lucien_gets_nothing_when_tied_for_lowest_but_an_empty_hand_is_no_bid() -> None:
+    for bids, lowest in (((1, 1, 3), False), ((2, 3, 0), True), ((2, 0, 0), False)):
         game = make(3)
         tokens = tuple(10 - b if b else 0 for b in bids)
         state = position(game, phase="trade", step="window", window_step=1, held=("LUCIEN", None, None),
                          tokens=tokens, bids=bids)
         state = _close_window(game, game.apply(state, {0: "play:LUCIEN"}))
-        assert state.trade is not None and state.trade.lucien is None
-        assert state.step != "lucien_draw"
+        assert state.trade is not None and state.trade.lucien == (0 if lowest else None)
+        assert (state.step == "lucien_draw") == lowest
 
 
 def test_frank_halves_plough_costs_rounding_up() -> None:

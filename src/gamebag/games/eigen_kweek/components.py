@@ -120,7 +120,7 @@ OPTION_SPECS: tuple[Option, ...] = (
     Option(
         "stefaan_order",
         "choice",
-        "tie",
+        "first",
         "tie: STEFAAN wins a tie and chooses in that bid's place in the order; first: a STEFAAN who "
         "wins a tie chooses a corner before every other player.",
         choices=("tie", "first"),

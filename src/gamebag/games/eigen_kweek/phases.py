@@ -355,7 +355,8 @@ def reveal_bids(config: Config, d: Draft) -> None:
                 got += 1
         d.tokens[chantal] += got
         d.say(f"CHANTAL: seat {chantal} takes {got} weed token(s) from the other hands")
-    counts = [hands[seat] + (2 if seat == steven else 0) for seat in range(n)]
+    # STEVEN adds 2 to a bid; an empty hand is no bid, and a player without tokens gets no coins.
+    counts = [hands[seat] + (2 if seat == steven and bids[seat] > 0 else 0) for seat in range(n)]
     how_many = Counter(c for c in counts if c > 0)
     takers = [seat for seat in range(n) if counts[seat] > 0 and how_many[counts[seat]] == 1]
     stefaan_won = (
@@ -378,9 +379,9 @@ def reveal_bids(config: Config, d: Draft) -> None:
                       for s in range(n))
     d.say(f"the bids: {shown}")
     lucky = None
-    if lucien is not None and counts[lucien] > 0 and all(
-        counts[lucien] < counts[other] for other in range(n) if other != lucien
-    ):
+    # Only real bids compare: an empty hand "cannot bid anything", so it is not a lower bid.
+    other_bids = [counts[other] for other in range(n) if other != lucien and counts[other] > 0]
+    if lucien is not None and counts[lucien] > 0 and other_bids and counts[lucien] < min(other_bids):
         lucky = lucien
     d.trade = Trade(tuple(bids), tuple(hands), tuple(counts), tuple(order), (), lucky)
     if lucky is not None:
