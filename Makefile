@@ -12,15 +12,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,rl]'
 	touch $(STAMP)
 
-# The main job: Wriggle Roulette at the terminal, you against three bots.
+# The main job: the multiplayer web app (it prints the address to open).
 run: $(STAMP)
-	$(BIN)/gamebag play wriggle-roulette --players 4 --seats human,heuristic,heuristic,heuristic
+	$(BIN)/gamebag serve --host 0.0.0.0 --port 8000
 
+# The terminal game: Wriggle Roulette, you against three bots.
 play: $(STAMP)
 	$(BIN)/gamebag play wriggle-roulette --players 4 --seats human,heuristic,heuristic,heuristic
 
+# Debian's chromium for the browser tests, installed when missing (never a downloaded browser).
 browser:
-	@if [ -x scripts/install-chromium.sh ]; then scripts/install-chromium.sh; fi
+	bash scripts/install-chromium.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -1,0 +1,280 @@
+"""Load test of the web server on loopback: many WebSocket clients at many tables, with bots.
+
+Starts ``gamebag serve`` on a free 127.0.0.1 port with a fresh SQLite file, opens the
+tables, connects one client per person's seat, and lets every client play random legal
+moves (after a think time, or at once with ``--think 0``), until every game ends or the
+time limit passes.
+Everything is bounded: the number of clients and tables, and the wall time.
+
+Reports actions per second, latency from sending an action to receiving its broadcast
+(the server acknowledges an action only after queueing the new state to every reader, so
+the acknowledgement arrives right behind the acting client's own copy), latency from the
+server's commit to the delivery of each state message, errors, lost actions (acknowledged
+but missing from the record) and leaked secrets (a message holding another seat's view or
+pending choice).
+
+    .venv/bin/python bench/load_web.py --clients 200 --tables 50 --duration 30 --think 0.5
+    .venv/bin/python bench/load_web.py --think 0      # every client acts at once: saturation
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+@dataclass
+class ClientStats:
+    acted: dict[int, Any] = field(default_factory=dict)  # step -> action acknowledged
+    chosen: dict[int, Any] = field(default_factory=dict)  # step -> action sent
+    sent_at: dict[int, float] = field(default_factory=dict)  # ref -> send time
+    ack_latency: list[float] = field(default_factory=list)
+    delivery_latency: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)
+    finished: bool = False
+    messages: int = 0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(port: int, db_path: Path, sync: str) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        "-c",
+        "from gamebag.cli.app import main; main()",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{db_path}",
+        "--bot-delay",
+        "0",
+        "--allow-seed",
+        "--sync",
+        sync,
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def check_secrets(message: dict[str, Any], seat: int, stats: ClientStats) -> None:
+    """A seat's state must be its own view, mentioning no pending choice but its own."""
+    view = message["view"]
+    if message["seat"] != seat or view.get("seat") != seat:
+        stats.leaks.append(f"seat {seat} received the view of seat {view.get('seat')}")
+    mine = view["choices"]["mine"]
+    if mine is not None and stats.chosen.get(message["step"]) != mine:
+        stats.leaks.append(f"seat {seat} was shown a pending choice it did not make: {mine!r}")
+    for key in ("pending", "pending_grabs", "counts_pending"):
+        if key in view:
+            stats.leaks.append(f"seat {seat} received {key!r}")
+
+
+async def play_seat(
+    url: str, token: str, seat: int, seed: int, stats: ClientStats, stop_at: float, think: float
+) -> None:
+    rng = random.Random(seed)
+    ref = 0
+    pending_refs: dict[int, tuple[int, Any]] = {}
+    background: set[asyncio.Task[None]] = set()
+    async with connect(url, max_size=2**22, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
+            except TimeoutError:
+                return
+            received = time.time()
+            message = json.loads(raw)
+            stats.messages += 1
+            kind = message["type"]
+            if kind == "error":
+                stats.errors.append(message["message"])
+            elif kind == "ack":
+                sent = stats.sent_at.pop(message["ref"], None)
+                step_action = pending_refs.pop(message["ref"], None)
+                if sent is not None:
+                    stats.ack_latency.append(time.perf_counter() - sent)
+                if step_action is not None:
+                    stats.acted[step_action[0]] = step_action[1]
+            elif kind == "state":
+                stats.delivery_latency.append(max(0.0, received - message["at"]))
+                check_secrets(message, seat, stats)
+                if message["result"] is not None:
+                    stats.finished = True
+                    return
+                step = message["step"]
+                waiting = message["view"]["choices"]["waiting_for"]
+                already = step in stats.acted or any(s == step for s, _ in pending_refs.values())
+                if seat in waiting and message["legal"] and not already:
+                    ref += 1
+                    action = rng.choice(message["legal"])
+                    pending_refs[ref] = (step, action)
+                    stats.chosen[step] = action
+                    # A person looks at the table before choosing (uniform, mean ``think``);
+                    # meanwhile this client keeps reading, so no latency is counted twice.
+                    delay = rng.uniform(0, 2 * think) if think > 0 else 0.0
+                    send = {"type": "act", "action": action, "step": step, "ref": ref}
+                    thinking = asyncio.create_task(act_later(ws, send, delay, stats))
+                    background.add(thinking)
+                    thinking.add_done_callback(background.discard)
+
+
+async def act_later(ws: Any, message: dict[str, Any], delay: float, stats: ClientStats) -> None:
+    if delay > 0:
+        await asyncio.sleep(delay)
+    stats.sent_at[message["ref"]] = time.perf_counter()
+    await ws.send(json.dumps(message))
+
+
+def lost_actions(record: dict[str, Any], seat: int, acted: dict[int, Any]) -> int:
+    """Acknowledged actions of ``seat`` that the stored record does not hold where they belong."""
+    lost = 0
+    events = record["events"]
+    for step, action in acted.items():
+        later = [e for e in events[step:] if "moves" in e and str(seat) in e["moves"]]
+        if not later or later[0]["moves"][str(seat)] != action:
+            lost += 1
+    return lost
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
+    seats_per_table = args.clients // args.tables
+    players = seats_per_table + args.bots
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        tables = []
+        for index in range(args.tables):
+            seats = [{} for _ in range(seats_per_table)] + [{"bot": args.bot} for _ in range(args.bots)]
+            response = await http.post(
+                "/api/tables", json={"game": args.game, "players": players, "seats": seats, "seed": index}
+            )
+            response.raise_for_status()
+            tables.append(response.json())
+        started = time.monotonic()
+        stop_at = started + args.duration
+        jobs = []
+        stats: list[tuple[dict[str, Any], int, ClientStats]] = []
+        ws_base = base.replace("http://", "ws://")
+        for table in tables:
+            for seat in table["seats"]:
+                if seat["bot"]:
+                    continue
+                client_stats = ClientStats()
+                stats.append((table, seat["seat"], client_stats))
+                url = f"{ws_base}/ws/tables/{table['id']}"
+                seed = 1000 * seat["seat"] + len(jobs)
+                jobs.append(play_seat(url, seat["token"], seat["seat"], seed, client_stats, stop_at, args.think))
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        elapsed = time.monotonic() - started
+        crashed = [r for r in results if isinstance(r, BaseException)]
+        lost = 0
+        finished_tables = 0
+        for table in tables:
+            response = await http.get(f"/api/tables/{table['id']}/record")
+            if response.status_code != 200:
+                continue  # still running when time ran out: its last actions may be pending
+            finished_tables += 1
+            record = response.json()
+            for owner, seat, client_stats in stats:
+                if owner is table:
+                    lost += lost_actions(record, seat, client_stats.acted)
+    actions = sum(len(s.acted) for _, _, s in stats)
+    ack = [x for _, _, s in stats for x in s.ack_latency]
+    delivery = [x for _, _, s in stats for x in s.delivery_latency]
+    return {
+        "game": args.game,
+        "clients": len(stats),
+        "tables": args.tables,
+        "bots_per_table": args.bots,
+        "think_seconds_mean": args.think,
+        "sqlite_sync": args.sync,
+        "seconds": round(elapsed, 2),
+        "actions_acknowledged": actions,
+        "actions_per_second": round(actions / elapsed, 1) if elapsed else 0.0,
+        "messages_received": sum(s.messages for _, _, s in stats),
+        "action_to_broadcast_ms_p50": round(1000 * percentile(ack, 0.50), 2),
+        "action_to_broadcast_ms_p99": round(1000 * percentile(ack, 0.99), 2),
+        "action_to_broadcast_ms_mean": round(1000 * statistics.fmean(ack), 2) if ack else None,
+        "commit_to_delivery_ms_p50": round(1000 * percentile(delivery, 0.50), 2),
+        "commit_to_delivery_ms_p99": round(1000 * percentile(delivery, 0.99), 2),
+        "errors": sum(len(s.errors) for _, _, s in stats) + len(crashed),
+        "error_examples": sorted({e for _, _, s in stats for e in s.errors})[:3] + [repr(c) for c in crashed[:3]],
+        "lost_actions": lost,
+        "leaked_secrets": sum(len(s.leaks) for _, _, s in stats),
+        "games_finished": finished_tables,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=200, help="WebSocket clients (people's seats), at most 1000")
+    parser.add_argument("--tables", type=int, default=50, help="tables the clients are spread over")
+    parser.add_argument("--bots", type=int, default=1, help="bot seats at each table")
+    parser.add_argument("--bot", default="heuristic", help="the agent of the bot seats")
+    parser.add_argument("--game", default="wriggle-roulette")
+    parser.add_argument("--duration", type=float, default=30.0, help="wall-time limit in seconds (at most 300)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="mean seconds a client looks before each move (uniform 0 to twice this); 0: act at once (saturation)",
+    )
+    parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's SQLite --sync")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    if not 1 <= args.clients <= 1000 or not 1 <= args.tables <= args.clients or not 0 < args.duration <= 300:
+        raise SystemExit("bounded runs only: 1-1000 clients, 1 to --clients tables, 0-300 seconds")
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        server = start_server(port, Path(folder) / "bench.db", args.sync)
+        try:
+            report = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+    if args.json:
+        print(json.dumps(report))
+        return
+    width = max(map(len, report))
+    for key, value in report.items():
+        print(f"{key:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""The FastAPI application: lobby API, record and replay downloads, pages, and the table socket.
+
+``create_app`` builds a server around one database; ``gamebag serve`` runs it
+with uvicorn. Seat tokens travel only in a WebSocket ``hello`` or a header, never
+in a page URL the server sees (invite links carry them after ``#``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from gamebag.core.errors import GamebagError
+from gamebag.web.db import DEFAULT_DB_URL, Store
+from gamebag.web.live import LiveTable, SeatError
+from gamebag.web.lobby import catalogue
+from gamebag.web.manager import TableManager, UnknownTableError
+from gamebag.web.messages import result_json
+from gamebag.web.ws import table_socket
+
+MAX_BODY = 64 * 1024
+STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
+
+log = logging.getLogger("gamebag.web")
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+def invite_path(table_id: str, token: str) -> str:
+    return f"/play/{table_id}#seat={token}"
+
+
+def _seat_from_request(request: Request, table: LiveTable) -> int | None:
+    # A header, not a query parameter: URLs end up in access logs.
+    token = request.headers.get("x-seat-token")
+    if not token:
+        return None
+    return table.seat_of_token(token)
+
+
+def create_app(
+    db_url: str = DEFAULT_DB_URL,
+    *,
+    bot_delay: float = 0.6,
+    allow_seed: bool = False,
+    sync: str = "normal",
+) -> FastAPI:
+    """A server on the database at ``db_url``; tables left unfinished carry on at start-up."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url, sync=sync)
+        manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed)
+        app.state.manager = manager
+        manager.start()
+        try:
+            yield
+        finally:
+            manager.stop()
+            store.close()
+
+    app = FastAPI(title="gamebag", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    def manager_of(request: Request | WebSocket) -> TableManager:
+        manager: TableManager = request.app.state.manager
+        return manager
+
+    def table_of(request: Request, table_id: str) -> LiveTable:
+        return manager_of(request).get(table_id)
+
+    @app.exception_handler(UnknownTableError)
+    async def _unknown_table(_request: Request, error: UnknownTableError) -> JSONResponse:
+        return _error(404, str(error))
+
+    @app.exception_handler(SeatError)
+    async def _bad_seat(_request: Request, error: SeatError) -> JSONResponse:
+        return _error(403, str(error))
+
+    @app.exception_handler(GamebagError)
+    async def _bad_request(_request: Request, error: GamebagError) -> JSONResponse:
+        return _error(400, str(error))
+
+    # ---- pages --------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/play/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "table.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "replay.html")
+
+    # ---- lobby API ----------------------------------------------------------------------------
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        """Every game, its player counts, options and the agents that can fill a seat."""
+        return catalogue()
+
+    @app.get("/api/tables")
+    async def tables(request: Request) -> list[dict[str, Any]]:
+        """The most recent tables (public facts only), newest first."""
+        manager = manager_of(request)
+        return [manager.meta(table) for table in manager.list_tables()]
+
+    @app.post("/api/tables")
+    async def open_table(request: Request) -> JSONResponse:
+        """Open a table; the answer holds one invite link (with its secret token) per person's seat."""
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_BODY:
+            return _error(413, f"request too large: at most {MAX_BODY} bytes")
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _error(413, f"request too large: at most {MAX_BODY} bytes")
+        try:
+            data = json.loads(body or b"null")
+        except ValueError:
+            return _error(400, 'the request body must be JSON, for example {"game": "wriggle-roulette"}')
+        table = manager_of(request).create(data)
+        seats = []
+        for seat in table.seats:
+            item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
+            if seat.agent is None:
+                item["token"] = seat.token
+                item["invite"] = invite_path(table.id, seat.token)
+            else:
+                item["agent"] = seat.agent
+            seats.append(item)
+        return JSONResponse(
+            {
+                "id": table.id,
+                "game": table.game.game_id,
+                "players": table.game.num_players,
+                "seats": seats,
+                "spectate": f"/play/{table.id}",
+                "replay": f"/replay/{table.id}",
+            },
+            status_code=201,
+        )
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(request: Request, table_id: str) -> dict[str, Any]:
+        """A table's public facts and the spectators' view."""
+        table = table_of(request, table_id)
+        return {"table": manager_of(request).meta(table), "view": table.view(None), "result": result_json(table)}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(request: Request, table_id: str) -> Response:
+        """The finished game's record, as ``gamebag replay`` reads it."""
+        table = table_of(request, table_id)
+        if not table.is_over:
+            return _error(409, "the record can be downloaded once the game is over")
+        text = json.dumps(table.record_json(), indent=1)
+        filename = f"{table.game.game_id}-{table.id}.json"
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    @app.get("/api/tables/{table_id}/replay", response_model=None)
+    async def replay(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
+        """Every step of a finished game as a seat saw it (token given) or as spectators did."""
+        table = table_of(request, table_id)
+        if not table.is_over:
+            return _error(409, "a game can be replayed once it is over")
+        seat = _seat_from_request(request, table)
+        return {
+            "table": manager_of(request).meta(table),
+            "seat": seat,
+            "steps": table.step_views(seat),
+            "result": result_json(table),
+        }
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, Any]:
+        manager = manager_of(request)
+        return {"ok": True, "tables": len(manager.tables), "connections": manager.hub.count()}
+
+    # ---- the table socket ---------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        await table_socket(websocket, table_id, manager_of(websocket))
+
+    return app

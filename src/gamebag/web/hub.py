@@ -1,0 +1,125 @@
+"""WebSocket connections: who is connected to which table as which seat, and their send queues.
+
+Each connection has its own bounded queue and writer task, so a slow or dead
+client never holds up a table or the other readers; one whose queue overflows
+is dropped (its browser reconnects and resynchronises). Incoming frames pass a
+token-bucket limiter so that flooding costs the flooder, not the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import defaultdict
+
+from starlette.websockets import WebSocket
+
+SEND_QUEUE_LIMIT = 512
+FLOOD_RATE = 50.0  # messages per second a client may send on average
+FLOOD_BURST = 100.0  # ... and in one burst (an action that moves the game on is refunded)
+FLOOD_CLOSE_AFTER = 2000  # dropped messages after which the connection is closed
+
+
+class RateLimiter:
+    """A token bucket: ``allow()`` is false while a client sends faster than the rate."""
+
+    def __init__(self, rate: float = FLOOD_RATE, burst: float = FLOOD_BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+        self.dropped = 0
+        self._last_warning = 0.0
+
+    def allow(self) -> bool:
+        current = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (current - self.stamp) * self.rate)
+        self.stamp = current
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.dropped += 1
+        return False
+
+    def refund(self) -> None:
+        """Give back the cost of a message that moved the game on: playing fast is not flooding."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
+    def should_warn(self) -> bool:
+        """At most one flood warning a second, so the warnings are no flood themselves."""
+        current = time.monotonic()
+        if current - self._last_warning >= 1.0:
+            self._last_warning = current
+            return True
+        return False
+
+
+class Connection:
+    """One browser (or bench client) connected to one table."""
+
+    def __init__(self, websocket: WebSocket, table_id: str) -> None:
+        self.websocket = websocket
+        self.table_id = table_id
+        self.seat: int | None = None
+        self.joined = False  # after a successful hello
+        self.limiter = RateLimiter()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client too slow to keep up is disconnected."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+    async def run_writer(self) -> None:
+        """Send queued messages in order until the connection closes."""
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.websocket.send_text(text)
+        except Exception:  # the peer went away mid-send: nothing to tell anyone
+            self.closed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await self.websocket.close()
+
+
+class Hub:
+    """The connections of every table."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, set[Connection]] = defaultdict(set)
+
+    def add(self, connection: Connection) -> None:
+        self._by_table[connection.table_id].add(connection)
+
+    def remove(self, connection: Connection) -> None:
+        members = self._by_table.get(connection.table_id)
+        if members is not None:
+            members.discard(connection)
+            if not members:
+                del self._by_table[connection.table_id]
+
+    def members(self, table_id: str) -> list[Connection]:
+        return [c for c in self._by_table.get(table_id, ()) if c.joined and not c.closed]
+
+    def connected_seats(self, table_id: str) -> set[int]:
+        return {c.seat for c in self.members(table_id) if c.seat is not None}
+
+    def count(self) -> int:
+        return sum(len(members) for members in self._by_table.values())

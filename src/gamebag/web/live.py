@@ -1,0 +1,170 @@
+"""A table in play on the server: its ``Match``, its seats, and durable submissions.
+
+``LiveTable.submit`` is the single door through which any action (a person's, a
+bot's, a timed-out seat's default) enters a game: it decodes and checks the
+action, commits it to the database, and only then lets the caller tell anyone.
+If the commit fails the in-memory match is put back as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gamebag
+from gamebag.core.errors import IllegalActionError
+from gamebag.core.match import Match
+from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.records import apply_event
+from gamebag.web.db import SeatConfig, Store, StoredTable, TableConfig
+
+
+class SeatError(ValueError):
+    """A request that names a seat or token this table does not have."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What an accepted action did: the record events it caused (empty for a secret choice)."""
+
+    seat: int
+    events: tuple[JsonDict, ...]
+    step: int
+
+
+class LiveTable:
+    """One table rebuilt in memory, with its match and seat tokens."""
+
+    def __init__(self, config: TableConfig, game: Game[Any, Any, Any], match: Match) -> None:
+        self.config = config
+        self.game = game
+        self.match = match
+        self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+
+    # ---- construction -----------------------------------------------------------------------
+    @classmethod
+    def rebuild(cls, stored: StoredTable, store: Store) -> LiveTable:
+        """Replay the stored events and pending choices; save any chance events they lead to."""
+        config = stored.config
+        game = gamebag.make(config.game, config.players, **config.options)
+        match = Match(game, config.seed, stored.events)
+        if len(match.record.events) > len(stored.events):
+            # The stored events ended at a chance node (a table that has not started, for
+            # one): resolving it is deterministic, so saving it now changes nothing.
+            extra = match.record.events[len(stored.events) :]
+            store.save_events(config.id, len(stored.events), extra, match.is_over)
+        for seat, action_json in sorted(stored.pending.items()):
+            match.submit(seat, game.action_from_json(action_json))
+        return cls(config, game, match)
+
+    # ---- seats -----------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+    @property
+    def seats(self) -> tuple[SeatConfig, ...]:
+        return self.config.seats
+
+    def seat_of_token(self, token: str) -> int:
+        seat = self._seat_by_token.get(token)
+        if seat is None:
+            raise SeatError("this seat token does not belong to this table; use the invite link you were given")
+        if self.config.seats[seat].agent is not None:
+            raise SeatError(f"seat {seat} is played by a bot")
+        return seat
+
+    def bot_seats(self) -> list[SeatConfig]:
+        return [seat for seat in self.config.seats if seat.agent is not None]
+
+    def human_seats(self) -> list[int]:
+        return [seat.seat for seat in self.config.seats if seat.agent is None]
+
+    # ---- progress ---------------------------------------------------------------------------
+    @property
+    def step(self) -> int:
+        """The number of record events so far: it changes whenever the table moves on."""
+        return len(self.match.record.events)
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over
+
+    def acting(self) -> tuple[int, ...]:
+        """Seats that may (still, or again) choose at this node."""
+        if self.game.node_kind(self.match.state) is not NodeKind.DECISION:
+            return ()
+        return self.game.acting_players(self.match.state)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return self.match.waiting_for()
+
+    def legal_json(self, seat: int) -> list[Any]:
+        """The JSON encodings of ``seat``'s legal actions (empty when it does not act)."""
+        if seat not in self.acting():
+            return []
+        return [self.game.action_to_json(a) for a in self.match.legal_actions(seat)]
+
+    def submit(self, seat: int, action_json: Any, store: Store) -> Submission:
+        """Check, apply and commit one action of ``seat``; raise ``IllegalActionError`` if refused.
+
+        Nothing changes when the action is refused or the commit fails.
+        """
+        if self.match.is_over:
+            raise IllegalActionError("the game is over")
+        try:
+            action = self.game.action_from_json(action_json)
+        except IllegalActionError:
+            raise
+        except Exception as error:  # a game's decoder may fail in its own way on odd input
+            raise IllegalActionError(f"not an action of {self.game.game_id}: {action_json!r} ({error})") from None
+        before = (self.match.state, len(self.match.record.events), dict(self.match.pending))
+        try:
+            events = self.match.submit(seat, action)
+            if events:
+                store.save_events(self.id, before[1], events, self.match.is_over)
+            else:
+                store.save_pending(self.id, seat, self.game.action_to_json(action))
+        except BaseException:
+            self.match.state = before[0]
+            del self.match.record.events[before[1] :]
+            self.match.pending = before[2]
+            raise
+        return Submission(seat, tuple(events), self.step)
+
+    # ---- views -------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> JsonDict:
+        """The seat's observation (with the state of secret choices), or the spectators' view."""
+        return self.match.public() if seat is None else self.match.view(seat)
+
+    def step_views(self, seat: int | None, last: int | None = None) -> list[JsonDict]:
+        """The seat's (or the public) view at each step of the game so far, oldest first.
+
+        A step ends where players are next asked to choose (or the game ends). Views
+        are rebuilt from the record, so they hold what the seat knew then and no
+        pending choices. ``last`` keeps only the most recent steps.
+        """
+        game = self.game
+        events = self.match.record.events
+        boundaries = [i for i in range(len(events) + 1) if i == len(events) or "moves" in events[i]]
+        if last is not None:
+            boundaries = boundaries[-last:] if last > 0 else []
+        wanted = set(boundaries)
+        views: list[JsonDict] = []
+        state = game.initial_state()
+        for index in range(len(events) + 1):
+            if index in wanted:
+                views.append(game.public_view(state) if seat is None else game.observation(state, seat))
+            if index < len(events):
+                state = apply_event(game, state, events[index])
+        return views
+
+    def record_json(self) -> JsonDict:
+        record = self.match.record.to_json()
+        record["meta"] = {
+            "table": self.id,
+            "source": "gamebag web",
+            "seats": [{"seat": s.seat, "name": s.name, "agent": s.agent} for s in self.seats],
+            "winners": list(self.game.winners(self.match.state)),
+        }
+        return record

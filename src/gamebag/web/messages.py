@@ -1,0 +1,92 @@
+"""The messages the server sends, each built from what its reader may know.
+
+A seat's message holds that seat's observation (``Match.view``), its own legal
+actions, the table's public facts (names, who is a bot, who is connected, the
+turn clock) and, on a full sync, that seat's own views of earlier steps, from
+which the browser writes the log. A spectator's message holds the public view.
+Nothing here ever reads another seat's observation or the hidden state.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Collection
+from typing import Any
+
+from gamebag.core.protocol import JsonDict
+from gamebag.web.live import LiveTable
+
+HISTORY_STEPS = 40
+
+
+def dumps(message: JsonDict) -> str:
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def table_meta(table: LiveTable, connected: Collection[int], deadline: float | None) -> JsonDict:
+    """The public facts of a table (the same for every reader)."""
+    cls = type(table.game)
+    return {
+        "id": table.id,
+        "game": table.game.game_id,
+        "title": cls.title,
+        "players": table.game.num_players,
+        "options": dict(table.config.options),
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.agent is not None,
+                "agent": s.agent,
+                "connected": s.seat in connected,
+            }
+            for s in table.seats
+        ],
+        "turn_seconds": table.config.turn_seconds,
+        "deadline_in": None if deadline is None else max(0.0, round(deadline - time.monotonic(), 2)),
+        "finished": table.is_over,
+        "step": table.step,
+    }
+
+
+def result_json(table: LiveTable) -> JsonDict | None:
+    """Scores and winners once the game is over (public then), else None."""
+    if not table.is_over:
+        return None
+    state = table.match.state
+    return {
+        "winners": list(table.game.winners(state)),
+        "scores": [_plain(s) for s in table.game.scores(state)],
+    }
+
+
+def state_message(
+    table: LiveTable,
+    seat: int | None,
+    meta: JsonDict,
+    *,
+    with_history: bool = False,
+) -> JsonDict:
+    """The whole picture for one seat (or a spectator when ``seat`` is None)."""
+    message: JsonDict = {
+        "type": "state",
+        "seat": seat,
+        "step": table.step,
+        "table": meta,
+        "view": table.view(seat),
+        "legal": [] if seat is None else table.legal_json(seat),
+        "result": result_json(table),
+        "at": time.time(),
+    }
+    if with_history:
+        message["history"] = table.step_views(seat, HISTORY_STEPS)
+    return message
+
+
+def error_message(text: str, ref: Any = None) -> JsonDict:
+    return {"type": "error", "message": text, "ref": ref if isinstance(ref, int | str) else None}
+
+
+def _plain(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value

@@ -1,0 +1,189 @@
+// The table of Catch A Dragon By The Tail: the die's colour ring, the eggs just rolled, the
+// hatchlings collected with their linked chains lit up, the set's points and each breeder's fame.
+import { h, listWords, plural, sameJson, seatName } from "../js/common.js";
+
+const COLOURS = {
+  green: "#2e9d4f", gold: "#d4a017", blue: "#2f6fd6", red: "#d33a2c", purple: "#8a4fc9", gray: "#80868f",
+  grey: "#80868f", white: "#c9c9c9", black: "#333", orange: "#e07b24", yellow: "#e3c324", pink: "#d9669b",
+};
+
+function colourOf(name) {
+  if (COLOURS[name]) return COLOURS[name];
+  let hash = 0;
+  for (const c of String(name)) hash = (hash * 31 + c.charCodeAt(0)) % 360;
+  return `hsl(${hash}, 55%, 45%)`;
+}
+
+/** One die showing a colour (and its face number on the ring). */
+export function die(colour, view, extraClass, delay) {
+  const faces = view.faces || [];
+  const number = faces.indexOf(colour) + 1;
+  const node = h(
+    "span",
+    { class: `die${extraClass ? ` ${extraClass}` : ""}`, style: { background: colourOf(colour) }, title: colour, "data-colour": colour },
+    number > 0 ? String(number) : "",
+  );
+  if (delay) node.style.animationDelay = `${delay}s`;
+  return node;
+}
+
+function inChain(view) {
+  const lit = new Set();
+  for (const chain of view.chains || []) if (chain.length >= 2) for (const colour of chain) lit.add(colour);
+  return lit;
+}
+
+function ringNode(view) {
+  const faces = view.faces || [];
+  const items = [];
+  faces.forEach((colour, i) => {
+    items.push(die(colour, view, "small"));
+    if (i < faces.length - 1 || view.cyclic) items.push(h("span", { class: "small" }, "→"));
+  });
+  if (view.cyclic && faces.length) items.push(die(faces[0], view, "small"));
+  return h(
+    "div",
+    { id: "ring" },
+    h("div", { class: "caption" }, "Claw holds tail: colours next on this ring link into chains"),
+    h("div", { class: "dice-row" }, items),
+  );
+}
+
+function setText(view) {
+  if (!view.collected || !view.collected.length) return "no hatchlings yet";
+  const kind = view.set_kind ? `${view.set_kind} set` : "set";
+  return `${kind}: ${plural(view.set_points, "point")}`;
+}
+
+function turnNode(context) {
+  const { view, table, animate } = context;
+  const lit = inChain(view);
+  const rolled = view.rolled || [];
+  const collected = view.collected || [];
+  return h(
+    "div",
+    { id: "turn-area", class: "grow" },
+    h("div", { class: "caption" }, view.over ? "Final position" : `${seatName(table, view.turn_seat)} is hatching`),
+    h("div", { class: "small" }, "Eggs just rolled"),
+    h(
+      "div",
+      { class: "dice-row", id: "rolled" },
+      rolled.length ? rolled.map((c, i) => die(c, view, animate ? "rolling" : "", 0.08 * i)) : h("span", { class: "small" }, "—"),
+    ),
+    h("div", { class: "small", style: { marginTop: "0.5em" } }, `Hatchlings collected (${setText(view)})`),
+    h(
+      "div",
+      { class: "dice-row", id: "collected" },
+      collected.length ? collected.map((c) => die(c, view, lit.has(c) ? "chain" : "")) : h("span", { class: "small" }, "—"),
+    ),
+    h("div", { class: "small" }, `${plural(view.dice_left ?? 0, "egg")} left to roll`),
+  );
+}
+
+function lastTurnText(view, names) {
+  const last = view.last_turn;
+  if (!last) return null;
+  const who = names[last.seat] || `Seat ${last.seat + 1}`;
+  const set = last.collected && last.collected.length ? ` with ${last.collected.join(", ")}` : "";
+  if (last.ended_by === "bust") {
+    const roll = last.last_roll && last.last_roll.length ? ` (rolled ${last.last_roll.join(", ")})` : "";
+    return `${who} busts${roll} and scores nothing.`;
+  }
+  return `${who} ${last.ended_by === "stop" ? "stops" : "ends the turn"} and scores ${last.points}${set}.`;
+}
+
+function render(context) {
+  const { view, table, board, controls, legal, act, seat } = context;
+  const names = table.seats.map((s) => s.name);
+  board.appendChild(
+    h(
+      "div",
+      { class: "info-line" },
+      h("strong", {}, view.tiebreak_round ? `Tie-break round ${view.tiebreak_round}` : `Round ${view.round} of ${view.rounds}`),
+      h("span", {}, `bust rule: ${view.duplicate_bust}`),
+    ),
+  );
+  const last = lastTurnText(view, names);
+  board.appendChild(
+    h(
+      "div",
+      { class: "centre" },
+      turnNode(context),
+      h("div", {}, ringNode(view), last ? h("div", { class: "small", style: { marginTop: "0.6em" }, id: "last-turn" }, `Last turn: ${last}`) : null),
+    ),
+  );
+  const grid = h("div", { class: "player-grid" });
+  const best = Math.max(...view.scores, 1);
+  for (let p = 0; p < view.players; p += 1) {
+    const active = !view.over && p === view.turn_seat;
+    grid.appendChild(
+      h(
+        "div",
+        { class: `player${p === seat ? " me" : ""}${active ? " active" : ""}`, id: `player-${p}` },
+        h(
+          "div",
+          { class: "name" },
+          seatName(table, p),
+          p === seat ? h("span", { class: "badge" }, "you") : null,
+          table.seats[p].bot ? h("span", { class: "badge" }, "bot") : null,
+          active ? h("span", { class: "badge turn" }, "hatching") : null,
+          view.over && view.winners.includes(p) ? h("span", { class: "badge chosen" }, "winner") : null,
+        ),
+        h("div", { class: "row" }, h("span", { class: "score" }, view.scores[p]), h("span", { class: "small" }, "fame")),
+        h("div", { class: "meter" }, h("span", { style: { width: `${(100 * view.scores[p]) / best}%` } })),
+      ),
+    );
+  }
+  board.appendChild(grid);
+  if (legal.length) {
+    controls.appendChild(h("h3", {}, legal.some(Array.isArray) ? "Collect hatchlings that fit your set" : "Stop or roll again?"));
+    controls.appendChild(
+      h(
+        "div",
+        { class: "choices" },
+        legal.map((action) =>
+          h(
+            "button",
+            { "data-action": JSON.stringify(action), class: action === "roll" ? "primary" : "", onclick: () => act(action) },
+            Array.isArray(action)
+              ? h("span", { class: "dice-row", style: { minHeight: 0 } }, "Collect ", action.map((c) => die(c, view, "small")))
+              : action === "stop"
+                ? `Stop and score ${view.set_points}`
+                : `Roll ${plural(view.dice_left, "egg")}`,
+          ),
+        ),
+      ),
+    );
+  }
+}
+
+function label(action) {
+  if (Array.isArray(action)) return `collect ${action.join(", ")}`;
+  return action === "stop" ? "stop and score" : "roll again";
+}
+
+function describe(previous, next, context) {
+  const names = context.names;
+  const lines = [];
+  if (next.last_turn && !sameJson(previous.last_turn, next.last_turn)) lines.push(lastTurnText(next, names));
+  if (next.round !== previous.round && !next.over) {
+    lines.push({ kind: "round", text: next.tiebreak_round ? `Tie-break round ${next.tiebreak_round} begins.` : `Round ${next.round} begins.` });
+  }
+  const who = names[next.turn_seat];
+  const sameTurn = previous.turn_seat === next.turn_seat && previous.round === next.round;
+  const grew = (next.collected || []).length > (previous.collected || []).length;
+  if (sameTurn && grew) {
+    const added = next.collected.slice(previous.collected.length);
+    lines.push(`${who} collects ${listWords(added)} (${setText(next)}).`);
+  }
+  if (next.rolled && next.rolled.length && (!sameJson(previous.rolled, next.rolled) || !sameTurn)) {
+    lines.push(`${who} rolls ${next.rolled.join(", ")}.`);
+  }
+  if (next.over && !previous.over) {
+    const winners = next.winners.map((p) => `${names[p]} (${next.scores[p]})`);
+    lines.push({ kind: "big", text: `Game over: ${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` });
+  }
+  return lines;
+}
+
+export default { render, describe, label };

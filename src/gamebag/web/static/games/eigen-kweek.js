@@ -1,0 +1,231 @@
+// The table of Eigen Kweek: the trading table with its four corners, the pot and the coin bag,
+// every player board with its plant cards growing weed, the face-down character cards and closed
+// hands (shown as hidden, never their content), your own hand, coins and character, and the bids
+// revealed together.
+import { h, listWords, plural, sameJson, seatName } from "../js/common.js";
+
+const GROUP_TITLES = {
+  choose: "Choose your character", play: "Play a character", block: "Block a character", pass: "Pass",
+  bid: "Bid weed tokens (secret)", corner: "Take a corner of the trading table", sow: "Sow a plant card",
+  plough: "Plough a plant card over", harvest: "Harvest", harvest_all: "Harvest", keep: "Your character card",
+  hand_in: "Your character card", take: "Take a card", ria: "Ria", keun: "Keun", griet: "Griet", rob: "Rob",
+  bernard: "Bernard",
+};
+const SEAT_KINDS = new Set(["take", "rob", "bernard", "keun"]);
+
+function names(context) {
+  return context.table.seats.map((s) => s.name);
+}
+
+/** Words for an action string such as "sow:6:3+3" or "bid:4". */
+export function actionLabel(action, seatNames) {
+  if (typeof action !== "string") return JSON.stringify(action);
+  const [kind, ...rest] = action.split(":");
+  const who = (index) => (seatNames && seatNames[Number(index)]) || `seat ${index}`;
+  switch (kind) {
+    case "choose": return `Keep ${rest[0]}`;
+    case "pass": return "Pass";
+    case "play": return `Play ${rest[0]}`;
+    case "block": return `Block ${rest[0]}`;
+    case "take": return `Take from ${who(rest[0])}`;
+    case "ria": return `Pass cards ${rest[0]}`;
+    case "keun": return `${who(rest[0])}'s ${rest[1]}-card`;
+    case "griet": return `the ${rest[0]}-card`;
+    case "rob": return rest.length > 1 ? `Rob ${who(rest[0])} (a ${rest[1]})` : `Rob ${who(rest[0])}`;
+    case "bernard": return `Bernard on ${who(rest[0])}`;
+    case "bid": return `Bid ${rest[0]}`;
+    case "corner": return `Corner ${rest[0]}`;
+    case "sow": return `Sow the ${rest[0]}-card (pay ${rest[1] || "?"})`;
+    case "plough": return `Plough the ${rest[0]}-card (pay ${rest[1] || "?"})`;
+    case "harvest": return `Harvest the ${rest[0]}-card`;
+    case "harvest_all": return "Harvest every full card";
+    case "keep": return "Keep the card";
+    case "hand_in": return "Hand the card in";
+    default: return action.replaceAll(":", " ");
+  }
+}
+
+function withNames(text, seatNames) {
+  return String(text).replace(/\bseat (\d+)/g, (whole, index) => seatNames[Number(index)] || whole);
+}
+
+function plantCard(card, view) {
+  const capacity = view.rules && view.rules.capacity ? view.rules.capacity[String(card.cost)] : null;
+  const tokens = card.tokens || 0;
+  const cells = [];
+  const total = capacity || Math.max(tokens, 1);
+  for (let i = 0; i < total; i += 1) {
+    cells.push(h("span", { style: { width: "8px", height: "8px", borderRadius: "50%", display: "inline-block", background: i < tokens ? "#3d8b37" : "rgba(0,0,0,0.15)" } }));
+  }
+  return h(
+    "div",
+    { class: "card plant", "data-cost": card.cost, title: `${card.cost}-coin plant card: ${card.status}`, style: { opacity: card.status === "empty" ? 0.55 : 1 } },
+    h("div", {}, h("strong", {}, `${card.cost}`), h("span", { class: "small" }, ` coins · ${card.status}`)),
+    h("div", { style: { display: "flex", flexWrap: "wrap", gap: "2px", marginTop: "3px" } }, cells),
+    capacity ? h("div", { class: "small" }, `${tokens}/${capacity} weed`) : null,
+  );
+}
+
+function sacks(count) {
+  const items = [];
+  for (let i = 0; i < 4; i += 1) {
+    items.push(h("span", { class: "sack", title: "potato sack", style: { display: "inline-block", width: "16px", height: "20px", borderRadius: "6px 6px 8px 8px", background: i < count ? "#c49a5a" : "rgba(255,255,255,0.15)", border: "1px solid rgba(0,0,0,0.35)" } }));
+  }
+  return h("span", { class: "row", style: { gap: "3px" } }, items, h("span", { class: "small" }, `${count} of 4 sacks`));
+}
+
+function playerBoard(context, entry) {
+  const { view, table, seat } = context;
+  const p = entry.seat;
+  const choices = view.choices || { waiting_for: [], chosen: [] };
+  const badges = [];
+  if (p === seat) badges.push(h("span", { class: "badge" }, "you"));
+  if (table.seats[p].bot) badges.push(h("span", { class: "badge" }, "bot"));
+  if (choices.chosen.includes(p)) badges.push(h("span", { class: "badge chosen" }, "has chosen ✓"));
+  else if (choices.waiting_for.includes(p)) badges.push(h("span", { class: "badge waiting" }, "choosing…"));
+  if (view.over && view.winners.includes(p)) badges.push(h("span", { class: "badge chosen" }, "winner"));
+  const hidden = [];
+  if (entry.has_card) hidden.push(h("span", { class: "hidden-card", title: "a face-down character card" }, "?"));
+  if (entry.hand_sealed) hidden.push(h("span", { class: "badge", title: "a closed hand held forward" }, "closed hand"));
+  return h(
+    "div",
+    { class: `player${p === seat ? " me" : ""}`, id: `player-${p}` },
+    h("div", { class: "name" }, seatName(table, p), badges),
+    sacks(entry.sacks),
+    h("div", { class: "small", style: { margin: "0.3em 0" } }, `${plural(entry.coins, "coin")} (values hidden)`, hidden.length ? " · " : "", hidden),
+    h("div", { style: { display: "grid", gridTemplateColumns: "repeat(2, 1fr)", gap: "4px" } }, (entry.board || []).map((card) => plantCard(card, view))),
+  );
+}
+
+function tradingTable(view, context) {
+  const corners = (view.corners || []).map((count, i) =>
+    h("div", { class: "card", "data-corner": i + 1, style: { textAlign: "center", minWidth: "70px" } }, h("div", { class: "small" }, `corner ${i + 1}`), h("strong", {}, plural(count, "coin"))),
+  );
+  const trade = view.trade;
+  let bids = null;
+  if (trade && trade.bids && trade.bids.some((b) => b !== null)) {
+    bids = h(
+      "div",
+      { class: "small", id: "bids", style: { marginTop: "0.4em" } },
+      "Bids revealed: ",
+      trade.bids.map((bid, p) =>
+        h("span", { class: `badge${context.animate ? " reveal" : ""}`, style: { marginRight: "4px", animationDelay: `${0.15 * p}s` } }, `${names(context)[p]}: ${bid === null ? "—" : bid}`),
+      ),
+    );
+  }
+  return h(
+    "div",
+    { id: "trading-table", class: "grow" },
+    h("div", { class: "caption" }, "Trading table"),
+    h("div", { style: { display: "grid", gridTemplateColumns: "repeat(2, max-content)", gap: "6px" } }, corners),
+    bids,
+  );
+}
+
+function supplies(view) {
+  return h(
+    "div",
+    {},
+    h("div", { class: "caption" }, "Supplies"),
+    h("div", { class: "small" }, `Pot: ${plural(view.pot, "weed token")}`),
+    h("div", { class: "small" }, `Coin bag: ${plural(view.bag ? view.bag.coins : 0, "coin")}`),
+    h("div", { class: "small" }, `Character stack: ${plural(view.stack || 0, "card")}`),
+    (view.plays || []).length
+      ? h("div", { class: "small", style: { marginTop: "0.4em" } }, "Played: ", (view.plays || []).map((play) => h("span", { class: "badge", style: { marginRight: "3px" } }, `${play.card}${play.blocked ? " (blocked)" : ""}`)))
+      : null,
+  );
+}
+
+function privateArea(view) {
+  const you = view.you;
+  if (!you) return null;
+  const coins = you.coins || [];
+  return h(
+    "div",
+    { class: "panel", id: "my-hand", style: { background: "rgba(255,255,255,0.92)", color: "#23211d", marginTop: "0.7em" } },
+    h("div", { class: "caption" }, "Only you see this"),
+    h(
+      "dl",
+      { class: "kv" },
+      h("dt", {}, "Weed tokens in your hand"), h("dd", {}, String(you.tokens)),
+      h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
+      h("dt", {}, "Your character"), h("dd", {}, you.card || "none"),
+      you.dealt && you.dealt.length ? [h("dt", {}, "Dealt to you"), h("dd", {}, you.dealt.join(", "))] : null,
+      you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
+      you.notes && you.notes.length ? [h("dt", {}, "Notes"), h("dd", {}, you.notes.join("; "))] : null,
+    ),
+  );
+}
+
+function controlsFor(context) {
+  const { legal, act, controls } = context;
+  const seatNames = names(context);
+  const groups = new Map();
+  for (const action of legal) {
+    const kind = typeof action === "string" ? action.split(":")[0] : "other";
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(action);
+  }
+  for (const [kind, actions] of groups) {
+    controls.appendChild(h("h3", {}, GROUP_TITLES[kind] || kind));
+    if (actions.length > 12) {
+      const select = h("select", { "data-kind": kind }, actions.map((a) => h("option", { value: a }, actionLabel(a, seatNames))));
+      controls.appendChild(
+        h("div", { class: "choices" }, select, h("button", { class: "primary", "data-action": JSON.stringify(actions[0]), onclick: () => act(select.value) }, "Confirm")),
+      );
+      continue;
+    }
+    controls.appendChild(
+      h("div", { class: "choices" }, actions.map((a) => h("button", { "data-action": JSON.stringify(a), class: kind === "pass" ? "" : "primary", onclick: () => act(a) }, actionLabel(a, seatNames)))),
+    );
+  }
+}
+
+function render(context) {
+  const { view, board, legal } = context;
+  const chooser = view.chooser === null || view.chooser === undefined ? null : names(context)[view.chooser];
+  board.appendChild(
+    h(
+      "div",
+      { class: "info-line" },
+      h("strong", {}, `Round ${view.round}`),
+      h("span", {}, `phase: ${view.phase}${view.step ? ` (${view.step})` : ""}`),
+      chooser ? h("span", {}, `${chooser} chooses`) : null,
+      view.over && view.ended_by ? h("span", {}, `ended by ${view.ended_by}`) : null,
+    ),
+  );
+  board.appendChild(h("div", { class: "centre" }, tradingTable(view, context), supplies(view)));
+  const grid = h("div", { class: "player-grid" });
+  for (const entry of view.table || []) grid.appendChild(playerBoard(context, entry));
+  board.appendChild(grid);
+  const mine = privateArea(view);
+  if (mine) board.appendChild(mine);
+  if (legal.length) controlsFor(context);
+}
+
+function describe(previous, next, context) {
+  const seatNames = names(context);
+  const before = previous.log || [];
+  const after = next.log || [];
+  let fresh;
+  if (previous.round === next.round && sameJson(after.slice(0, before.length), before)) {
+    fresh = after.slice(before.length);
+  } else {
+    const finished = next.last_round_log || [];
+    fresh = [...finished.slice(previous.round + 1 === next.round ? before.length : 0)];
+    if (previous.round !== next.round) fresh.push({ kind: "round", text: `Round ${next.round} begins.` });
+    fresh.push(...after);
+  }
+  const lines = fresh.map((line) => (typeof line === "string" ? withNames(line, seatNames) : line));
+  if (next.over && !previous.over) {
+    const winners = (next.winners || []).map((p) => seatNames[p]);
+    lines.push({ kind: "big", text: `Game over: ${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` });
+  }
+  return lines;
+}
+
+function label(action, view) {
+  return actionLabel(action, null);
+}
+
+export default { render, describe, label };

@@ -1,0 +1,80 @@
+// The table of Pig: the die, the turn's points at risk, and each player's banked score.
+import { h, listWords, seatName } from "../js/common.js";
+
+const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+function dieFace(value, animate) {
+  const cells = [];
+  for (let i = 0; i < 9; i += 1) {
+    cells.push(h("span", { style: { width: "10px", height: "10px", borderRadius: "50%", background: (PIPS[value] || []).includes(i) ? "#222" : "transparent" } }));
+  }
+  return h(
+    "span",
+    {
+      class: `die${animate ? " rolling" : ""}`, id: "pig-die", "data-value": value ?? "",
+      style: { background: value === 1 ? "#f3c2b8" : "#fbf4e4", display: "inline-grid", gridTemplateColumns: "repeat(3, 10px)", gap: "2px", padding: "5px", width: "52px", height: "52px" },
+    },
+    value ? cells : h("span", { style: { color: "#222", gridColumn: "1 / -1" } }, "–"),
+  );
+}
+
+function render(context) {
+  const { view, table, board, controls, legal, act, seat, animate } = context;
+  board.appendChild(
+    h("div", { class: "info-line" }, h("strong", {}, `Round ${view.round}`), h("span", {}, `first to ${view.goal}`), h("span", {}, "a 1 loses the turn's points")),
+  );
+  board.appendChild(
+    h(
+      "div",
+      { class: "centre" },
+      h("div", {}, h("div", { class: "caption" }, "Last roll"), dieFace(view.last_roll, animate && view.last_roll)),
+      h("div", {}, h("div", { class: "caption" }, `${seatName(table, view.turn_seat)}'s turn`), h("div", { class: "score", id: "turn-total" }, `${view.turn_total} at risk`)),
+    ),
+  );
+  const grid = h("div", { class: "player-grid" });
+  for (let p = 0; p < view.players; p += 1) {
+    const active = !view.over && p === view.turn_seat;
+    grid.appendChild(
+      h(
+        "div",
+        { class: `player${p === seat ? " me" : ""}${active ? " active" : ""}` },
+        h("div", { class: "name" }, seatName(table, p), p === seat ? h("span", { class: "badge" }, "you") : null, view.over && view.winners.includes(p) ? h("span", { class: "badge chosen" }, "winner") : null),
+        h("div", { class: "score" }, view.scores[p]),
+        h("div", { class: "meter" }, h("span", { style: { width: `${Math.min(100, (100 * view.scores[p]) / view.goal)}%` } })),
+      ),
+    );
+  }
+  board.appendChild(grid);
+  if (legal.length) {
+    controls.appendChild(h("h3", {}, "Roll again or hold?"));
+    controls.appendChild(
+      h("div", { class: "choices" }, legal.map((action) => h("button", { "data-action": JSON.stringify(action), class: action === "roll" ? "primary" : "", onclick: () => act(action) }, action === "hold" ? `Hold (bank ${view.turn_total})` : "Roll"))),
+    );
+  }
+}
+
+function describe(previous, next, context) {
+  const names = context.names;
+  const lines = [];
+  const mover = names[previous.turn_seat];
+  for (let p = 0; p < next.players; p += 1) {
+    if (next.scores[p] > previous.scores[p]) lines.push(`${names[p]} holds and banks ${next.scores[p] - previous.scores[p]} (score ${next.scores[p]}).`);
+  }
+  if (next.last_roll === 1 && (previous.turn_seat !== next.turn_seat || previous.last_roll !== 1)) {
+    lines.push(`${mover} rolls a 1 and loses the turn's points.`);
+  } else if (next.turn_total > previous.turn_total && next.turn_seat === previous.turn_seat) {
+    lines.push(`${names[next.turn_seat]} rolls ${next.last_roll} (${next.turn_total} at risk).`);
+  } else if (next.turn_total > 0 && next.turn_seat !== previous.turn_seat) {
+    lines.push(`${names[next.turn_seat]} rolls ${next.last_roll} (${next.turn_total} at risk).`);
+  }
+  if (next.over && !previous.over) {
+    lines.push({ kind: "big", text: `Game over: ${listWords(next.winners.map((p) => names[p]))} wins.` });
+  }
+  return lines;
+}
+
+function label(action) {
+  return action;
+}
+
+export default { render, describe, label };

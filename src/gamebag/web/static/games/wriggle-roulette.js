@@ -1,0 +1,2 @@
+// wriggle-roulette shares the Eel family table (see eel-family.js).
+export { default } from "./eel-family.js";

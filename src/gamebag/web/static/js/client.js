@@ -1,0 +1,62 @@
+// The table socket: connects, says hello with the seat token, and reconnects by itself.
+
+export class TableClient {
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.socket = null;
+    this.ref = 0;
+    this.retry = 0;
+    this.stopped = false;
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retry = 0;
+      const hello = { type: "hello" };
+      if (this.token) hello.token = this.token;
+      socket.send(JSON.stringify(hello));
+      this.handlers.status(true);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      this.handlers.message(message);
+    });
+    socket.addEventListener("close", (event) => {
+      this.handlers.status(false);
+      if (event.code === 4404) {
+        this.stopped = true;
+        return;
+      }
+      // Back off a little more after each failure, up to five seconds.
+      const delay = Math.min(5000, 400 * 2 ** this.retry);
+      this.retry += 1;
+      window.setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  act(action, step) {
+    this.ref += 1;
+    return this.send({ type: "act", action, step, ref: this.ref });
+  }
+}

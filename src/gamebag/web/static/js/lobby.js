@@ -1,0 +1,184 @@
+// The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
+import { h, plural } from "./common.js";
+
+const elements = {
+  games: document.getElementById("games"),
+  form: document.getElementById("new-table"),
+  players: document.getElementById("players"),
+  options: document.getElementById("options"),
+  seatRows: document.getElementById("seat-rows"),
+  turnSeconds: document.getElementById("turn-seconds"),
+  error: document.getElementById("lobby-error"),
+  invites: document.getElementById("invites"),
+  inviteList: document.getElementById("invite-list"),
+  tables: document.getElementById("tables"),
+};
+
+let games = [];
+let selected = null;
+
+function selectGame(game) {
+  selected = game;
+  for (const card of elements.games.children) card.classList.toggle("selected", card.dataset.game === game.id);
+  elements.players.replaceChildren();
+  for (let n = game.min_players; n <= game.max_players; n += 1) {
+    elements.players.appendChild(h("option", { value: n, selected: n === game.default_players }, n));
+  }
+  renderOptions(game);
+  renderSeats();
+}
+
+function renderOptions(game) {
+  elements.options.replaceChildren();
+  if (!game.options.length) elements.options.appendChild(h("span", { class: "muted small" }, "none"));
+  for (const option of game.options) {
+    const id = `option-${option.name}`;
+    let input;
+    if (option.kind === "bool") {
+      input = h("input", { type: "checkbox", id, checked: option.default === true });
+    } else if (option.kind === "choice") {
+      input = h("select", { id }, option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
+    } else if (option.kind === "int") {
+      input = h("input", {
+        type: "number", id, step: 1, min: option.minimum ?? undefined, max: option.maximum ?? undefined,
+        value: option.default ?? "", placeholder: option.nullable ? "none" : "",
+      });
+    } else {
+      input = h("input", { type: "text", id, value: (option.default || []).join(","), placeholder: option.choices.join(",") });
+    }
+    input.dataset.option = option.name;
+    input.dataset.kind = option.kind;
+    elements.options.appendChild(h("label", { for: id, title: option.doc }, option.name.replaceAll("_", " ")));
+    elements.options.appendChild(h("div", {}, input, h("div", { class: "small muted" }, option.doc)));
+  }
+}
+
+function renderSeats() {
+  const count = Number(elements.players.value);
+  const agents = selected.agents;
+  const preferred = agents.includes("heuristic") ? "heuristic" : agents[0];
+  elements.seatRows.replaceChildren();
+  for (let seat = 0; seat < count; seat += 1) {
+    const kind = h(
+      "select",
+      { id: `seat-kind-${seat}`, "data-seat": seat },
+      h("option", { value: "", selected: seat < 2 }, "a person (invite link)"),
+      agents.map((a) => h("option", { value: a, selected: seat >= 2 && a === preferred }, `bot: ${a}`)),
+    );
+    const name = h("input", { id: `seat-name-${seat}`, type: "text", maxlength: 40, placeholder: `Player ${seat + 1}` });
+    elements.seatRows.appendChild(h("div", { class: "seat-row" }, h("span", {}, `Seat ${seat + 1}`), name, kind));
+  }
+}
+
+function optionValues() {
+  const options = {};
+  for (const input of elements.options.querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind;
+    if (kind === "bool") options[input.dataset.option] = input.checked;
+    else if (kind === "int") options[input.dataset.option] = input.value === "" ? null : Number(input.value);
+    else if (kind === "list") options[input.dataset.option] = input.value.split(",").map((s) => s.trim()).filter(Boolean);
+    else options[input.dataset.option] = input.value;
+  }
+  return options;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  elements.error.textContent = "";
+  const count = Number(elements.players.value);
+  const seats = [];
+  for (let seat = 0; seat < count; seat += 1) {
+    const bot = document.getElementById(`seat-kind-${seat}`).value;
+    const name = document.getElementById(`seat-name-${seat}`).value.trim();
+    seats.push({ name: name || null, bot: bot || null });
+  }
+  const turn = elements.turnSeconds.value;
+  const request = {
+    game: selected.id, players: count, options: optionValues(), seats,
+    turn_seconds: turn === "" ? null : Number(turn),
+  };
+  const response = await fetch("/api/tables", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
+  });
+  const answer = await response.json();
+  if (!response.ok) {
+    elements.error.textContent = answer.error || "the table could not be opened";
+    return;
+  }
+  showInvites(answer);
+  loadTables();
+}
+
+function showInvites(answer) {
+  elements.invites.hidden = false;
+  elements.inviteList.replaceChildren();
+  for (const seat of answer.seats) {
+    if (seat.bot) {
+      elements.inviteList.appendChild(h("div", { class: "invite" }, h("span", { class: "who" }, seat.name), h("span", { class: "muted" }, `bot (${seat.agent})`)));
+      continue;
+    }
+    const url = `${window.location.origin}${seat.invite}`;
+    const field = h("input", { type: "text", readonly: true, value: url, "data-invite": seat.seat });
+    const copy = h("button", {
+      type: "button",
+      onclick: async () => {
+        field.select();
+        try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch (error) { document.execCommand("copy"); }
+      },
+    }, "Copy");
+    elements.inviteList.appendChild(
+      h("div", { class: "invite" }, h("span", { class: "who" }, seat.name), field, copy, h("a", { href: seat.invite, target: "_blank" }, "Open")),
+    );
+  }
+  const watch = `${window.location.origin}${answer.spectate}`;
+  elements.inviteList.appendChild(
+    h("div", { class: "invite" }, h("span", { class: "who" }, "Spectators"), h("input", { type: "text", readonly: true, value: watch }), h("span"), h("a", { href: answer.spectate, target: "_blank" }, "Watch")),
+  );
+  elements.invites.scrollIntoView({ behavior: "smooth" });
+}
+
+async function loadTables() {
+  const response = await fetch("/api/tables");
+  const tables = await response.json();
+  elements.tables.replaceChildren(
+    ...tables.map((table) =>
+      h(
+        "tr",
+        {},
+        h("td", {}, table.title),
+        h("td", { class: "small" }, table.seats.map((s) => `${s.name}${s.bot ? " (bot)" : s.connected ? " ●" : ""}`).join(", ")),
+        h("td", { class: "small" }, table.finished ? "finished" : `${plural(table.step, "event")} so far`),
+        h(
+          "td",
+          {},
+          h("a", { href: `/play/${table.id}` }, "watch"),
+          table.finished ? [" · ", h("a", { href: `/replay/${table.id}` }, "replay"), " · ", h("a", { href: `/api/tables/${table.id}/record` }, "record")] : null,
+        ),
+      ),
+    ),
+  );
+  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
+}
+
+async function start() {
+  const response = await fetch("/api/games");
+  games = await response.json();
+  elements.games.replaceChildren(
+    ...games.map((game) =>
+      h(
+        "div",
+        { class: "game-card", "data-game": game.id, onclick: () => selectGame(game) },
+        h("strong", {}, game.title),
+        h("div", { class: "small muted" }, `${game.min_players}–${game.max_players} players`),
+        h("div", { class: "small" }, game.summary),
+      ),
+    ),
+  );
+  const wanted = new URLSearchParams(window.location.search).get("game");
+  selectGame(games.find((g) => g.id === wanted) || games.find((g) => g.id === "wriggle-roulette") || games[0]);
+  elements.players.addEventListener("change", renderSeats);
+  elements.form.addEventListener("submit", createTable);
+  loadTables();
+}
+
+start();

@@ -1,0 +1,74 @@
+// The replay page: a finished game step by step, as one seat saw it (invite link) or as spectators did.
+import { describeRun, h, loadRenderer, logItem, readToken, tableIdFromPath } from "./common.js";
+
+const tableId = tableIdFromPath();
+const token = readToken();
+const elements = {
+  title: document.getElementById("title"),
+  board: document.getElementById("board"),
+  seats: document.getElementById("seats"),
+  log: document.getElementById("log"),
+  slider: document.getElementById("slider"),
+  position: document.getElementById("position"),
+  notice: document.getElementById("notice"),
+  download: document.getElementById("download"),
+};
+let data = null;
+let renderer = null;
+let index = 0;
+let playing = null;
+
+function show(target, animate) {
+  index = Math.max(0, Math.min(data.steps.length - 1, target));
+  elements.slider.value = index;
+  elements.position.textContent = `step ${index + 1} of ${data.steps.length}`;
+  const table = data.table;
+  const context = {
+    table, seat: data.seat, names: table.seats.map((s) => s.name), view: data.steps[index], legal: [],
+    result: index === data.steps.length - 1 ? data.result : null, animate, board: elements.board,
+    controls: h("div"), act: () => {},
+  };
+  elements.seats.replaceChildren(...table.seats.map((s) => h("span", { class: `seat-chip${s.seat === data.seat ? " me" : ""}` }, s.name, s.bot ? h("span", { class: "badge" }, "bot") : null)));
+  elements.board.replaceChildren();
+  renderer.render(context);
+  elements.log.replaceChildren(...describeRun(renderer, data.steps.slice(0, index + 1), context).map((line, i, all) => logItem(line, animate && i === all.length - 1)));
+  elements.log.scrollTop = elements.log.scrollHeight;
+}
+
+async function start() {
+  elements.download.href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`, { headers: token ? { "x-seat-token": token } : {} });
+  const answer = await response.json();
+  if (!response.ok) {
+    elements.notice.textContent = answer.error || "this game cannot be replayed";
+    return;
+  }
+  data = answer;
+  renderer = await loadRenderer(data.table.game);
+  elements.title.textContent = `Replay · ${data.table.title} · table ${data.table.id}`;
+  elements.slider.max = data.steps.length - 1;
+  elements.slider.addEventListener("input", () => show(Number(elements.slider.value), false));
+  document.getElementById("first").addEventListener("click", () => show(0, false));
+  document.getElementById("prev").addEventListener("click", () => show(index - 1, true));
+  document.getElementById("next").addEventListener("click", () => show(index + 1, true));
+  document.getElementById("last").addEventListener("click", () => show(data.steps.length - 1, false));
+  document.getElementById("play").addEventListener("click", (event) => {
+    if (playing) {
+      window.clearInterval(playing);
+      playing = null;
+      event.target.textContent = "▶ Play";
+      return;
+    }
+    event.target.textContent = "Pause";
+    playing = window.setInterval(() => {
+      if (index >= data.steps.length - 1) {
+        window.clearInterval(playing);
+        playing = null;
+        event.target.textContent = "▶ Play";
+      } else show(index + 1, true);
+    }, 1200);
+  });
+  show(0, false);
+}
+
+start();

@@ -1,0 +1,157 @@
+"""The WebSocket protocol of a table: ``/ws/tables/{table_id}``.
+
+Client to server (JSON text frames, at most ``MAX_MESSAGE`` characters)::
+
+    {"type": "hello", "token": "<seat token>"}   # join as a seat; no token: spectate
+    {"type": "act", "action": <action JSON>, "step": n?, "ref": r?}
+    {"type": "sync"}                             # the whole picture again, with history
+    {"type": "ping"}
+
+Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
+``ack`` (your action was committed; sent after the state it caused), ``error``
+(to the offending client only; nothing changed) and ``pong``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from gamebag.core.errors import GamebagError
+from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, Connection
+from gamebag.web.live import LiveTable, SeatError
+from gamebag.web.manager import TableManager, UnknownTableError
+from gamebag.web.messages import dumps, error_message
+
+MAX_MESSAGE = 4096
+MESSAGE_TYPES = ("hello", "act", "sync", "ping")
+
+log = logging.getLogger("gamebag.web")
+
+
+async def table_socket(websocket: WebSocket, table_id: str, manager: TableManager) -> None:
+    """Serve one connection until it closes; nothing a client sends can stop the server."""
+    await websocket.accept()
+    try:
+        table = manager.get(table_id)
+    except UnknownTableError as error:
+        await websocket.send_text(dumps(error_message(str(error))))
+        await websocket.close(code=4404)
+        return
+    connection = Connection(websocket, table.id)
+    manager.hub.add(connection)
+    writer = asyncio.get_running_loop().create_task(connection.run_writer())
+    try:
+        while not connection.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            _handle_frame(frame, connection, table, manager)
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("connection to table %s failed", table.id)
+    finally:
+        was_joined = connection.joined
+        manager.hub.remove(connection)
+        connection.close()
+        await writer
+        if was_joined and connection.seat is not None:
+            manager.announce_presence(table)  # the others see that this seat left
+
+
+def _handle_frame(frame: Any, connection: Connection, table: LiveTable, manager: TableManager) -> None:
+    if not connection.limiter.allow():
+        if connection.limiter.dropped >= FLOOD_CLOSE_AFTER:
+            connection.send(dumps(error_message("too many messages: closing this connection")))
+            connection.close()
+        elif connection.limiter.should_warn():
+            connection.send(
+                dumps(error_message(f"too many messages: at most {FLOOD_RATE:g} a second; extra ones are ignored"))
+            )
+        return
+    text = frame.get("text")
+    if text is None:
+        connection.send(dumps(error_message("send JSON text frames, not binary ones")))
+        return
+    if len(text) > MAX_MESSAGE:
+        connection.send(dumps(error_message(f"message too large: {len(text)} characters, at most {MAX_MESSAGE}")))
+        return
+    try:
+        message = json.loads(text)
+    except ValueError:
+        connection.send(dumps(error_message('not valid JSON; send an object such as {"type": "ping"}')))
+        return
+    if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
+        connection.send(
+            dumps(error_message(f"a message is an object whose 'type' is one of: {', '.join(MESSAGE_TYPES)}"))
+        )
+        return
+    ref = message.get("ref")
+    kind = message["type"]
+    if kind == "ping":
+        connection.send(dumps({"type": "pong", "ref": ref if isinstance(ref, int | str) else None}))
+    elif kind == "hello":
+        _hello(message, connection, table, manager)
+    elif not connection.joined:
+        connection.send(dumps(error_message('say hello first: {"type": "hello", "token": ...}', ref)))
+    elif kind == "sync":
+        manager.sync(connection, table)
+    else:
+        _act(message, connection, table, manager)
+
+
+def _hello(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+    if connection.joined:
+        connection.send(dumps(error_message("already joined; open a new connection to change seat")))
+        return
+    token = message.get("token")
+    seat: int | None = None
+    if token is not None:
+        if not isinstance(token, str) or len(token) > 128:
+            connection.send(dumps(error_message("a seat token is the string from your invite link")))
+            return
+        try:
+            seat = table.seat_of_token(token)
+        except SeatError as error:
+            connection.send(dumps(error_message(str(error))))
+            return
+    connection.seat = seat
+    connection.joined = True
+    connection.send(dumps({"type": "welcome", "seat": seat, "table": table.id}))
+    manager.sync(connection, table)
+    if seat is not None:
+        manager.announce_presence(table)  # everyone learns that this seat is here now
+
+
+def _act(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+    ref = message.get("ref")
+    if connection.seat is None:
+        connection.send(dumps(error_message("spectators cannot act; join with your seat's invite link", ref)))
+        return
+    if "action" not in message:
+        connection.send(dumps(error_message("an 'act' message needs an 'action'", ref)))
+        return
+    step = message.get("step")
+    if step is not None and step != table.step:
+        connection.send(
+            dumps(error_message(f"the table has moved on (step {table.step}, not {step}); choose again", ref))
+        )
+        manager.sync(connection, table)
+        return
+    try:
+        submission = manager.act(table, connection.seat, message["action"])
+    except GamebagError as error:
+        connection.send(dumps(error_message(str(error), ref)))
+        return
+    except Exception:
+        log.exception("action at table %s seat %s failed", table.id, connection.seat)
+        connection.send(dumps(error_message("the server could not apply this action; nothing changed", ref)))
+        return
+    if submission.events:
+        connection.limiter.refund()
+    connection.send(dumps({"type": "ack", "ref": ref if isinstance(ref, int | str) else None, "step": submission.step}))

@@ -1,0 +1,1 @@
+"""Tests of the web server: lobby API, table sockets, leaks, durability, browsers."""

@@ -1,0 +1,158 @@
+"""Helpers for the web tests: an in-process server, seat players on sockets, replays of records."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+import gamebag
+from gamebag.core.protocol import Game
+from gamebag.core.records import apply_event
+from gamebag.web.app import create_app
+
+Message = dict[str, Any]
+
+
+@contextmanager
+def web_client(tmp_path: Path, name: str = "web.db", **options: Any) -> Iterator[TestClient]:
+    options.setdefault("bot_delay", 0.0)
+    options.setdefault("allow_seed", True)
+    app = create_app(f"sqlite:///{tmp_path / name}", **options)
+    with TestClient(app) as client:
+        yield client
+
+
+def open_table(
+    client: TestClient,
+    game: str,
+    players: int,
+    bots: dict[int, str] | None = None,
+    seed: int = 1,
+    **extra: Any,
+) -> Message:
+    bots = bots or {}
+    seats = [{"name": f"P{p}", "bot": bots.get(p)} for p in range(players)]
+    response = client.post(
+        "/api/tables", json={"game": game, "players": players, "seats": seats, "seed": seed, **extra}
+    )
+    assert response.status_code == 201, response.text
+    answer: Message = response.json()
+    return answer
+
+
+def receive(ws: Any) -> Message:
+    message: Message = json.loads(ws.receive_text())
+    return message
+
+
+def receive_until(ws: Any, predicate: Callable[[Message], bool], limit: int = 500) -> list[Message]:
+    """Read messages until one satisfies ``predicate``; return all read (that one last)."""
+    seen = []
+    for _ in range(limit):
+        message = receive(ws)
+        seen.append(message)
+        if predicate(message):
+            return seen
+    raise AssertionError(f"no matching message among {limit}: last {seen[-3:]}")
+
+
+def hello(ws: Any, token: str | None) -> list[Message]:
+    ws.send_text(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
+    return receive_until(ws, lambda m: m["type"] == "state")
+
+
+class SeatPlayer(threading.Thread):
+    """Plays one seat over its own socket: a random legal action whenever the seat must choose.
+
+    Every message received is kept in ``messages``; ``submitted`` maps each step to the
+    action sent there.
+    """
+
+    def __init__(
+        self, client: TestClient, table_id: str, token: str | None, seed: int, max_actions: int = 5000
+    ) -> None:
+        super().__init__(daemon=True)
+        self.client = client
+        self.table_id = table_id
+        self.token = token
+        self.rng = random.Random(seed)
+        self.max_actions = max_actions
+        self.messages: list[Message] = []
+        self.submitted: dict[int, Any] = {}
+        self.error: BaseException | None = None
+        self.finished = False
+
+    def run(self) -> None:
+        try:
+            with self.client.websocket_connect(f"/ws/tables/{self.table_id}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": self.token} if self.token else {"type": "hello"}))
+                while True:
+                    message = receive(ws)
+                    self.messages.append(message)
+                    if message["type"] == "error":
+                        raise AssertionError(f"server error to seat: {message}")
+                    if message["type"] != "state":
+                        continue
+                    if message["result"] is not None:
+                        self.finished = True
+                        return
+                    seat = message["seat"]
+                    waiting = message["view"]["choices"]["waiting_for"]
+                    step = message["step"]
+                    if seat is not None and seat in waiting and step not in self.submitted and message["legal"]:
+                        if len(self.submitted) >= self.max_actions:
+                            raise AssertionError("the game did not end")
+                        action = self.rng.choice(message["legal"])
+                        self.submitted[step] = action
+                        ws.send_text(json.dumps({"type": "act", "action": action, "step": step}))
+        except BaseException as error:
+            self.error = error
+
+
+def play_whole_game(
+    client: TestClient, table: Message, seed: int, spectate: bool = True, timeout: float = 120.0
+) -> list[SeatPlayer]:
+    """Run one player per person's seat (and a spectator) until the game ends."""
+    players = [
+        SeatPlayer(client, table["id"], seat["token"], seed * 100 + seat["seat"])
+        for seat in table["seats"]
+        if not seat["bot"]
+    ]
+    if spectate:
+        players.append(SeatPlayer(client, table["id"], None, seed))
+    for player in players:
+        player.start()
+    for player in players:
+        player.join(timeout)
+        assert not player.is_alive(), "a seat player is still waiting: the game stalled"
+        if player.error is not None:
+            raise player.error
+        assert player.finished
+    return players
+
+
+def record_of(client: TestClient, table_id: str) -> Message:
+    response = client.get(f"/api/tables/{table_id}/record")
+    assert response.status_code == 200, response.text
+    record: Message = response.json()
+    return record
+
+
+def states_by_step(record: Message) -> tuple[Game[Any, Any, Any], list[Any]]:
+    """The game and its state after each prefix of the record's events."""
+    game = gamebag.make(record["game"], record["players"], **record["options"])
+    states = [game.initial_state()]
+    for event in record["events"]:
+        states.append(apply_event(game, states[-1], event))
+    return game, states
+
+
+def without_choices(view: Message) -> Message:
+    return {k: v for k, v in view.items() if k != "choices"}
