@@ -20,11 +20,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
-from gamebag.web.db import DEFAULT_DB_URL, Store
+from gamebag.web.db import Store
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import catalogue
 from gamebag.web.manager import TableManager, UnknownTableError
 from gamebag.web.messages import result_json
+from gamebag.web.settings import DEFAULT_DB_URL
 from gamebag.web.ws import table_socket
 
 MAX_BODY = 64 * 1024

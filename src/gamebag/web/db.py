@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-DEFAULT_DB_URL = "sqlite:///gamebag-web.db"
+from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 
 
 class Base(DeclarativeBase):
@@ -125,7 +125,6 @@ class StoredTable:
     pending: dict[int, Any]
 
 
-SYNC_MODES = ("normal", "full")
 
 
 def _make_engine(url: str, sync: str) -> Engine:

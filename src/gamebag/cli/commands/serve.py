@@ -8,7 +8,7 @@ import socket
 import typer
 
 from gamebag.core.errors import OptionError
-from gamebag.web.db import DEFAULT_DB_URL, SYNC_MODES
+from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 
 
 def register(app: typer.Typer) -> None:

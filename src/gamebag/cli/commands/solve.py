@@ -10,8 +10,6 @@ import typer
 from rich.console import Console
 
 import gamebag
-from gamebag.agents.solvers.policy_file import write_policy
-from gamebag.agents.solvers.report import policy_table, solve_report
 from gamebag.agents.solvers.solutions import OBJECTIVES, WIN_PLAYERS, SolveError
 from gamebag.core.options import parse_option_pairs
 
@@ -37,6 +35,10 @@ def register(app: typer.Typer) -> None:
         top: int = typer.Option(10, "--top", help="How many of the differing decisions to show."),
     ) -> None:
         """Solve GAME exactly and print the optimal value (and how long it took)."""
+        # Imported here so other commands start without the solvers' libraries.
+        from gamebag.agents.solvers.policy_file import write_policy
+        from gamebag.agents.solvers.report import policy_table, solve_report
+
         if objective not in OBJECTIVES:
             raise SolveError(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         cls = gamebag.entry(game).game_class
