@@ -12,8 +12,9 @@ import time
 from typing import Any
 
 import gamebag
-from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.protocol import Game
 from gamebag.core.rng import make_rng
+from gamebag.sim.play import random_walk
 
 TARGET_WRIGGLE_4P = 1000.0
 
@@ -24,19 +25,8 @@ def random_playouts(game: Game[Any, Any, Any], seconds: float, seed: int = 0) ->
     games = 0
     started = time.perf_counter()
     while True:
-        state = game.initial_state()
-        while True:
-            kind = game.node_kind(state)
-            if kind is NodeKind.TERMINAL:
-                break
-            if kind is NodeKind.CHANCE:
-                state = game.apply_chance(state, game.sample_chance(state, rng))
-            else:
-                moves = {}
-                for p in game.acting_players(state):
-                    legal = game.legal_actions(state, p)
-                    moves[p] = legal[rng.randrange(len(legal))]
-                state = game.apply(state, moves)
+        for _ in random_walk(game, rng):
+            pass
         games += 1
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
@@ -47,9 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
     args = parser.parse_args()
-    configs = [("wriggle-roulette", 4)] + [
-        (g, gamebag.entry(g).game_class.default_players) for g in gamebag.games()
-    ]
+    configs = [("wriggle-roulette", 4)] + [(g, gamebag.entry(g).game_class.default_players) for g in gamebag.games()]
     seen = set()
     print(f"{'game':<20} {'players':>7} {'games':>8} {'games/s':>10}")
     for game_id, players in configs:

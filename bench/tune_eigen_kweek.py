@@ -46,8 +46,20 @@ from gamebag.sim.play import play_game
 
 GAME_ID = "eigen-kweek"
 CARDS = (
-    "RIA", "KEUN", "FLUPPE", "GRIET", "PASTOOR", "STEVEN", "CHANTAL", "LUCIEN", "STEFAAN",
-    "FRANK", "BERNARD", "JOS", "JULITA", "DEN OLLANDER",
+    "RIA",
+    "KEUN",
+    "FLUPPE",
+    "GRIET",
+    "PASTOOR",
+    "STEVEN",
+    "CHANTAL",
+    "LUCIEN",
+    "STEFAAN",
+    "FRANK",
+    "BERNARD",
+    "JOS",
+    "JULITA",
+    "DEN OLLANDER",
 )
 COIN_SETS: dict[str, dict[str, int]] = {
     "1x12 2x14 3x9": {"coins_worth_1": 12, "coins_worth_2": 14, "coins_worth_3": 9},
@@ -139,8 +151,11 @@ def grid(games: int, seed: int) -> dict[str, int]:
         summary = play_many(options_for(coins, capacity, plough), 4, games, seed, f"{coins}|{capacity}|{plough}")
         mean = statistics.mean(summary.rounds)
         rows.append((abs(mean - TARGET_ROUNDS), summary.capped, coins, capacity, plough, mean))
-        print(f"| {coins} | {capacity} | {plough} | {mean:.1f} | {statistics.median(summary.rounds):g} | "
-              f"{summary.capped} |", flush=True)
+        print(
+            f"| {coins} | {capacity} | {plough} | {mean:.1f} | {statistics.median(summary.rounds):g} | "
+            f"{summary.capped} |",
+            flush=True,
+        )
     uncapped = [row for row in rows if row[1] == 0] or rows
     _, _, coins, capacity, plough, mean = min(uncapped)
     print(f"\nChosen: coins {coins}, capacity {capacity}, plough over {plough} (mean {mean:.1f} rounds)\n")
@@ -155,8 +170,10 @@ def report(options: dict[str, Any], games: int, seed: int) -> None:
     for n, s in summaries.items():
         deciles = statistics.quantiles(s.rounds, n=10)
         shares = ", ".join(f"{w / s.games:.2f}" for w in s.seat_wins)
-        print(f"| {n} | {statistics.mean(s.rounds):.1f} | {statistics.median(s.rounds):g} | "
-              f"{deciles[0]:g}-{deciles[-1]:g} | {s.capped} | {shares} |")
+        print(
+            f"| {n} | {statistics.mean(s.rounds):.1f} | {statistics.median(s.rounds):g} | "
+            f"{deciles[0]:g}-{deciles[-1]:g} | {s.capped} | {shares} |"
+        )
     print("\n## Characters played: win share of players who played the card unblocked in a game\n")
     print("| card | " + " | ".join(f"{n} players (player-games)" for n in summaries) + " |")
     print("|---|" + "---|" * len(summaries))
@@ -193,8 +210,10 @@ def ablation(options: dict[str, Any], games: int, seed: int, player_counts: tupl
             if 1 / n - share > DECIDES_GAMES:
                 flagged.append(f"{card} at {n} players")
         print(f"| {card} | " + " | ".join(cells) + " |", flush=True)
-    print("\nCards that decide games (giving one up costs over 10 points of win share): "
-          + (", ".join(flagged) if flagged else "none"))
+    print(
+        "\nCards that decide games (giving one up costs over 10 points of win share): "
+        + (", ".join(flagged) if flagged else "none")
+    )
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import make_rng
 from gamebag.games.eigen_kweek import EigenKweek, KweekState
 from gamebag.games.eigen_kweek.characters import WITH_RIA
+from gamebag.sim.play import random_walk
 
 CONFIGS = [
     (2, {}),
@@ -24,21 +25,7 @@ CONFIGS = [
 
 
 def random_states(game: EigenKweek, seed: int) -> Iterator[KweekState]:
-    rng = make_rng(seed)
-    state = game.initial_state()
-    while True:
-        yield state
-        kind = game.node_kind(state)
-        if kind is NodeKind.TERMINAL:
-            return
-        if kind is NodeKind.CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            choice = {}
-            for seat in game.acting_players(state):
-                legal = game.legal_actions(state, seat)
-                choice[seat] = legal[rng.randrange(len(legal))]
-            state = game.apply(state, choice)
+    return random_walk(game, make_rng(seed))
 
 
 def check_knowledge(state: KweekState, observer: int | None = None) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,3 +61,23 @@ def play_game(
         winners=game.winners(state),
         rounds=game.round_number(state),
     )
+
+
+def random_walk(game: Game[Any, Any, Any], rng: Rng, max_steps: int = 1_000_000) -> Iterator[Any]:
+    """Every state of one uniformly random playout, chance sampled with ``rng``, the final one included."""
+    state = game.initial_state()
+    yield state
+    for _ in range(max_steps):
+        kind = game.node_kind(state)
+        if kind is NodeKind.TERMINAL:
+            return
+        if kind is NodeKind.CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            moves = {}
+            for p in game.acting_players(state):
+                legal = game.legal_actions(state, p)
+                moves[p] = legal[rng.randrange(len(legal))]
+            state = game.apply(state, moves)
+        yield state
+    raise RuntimeError(f"{game.game_id} did not end within {max_steps} steps")
