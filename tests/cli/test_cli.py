@@ -157,3 +157,21 @@ def test_play_at_the_terminal_re_asks_on_bad_input() -> None:
     assert result.returncode == 0, result.stderr
     assert "'9' is not a legal choice" in result.stdout and "'abc' is not a legal choice" in result.stdout
     assert "game over" in result.stdout
+
+
+def test_a_game_cut_short_is_saved_and_resumes(tmp_path: Path) -> None:
+    first = subprocess.run([*GAMEBAG, "play", "wriggle-roulette", "-n", "3", "--seats", "human,random,random",
+                            "--seed", "9"], input="2\n", capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert first.returncode == 0, first.stderr
+    saved = tmp_path / "gamebag-wriggle-roulette-9.json"
+    record = json.loads(saved.read_text())
+    assert record["events"][0]["moves"]["0"] == 2 and record["meta"] == {"seed": 9}
+    second = subprocess.run([*GAMEBAG, "play", "wriggle-roulette", "--resume", str(saved), "--seats",
+                             "human,random,random"], input="0\n" * 300, capture_output=True, text=True,
+                            cwd=tmp_path, timeout=300)
+    assert second.returncode == 0, second.stderr
+    assert "game over" in second.stdout
+    final = json.loads(saved.read_text())
+    assert final["events"][: len(record["events"])] == record["events"]
+    replayed = json.loads(run("replay", str(saved), "--json").stdout)
+    assert replayed["terminal"] is True

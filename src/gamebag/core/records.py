@@ -29,14 +29,18 @@ class Record:
     players: int
     options: dict[str, Any] = field(default_factory=dict)
     events: list[JsonDict] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> JsonDict:
-        return {
+        data: JsonDict = {
             "game": self.game,
             "players": self.players,
             "options": dict(self.options),
             "events": list(self.events),
         }
+        if self.meta:
+            data["meta"] = dict(self.meta)
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=None, separators=(",", ":"))
@@ -63,12 +67,15 @@ class Record:
             raise RecordError("'options' must be an object of option names to values")
         if not isinstance(events, list):
             raise RecordError("'events' must be a list")
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise RecordError("'meta' must be an object")
         for index, event in enumerate(events):
             if not isinstance(event, dict) or len(event) != 1 or next(iter(event)) not in ("moves", "chance"):
                 raise RecordError(
                     'each event must be an object with exactly one key, "moves" or "chance"', index
                 )
-        return cls(game, players, dict(options), list(events))
+        return cls(game, players, dict(options), list(events), dict(meta))
 
     @classmethod
     def load(cls, path: str | Path) -> Record:

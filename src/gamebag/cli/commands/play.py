@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -13,9 +14,10 @@ import gamebag
 from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
 from gamebag.cli.common import build_game, split_agents
-from gamebag.core.errors import GamebagError
+from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game
+from gamebag.core.records import Record
 from gamebag.core.rng import derive_rng
 
 HUMAN = "human"
@@ -34,8 +36,25 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int = typer.Option(None, "--seed", "-s", help="Seed for dice, draws and bots (default: random)."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+        record: Path | None = typer.Option(
+            None, "--record", help="Save the record here (a game cut short is always saved, by default in the "
+            "working folder)."
+        ),
+        resume: Path | None = typer.Option(
+            None, "--resume", help="Continue the game in this record (its game, players and options are used)."
+        ),
     ) -> None:
         """Play GAME in the terminal. You see only what your seat may know."""
+        events: list[dict[str, Any]] = []
+        if resume is not None:
+            saved = Record.load(resume)
+            if saved.game != game:
+                raise GamebagError(f"{resume} holds a game of {saved.game}, not {game}")
+            players, option = saved.players, [f"{k}={_option_text(v)}" for k, v in saved.options.items()]
+            events = saved.events
+            record = record or resume  # the resumed game's record continues in the same file
+            meta_seed = saved.meta.get("seed")
+            seed = meta_seed if isinstance(meta_seed, int) and seed is None else seed
         cls = gamebag.entry(game).game_class
         n = players if players is not None else cls.default_players
         rules = build_game(game, n, option)
@@ -49,24 +68,64 @@ def register(app: typer.Typer) -> None:
             import secrets
 
             seed = secrets.randbelow(2**31)
-        TerminalGame(rules, names, bots, seed).run()
+        TerminalGame(rules, names, bots, seed, record, events).run()
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value))
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class TerminalGame:
     """The loop of a terminal game: ask humans, let bots act, show each reveal."""
 
-    def __init__(self, game: Game[Any, Any, Any], names: list[str], bots: dict[int, Any], seed: int) -> None:
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        names: list[str],
+        bots: dict[int, Any],
+        seed: int,
+        record: Path | None,
+        events: list[dict[str, Any]],
+    ) -> None:
         self.game = game
+        self.record_path = record
         self.names = names
         self.bots = bots
         self.seed = seed
-        self.match = Match(game, seed)
+        try:
+            self.match = Match(game, seed, events)
+        except GamebagError as error:
+            raise RecordError(f"the saved game cannot be resumed: {error}") from None
+        self.match.record.meta = {"seed": seed}
         self.console = Console()
         self.render = gamebag.entry(game.game_id).render_view
         humans = [p for p, name in enumerate(names) if name == HUMAN]
         self.viewer = humans[0] if humans else None
 
     def run(self) -> None:
+        try:
+            finished = self.play()
+        except KeyboardInterrupt:
+            finished = False
+        if finished:
+            self.show_final()
+        if finished and self.record_path is None:
+            return
+        # Nothing a player did is lost: a game cut short is saved and can be replayed or resumed.
+        path = self.record_path or Path(f"gamebag-{self.game.game_id}-{self.seed}.json")
+        path.write_text(json.dumps(self.match.record.to_json(), indent=1), encoding="utf-8")
+        if finished:
+            self.console.print(f"The game's record is saved in {path}; `gamebag replay {path}` shows it.")
+        else:
+            self.console.print(
+                f"The game so far is saved in {path}; continue it with "
+                f"`gamebag play {self.game.game_id} --resume {path} --seats {','.join(self.names)}`."
+            )
+
+    def play(self) -> bool:
+        """Play until the end (True) or until a human leaves (False)."""
         self.console.print(
             f"[bold]{self.game.title}[/bold] - {self.game.num_players} players, seed {self.seed}. "
             + ", ".join(f"seat {p}: {name}" for p, name in enumerate(self.names))
@@ -81,11 +140,10 @@ class TerminalGame:
                 else:
                     action = self.ask(seat)
                     if action is None:
-                        self.console.print("Game abandoned. Its record so far:")
-                        self.console.print(self.match.record.dumps(), soft_wrap=True, highlight=False)
-                        return
+                        self.console.print("Game left before the end.")
+                        return False
                 self.match.submit(seat, action)
-        self.show_final()
+        return True
 
     def ask(self, seat: int) -> Any:
         if sum(name == HUMAN for name in self.names) > 1:
