@@ -1,0 +1,106 @@
+"""Search speed: ISMCTS iterations per second per game, and seconds per bot move at the default budget.
+
+Run ``.venv/bin/python bench/bench_search.py`` (add ``--quick`` for fewer positions).
+For each registered game (two players) it takes decision positions from a few
+seeded heuristic games, then
+
+* runs ``ismcts:iterations=N`` there and reports iterations per second;
+* times ``ismcts`` (the default budget) and ``heuristic`` moves there;
+* for the two-player Eel games, times the ``equilibrium`` agent: the first move of
+  a round (which solves the round) and a move later in the same round (cached).
+
+Figures are wall-clock on one core of whatever machine runs it; the goal is a
+default-budget move under one second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+import gamebag
+from gamebag.agents.base import SeatView
+from gamebag.agents.ismcts import DEFAULT_ITERATIONS, IsmctsAgent, settings_from_params
+from gamebag.agents.registry import available_agents, make_agent
+from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.rng import make_rng
+
+
+def positions(game: Game[Any, Any, Any], count: int, seed: int = 1) -> list[tuple[Any, int]]:
+    """Decision positions (state, acting seat with a real choice) from seeded heuristic games."""
+    heuristic = make_agent("heuristic", game)
+    rng = make_rng(seed)
+    found: list[tuple[Any, int]] = []
+    while len(found) < count:
+        state = game.initial_state()
+        step = 0
+        while not game.is_terminal(state) and len(found) < count:
+            if game.node_kind(state) is NodeKind.CHANCE:
+                state = game.apply_chance(state, game.sample_chance(state, rng))
+                continue
+            moves = {}
+            for player in game.acting_players(state):
+                view = SeatView(game, state, player)
+                if step % 3 == 0 and len(view.legal_actions) > 1 and len(found) < count:
+                    found.append((state, player))
+                moves[player] = heuristic.act(view, rng)
+            step += 1
+            state = game.apply(state, moves)
+    return found
+
+
+def time_moves(agent: Any, game: Game[Any, Any, Any], spots: list[tuple[Any, int]]) -> list[float]:
+    seconds = []
+    for index, (state, player) in enumerate(spots):
+        view = SeatView(game, state, player)
+        started = time.perf_counter()
+        agent.act(view, make_rng(index))
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer positions")
+    parser.add_argument("--iterations", type=int, default=200, help="iterations for the speed figure")
+    args = parser.parse_args()
+    count = 4 if args.quick else 10
+    print(f"{'game':18s} {'iter/s':>8s} {'ismcts move (default) mean/max s':>34s} {'heuristic ms':>13s}")
+    for game_id in gamebag.games():
+        game = gamebag.make(game_id, 2)
+        spots = positions(game, count)
+        probe = IsmctsAgent(game, settings_from_params(game, {"iterations": str(args.iterations)}))
+        started = time.perf_counter()
+        for index, (state, player) in enumerate(spots):
+            probe.search(SeatView(game, state, player), make_rng(index))
+        rate = args.iterations * len(spots) / (time.perf_counter() - started)
+        default = time_moves(make_agent("ismcts", game), game, spots)
+        heuristic = time_moves(make_agent("heuristic", game), game, spots)
+        print(
+            f"{game_id:18s} {rate:8.0f} {statistics.mean(default):22.3f} / {max(default):6.3f}"
+            f"   {1000 * statistics.mean(heuristic):10.2f}"
+        )
+    print(f"(default budget: iterations={DEFAULT_ITERATIONS}, capped at the default time limit)")
+    for game_id in gamebag.games():
+        if "equilibrium" not in available_agents(game_id):
+            continue
+        game = gamebag.make(game_id, 2)
+        agent = make_agent("equilibrium", game)
+        state = game.initial_state()
+        view = SeatView(game, state, 0)
+        started = time.perf_counter()
+        agent.act(view, make_rng(0))
+        first = time.perf_counter() - started
+        started = time.perf_counter()
+        agent.act(SeatView(game, state, 1), make_rng(1))
+        cached = time.perf_counter() - started
+        print(
+            f"equilibrium {game_id:18s} first move of a round {first:.3f} s (solves the round), "
+            f"a later move {1000 * cached:.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

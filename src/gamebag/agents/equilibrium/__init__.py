@@ -1,0 +1,1 @@
+"""The ``equilibrium`` agent for two-player Eel Harvest and Wriggle Roulette (model, solver, tables, agent)."""

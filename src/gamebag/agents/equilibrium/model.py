@@ -1,0 +1,132 @@
+"""The two-player Eel Harvest family as the equilibrium solver sees it.
+
+A round with two players is a finite stochastic game with simultaneous moves:
+
+* both players in: state ``(r0, r1, c)``, the two reserves and the snakes in the
+  centre; the bag holds ``51 - r0 - r1`` eels and ``17 - c`` snakes (with two
+  players it always holds at least 12 tokens, so nobody ever draws short and the
+  start player never matters);
+* one player left (the other exited with a known final score): state
+  ``(r, c, g)``, ``g`` the grabs left under ``lone_player_grabs`` (a single
+  value when there is no limit);
+* a round ends at an outbreak or when both have exited; what it is worth to
+  seat 0 is then the game result if a score reached 20 (ties decided as the rule
+  set says), else the continuation value ``W[s0, s1]``: seat 0's chance to win
+  a game whose next round starts at those scores.
+
+``RoundRules`` holds the numbers and the rule-set choices; it is read from a
+configured game (id, player count, options), never from a game's code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.core.errors import UnknownAgentError
+from gamebag.core.protocol import Game
+
+FloatArray = npt.NDArray[np.float64]
+
+EELS = 51
+SNAKES = 17
+TARGET = 20
+THRESHOLD = 6  # snakes in the centre that make an outbreak with two players
+MAX_GRAB = 6  # most tokens one grab may take with two players
+ACTIONS = MAX_GRAB + 1  # grab 0 (exit) .. 6
+# Final scores the tables cover: a round starting below 20 adds at most 51, and a
+# lone player's table is also asked about an opponent who already scored past 20.
+HIGHEST_SCORE = TARGET - 1 + 2 * EELS
+
+# Who wins a tie of final scores.
+SHARED, SEAT0, SEAT1 = 0.5, 1.0, 0.0
+
+# The games the solver models; a game's id names its rule set.
+RULE_SETS = ("eel-harvest", "wriggle-roulette")
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    """What decides the value of a two-player round."""
+
+    rule_set: str  # "eel-harvest" (biggest grab loses) or "wriggle-roulette" (biggest reserve loses)
+    dice: bool = False  # draw=dice: every token is a snake with chance 1/4, the bag never empties
+    outbreak_scores_reserve: bool = False  # eel-harvest option: survivors score their whole reserve
+    lone_grabs: int | None = None  # eel-harvest option lone_player_grabs
+
+    @property
+    def lone_levels(self) -> int:
+        """Size of the grabs-left axis of lone-player states."""
+        return 1 if self.lone_grabs is None else max(1, self.lone_grabs)
+
+    @property
+    def key(self) -> str:
+        """A short name of this configuration (for tables and caches)."""
+        parts = [self.rule_set]
+        if self.dice:
+            parts.append("dice")
+        if self.outbreak_scores_reserve:
+            parts.append("reserve")
+        if self.lone_grabs is not None:
+            parts.append(f"lone{self.lone_grabs}")
+        return "+".join(parts)
+
+    @property
+    def lone_wins_ties(self) -> bool:
+        """Eel Harvest: of tied players, whoever left the final round later wins."""
+        return self.rule_set == "eel-harvest"
+
+
+def rules_for(game: Game[Any, Any, Any]) -> RoundRules:
+    """The round rules of a configured two-player Eel Harvest or Wriggle Roulette."""
+    rule_set = game.game_id
+    if rule_set not in RULE_SETS:
+        raise UnknownAgentError(f"the equilibrium agent plays {', '.join(sorted(RULE_SETS))} only, not {game.game_id}")
+    if game.num_players != 2:
+        raise UnknownAgentError(f"the equilibrium agent plays two-player games only, not {game.num_players} players")
+    options = game.options
+    lone = options.get("lone_player_grabs")
+    return RoundRules(
+        rule_set=rule_set,
+        dice=options.get("draw", "bag") == "dice",
+        outbreak_scores_reserve=bool(options.get("outbreak_scores_reserve", False)),
+        lone_grabs=lone if isinstance(lone, int) and not isinstance(lone, bool) else None,
+    )
+
+
+def draw_table(dice: bool) -> FloatArray:
+    """``P[e, s, a, k]``: chance that ``a`` tokens drawn from ``e`` eels and ``s`` snakes hold ``k`` snakes."""
+    table = np.zeros((EELS + 1, SNAKES + 1, ACTIONS, ACTIONS))
+    for eels in range(EELS + 1):
+        for snakes in range(SNAKES + 1):
+            total = eels + snakes
+            for count in range(ACTIONS):
+                for k in range(count + 1):
+                    if dice:
+                        table[eels, snakes, count, k] = comb(count, k) * 0.25**k * 0.75 ** (count - k)
+                    elif count <= total:
+                        table[eels, snakes, count, k] = comb(snakes, k) * comb(eels, count - k) / comb(total, count)
+    return table
+
+
+def terminal_table(tie: float) -> FloatArray:
+    """``E[f0, f1]``: seat 0's share of the win when the game ends at ``(f0, f1)``."""
+    scores = np.arange(HIGHEST_SCORE + 1)
+    f0, f1 = scores[:, None], scores[None, :]
+    return np.where(f0 > f1, 1.0, np.where(f0 < f1, 0.0, tie))
+
+
+def round_end_tables(continuation: FloatArray, tie: float) -> FloatArray:
+    """``E[track, f0, f1]``: seat 0's value when a round ends at ``(f0, f1)``.
+
+    The game result once a score has reached 20, else the continuation value
+    ``continuation[track, f0, f1]`` of the next round.
+    """
+    tracks = continuation.shape[0]
+    table = np.repeat(terminal_table(tie)[None, :, :], tracks, axis=0)
+    table[:, :TARGET, :TARGET] = continuation
+    return table

@@ -1,0 +1,408 @@
+"""Tournaments: every pairing (or seat mix) of a field of agents, a win-rate matrix, ratings, a skill ladder.
+
+* Matchups. With two players, every pair of distinct agents plays ``games``
+  games, seats alternated. With N > 2 players, every seat mix (every multiset of
+  N agents from the field holding at least two different agents) plays
+  ``games`` games, its seat order rotated one step each game.
+* Standing. A seat's standing is its share of the win, then its score; it ranks
+  the seats of a game for the ratings and decides "ahead of" for the matrix.
+* Win-rate matrix. Cell (i, j) is how often agent i finished ahead of agent j in
+  the games where both played (ties count one half; when an agent fills several
+  seats, a game counts once, as the mean over seat pairs), with a 95% Wilson
+  interval over games. With two players it is i's share of the wins against j.
+* Ratings: openskill (see ``gamebag.sim.ratings``), over every matchup game.
+* Skill ladder: one agent whose budget (``iterations`` or ``ms``) doubles at each
+  step, against each other agent of the field (with N > 2, against N - 1 copies),
+  seats rotated; its share of the wins with 95% intervals.
+
+Game ``k`` of a matchup draws all its randomness from
+``derive_rng(seed, "matchup", <seat mix>, k)`` (ladder games from
+``derive_rng(seed, "ladder", <budget>, <opponent>, k)``), so results do not
+depend on the number of worker processes or on which matchups are run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+import gamebag
+from gamebag.agents.registry import make_agent, parse_spec
+from gamebag.core.errors import GamebagError, UnknownAgentError
+from gamebag.core.protocol import Game
+from gamebag.core.rng import derive_rng
+from gamebag.sim.play import play_game
+from gamebag.sim.ratings import RatedGame, Rating, rate_games
+from gamebag.sim.stats import wilson_interval
+
+BUDGET_PARAMETERS = ("iterations", "ms")
+DEFAULT_LADDER_START = 25
+DEFAULT_LADDER_STEPS = 5
+CHUNK = 10  # games per unit of work
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """What to play. ``games`` is per matchup (pairing or seat mix) and per ladder point."""
+
+    game: str
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    ladder: str | None = None
+    ladder_steps: int = DEFAULT_LADDER_STEPS
+    auto_ladder: bool = True  # with no ``ladder`` named, ladder the first agent that takes iterations
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion with its 95% interval and the number of games behind it."""
+
+    rate: float
+    low: float
+    high: float
+    games: int
+
+    @classmethod
+    def of(cls, successes: float, games: int) -> Rate:
+        low, high = wilson_interval(successes, games)
+        return cls(successes / games if games else 0.0, low, high, games)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rate": self.rate, "ci95": [self.low, self.high], "games": self.games}
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished game: the agent index in each seat and each seat's standing."""
+
+    seats: tuple[int, ...]
+    standing: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The skill ladder: ``rates[b][o]`` is the laddered agent's win share at budget ``b`` against ``field[o]``."""
+
+    agent: str
+    parameter: str
+    budgets: tuple[float, ...]
+    specs: tuple[str, ...]
+    field: tuple[str, ...]
+    rates: tuple[tuple[Rate, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "parameter": self.parameter,
+            "budgets": list(self.budgets),
+            "specs": list(self.specs),
+            "field": list(self.field),
+            "win_share": [[cell.to_json() for cell in row] for row in self.rates],
+        }
+
+
+@dataclass
+class TournamentResult:
+    spec: TournamentSpec
+    matchups: list[tuple[int, ...]]
+    matrix: list[list[Rate | None]]
+    ratings: list[Rating]
+    ladder: Ladder | None
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        spec = self.spec
+        names = spec.agents
+        return {
+            "game": spec.game,
+            "players": spec.players,
+            "options": spec.options,
+            "seed": spec.seed,
+            "games_per_matchup": spec.games,
+            "agents": list(names),
+            "matchups": [[names[a] for a in mix] for mix in self.matchups],
+            "win_rate_matrix": [[cell.to_json() if cell else None for cell in row] for row in self.matrix],
+            "win_rate_meaning": "row agent finishing ahead of column agent (share of the win, then score); "
+            "ties count one half",
+            "ratings": [r.to_json() for r in self.ratings],
+            "ladder": self.ladder.to_json() if self.ladder else None,
+            "seconds": self.seconds,
+        }
+
+
+# ---- validation and planning ------------------------------------------------------------------
+def _budget_parameter(spec: str) -> tuple[str, str, dict[str, str]]:
+    name, params = parse_spec(spec)
+    present = [key for key in BUDGET_PARAMETERS if key in params]
+    if len(present) != 1:
+        raise GamebagError(
+            f"ladder agent {spec!r} must give exactly one budget to double, iterations=N or ms=N "
+            f"(for example ismcts:iterations={DEFAULT_LADDER_START})"
+        )
+    return name, present[0], params
+
+
+def ladder_specs(spec: str, steps: int) -> tuple[str, tuple[float, ...], tuple[str, ...]]:
+    """The parameter doubled, the budgets and the agent spec at each step of a ladder."""
+    name, key, params = _budget_parameter(spec)
+    try:
+        start = float(params[key])
+    except ValueError:
+        raise GamebagError(f"ladder budget {key}={params[key]!r} must be a number") from None
+    budgets: list[float] = []
+    specs: list[str] = []
+    for step in range(steps):
+        value = start * 2**step
+        shown = str(int(value)) if key == "iterations" or value.is_integer() else f"{value:g}"
+        budgets.append(float(shown))
+        rest = [f"{k}={v}" for k, v in params.items() if k != key]
+        specs.append(f"{name}:" + ",".join([*rest, f"{key}={shown}"]))
+    return key, tuple(budgets), tuple(specs)
+
+
+def default_ladder(game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
+    """The first agent of the field that takes an ``iterations`` budget, from a small start."""
+    for spec in agents:
+        name, params = parse_spec(spec)
+        rest = [f"{k}={v}" for k, v in params.items() if k not in BUDGET_PARAMETERS]
+        candidate = f"{name}:" + ",".join([*rest, f"iterations={DEFAULT_LADDER_START}"])
+        try:
+            make_agent(candidate, game)
+        except UnknownAgentError:
+            continue
+        return candidate
+    return None
+
+
+def seat_mixes(agent_count: int, players: int) -> list[tuple[int, ...]]:
+    """Every pairing (two players) or every seat mix with at least two different agents."""
+    if players == 2:
+        return list(combinations(range(agent_count), 2))
+    return [mix for mix in combinations_with_replacement(range(agent_count), players) if len(set(mix)) > 1]
+
+
+def validate(spec: TournamentSpec) -> Game[Any, Any, Any]:
+    """Fail fast, before any game is played, on a bad game, option, agent or count."""
+    if spec.games < 1:
+        raise GamebagError("--games must be at least 1")
+    if len(spec.agents) < 2:
+        raise GamebagError("a tournament needs at least two agents, for example --agents random,heuristic")
+    if len(set(spec.agents)) != len(spec.agents):
+        raise GamebagError("each agent may be named only once in --agents")
+    if spec.ladder_steps < 1:
+        raise GamebagError("--ladder-steps must be at least 1")
+    if spec.players < 2:
+        raise GamebagError(f"agents can only be compared with at least 2 players per game, not {spec.players}")
+    game = gamebag.make(spec.game, spec.players, **spec.options)
+    for name in spec.agents:
+        make_agent(name, game)
+    if spec.ladder is not None:
+        for step_spec in ladder_specs(spec.ladder, spec.ladder_steps)[2]:
+            make_agent(step_spec, game)
+    return game
+
+
+# ---- playing ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Batch:
+    """Games ``start .. stop - 1`` of one seating plan, by agent spec."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    specs: tuple[str, ...]  # the agent spec of each entry of ``lineup``
+    lineup: tuple[int, ...]  # index into ``specs`` for each seat, before rotation
+    seed_path: tuple[str, ...]
+    seed: int
+    start: int
+    stop: int
+
+
+def _standing(returns: Sequence[float], scores: Sequence[float]) -> tuple[tuple[float, float], ...]:
+    return tuple((float(r), float(s)) for r, s in zip(returns, scores, strict=True))
+
+
+def _play_batch(batch: _Batch) -> list[GameOutcome]:
+    game = gamebag.make(batch.game, batch.players, **batch.options)
+    agents = [make_agent(s, game) for s in batch.specs]
+    out: list[GameOutcome] = []
+    n = batch.players
+    for k in range(batch.start, batch.stop):
+        shift = k % n
+        seats = tuple(batch.lineup[(seat + shift) % n] for seat in range(n))
+        played = play_game(
+            game, [agents[i] for i in seats], derive_rng(batch.seed, *batch.seed_path, k), keep_record=False
+        )
+        out.append(GameOutcome(seats, _standing(played.returns, played.scores)))
+    return out
+
+
+def _run_batches(batches: list[_Batch], workers: int, progress: Progress | None) -> list[list[GameOutcome]]:
+    results: list[list[GameOutcome]] = []
+    if workers <= 1:
+        for batch in batches:
+            results.append(_play_batch(batch))
+            if progress is not None:
+                progress(batch.stop - batch.start)
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_play_batch, batch) for batch in batches]
+        for batch, future in zip(batches, futures, strict=True):
+            results.append(future.result())
+            if progress is not None:
+                progress(batch.stop - batch.start)
+    return results
+
+
+def _split(total: int, parts: int) -> list[tuple[int, int]]:
+    """Game ranges: at least ``parts`` of them, none longer than ``CHUNK`` (for progress and workers)."""
+    size = max(1, min(CHUNK, -(-total // max(1, parts))))
+    return [(start, min(total, start + size)) for start in range(0, total, size)]
+
+
+def _ahead(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return 1.0 if a > b else 0.5 if a == b else 0.0
+
+
+def win_rate_matrix(agent_count: int, outcomes: Sequence[GameOutcome]) -> list[list[Rate | None]]:
+    """Cell (i, j): how often i finished ahead of j in games with both (ties one half)."""
+    ahead = [[0.0] * agent_count for _ in range(agent_count)]
+    together = [[0] * agent_count for _ in range(agent_count)]
+    for outcome in outcomes:
+        present = sorted(set(outcome.seats))
+        for i in present:
+            for j in present:
+                if i == j:
+                    continue
+                pairs = [
+                    _ahead(outcome.standing[si], outcome.standing[sj])
+                    for si, ai in enumerate(outcome.seats)
+                    if ai == i
+                    for sj, aj in enumerate(outcome.seats)
+                    if aj == j
+                ]
+                ahead[i][j] += sum(pairs) / len(pairs)
+                together[i][j] += 1
+    return [
+        [Rate.of(ahead[i][j], together[i][j]) if together[i][j] else None for j in range(agent_count)]
+        for i in range(agent_count)
+    ]
+
+
+def plan(
+    spec: TournamentSpec, game: Game[Any, Any, Any], workers: int = 1
+) -> tuple[list[tuple[int, ...]], list[_Batch], str | None, list[_Batch]]:
+    """The seat mixes, the matchup batches, the ladder agent and the ladder batches."""
+    mixes = seat_mixes(len(spec.agents), spec.players)
+    per_mix = max(1, workers // max(1, len(mixes)))
+    matchups = [
+        _Batch(
+            spec.game,
+            spec.players,
+            spec.options,
+            tuple(spec.agents[a] for a in mix),
+            tuple(range(spec.players)),
+            ("matchup", "|".join(spec.agents[a] for a in mix)),
+            spec.seed,
+            start,
+            stop,
+        )
+        for mix in mixes
+        for start, stop in _split(spec.games, per_mix)
+    ]
+    ladder_batches: list[_Batch] = []
+    ladder_spec = spec.ladder
+    if ladder_spec is None and spec.auto_ladder:
+        ladder_spec = default_ladder(game, spec.agents)
+    if ladder_spec is not None:
+        _, budgets, specs = ladder_specs(ladder_spec, spec.ladder_steps)
+        lineup = (0,) + (1,) * (spec.players - 1)
+        for budget, step_spec in zip(budgets, specs, strict=True):
+            for opponent in ladder_field(spec.agents, ladder_spec):
+                for start, stop in _split(spec.games, per_mix):
+                    ladder_batches.append(
+                        _Batch(
+                            spec.game,
+                            spec.players,
+                            spec.options,
+                            (step_spec, opponent),
+                            lineup,
+                            ("ladder", f"{budget:g}", opponent),
+                            spec.seed,
+                            start,
+                            stop,
+                        )
+                    )
+    return mixes, matchups, ladder_spec, ladder_batches
+
+
+def ladder_field(agents: Sequence[str], ladder_spec: str) -> list[str]:
+    """The fixed field a ladder plays: every agent of another kind than the laddered one."""
+    ladder_name = parse_spec(ladder_spec)[0]
+    others = [a for a in agents if parse_spec(a)[0] != ladder_name]
+    return others or [a for a in agents if a != ladder_spec]
+
+
+def total_games(spec: TournamentSpec) -> int:
+    """How many games the tournament plays (for progress bars)."""
+    _, matchups, _, ladder = plan(spec, validate(spec))
+    return sum(b.stop - b.start for b in matchups + ladder)
+
+
+def run_tournament(spec: TournamentSpec, workers: int = 1, progress: Progress | None = None) -> TournamentResult:
+    """Play every matchup and the ladder, then compute the matrix, ratings and ladder rates."""
+    started = time.perf_counter()
+    game = validate(spec)
+    mixes, matchup_batches, ladder_spec, ladder_batches = plan(spec, game, workers)
+    results = _run_batches(matchup_batches + ladder_batches, workers, progress)
+    # Batches hold the games of each mix in order, so the order of rating updates is fixed.
+    outcomes = [
+        GameOutcome(tuple(spec.agents.index(batch.specs[i]) for i in outcome.seats), outcome.standing)
+        for batch, batch_outcomes in zip(matchup_batches, results, strict=False)
+        for outcome in batch_outcomes
+    ]
+    ladder = None
+    if ladder_spec is not None and ladder_batches:
+        ladder = _ladder_result(spec, ladder_spec, ladder_batches, results[len(matchup_batches) :])
+    return TournamentResult(
+        spec=spec,
+        matchups=mixes,
+        matrix=win_rate_matrix(len(spec.agents), outcomes),
+        ratings=rate_games(spec.agents, (RatedGame(o.seats, o.standing) for o in outcomes)),
+        ladder=ladder,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _ladder_result(
+    spec: TournamentSpec, ladder_spec: str, batches: list[_Batch], results: list[list[GameOutcome]]
+) -> Ladder:
+    key, budgets, specs = ladder_specs(ladder_spec, spec.ladder_steps)
+    opponents = ladder_field(spec.agents, ladder_spec)
+    wins: dict[tuple[str, str], list[float]] = {}
+    for batch, outcomes in zip(batches, results, strict=True):
+        bucket = wins.setdefault((batch.specs[0], batch.specs[1]), [0.0, 0.0])
+        for outcome in outcomes:
+            seat = outcome.seats.index(0)
+            bucket[0] += outcome.standing[seat][0]
+            bucket[1] += 1
+    rates = tuple(
+        tuple(Rate.of(wins[(step, opp)][0], int(wins[(step, opp)][1])) for opp in opponents) for step in specs
+    )
+    return Ladder(
+        agent=parse_spec(ladder_spec)[0],
+        parameter=key,
+        budgets=budgets,
+        specs=specs,
+        field=tuple(opponents),
+        rates=rates,
+    )
