@@ -7,12 +7,14 @@ needed); the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
 from __future__ import annotations
 
 from pathlib import Path
-
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
 from gamebag.sim.tournament import TournamentResult
+
+if TYPE_CHECKING:  # matplotlib is imported only when a plot is drawn, so the CLI starts fast
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 SUPPORTED_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -29,6 +31,8 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
         )
     spec = result.spec
     panels = 3 if result.ladder is not None else 2
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.2 * panels, 5.6), layout="constrained")
     axes = figure.subplots(1, panels)
     figure.suptitle(
