@@ -6,6 +6,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
 import gamebag
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
@@ -49,3 +52,15 @@ def plain_number(value: float) -> float | int:
 
 def dumps(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=False)
+
+
+def progress_bar() -> Progress:
+    """The progress bar long commands show on standard error (never mixed into JSON output)."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )

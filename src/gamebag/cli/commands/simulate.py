@@ -7,11 +7,10 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import gamebag
-from gamebag.cli.common import dumps, split_agents
+from gamebag.cli.common import dumps, progress_bar, split_agents
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.simulate import SimulationResult, SimulationSpec, run_simulation, validate_spec
 
@@ -53,14 +52,7 @@ def register(app: typer.Typer) -> None:
         )
         show_progress = not as_json and sys.stderr.isatty()
         if show_progress:
-            with Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            ) as bar:
+            with progress_bar() as bar:
                 task = bar.add_task(f"simulating {game}", total=games)
                 result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k))
         else:

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import gamebag
-from gamebag.cli.common import dumps
+from gamebag.cli.common import dumps, progress_bar
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (
@@ -106,14 +105,7 @@ def register(app: typer.Typer) -> None:
 def _run(spec: TournamentSpec, workers: int, show_progress: bool) -> TournamentResult:
     if not show_progress:
         return run_tournament(spec, workers)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
+    with progress_bar() as bar:
         task = bar.add_task(f"tournament: {spec.game}", total=total_games(spec))
         return run_tournament(spec, workers, progress=lambda k: bar.advance(task, k))
 
