@@ -20,11 +20,11 @@ def build_game(game_id: str, players: int | None, option_pairs: Sequence[str]) -
     return gamebag.make(game_id, players, **parse_option_pairs(option_pairs))
 
 
-def split_agents(text: str, players: int) -> list[str]:
-    """``"ismcts:iterations=200,c=1.4,random"`` -> one agent spec per seat.
+def split_agent_specs(text: str) -> list[str]:
+    """``"ismcts:iterations=200,c=1.4,random"`` -> ``["ismcts:iterations=200,c=1.4", "random"]``.
 
     A comma-separated piece holding ``=`` but no ``:`` is another parameter of the
-    agent before it. A single agent fills every seat.
+    agent before it.
     """
     names: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
@@ -34,6 +34,12 @@ def split_agents(text: str, players: int) -> list[str]:
             names[-1] += "," + piece
         else:
             names.append(piece)
+    return names
+
+
+def split_agents(text: str, players: int) -> list[str]:
+    """One agent spec per seat from ``split_agent_specs``; a single agent fills every seat."""
+    names = split_agent_specs(text)
     if not names:
         raise GamebagError("name at least one agent, for example --agents heuristic,random")
     if len(names) == 1:

@@ -111,6 +111,17 @@ class ActionCodec:
         return canonical_json(self.game.action_to_json(self.actions[index]))
 
 
+def render_table(table: Table, mode: str | None) -> str | None:
+    """The ``render`` of every environment: ``"ansi"`` returns the table as text, ``"human"`` prints it."""
+    if mode is None:
+        return None
+    text = table.render()
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     """``value`` if it is one of ``allowed``, else a ``ValueError`` listing them."""
     if value not in allowed:

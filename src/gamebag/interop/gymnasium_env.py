@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import make_agent
-from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng
+from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng, render_table
 
 RENDER_MODES = ("ansi", "human")
 ENV_NAMESPACE = "gamebag"
@@ -137,13 +137,7 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text; ``"human"``: printed; no mode: nothing."""
-        if self.render_mode is None:
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.table, self.render_mode)
 
     # ---- helpers --------------------------------------------------------------------
     def action_masks(self) -> NDArray[np.bool_]:

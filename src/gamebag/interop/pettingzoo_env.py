@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv, ParallelEnv
 
 from gamebag.core.errors import IllegalActionError
-from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng
+from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng, render_table
 
 RENDER_MODES = ("ansi", "human")
 
@@ -120,13 +120,7 @@ class _TableEnv:
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text; ``"human"``: printed; no mode: nothing."""
-        if self.render_mode is None:
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.table, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (no windows or processes)."""

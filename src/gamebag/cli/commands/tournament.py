@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 import gamebag
-from gamebag.cli.common import dumps, progress_bar
+from gamebag.cli.common import dumps, progress_bar, split_agent_specs
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (
@@ -21,23 +21,6 @@ from gamebag.sim.tournament import (
     total_games,
 )
 from gamebag.sim.tournament_plot import SUPPORTED_SUFFIXES, plot_tournament
-
-
-def split_field(text: str) -> list[str]:
-    """``"random,ismcts:iterations=200,c=1.4"`` -> ``["random", "ismcts:iterations=200,c=1.4"]``.
-
-    A comma-separated piece holding ``=`` but no ``:`` is another parameter of the
-    agent before it.
-    """
-    names: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece and names:
-            names[-1] += "," + piece
-        else:
-            names.append(piece)
-    return names
 
 
 def register(app: typer.Typer) -> None:
@@ -75,7 +58,7 @@ def register(app: typer.Typer) -> None:
             raise GamebagError(f"--plot {plot}: name a file ending in {', '.join(SUPPORTED_SUFFIXES)}")
         if workers < 1:
             raise GamebagError("--workers must be at least 1")
-        field = split_field(agents)
+        field = split_agent_specs(agents)
         game_options = parse_option_pairs(option)
         configured = gamebag.make(game, players, **game_options)
         spec = TournamentSpec(
