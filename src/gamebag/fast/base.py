@@ -26,7 +26,8 @@ class BatchResult:
     ``returns`` are the win shares the rules engine's ``returns`` give (1/k to each of
     k tied winners); ``length`` counts what the game's ``rounds`` count in the rules
     engine (rounds for the Eel games, turns for the dice games); ``ended_by`` indexes
-    ``ended_by_names`` (the rules engine's ``ended_by`` strings).
+    ``ended_by_names`` (the rules engine's ``ended_by`` strings; an empty name stands for a
+    game that ended the ordinary way, where the rules engine names no reason).
     """
 
     start: int
@@ -90,6 +91,15 @@ class StepBatch(ABC):
     @abstractmethod
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         """The full struct-of-arrays state (for equality tests and centralised critics)."""
+
+    def policy_actions(self, policies: Sequence[str]) -> npt.NDArray[np.int64]:
+        """``[num_envs, num_players]``: what the named compiled policies (one per seat) choose now.
+
+        Entries of seats not acting are 0. The policies draw from each game's own generator, so
+        a batch stepped with ``step(policy_actions(agents))`` plays the very games ``play`` does.
+        Engines without compiled policies raise ``NotImplementedError``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no compiled policies")
 
 
 class FastEngine(ABC):
