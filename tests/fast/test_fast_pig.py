@@ -17,7 +17,13 @@ from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
 from gamebag.games.pig.rules import PHASES, PigState
 
-OPTION_SETS: list[dict[str, Any]] = [{}, {"goal": 30}, {"goal": 7}]
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"goal": 30},
+    {"goal": 7},
+    {"goal": 30, "die_sides": 2},
+    {"goal": 60, "die_sides": 20},
+]
 REPLAY_GAMES = 1000
 # Seat agents for the replays: random play reaches odd corners, the others the usual ones.
 REPLAY_AGENTS = (("random", "random"), ("heuristic", "random"), ("optimal-win", "optimal-score"))
@@ -180,6 +186,7 @@ def test_distributions_agree_with_the_rules_engine() -> None:
     p_values: dict[str, float] = {}
     cases = [({}, ("heuristic", "random"), 1500), ({"goal": 30}, ("random", "random"), 3000)]
     cases.append(({"goal": 30}, ("optimal-win", "heuristic"), 3000))
+    cases.append(({"goal": 40, "die_sides": 3}, ("random", "optimal-score"), 3000))
     for options, agents, games in cases:
         game = gamebag.make("pig", **options)
         engine = engine_for(game, agents)
