@@ -33,6 +33,9 @@ OPTION_SETS: list[tuple[str, int, dict[str, Any]]] = [
     ("eel-harvest", 4, {"draw": "dice", "lone_player_grabs": 1, "outbreak_scores_reserve": True, "rotate_start": True}),
     ("eel-harvest", 7, {"lone_player_grabs": 3, "outbreak_scores_reserve": True}),
     ("eel-harvest", 8, {"rotate_start": True}),
+    ("wriggle-roulette", 4, {"eels": 30, "snakes": 12, "target": 15, "max_grab": 3, "outbreak_snakes": 8}),
+    ("eel-harvest", 3, {"eels": 80, "snakes": 25, "target": 30, "max_grab": 7, "outbreak_snakes": 10}),
+    ("eel-harvest", 2, {"draw": "dice", "max_grab": 2, "target": 12, "lone_player_grabs": 4}),
 ]
 
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from eel_helpers import check_tokens
 
 import gamebag
 from gamebag.fast import engine_for, unavailable_reason
 from gamebag.fast.eel import batch, kernel, layout, policies
 from gamebag.fast.eel.engine import kernel_config
-
-from .eel_helpers import check_tokens
 
 
 def test_registry_picks_the_kernel_only_for_compiled_agents_and_known_options() -> None:
@@ -19,8 +18,13 @@ def test_registry_picks_the_kernel_only_for_compiled_agents_and_known_options() 
     assert engine_for(game, ["random", "ismcts", "random", "random"]) is None
     reason = unavailable_reason(game, ["random", "ismcts:iterations=5", "random", "random"])
     assert reason is not None and "ismcts" in reason
-    harvest = gamebag.make("eel-harvest", 3, draw="dice", lone_player_grabs=2)
+    harvest = gamebag.make("eel-harvest", 3, draw="dice", lone_player_grabs=2, max_grab=8, target=40)
     assert engine_for(harvest, ["heuristic"] * 3) is not None
+    # Outbreak chances too big to count exactly in 64 bits: the heuristic stays on the rules engine.
+    huge = gamebag.make("wriggle-roulette", 8, eels=200, snakes=100, max_grab=10)
+    assert engine_for(huge, ["random"] * 8) is not None
+    reason = unavailable_reason(huge, ["heuristic"] * 8)
+    assert reason is not None and "exactly" in reason
 
 
 def test_games_do_not_depend_on_how_the_run_is_split() -> None:

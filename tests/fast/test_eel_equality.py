@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from eel_helpers import OPTION_SETS, ReplayLog, make_game, option_set_id, replay_game
 from scipy import stats
 
 from gamebag.core.rng import derive_rng
@@ -25,8 +26,6 @@ from gamebag.fast.eel import batch
 from gamebag.fast.eel.engine import kernel_config
 from gamebag.fast.eel.layout import C_THRESHOLD
 from gamebag.fast.rng import run_key
-
-from .eel_helpers import OPTION_SETS, ReplayLog, make_game, option_set_id, replay_game
 
 RULES_GAMES = 1000
 FAST_GAMES = 20_000

@@ -7,6 +7,7 @@ from math import comb
 
 import numpy as np
 import pytest
+from eel_helpers import OPTION_SETS, expected_row, make_game, option_set_id
 
 from gamebag.agents.base import SeatView
 from gamebag.agents.heuristics.eel_family import EelHeuristic
@@ -15,8 +16,6 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast.eel.engine import kernel_config
 from gamebag.fast.eel.policies import heuristic_choice, outbreak_probability, ratio_correctly_rounded
-
-from .eel_helpers import OPTION_SETS, expected_row, make_game, option_set_id
 
 
 def test_outbreak_probability_is_bit_for_bit_the_rules_heuristics() -> None:

@@ -39,6 +39,7 @@ from gamebag.fast.eel.layout import (
 )
 from gamebag.fast.eel.policies import choose
 from gamebag.fast.rng import game_key
+from gamebag.games.eel_family.options import MAX_GRAB_LIMIT
 
 Int32s = npt.NDArray[np.int32]
 Int64s = npt.NDArray[np.int64]
@@ -151,7 +152,7 @@ def observe(states: Int32s, cfg: Config, out: npt.NDArray[np.float32]) -> None: 
             j = 0
             for offset in range(n):
                 seat = (player + offset) % n
-                out[k, player, j] = s[SCORES + seat] / target
+                out[k, player, j] = min(s[SCORES + seat] / target, 1.0)
                 out[k, player, j + 1] = s[RESERVES + seat] / eels
                 out[k, player, j + 2] = 1.0 if s[IN_ROUND + seat] else 0.0
                 j += 3
@@ -164,4 +165,4 @@ def observe(states: Int32s, cfg: Config, out: npt.NDArray[np.float32]) -> None: 
             out[k, player, j + 3] = cfg[C_THRESHOLD] / snakes
             out[k, player, j + 4] = ((s[START] - player) % n) / 8
             out[k, player, j + 5] = min(s[GRAB], 40) / 40
-            out[k, player, j + 6] = cfg[C_MAX_GRAB] / 6
+            out[k, player, j + 6] = cfg[C_MAX_GRAB] / MAX_GRAB_LIMIT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -35,11 +36,27 @@ from gamebag.fast.eel.layout import (
     WIDTH,
     WINNER,
 )
+from gamebag.fast.eel.policies import TYPICAL_OTHER_GRAB
 from gamebag.fast.rng import run_key
 from gamebag.games.eel_family import rules
 
 # Options the kernels take as parameters; a game with any other option plays on the rules engine.
-KERNEL_OPTIONS = frozenset({"rotate_start", "outbreak_scores_reserve", "lone_player_grabs", "draw"})
+KERNEL_OPTIONS = frozenset(
+    {
+        "rotate_start",
+        "outbreak_scores_reserve",
+        "lone_player_grabs",
+        "draw",
+        "eels",
+        "snakes",
+        "target",
+        "max_grab",
+        "outbreak_snakes",
+    }
+)
+# The compiled heuristic counts outbreak chances exactly in 64-bit integers, as the rules-side
+# heuristic does with Python's integers; bags so big that a count could overflow play on the rules engine.
+_EXACT_COUNT_LIMIT = 2**64
 
 
 def kernel_config(game: Game[Any, Any, Any]) -> npt.NDArray[np.int64]:
@@ -55,9 +72,9 @@ def kernel_config(game: Game[Any, Any, Any]) -> npt.NDArray[np.int64]:
     cfg[C_LONE_LIMIT] = -1 if game.lone_limit is None else game.lone_limit
     cfg[C_OUTBREAK_SCORES_RESERVE] = int(game.scores_reserve_on_outbreak)
     cfg[C_WRIGGLE] = int(game.rule_set == "wriggle-roulette")
-    cfg[C_EELS] = rules.EELS
-    cfg[C_SNAKES] = rules.SNAKES
-    cfg[C_TARGET] = rules.TARGET
+    cfg[C_EELS] = game.eels
+    cfg[C_SNAKES] = game.snakes
+    cfg[C_TARGET] = game.target
     return cfg
 
 
@@ -78,7 +95,13 @@ class EelFamilyEngine(FastEngine):
         unknown = sorted(set(game.options) - KERNEL_OPTIONS)
         if unknown:
             return f"option(s) {', '.join(unknown)} have no kernel parameter yet"
-        return super().unsupported(game, [agent.strip() for agent in agents])
+        names = [agent.strip() for agent in agents]
+        if "heuristic" in names and not game.dice:
+            tokens = game.eels + game.snakes
+            most_drawn = min(tokens, game.max_grab + TYPICAL_OTHER_GRAB * (game.num_players - 1))
+            if math.comb(tokens, most_drawn) >= _EXACT_COUNT_LIMIT:
+                return f"the compiled heuristic cannot count outbreak chances exactly with {tokens} tokens in the bag"
+        return super().unsupported(game, names)
 
     def play(
         self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
@@ -193,15 +216,15 @@ class EelStepBatch(StepBatch):
         if finished.any():
             self._rewards[finished] = self._win_shares()[finished]
 
-    def policy_actions(self, policies: Sequence[str]) -> npt.NDArray[np.int64]:
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         self._require_started()
-        if len(policies) != self.num_players:
-            raise ValueError(f"name one policy per seat ({self.num_players}), not {len(policies)}")
-        unknown = [p for p in policies if p.strip() not in POLICY_NAMES]
+        if len(agents) != self.num_players:
+            raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
+        unknown = [p for p in agents if p.strip() not in POLICY_NAMES]
         if unknown:
             raise ValueError(f"no compiled policy {unknown[0]!r}; compiled: {', '.join(POLICY_NAMES)}")
         out = np.zeros((self.num_envs, self.num_players), np.int64)
-        batch.policy_actions(self._states, self.cfg, policy_codes(policies), self._keys, self._counters, out)
+        batch.policy_actions(self._states, self.cfg, policy_codes(agents), self._keys, self._counters, out)
         return out
 
     # ---- views ---------------------------------------------------------------------------
