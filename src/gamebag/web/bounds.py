@@ -54,6 +54,7 @@ OPTION_MAXIMA: Mapping[str, Mapping[str, int]] = {
     "pig": {"goal": 100},
     "eigen-kweek": {"max_rounds": 200},
     "catch-a-dragon": {"max_tiebreak_rounds": 20},
+    "eel-harvest": {"lone_player_grabs": 100},  # the game sets no maximum
 }
 
 
