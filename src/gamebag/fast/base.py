@@ -24,9 +24,10 @@ class BatchResult:
     """Per-game arrays for games ``start .. start + len - 1`` of one seeded run.
 
     ``returns`` are the win shares the rules engine's ``returns`` give (1/k to each of
-    k tied winners); ``length`` counts what the game's ``rounds`` count in the rules
-    engine (rounds for the Eel games, turns for the dice games); ``ended_by`` indexes
-    ``ended_by_names`` (the rules engine's ``ended_by`` strings).
+    k tied winners); ``length`` is what the rules engine's ``round_number`` says at the
+    end (what ``simulate`` reports as rounds; for Pig a round is one turn of each
+    player); ``ended_by`` indexes ``ended_by_names`` (the rules engine's ``ended_by``
+    strings; an empty name stands for a game that reports no reason).
     """
 
     start: int
@@ -90,6 +91,15 @@ class StepBatch(ABC):
     @abstractmethod
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         """The full struct-of-arrays state (for equality tests and centralised critics)."""
+
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        """``[num_envs, num_players]``: what each acting seat's compiled policy (``agents[seat]``) chooses now.
+
+        Engines that compile policies override this (for opponents in learning); a
+        ``random`` policy draws from the game's own stream, so a game stepped with
+        these actions is the same game the whole-game kernel plays.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no compiled policies")
 
 
 class FastEngine(ABC):
