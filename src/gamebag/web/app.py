@@ -21,10 +21,11 @@ from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.db import Store
+from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import catalogue
+from gamebag.web.lobby import catalogue, checked_agent, playable_agents, rules_markdown
 from gamebag.web.manager import TableManager, UnknownTableError
-from gamebag.web.messages import result_json
+from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.settings import DEFAULT_DB_URL
 from gamebag.web.ws import table_socket
 
@@ -42,6 +43,15 @@ def invite_path(table_id: str, token: str) -> str:
     return f"/play/{table_id}#seat={token}"
 
 
+def host_path(table_id: str, token: str) -> str:
+    return f"/host/{table_id}#host={token}"
+
+
+def _require_host(request: Request, table: LiveTable) -> None:
+    if not table.is_host(request.headers.get("x-host-token")):
+        raise SeatError("only the table's host may do this: open the host link you got when the table was opened")
+
+
 def _seat_from_request(request: Request, table: LiveTable) -> int | None:
     # A header, not a query parameter: URLs end up in access logs.
     token = request.headers.get("x-seat-token")
@@ -56,8 +66,13 @@ def create_app(
     bot_delay: float = 0.6,
     allow_seed: bool = False,
     sync: str = "normal",
+    invite_base: str | None = None,
 ) -> FastAPI:
-    """A server on the database at ``db_url``; tables left unfinished carry on at start-up."""
+    """A server on the database at ``db_url``; tables left unfinished carry on at start-up.
+
+    ``invite_base`` (say ``http://192.168.1.20:8000``) is the address other devices reach
+    this server at; invite links and QR codes use it (None: the address the host opened).
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -102,6 +117,10 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "table.html")
 
+    @app.get("/host/{table_id}", include_in_schema=False)
+    async def host_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "host.html")
+
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "replay.html")
@@ -111,6 +130,16 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         """Every game, its player counts, options and the agents that can fill a seat."""
         return catalogue()
+
+    @app.get("/api/games/{game_id}/rules")
+    async def rules(game_id: str) -> dict[str, Any]:
+        """A game's rules page (Markdown), for the table's "How to play" sheet."""
+        return {"game": game_id, "markdown": rules_markdown(game_id)}
+
+    @app.get("/api/server")
+    async def server_facts() -> dict[str, Any]:
+        """What pages need to know about this server: the address invites should use."""
+        return {"invite_base": invite_base}
 
     @app.get("/api/tables")
     async def tables(request: Request) -> list[dict[str, Any]]:
@@ -144,6 +173,7 @@ def create_app(
         return JSONResponse(
             {
                 "id": table.id,
+                "host": host_path(table.id, table.config.host_token or ""),
                 "game": table.game.game_id,
                 "players": table.game.num_players,
                 "seats": seats,
@@ -186,6 +216,66 @@ def create_app(
             "steps": table.step_views(seat),
             "result": result_json(table),
         }
+
+    @app.get("/api/tables/{table_id}/host")
+    async def host(request: Request, table_id: str) -> dict[str, Any]:
+        """For the host only: every seat's invite link with its QR code, and who is connected."""
+        table = table_of(request, table_id)
+        _require_host(request, table)
+        manager = manager_of(request)
+        meta = manager.meta(table)
+        base = invite_base or str(request.base_url).rstrip("/")
+        seats = []
+        for seat, facts in zip(table.seats, meta["seats"], strict=True):
+            item: dict[str, Any] = dict(facts)
+            if seat.agent is None:
+                link = base + invite_path(table.id, seat.token)
+                item.update(invite=link, qr=qr_rows(link))
+            seats.append(item)
+        spectate = f"{base}/play/{table.id}"
+        return {
+            "table": meta,
+            "seats": seats,
+            "spectate": spectate,
+            "spectate_qr": qr_rows(spectate),
+            "invite_base": invite_base,
+            "agents": list(playable_agents(table.game.game_id)),
+            "next": None if table.config.next_id is None else f"/play/{table.config.next_id}",
+        }
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=None)
+    async def seat_to_bot(request: Request, table_id: str, seat: int) -> JSONResponse | dict[str, Any]:
+        """For the host only: a person's seat (a no-show) is played by a bot from now on."""
+        table = table_of(request, table_id)
+        _require_host(request, table)
+        try:
+            data = json.loads((await request.body())[:MAX_BODY] or b"{}")
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or set(data) - {"agent"}:
+            return _error(400, 'the body must be {"agent": "<agent spec>"} or empty (the table\'s timeout agent)')
+        agent = data.get("agent") or table.config.timeout_agent
+        manager = manager_of(request)
+        manager.hand_to_bot(table, seat, checked_agent(agent, table.game, f"seat {seat}"))
+        return {"table": manager.meta(table)}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+        """A seat or the host opens the rematch (same seats); each seat gets its own new link."""
+        table = table_of(request, table_id)
+        seat = _seat_from_request(request, table)
+        if seat is None and not table.is_host(request.headers.get("x-host-token")):
+            raise SeatError("a rematch is started from a seat's page or by the host")
+        manager = manager_of(request)
+        following = manager.rematch(table)
+        return {"id": following.id, "path": rematch_path(following, seat)}
+
+    @app.post("/api/client-errors")
+    async def client_error(request: Request) -> dict[str, Any]:
+        """A page reports that drawing a table failed; the server logs it (bounded, no reply data)."""
+        body = (await request.body())[:2048]
+        log.warning("browser reported: %s", body.decode("utf-8", "replace").replace("\n", " ")[:2000])
+        return {"ok": True}
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

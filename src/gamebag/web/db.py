@@ -1,4 +1,5 @@
-"""Persistence of web tables with SQLAlchemy 2: tables, seats, record events, pending choices.
+"""Persistence of web tables with SQLAlchemy 2: tables, seats, record events, pending choices,
+host tokens and rematches.
 
 Every accepted action is one transaction: a secret choice that does not yet
 complete the joint action is stored as a pending row; the choice that completes
@@ -90,6 +91,24 @@ class PendingRow(Base):
     action: Mapped[str] = mapped_column(Text)  # JSON encoding of the action
 
 
+class HostRow(Base):
+    """The host token of a table: it recovers the invite links and hands a no-show seat to a bot."""
+
+    __tablename__ = "web_hosts"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class RematchRow(Base):
+    """The table that a finished table's rematch (same seats) continues at."""
+
+    __tablename__ = "web_rematches"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
+    next_id: Mapped[str] = mapped_column(String(32))
+
+
 @dataclass(frozen=True)
 class SeatConfig:
     """A seat as stored: its token, display name and agent (None for a human)."""
@@ -114,6 +133,8 @@ class TableConfig:
     created_at: float
     finished: bool
     seats: tuple[SeatConfig, ...]
+    host_token: str | None = None  # None: a table opened before host pages existed
+    next_id: str | None = None  # the rematch table, once one is opened
 
 
 @dataclass(frozen=True)
@@ -181,6 +202,20 @@ class Store:
                 session.add(
                     SeatRow(table_id=config.id, seat=seat.seat, token=seat.token, name=seat.name, agent=seat.agent)
                 )
+            if config.host_token is not None:
+                session.add(HostRow(table_id=config.id, token=config.host_token))
+
+    def set_seat_agent(self, table_id: str, seat: int, agent: str) -> None:
+        """Hand a seat to a bot (its token stops working for people)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
+            )
+
+    def set_rematch(self, table_id: str, next_id: str) -> None:
+        """Remember the rematch table of ``table_id``."""
+        with Session(self.engine) as session, session.begin():
+            session.add(RematchRow(table_id=table_id, next_id=next_id))
 
     # Accepted actions are written with SQLAlchemy Core (no ORM unit of work): they are the
     # hot path of a busy server, one transaction each.
@@ -224,6 +259,8 @@ class Store:
                 SeatConfig(s.seat, s.token, s.name, s.agent)
                 for s in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
             )
+            host = session.get(HostRow, table_id)
+            rematch = session.get(RematchRow, table_id)
             config = TableConfig(
                 id=row.id,
                 game=row.game,
@@ -235,6 +272,8 @@ class Store:
                 created_at=row.created_at,
                 finished=row.finished,
                 seats=seats,
+                host_token=None if host is None else host.token,
+                next_id=None if rematch is None else rematch.next_id,
             )
             events = [
                 json.loads(data)

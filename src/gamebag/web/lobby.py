@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 import secrets
+import sys
+from dataclasses import replace
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 import gamebag
@@ -77,6 +80,20 @@ def catalogue() -> list[dict[str, Any]]:
     return games
 
 
+@lru_cache(maxsize=16)
+def rules_markdown(game_id: str) -> str:
+    """The rules page (``rules.md``) of the package that defines ``game_id``'s game class."""
+    if game_id not in gamebag.games():
+        raise LobbyError(f"unknown game {game_id!r}; known: {', '.join(gamebag.games())}")
+    module_name = gamebag.entry(game_id).game_class.__module__
+    module = sys.modules[module_name]
+    package = module_name if hasattr(module, "__path__") else module_name.rsplit(".", 1)[0]
+    try:
+        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return ""
+
+
 def default_timeout_agent(game: Game[Any, Any, Any]) -> str:
     """The agent that plays for a seat whose turn timer ran out: the heuristic, else random."""
     playable = playable_agents(game.game_id)
@@ -94,7 +111,7 @@ def _name(value: Any, where: str, default: str) -> str:
     return cleaned or default
 
 
-def _agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
+def checked_agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
     if not isinstance(spec, str) or not spec.strip():
         raise LobbyError(f"{where}: a bot is named by an agent spec such as 'heuristic' or 'random'")
     try:
@@ -139,7 +156,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         if not isinstance(seat_data, dict) or set(seat_data) - {"name", "bot"}:
             raise LobbyError(f"{where}: a seat is an object with an optional 'name' and an optional 'bot'")
         bot = seat_data.get("bot")
-        agent = None if bot is None else _agent(bot, game, where)
+        agent = None if bot is None else checked_agent(bot, game, where)
         default_name = f"Bot {index + 1} ({agent})" if agent else f"Player {index + 1}"
         name = _name(seat_data.get("name"), where, default_name)
         seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent))
@@ -158,7 +175,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         turn_seconds = float(turn_seconds)
     timeout_agent = data.get("timeout_agent")
     timeout_agent = (
-        default_timeout_agent(game) if timeout_agent is None else _agent(timeout_agent, game, "timeout_agent")
+        default_timeout_agent(game) if timeout_agent is None else checked_agent(timeout_agent, game, "timeout_agent")
     )
     seed = data.get("seed")
     if seed is not None:
@@ -180,4 +197,22 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         created_at=now(),
         finished=False,
         seats=tuple(seats),
+        host_token=secrets.token_urlsafe(24),
+    )
+
+
+def rematch_config(previous: TableConfig) -> TableConfig:
+    """A new table of the same game, options, seats (names and bots), timer and timeout agent.
+
+    Every seat gets a fresh token and the table a fresh seed: the rematch is a new game.
+    """
+    return replace(
+        previous,
+        id=secrets.token_urlsafe(9),
+        seed=str(secrets.randbits(62)),
+        created_at=now(),
+        finished=False,
+        seats=tuple(replace(seat, token=secrets.token_urlsafe(24)) for seat in previous.seats),
+        host_token=secrets.token_urlsafe(24),
+        next_id=None,
     )

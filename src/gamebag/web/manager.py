@@ -21,8 +21,9 @@ from gamebag.core.rng import derive_rng
 from gamebag.web.db import Store
 from gamebag.web.hub import Connection, Hub
 from gamebag.web.live import LiveTable, Submission
-from gamebag.web.lobby import parse_table_request
+from gamebag.web.lobby import LobbyError, parse_table_request, rematch_config
 from gamebag.web.messages import dumps, state_message, table_meta
+from gamebag.web.summary import end_summary
 
 log = logging.getLogger("gamebag.web")
 
@@ -64,6 +65,7 @@ class TableManager:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._agent_seconds: dict[int, float] = {}  # the last decision time of each agent
         self.actions_accepted = 0
+        self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of finished tables
 
     # ---- tables -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -102,6 +104,51 @@ class TableManager:
         self.automate(table)
         return table
 
+    def rematch(self, table: LiveTable) -> LiveTable:
+        """The rematch of a finished table (same game, options and seats), opened once."""
+        if not table.is_over:
+            raise LobbyError("a rematch can be started once the game is over")
+        if table.config.next_id is not None:
+            return self.get(table.config.next_id)
+        config = rematch_config(table.config)
+        self.store.create_table(config)
+        self.store.set_rematch(table.id, config.id)
+        table.set_rematch(config.id)
+        rematch = self.get(config.id)
+        self.automate(rematch)
+        self.publish(table)  # everyone still at the old table learns where the rematch is
+        return rematch
+
+    def rematch_of(self, table: LiveTable) -> LiveTable | None:
+        next_id = table.config.next_id
+        if next_id is None:
+            return None
+        try:
+            return self.get(next_id)
+        except UnknownTableError:
+            return None
+
+    def hand_to_bot(self, table: LiveTable, seat: int, agent: str) -> None:
+        """A person's seat is played by ``agent`` from now on (a no-show, say)."""
+        if table.is_over:
+            raise LobbyError("the game is over: there is nothing left to play for that seat")
+        table.hand_to_bot(seat, agent, self.store)
+        for connection in self.hub.members(table.id):
+            if connection.seat == seat:
+                connection.seat = None  # the link no longer holds the seat: it watches from now on
+        self.publish(table)
+        self.automate(table)
+
+    def end_summary(self, table: LiveTable) -> dict[str, Any] | None:
+        """Scores by round and every seat's final view, once the game is over (kept)."""
+        if not table.is_over:
+            return None
+        summary = self._summaries.get(table.id)
+        if summary is None:
+            summary = end_summary(table.game, table.match.state, table.match.record.events)
+            self._summaries[table.id] = summary
+        return summary
+
     def list_tables(self, limit: int = 100) -> list[LiveTable]:
         ids = self.store.table_ids()[-limit:]
         tables = []
@@ -129,7 +176,14 @@ class TableManager:
 
     def sync(self, connection: Connection, table: LiveTable) -> None:
         """Send one connection the whole picture, with its seat's recent history."""
-        message = state_message(table, connection.seat, self.meta(table), with_history=True)
+        message = state_message(
+            table,
+            connection.seat,
+            self.meta(table),
+            with_history=True,
+            summary=self.end_summary(table),
+            rematch=self.rematch_of(table),
+        )
         connection.send(dumps(message))
 
     def publish(self, table: LiveTable) -> None:
@@ -138,11 +192,13 @@ class TableManager:
         if not members:
             return
         meta = self.meta(table)
+        summary = self.end_summary(table)
+        rematch = self.rematch_of(table)
         by_seat: dict[int | None, list[Connection]] = {}
         for connection in members:
             by_seat.setdefault(connection.seat, []).append(connection)
         for seat, connections in by_seat.items():
-            text = dumps(state_message(table, seat, meta))
+            text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
             for connection in connections:
                 connection.send(text)
 

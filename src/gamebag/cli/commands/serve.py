@@ -34,6 +34,12 @@ def register(app: typer.Typer) -> None:
             help="SQLite commits: normal (each action survives the server being killed) or full "
             "(also a power cut: the disk is flushed on every commit, a few ms each).",
         ),
+        public_url: str = typer.Option(
+            "",
+            "--public-url",
+            help="The address others open (a reverse proxy's https://...); invite links use it. "
+            "Default: the LAN address when --host is 0.0.0.0.",
+        ),
         log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level (info shows each request)."),
     ) -> None:
         """Play any game in the browser with friends and bots. Prints the address to open."""
@@ -44,9 +50,14 @@ def register(app: typer.Typer) -> None:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         if sync not in SYNC_MODES:
             raise OptionError(f"--sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
-        application = create_app(db, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync)
+        from gamebag.web.invites import invite_base
+
+        base = invite_base(host, port, public_url)
+        application = create_app(db, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync, invite_base=base)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
+        if base:
+            typer.echo(f"invite links use {base} (what phones on this network open)")
         typer.echo(f"database: {db}  (Ctrl-C stops the server)")
         uvicorn.run(
             application,
