@@ -4,8 +4,9 @@ Two players take turns. A turn starts with a roll of one die; a 1 ends the turn
 and loses its running total, any other face adds to it, and the player then holds
 (banking the total, which passes the turn) or rolls again. The first player whose
 banked score plus running total reaches the goal (``goal``, default 100) wins at
-once. Neller and Presser (2004) solved it: the first player wins about 53.06% of
-games under optimal play.
+once. The die has ``die_sides`` faces (default 6); a 1 always busts. Neller and
+Presser (2004) solved it: the first player wins about 53.06% of games under
+optimal play.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from gamebag.core.rng import Rng
 
 ROLL = "roll"
 HOLD = "hold"
-FACES = (1, 2, 3, 4, 5, 6)
-SIXTH = Fraction(1, 6)
+SIDES = 6
+MAX_SIDES = 20
 PHASES = ("roll", "decide", "over")
 
 
@@ -66,11 +67,23 @@ class Pig(Game[PigState, str, int]):
     default_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
+        Option(
+            "die_sides",
+            "int",
+            SIDES,
+            "Faces of the die, numbered 1 to this; a 1 loses the turn's total.",
+            minimum=2,
+            maximum=MAX_SIDES,
+        ),
     )
 
     def _configure(self) -> None:
         goal = self.options["goal"]
         self.goal = goal if isinstance(goal, int) else 100
+        sides = self.options.get("die_sides", SIDES)
+        self.sides = sides if isinstance(sides, int) else SIDES
+        self.faces = tuple(range(1, self.sides + 1))
+        self._face_chance = Fraction(1, self.sides)
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> PigState:
@@ -116,17 +129,17 @@ class Pig(Game[PigState, str, int]):
     def chance_outcomes(self, state: PigState) -> Sequence[tuple[int, Fraction]]:
         if state.phase != "roll":
             return ()
-        return tuple((face, SIXTH) for face in FACES)
+        return tuple((face, self._face_chance) for face in self.faces)
 
     def sample_chance(self, state: PigState, rng: Rng) -> int:
         if state.phase != "roll":
             raise IllegalChanceOutcomeError("no die is being rolled now")
-        return rng.randrange(6) + 1
+        return rng.randrange(self.sides) + 1
 
     def apply_chance(self, state: PigState, outcome: int) -> PigState:
         self.check_outcome(state, outcome)
-        if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in FACES:
-            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to 6, not {outcome!r}")
+        if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in self.faces:
+            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to {self.sides}, not {outcome!r}")
         if outcome == 1:
             return self._next_turn(replace(state, last_roll=1), state.scores)
         total = state.turn_total + outcome
@@ -162,6 +175,7 @@ class Pig(Game[PigState, str, int]):
             "game": self.game_id,
             "players": self.num_players,
             "goal": self.goal,
+            "die_sides": self.sides,
             "round": self.round_number(state),
             "turn_seat": None if over else state.seat,
             "phase": state.phase,
@@ -194,8 +208,8 @@ class Pig(Game[PigState, str, int]):
         return outcome
 
     def outcome_from_json(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int) or data not in FACES:
-            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to 6, not {data!r}")
+        if isinstance(data, bool) or not isinstance(data, int) or data not in self.faces:
+            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to {self.sides}, not {data!r}")
         return data
 
     def all_actions(self) -> Sequence[str]:
@@ -225,10 +239,11 @@ class Pig(Game[PigState, str, int]):
 
     def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
         total = _amount(node)
-        result: list[tuple[Hashable, Fraction]] = [(("end", 0), SIXTH)]
-        for face in FACES[1:]:
+        chance = self._face_chance
+        result: list[tuple[Hashable, Fraction]] = [(("end", 0), chance)]
+        for face in self.faces[1:]:
             after = total + face
-            result.append((("end", after) if after >= self.goal else ("decide", after), SIXTH))
+            result.append((("end", after) if after >= self.goal else ("decide", after), chance))
         return result
 
     def turn_choices(self, node: Hashable) -> Sequence[tuple[str, Hashable]]:
