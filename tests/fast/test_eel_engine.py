@@ -25,6 +25,9 @@ def test_registry_picks_the_kernel_only_for_compiled_agents_and_known_options() 
     assert engine_for(huge, ["random"] * 8) is not None
     reason = unavailable_reason(huge, ["heuristic"] * 8)
     assert reason is not None and "exactly" in reason
+    crowded = gamebag.make("eel-harvest", 8, outbreak_scores_reserve=True)
+    assert engine_for(crowded, ["heuristic"] * 8) is None
+    assert engine_for(gamebag.make("eel-harvest", 8), ["heuristic"] * 8) is not None
 
 
 def test_games_do_not_depend_on_how_the_run_is_split() -> None:

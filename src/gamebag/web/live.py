@@ -8,8 +8,7 @@ If the commit fails the in-memory match is put back as it was.
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import gamebag
@@ -58,6 +57,11 @@ class LiveTable:
             match.submit(seat, game.action_from_json(action_json))
         return cls(config, game, match)
 
+    def reconfigure(self, config: TableConfig) -> None:
+        """Take a changed configuration of the same table (a seat's token re-issued)."""
+        self.config = config
+        self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+
     # ---- seats -----------------------------------------------------------------------------
     @property
     def id(self) -> str:
@@ -74,26 +78,6 @@ class LiveTable:
         if self.config.seats[seat].agent is not None:
             raise SeatError(f"seat {seat} is played by a bot")
         return seat
-
-    def is_host(self, token: str | None) -> bool:
-        """Whether ``token`` is this table's host token."""
-        return bool(token) and self.config.host_token is not None and secrets.compare_digest(
-            str(token), self.config.host_token
-        )
-
-    def hand_to_bot(self, seat: int, agent: str, store: Store) -> None:
-        """Give a person's seat to a bot for the rest of the game (its invite link stops working)."""
-        if not 0 <= seat < len(self.config.seats):
-            raise SeatError(f"this table has seats 0 to {len(self.config.seats) - 1}, not {seat}")
-        if self.config.seats[seat].agent is not None:
-            raise SeatError(f"seat {seat} is already played by a bot")
-        store.set_seat_agent(self.id, seat, agent)
-        seats = list(self.config.seats)
-        seats[seat] = replace(seats[seat], agent=agent)
-        self.config = replace(self.config, seats=tuple(seats))
-
-    def set_rematch(self, next_id: str) -> None:
-        self.config = replace(self.config, next_id=next_id)
 
     def bot_seats(self) -> list[SeatConfig]:
         return [seat for seat in self.config.seats if seat.agent is not None]

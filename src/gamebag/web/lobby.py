@@ -2,7 +2,10 @@
 
 Everything here is generic over the game registry: a game's options, player
 counts and the agents that can play it come from the registry, never from a
-list of game names.
+list of game names. Nothing here builds an agent (for the exact agents that
+means a solve): the catalogue is served at once, and a request's agents are
+checked against the server's bounds (``bounds.py``) here and built in the bot
+workers.
 """
 
 from __future__ import annotations
@@ -10,17 +13,27 @@ from __future__ import annotations
 import math
 import secrets
 import sys
+import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 import gamebag
-from gamebag.agents.registry import available_agents, make_agent
+from gamebag.agents.registry import available_agents
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game
+from gamebag.web.bounds import (
+    AGENT_PARAMETER_BOUNDS,
+    OPTION_MAXIMA,
+    LobbyError,
+    check_agent_spec,
+    check_options,
+)
 from gamebag.web.db import SeatConfig, TableConfig, now
+
+__all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]
 
 MAX_NAME = 40
 MIN_TURN_SECONDS = 3.0
@@ -28,11 +41,17 @@ MAX_TURN_SECONDS = 24 * 3600.0
 TIMEOUT_AGENTS = ("heuristic", "random")
 
 
-class LobbyError(GamebagError, ValueError):
-    """A request to open a table that names something wrong (the message says what is allowed)."""
+# Unicode categories removed from names: controls, formatting (bidi overrides, zero-width
+# joiners), separators other than the space, private use and unpaired surrogates.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def option_json(option: Option) -> dict[str, Any]:
+def option_json(option: Option, game_id: str = "") -> dict[str, Any]:
+    maximum = option.maximum
+    server_maximum = OPTION_MAXIMA.get(game_id, {}).get(option.name)
+    if server_maximum is not None:
+        maximum = server_maximum if maximum is None else min(maximum, server_maximum)
+    shown = option if maximum == option.maximum else _with_maximum(option, maximum)
     return {
         "name": option.name,
         "kind": option.kind,
@@ -40,24 +59,40 @@ def option_json(option: Option) -> dict[str, Any]:
         "doc": option.doc,
         "choices": list(option.choices),
         "minimum": option.minimum,
-        "maximum": option.maximum,
+        "maximum": maximum,
         "nullable": option.nullable,
-        "allowed": option.allowed(),
+        "allowed": shown.allowed(),
     }
+
+
+def _with_maximum(option: Option, maximum: int | None) -> Option:
+    return Option(
+        option.name,
+        option.kind,
+        option.default,
+        option.doc,
+        option.choices,
+        option.minimum,
+        maximum,
+        option.nullable,
+    )
 
 
 @lru_cache(maxsize=64)
 def playable_agents(game_id: str) -> tuple[str, ...]:
-    """The agent names that can really be built for ``game_id`` (default configuration)."""
-    game = gamebag.make(game_id)
-    names = []
-    for name in available_agents(game_id):
-        try:
-            make_agent(name, game)
-        except GamebagError:
-            continue
-        names.append(name)
-    return tuple(names)
+    """The agent names registered for ``game_id`` (some need a player count: the table request says so).
+
+    Nothing is built here: building an exact agent means solving the game.
+    """
+    return tuple(available_agents(game_id))
+
+
+def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
+    """The server's bounds on agent parameters, for the lobby form and the docs."""
+    return {
+        name: {key: {"minimum": b.minimum, "maximum": b.maximum, "integer": b.integer} for key, b in params.items()}
+        for name, params in AGENT_PARAMETER_BOUNDS.items()
+    }
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -73,7 +108,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "min_players": cls.min_players,
                 "max_players": cls.max_players,
                 "default_players": cls.default_players,
-                "options": [option_json(o) for o in cls.option_specs],
+                "options": [option_json(o, game_id) for o in cls.option_specs],
                 "agents": list(playable_agents(game_id)),
             }
         )
@@ -94,10 +129,38 @@ def rules_markdown(game_id: str) -> str:
         return ""
 
 
+def rematch_config(previous: TableConfig) -> TableConfig:
+    """A new table of the same game, options, seats (names and bots), timer and timeout agent.
+
+    Every seat gets a fresh token, the table a fresh seed and host token: the rematch is a new game.
+    """
+    return replace(
+        previous,
+        id=secrets.token_urlsafe(9),
+        seed=str(secrets.randbits(62)),
+        created_at=now(),
+        finished=False,
+        seats=tuple(replace(seat, token=secrets.token_urlsafe(24)) for seat in previous.seats),
+        host_token=secrets.token_urlsafe(24),
+        closed=None,
+        next_id=None,
+    )
+
+
 def default_timeout_agent(game: Game[Any, Any, Any]) -> str:
     """The agent that plays for a seat whose turn timer ran out: the heuristic, else random."""
     playable = playable_agents(game.game_id)
     return next((name for name in TIMEOUT_AGENTS if name in playable), "random")
+
+
+def clean_name(text: str) -> str:
+    """``text`` without control, formatting (bidi) or private characters, its spaces collapsed."""
+    kept = "".join(
+        " " if c.isspace() else c
+        for c in unicodedata.normalize("NFC", text)
+        if c.isspace() or unicodedata.category(c) not in _UNSAFE_CATEGORIES
+    )
+    return " ".join(kept.split())
 
 
 def _name(value: Any, where: str, default: str) -> str:
@@ -105,20 +168,16 @@ def _name(value: Any, where: str, default: str) -> str:
         return default
     if not isinstance(value, str):
         raise LobbyError(f"{where}: a name must be a string")
-    cleaned = " ".join(value.split())
+    if len(value) > 4 * MAX_NAME:
+        raise LobbyError(f"{where}: a name may have at most {MAX_NAME} characters, not {len(value)}")
+    cleaned = clean_name(value)
     if len(cleaned) > MAX_NAME:
         raise LobbyError(f"{where}: a name may have at most {MAX_NAME} characters, not {len(cleaned)}")
     return cleaned or default
 
 
-def checked_agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
-    if not isinstance(spec, str) or not spec.strip():
-        raise LobbyError(f"{where}: a bot is named by an agent spec such as 'heuristic' or 'random'")
-    try:
-        make_agent(spec, game)
-    except GamebagError as error:
-        raise LobbyError(f"{where}: {error}") from None
-    return spec.strip()
+def _agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
+    return check_agent_spec(spec, game.game_id, where)
 
 
 def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
@@ -145,6 +204,9 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         game = gamebag.make(game_id, players, **options)
     except GamebagError as error:
         raise LobbyError(str(error)) from None
+    except (TypeError, ValueError) as error:
+        raise LobbyError(f"{game_id}: {error}") from None
+    check_options(game_id, game.options)
     seats_data = data.get("seats")
     if seats_data is None:
         seats_data = [{} for _ in range(game.num_players)]
@@ -156,7 +218,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         if not isinstance(seat_data, dict) or set(seat_data) - {"name", "bot"}:
             raise LobbyError(f"{where}: a seat is an object with an optional 'name' and an optional 'bot'")
         bot = seat_data.get("bot")
-        agent = None if bot is None else checked_agent(bot, game, where)
+        agent = None if bot is None else _agent(bot, game, where)
         default_name = f"Bot {index + 1} ({agent})" if agent else f"Player {index + 1}"
         name = _name(seat_data.get("name"), where, default_name)
         seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent))
@@ -175,7 +237,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         turn_seconds = float(turn_seconds)
     timeout_agent = data.get("timeout_agent")
     timeout_agent = (
-        default_timeout_agent(game) if timeout_agent is None else checked_agent(timeout_agent, game, "timeout_agent")
+        default_timeout_agent(game) if timeout_agent is None else _agent(timeout_agent, game, "timeout_agent")
     )
     seed = data.get("seed")
     if seed is not None:
@@ -197,22 +259,4 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         created_at=now(),
         finished=False,
         seats=tuple(seats),
-        host_token=secrets.token_urlsafe(24),
-    )
-
-
-def rematch_config(previous: TableConfig) -> TableConfig:
-    """A new table of the same game, options, seats (names and bots), timer and timeout agent.
-
-    Every seat gets a fresh token and the table a fresh seed: the rematch is a new game.
-    """
-    return replace(
-        previous,
-        id=secrets.token_urlsafe(9),
-        seed=str(secrets.randbits(62)),
-        created_at=now(),
-        finished=False,
-        seats=tuple(replace(seat, token=secrets.token_urlsafe(24)) for seat in previous.seats),
-        host_token=secrets.token_urlsafe(24),
-        next_id=None,
     )

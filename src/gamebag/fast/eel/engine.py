@@ -83,6 +83,18 @@ def policy_codes(agents: Sequence[str]) -> npt.NDArray[np.int64]:
     return np.array([POLICY_NAMES.index(agent.strip()) for agent in agents], np.int64)
 
 
+def heuristic_count_bound(game: rules.EelFamilyGame) -> int:
+    """The largest count of ways the heuristic's outbreak chances can need in ``game``."""
+    n, grab = game.num_players, game.max_grab
+    most_drawn = grab + TYPICAL_OTHER_GRAB * (n - 1)
+    if game.rule_set == "eel-harvest" and game.scores_reserve_on_outbreak:
+        most_drawn = max(most_drawn, grab * n)  # every other player grabbing alike
+    if game.dice:
+        return math.comb(most_drawn, most_drawn // 2)
+    tokens = game.eels + game.snakes
+    return math.comb(tokens, min(most_drawn, tokens // 2))
+
+
 class EelFamilyEngine(FastEngine):
     """One compiled engine for both rule sets; the subclasses only name the game id."""
 
@@ -96,11 +108,8 @@ class EelFamilyEngine(FastEngine):
         if unknown:
             return f"option(s) {', '.join(unknown)} have no kernel parameter yet"
         names = [agent.strip() for agent in agents]
-        if "heuristic" in names and not game.dice:
-            tokens = game.eels + game.snakes
-            most_drawn = min(tokens, game.max_grab + TYPICAL_OTHER_GRAB * (game.num_players - 1))
-            if math.comb(tokens, most_drawn) >= _EXACT_COUNT_LIMIT:
-                return f"the compiled heuristic cannot count outbreak chances exactly with {tokens} tokens in the bag"
+        if "heuristic" in names and heuristic_count_bound(game) >= _EXACT_COUNT_LIMIT:
+            return "the compiled heuristic cannot count outbreak chances exactly in 64 bits for this bag and grab limit"
         return super().unsupported(game, names)
 
     def play(

@@ -35,6 +35,7 @@ from gamebag.fast.eel.layout import (
 from gamebag.fast.rng import draw_below
 
 TYPICAL_OTHER_GRAB = 2
+ALIKE = 0.5
 _U64_MAX = np.uint64(0xFFFFFFFFFFFFFFFF)
 _TWO_53 = np.uint64(1 << 53)
 
@@ -142,6 +143,13 @@ def outbreak_probability(
 
 
 @numba.njit(cache=True)
+def tie_risk(count: int, others: int, max_grab: int) -> float:  # pragma: no cover - compiled
+    """The chance that no other player still in grabs more than ``count`` (the rules-side ``tie_risk``)."""
+    at_most = ALIKE + (1.0 - ALIKE) * min(count, max_grab) / max_grab
+    return math.pow(at_most, others)
+
+
+@numba.njit(cache=True)
 def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover - compiled
     """The count the Eel heuristic grabs for seat ``me`` (it must be in the round)."""
     n = cfg[C_PLAYERS]
@@ -170,15 +178,21 @@ def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover -
     full = cfg[C_OUTBREAK_SCORES_RESERVE] != 0
     best_action = 0
     best_value = float(reserve)
-    for count in range(1, cfg[C_MAX_GRAB] + 1):
+    max_grab = int(cfg[C_MAX_GRAB])
+    for count in range(1, max_grab + 1):
         gain = count * eel_share
         p_out = outbreak_probability(count + others_draw, eels, snakes, needed, dice)
         if wriggle:
             lose = bool(reserve + gain >= rival_reserve + TYPICAL_OTHER_GRAB * eel_share)
             at_outbreak = 0.0 if lose else reserve + gain
+        elif full and others:
+            # Others who grab alike draw as many tokens as this grab, which also makes outbreaks likelier.
+            p_alike = outbreak_probability(count * (1 + others), eels, snakes, needed, dice)
+            p_out = ALIKE * p_alike + (1.0 - ALIKE) * p_out
+            at_outbreak = (1.0 - tie_risk(count, others, max_grab)) * (reserve + gain)
         else:
             lose = others == 0 or count >= TYPICAL_OTHER_GRAB
-            at_outbreak = 0.0 if lose else (reserve + gain if full else gain)
+            at_outbreak = 0.0 if lose else gain
         # Eels kept past this grab are not yet points: discount them a little.
         value = (1 - p_out) * (reserve + gain) * 0.92 + p_out * at_outbreak
         if value > best_value:
