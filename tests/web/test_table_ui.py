@@ -24,13 +24,13 @@ import pytest
 import gamebag
 
 from .serverproc import ServerProcess
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+from .test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, wait_for
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
-WAIT_MS = 30000
+WAIT_S = 60.0  # generous: a loaded 2-core machine
 # Short games where the game allows it, so every game ends within a test's time on a slow machine.
 SHORT_OPTIONS: dict[str, dict[str, Any]] = {"pig": {"goal": 30}, "eigen-kweek": {"max_rounds": 3}}
 GAMES = list(gamebag.games())
@@ -86,7 +86,7 @@ def _axe_serious(page: Any) -> list[str]:
 
 def _settle(page: Any) -> None:
     """Wait until no animation runs (colours are measured and pictures taken as they end)."""
-    page.wait_for_function("!document.getAnimations().some(a => a.playState === 'running')", timeout=WAIT_MS)
+    wait_for(page, "() => !document.getAnimations().some(a => a.playState === 'running')", timeout=WAIT_S)
 
 
 def _shot(page: Any, name: str) -> None:
@@ -102,11 +102,12 @@ def _take_turn(page: Any, rng: random.Random) -> None:
         page.locator("#controls select + button").first.click()
     else:
         buttons.nth(rng.randrange(count)).click()
-    page.wait_for_function(
+    wait_for(
+        page,
         "step => document.body.dataset.step !== step || document.body.dataset.turn !== 'mine'"
-        " || document.querySelector('#controls button.chosen')",
-        arg=step,
-        timeout=WAIT_MS,
+        " || !!document.querySelector('#controls button.chosen')",
+        step,
+        timeout=WAIT_S,
     )
 
 
@@ -129,13 +130,13 @@ def _play_to_end(pages: list[Any], rng: random.Random, on_move: Any, timeout: fl
 
 def _open_rules(page: Any) -> None:
     page.click("#rules-open")
-    page.wait_for_selector("#rules[open]", timeout=WAIT_MS)
+    page.wait_for_selector("#rules[open]", timeout=WAIT_S * 1000)
     assert page.locator("#rules-quick li").count() >= 3
     page.click("#rules-details summary")
-    page.wait_for_function("document.querySelector('#rules-full').children.length >= 3", timeout=WAIT_MS)
+    wait_for(page, "() => document.querySelector('#rules-full').children.length >= 3", timeout=WAIT_S)
     assert _overflow(page) <= 0
     page.click("#rules-close")
-    page.wait_for_selector("#rules:not([open])", state="attached", timeout=WAIT_MS)
+    page.wait_for_selector("#rules:not([open])", state="attached", timeout=WAIT_S * 1000)
 
 
 def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int) -> bool:
@@ -150,7 +151,7 @@ def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int)
     )
     chooser.locator("#controls button[data-action]").first.focus()
     other.locator("#controls button[data-action]").first.click()
-    chooser.wait_for_selector(f'#seats [data-seat="{other_seat}"] .badge.chosen', timeout=WAIT_MS)
+    chooser.wait_for_selector(f'#seats [data-seat="{other_seat}"] .badge.chosen', timeout=WAIT_S * 1000)
     kept = chooser.evaluate(
         "() => [...document.querySelectorAll('#controls button[data-action]')].every(b => b.__kept === true)"
     )
@@ -178,7 +179,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         page.goto(f"{server.base}{answer['seats'][seat]['invite']}")
-        page.wait_for_function("document.body.dataset.turn", timeout=WAIT_MS)
+        wait_for(page, "() => document.body.dataset.turn", timeout=WAIT_S)
 
     for page in (phone, desktop):
         _open_rules(page)
@@ -207,7 +208,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         pass
 
     for page, size in ((phone, "360x740"), (desktop, "1280x800")):
-        page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_MS)
+        page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)
         text = page.inner_text("#summary")
         assert "Game over" in text and "The rulebook" in text
         assert page.locator("#scores-by-round tbody tr").count() >= 1
@@ -218,13 +219,60 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
 
     # A rematch with the same seats: Ann starts it, Bob follows the link his page offers.
     phone.click("#rematch")
-    phone.wait_for_function(f"!location.pathname.endsWith('{answer['id']}')", timeout=WAIT_MS)
-    phone.wait_for_function("document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_MS)
-    desktop.wait_for_selector("#rematch-join", timeout=WAIT_MS)
+    phone.wait_for_url(lambda url: f"/play/{answer['id']}" not in url, timeout=WAIT_S * 1000)
+    phone.wait_for_load_state()
+    wait_for(phone, "() => document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_S)
+    desktop.wait_for_selector("#rematch-join", timeout=WAIT_S * 1000)
     desktop.click("#rematch-join")
-    desktop.wait_for_function("document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_MS)
+    desktop.wait_for_url(lambda url: f"/play/{answer['id']}" not in url, timeout=WAIT_S * 1000)
+    desktop.wait_for_load_state()
+    wait_for(desktop, "() => document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_S)
     assert phone.evaluate("location.pathname") == desktop.evaluate("location.pathname")
     assert "you are Ann" in phone.inner_text("#who") and "you are Bob" in desktop.inner_text("#who")
     phone_context.close()
     desktop_context.close()
+    assert not errors, errors
+
+
+def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, server: ServerProcess) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    lobby = context.new_page()
+    lobby.on("pageerror", lambda error: errors.append(str(error)))
+    lobby.goto(f"{server.base}/?game=wriggle-roulette")
+    lobby.locator('.game-card[data-game="wriggle-roulette"]').click()
+    lobby.select_option("#players", "3")
+    lobby.fill("#seat-name-0", "Ann")
+    lobby.fill("#seat-name-1", "Bob")
+    lobby.select_option("#seat-kind-1", "")
+    lobby.select_option("#seat-kind-2", "heuristic")
+    lobby.click("#create")
+    lobby.wait_for_selector('.invite-card [data-invite="1"]', timeout=WAIT_S * 1000)
+    assert lobby.locator("#invite-list svg.qr").count() == 2  # one QR code per person's seat
+    assert "#seat=" in lobby.locator('[data-invite="0"]').input_value()
+    assert _overflow(lobby) <= 0
+    violations = _axe_serious(lobby)
+    assert not violations, violations
+    _shot(lobby, "lobby-invites-360x740.png")
+
+    # The host page (its link is kept in the lobby too) recovers the links later.
+    lobby.click("#host-page")
+    lobby.wait_for_selector('#host-seats [data-invite="1"]', timeout=WAIT_S * 1000)
+    ann_link = lobby.locator('[data-invite="0"]').input_value()
+    assert lobby.locator("#host-seats svg.qr").count() == 2
+    violations = _axe_serious(lobby)
+    assert not violations, violations
+    _shot(lobby, "host-page-360x740.png")
+
+    ann = context.new_page()
+    ann.goto(ann_link)
+    wait_for(ann, "() => document.body.dataset.turn === 'mine'", timeout=WAIT_S)
+    # Bob never comes: the host hands his seat to a bot, and Ann's game goes on.
+    lobby.click("#to-bot-1")
+    lobby.wait_for_selector('.invite-card[data-seat="1"] >> text=played by a bot', timeout=WAIT_S * 1000)
+    rng = random.Random(1)
+    _take_turn(ann, rng)
+    wait_for(ann, "() => document.body.dataset.step !== '0' && document.body.dataset.turn !== 'wait'", timeout=WAIT_S)
+    assert ann.locator('#seats [data-seat="1"] .badge').first.inner_text() == "bot"
+    context.close()
     assert not errors, errors

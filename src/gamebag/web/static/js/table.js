@@ -93,7 +93,7 @@ function onState(message) {
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
   render(animate);
-  if (message.next && rematchWanted) window.location.assign(message.next.path);
+  if (message.next && rematchWanted) goTo(message.next.path);
 }
 
 // ---- what just happened: held on screen until dismissed or the next decision is made ----
@@ -357,6 +357,13 @@ function renderSummary(message, context) {
   );
 }
 
+let leaving = false;
+function goTo(path) {
+  if (leaving) return; // the answer and the table's own message may both say where: go once
+  leaving = true;
+  window.location.assign(path);
+}
+
 async function startRematch(event) {
   const button = event.currentTarget;
   button.disabled = true;
@@ -368,7 +375,7 @@ async function startRematch(event) {
     });
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
-    window.location.assign(answer.path);
+    goTo(answer.path);
   } catch (error) {
     rematchWanted = false;
     button.disabled = false;
