@@ -142,9 +142,12 @@ def _open_rules(page: Any) -> None:
 def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int) -> bool:
     """``chooser`` is at a decision; ``other`` acts meanwhile; ``chooser``'s buttons are untouched.
 
-    Returns False when the two are not choosing at the same time here (a turn-based game).
+    In a turn-based game nobody else can choose while you choose: then the test checks that
+    premise (only one of the two pages offers moves at any time).
     """
     if _turn(chooser) != "mine" or _turn(other) != "mine":
+        offering = [page.locator("#controls button[data-action]").count() > 0 for page in (chooser, other)]
+        assert offering.count(True) <= 1, "two players were offered moves at a turn-based decision"
         return False
     chooser.evaluate(
         "() => document.querySelectorAll('#controls button[data-action]').forEach(b => { b.__kept = true; })"
@@ -187,7 +190,9 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         violations = _axe_serious(page)
         assert not violations, violations
 
-    survived = _choice_survives_another_choosing(phone, desktop, 1)
+    start = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()
+    both_choose = {0, 1} <= set(start["view"]["choices"]["waiting_for"])
+    assert _choice_survives_another_choosing(phone, desktop, 1) == both_choose
     overflow_seen: list[str] = []
 
     def check(moves: int) -> None:
@@ -202,10 +207,6 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
     rng = random.Random(game_id)
     _play_to_end([phone, desktop], rng, check)
     assert not overflow_seen, overflow_seen
-    if not survived:
-        # Turn-based: nobody else chooses while you do; the buttons must still survive the
-        # other player's page coming and going (presence changes) untouched.
-        pass
 
     for page, size in ((phone, "360x740"), (desktop, "1280x800")):
         page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)

@@ -168,7 +168,7 @@ function render(context) {
   if (legal.length) {
     const mine = view.choices ? view.choices.mine : null;
     const me = context.seat;
-    controls.appendChild(h("h3", {}, "How many will you grab? (secret until everyone has chosen)"));
+    controls.appendChild(h("h3", {}, view.game === "eel-harvest" ? "How many will you draw?" : "How many will you grab?"));
     controls.appendChild(
       h(
         "div",
@@ -181,7 +181,7 @@ function render(context) {
               "data-action": JSON.stringify(count),
               onclick: () => act(count),
             },
-            count === 0 ? `Exit (score ${view.reserves[me]})` : `Grab ${count}`,
+            count === 0 ? `Exit +${view.reserves[me]}` : `${view.game === "eel-harvest" ? "Draw" : "Grab"} ${count}`,
           ),
         ),
       ),
@@ -215,14 +215,14 @@ function hint(context) {
   const { view, seat } = context;
   const reserve = view.reserves[seat];
   const left = view.threshold - view.centre_snakes;
-  return `Your grab stays secret until everyone has chosen. You hold ${plural(reserve, "eel")} unscored; ` +
-    `${plural(left, "more snake")} in the centre and the round ends in an outbreak. 0 exits now and scores ${reserve}.`;
+  return `Secret until everyone has chosen. ${plural(left, "more snake")} in the centre ends the round in an outbreak. ` +
+    `Exit scores your ${plural(reserve, "eel")} now and sits out the round.`;
 }
 
 function privateInfo(context) {
   const { view, seat } = context;
   const most = Math.max(...view.reserves.filter((r, p) => view.in_round[p]), 0);
-  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most ? " (the most at the table: at risk in an outbreak)" : "";
+  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most ? " (the most: at risk in an outbreak)" : "";
   return h(
     "div",
     { id: "my-reserve" },
