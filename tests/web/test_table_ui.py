@@ -277,3 +277,32 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     assert ann.locator('#seats [data-seat="1"] .badge').first.inner_text() == "bot"
     context.close()
     assert not errors, errors
+
+
+BROKEN_RENDERER = """
+import generic from "./generic.js";
+export default { ...generic, render() { throw new Error("test renderer broke"); } };
+"""
+
+
+def test_a_renderer_failure_is_shown_and_logged_not_hidden(browser: Any, server: ServerProcess) -> None:
+    answer = httpx.post(
+        f"{server.base}/api/tables", json={"game": "pig", "players": 2, "seats": [{}, {"bot": "random"}]}, timeout=30
+    ).json()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.route(
+        "**/static/games/pig.js",
+        lambda route: route.fulfill(status=200, content_type="text/javascript", body=BROKEN_RENDERER),
+    )
+    page.goto(f"{server.base}{answer['seats'][0]['invite']}")
+    page.wait_for_selector("#render-error:not([hidden])", timeout=WAIT_S * 1000)
+    assert "test renderer broke" in page.inner_text("#render-error")
+    # The plain view stands in, with working move buttons.
+    assert page.locator("#board .generic-view").count() == 1
+    assert page.locator("#controls button[data-action]").count() >= 1
+    deadline = time.monotonic() + WAIT_S
+    while "test renderer broke" not in server.log_path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the server's log never got the browser's report"
+        page.wait_for_timeout(100)
+    context.close()
