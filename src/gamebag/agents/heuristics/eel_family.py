@@ -42,7 +42,12 @@ def outbreak_probability(draws: int, bag_eels: int, bag_snakes: int, needed: int
     if needed <= 0:
         return 1.0
     if dice:
-        return sum(comb(draws, s) * 0.25**s * 0.75 ** (draws - s) for s in range(needed, draws + 1))
+        # A plain running sum rather than sum() (which compensates rounding from Python 3.12 on),
+        # so the figure, and the compiled heuristic's copy of it, is the same on every Python.
+        total = 0.0
+        for s in range(needed, draws + 1):
+            total = total + comb(draws, s) * 0.25**s * 0.75 ** (draws - s)
+        return total
     total = bag_eels + bag_snakes
     draws = min(draws, total)
     if draws <= 0:

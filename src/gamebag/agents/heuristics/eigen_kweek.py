@@ -22,9 +22,8 @@ from gamebag.agents.registry import (
 )
 from gamebag.core.protocol import Game, JsonDict
 from gamebag.core.rng import Rng
-from gamebag.games.eigen_kweek.components import CARDS
+from gamebag.games.eigen_kweek.components import CARDS, GROWTH
 
-GROWTH = {2: 1, 4: 1, 6: 2, 8: 3}
 # Cards worth keeping for next round rather than being dealt two new ones.
 KEEP_WORTH = 3.0
 # How much a revealed opponent card hurts, for JULITA (0: never worth a block).
