@@ -73,6 +73,14 @@ def test_same_numbers_in_process_and_in_worker_processes() -> None:
     assert one.cells[0].win_share == two.cells[0].win_share
 
 
+def test_same_numbers_on_the_rules_engine_in_worker_processes() -> None:
+    kwargs = {"players": "2-3", "agents": "heuristic", "games": 40, "seed": 2}
+    one = lab.balance("eigen-kweek", workers=1, **kwargs)  # type: ignore[arg-type]
+    two = lab.balance("eigen-kweek", workers=2, **kwargs)  # type: ignore[arg-type]
+    assert [c.engine for c in one.cells] == ["rules", "rules"]
+    assert one.per_game.equals(two.per_game)
+
+
 def test_until_stops_a_cell_at_a_fixed_checkpoint() -> None:
     result = lab.balance("pig", players=2, agents="heuristic", options={"goal": 20}, games=5000, until=0.1)
     cell = result.cells[0]

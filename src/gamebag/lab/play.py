@@ -64,9 +64,22 @@ def choose_engine(cell: Cell) -> tuple[str, str | None]:
 
 
 def play_block(cell: Cell, start: int, stop: int, engine: str, max_rounds: int, tick: Tick | None = None) -> Block:
-    """Play games ``start .. stop - 1`` of ``cell`` on ``engine``; ``tick(k)`` after every finished game(s)."""
+    """Play games ``start .. stop - 1`` of ``cell`` on ``engine``; ``tick(k)`` after every finished game(s).
+
+    A game longer than ``max_rounds`` counts as capped on either engine: it has no
+    winner. The rules engine stops it at the cap; the compiled engine plays it out
+    (its own step cap stops only runaway policies) and the lab marks it afterwards.
+    """
     if engine == FAST:
-        return _play_fast(cell, start, stop, tick)
+        try:
+            block = _play_fast(cell, start, stop, tick)
+        except RuntimeError:  # the kernel's own step cap: this block is played by the rules engine
+            return _play_rules(cell, start, stop, max_rounds, None)
+        capped = block.length > max_rounds
+        if np.any(capped):
+            block.returns[capped] = 0.0
+            block.ended_by = [LAB_CAP if c else reason for c, reason in zip(capped, block.ended_by, strict=True)]
+        return block
     return _play_rules(cell, start, stop, max_rounds, tick)
 
 
