@@ -28,6 +28,7 @@ from gamebag.games.eigen_kweek.components import (
     SACK,
     SACKS_TO_WIN,
     START_TOKENS,
+    TOTAL_TOKENS,
     Config,
     payment_text,
     payment_value,
@@ -372,12 +373,16 @@ def begin_trade(d: Draft) -> None:
     d.step = Step.BID
 
 
-def bid_actions(state: KweekState, seat: int) -> list[str]:
+def bid_actions(state: KweekState, seat: int) -> tuple[str, ...]:
     """Rulebook: a player with weed tokens must bid at least one; with none, the hand is empty."""
-    tokens = state.tokens[seat]
-    if tokens == 0:
-        return ["bid:0"]
-    return [f"bid:{size}" for size in range(1, tokens + 1)]
+    return BID_MENUS[state.tokens[seat]]
+
+
+# The bids open to a collection of N weed tokens, for every N (built once).
+BID_MENUS: tuple[tuple[str, ...], ...] = (
+    ("bid:0",),
+    *(tuple(f"bid:{size}" for size in range(1, tokens + 1)) for tokens in range(1, TOTAL_TOKENS + 1)),
+)
 
 
 def apply_bids(config: Config, d: Draft, moves: dict[int, Move]) -> None:

@@ -131,7 +131,7 @@ def _target_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]
 
 
 def _bid_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
-    return tuple(phases.bid_actions(state, seat))
+    return phases.bid_actions(state, seat)
 
 
 def _corner_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
