@@ -178,9 +178,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         return self._apply_chance(state, outcome)
 
     def _apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
-        d = Draft(state)
-        self._chance(state).apply(self.config, d, outcome)
-        return d.freeze()
+        return self._chance(state).apply(self.config, state, outcome)
 
     # ---- results --------------------------------------------------------------------------
     def scores(self, state: KweekState) -> tuple[float, ...]:

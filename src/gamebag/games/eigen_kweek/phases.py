@@ -34,7 +34,7 @@ from gamebag.games.eigen_kweek.components import (
     payment_value,
 )
 from gamebag.games.eigen_kweek.nodes import Phase, Step
-from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, Trade, sacks
+from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, Trade, sacks, with_fields
 
 
 def initial_state(config: Config) -> KweekState:
@@ -79,20 +79,31 @@ def initial_state(config: Config) -> KweekState:
 
 
 # ---- refill and the start of a round --------------------------------------------------------
-def place_refill_coin(config: Config, d: Draft, value: int) -> None:
+def place_refill_coin(config: Config, state: KweekState, value: int) -> KweekState:
+    """One coin from the bag onto the next corner; the fourth (or the bag's last) starts a round.
+
+    Built straight on the state (no draft): refilling is a quarter of all transitions.
+    """
     index = config.values.index(value)
-    d.bag[index] -= 1
-    d.corners[d.refill_next][index] += 1
-    if any(d.peek("bag_seen")):
-        d.bag_seen = [0] * len(config.values)  # a blind draw: nobody knows any more which coins are left
-    d.refill_next += 1
-    d.refill_left -= 1
-    if d.refill_left == 0:
-        if d.phase == Phase.SETUP:
-            begin_round(config, d)
-        else:
-            d.round_no += 1
-            begin_round(config, d)
+    bag = list(state.bag)
+    bag[index] -= 1
+    corners = list(state.corners)
+    row = list(corners[state.refill_next])
+    row[index] += 1
+    corners[state.refill_next] = tuple(row)
+    # A blind draw: nobody knows any more which coins are left in the bag.
+    seen = state.bag_seen if not any(state.bag_seen) else (0,) * len(config.values)
+    after = with_fields(
+        state, bag=tuple(bag), corners=tuple(corners), bag_seen=seen,
+        refill_next=state.refill_next + 1, refill_left=state.refill_left - 1,
+    )
+    if after.refill_left > 0:
+        return after
+    d = Draft(after)
+    if d.phase != Phase.SETUP:
+        d.round_no += 1
+    begin_round(config, d)
+    return d.freeze()
 
 
 def begin_round(config: Config, d: Draft) -> None:
@@ -129,12 +140,18 @@ def continue_deal(config: Config, d: Draft) -> None:
         open_window(config, d, Phase.DEAL)
 
 
-def deal_card(config: Config, d: Draft, card: str) -> None:
-    seat = next_deal_seat(d.peek("dealt"), d.peek("kept"))
-    assert seat is not None
-    d.stack.remove(card)
-    d.dealt[seat].append(card)
+def deal_card(config: Config, state: KweekState, card: str) -> KweekState:
+    """One character card from the stack to the next player to be dealt (straight on the state)."""
+    seat = next_deal_seat(state.dealt, state.kept)
+    assert seat is not None  # the deal step exists only while someone is to be dealt
+    dealt = list(state.dealt)
+    dealt[seat] = (*dealt[seat], card)
+    after = with_fields(state, stack=tuple(c for c in state.stack if c != card), dealt=tuple(dealt))
+    if after.stack and next_deal_seat(after.dealt, after.kept) is not None:
+        return after  # more cards to deal
+    d = Draft(after)
     continue_deal(config, d)
+    return d.freeze()
 
 
 def apply_choose(config: Config, d: Draft, moves: dict[int, Move]) -> None:
