@@ -64,6 +64,11 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         return self._menus(state)[0]
 
     def legal_actions(self, state: KweekState, player: int) -> Sequence[str]:
+        memo = self._memo
+        if memo[0] is state:  # the common case: asked again about the last state
+            menu = memo[2].get(player)
+            if menu is not None:
+                return menu
         acting, menus = self._menus(state)
         menu = menus.get(player)
         if menu is None:
@@ -97,14 +102,17 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
         """The protocol's check, answered from the memo of the state's menus when all is well."""
-        acting = self._menus(state)[0]
-        if len(moves) == len(acting) and all(seat in moves for seat in acting):
+        acting, menus = self._menus(state)
+        if len(moves) == len(acting):
             for seat in acting:
-                action = moves[seat]
-                legal = self.legal_actions(state, seat)
+                action = moves.get(seat)
+                if action is None:
+                    break
+                legal = menus.get(seat) or self.legal_actions(state, seat)
                 if type(action) is not str or action not in legal:
                     raise IllegalActionError(self._illegal_action_message(state, seat, action, legal))
-            return
+            else:
+                return
         super().check_joint_action(state, moves)  # names what is missing or extra
 
     def apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:

@@ -146,8 +146,9 @@ def deal_card(config: Config, state: KweekState, card: str) -> KweekState:
     assert seat is not None  # the deal step exists only while someone is to be dealt
     dealt = list(state.dealt)
     dealt[seat] = (*dealt[seat], card)
-    after = with_fields(state, stack=tuple(c for c in state.stack if c != card), dealt=tuple(dealt))
-    if after.stack and next_deal_seat(after.dealt, after.kept) is not None:
+    at = state.stack.index(card)
+    after = with_fields(state, stack=state.stack[:at] + state.stack[at + 1 :], dealt=tuple(dealt))
+    if after.stack and (len(dealt[seat]) < 2 or next_deal_seat(after.dealt, after.kept) is not None):
         return after  # more cards to deal
     d = Draft(after)
     continue_deal(config, d)

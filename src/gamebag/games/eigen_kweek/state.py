@@ -137,6 +137,8 @@ class Draft:
     winners: tuple[int, ...]
     ended_by: str | None
 
+    __slots__ = ("__dict__", "_state")
+
     def __init__(self, state: KweekState) -> None:
         self._state = state
 
@@ -160,11 +162,9 @@ class Draft:
 
     def freeze(self) -> KweekState:
         values = list(self._state)
-        for name, value in self.__dict__.items():
-            spec = _SPEC.get(name)
-            if spec is not None:
-                freeze = spec[2]
-                values[spec[0]] = value if freeze is None else freeze(value)
+        for name, value in self.__dict__.items():  # only fields: ``_state`` lives in a slot
+            index, _, freeze = _SPEC[name]
+            values[index] = value if freeze is None else freeze(value)
         return tuple.__new__(KweekState, values)
 
     # ---- small helpers the rules use everywhere ------------------------------------------

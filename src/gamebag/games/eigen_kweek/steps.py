@@ -119,7 +119,15 @@ def _cultivators(state: KweekState) -> tuple[int, ...]:
 
 # ---- what they may do ------------------------------------------------------------------------
 def _choose_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
-    return tuple(f"choose:{card}" for card in sorted(set(state.dealt[seat])))
+    hand = state.dealt[seat]
+    menu = _CHOOSE_MENUS.get(hand)
+    if menu is None:
+        menu = _CHOOSE_MENUS[hand] = tuple(f"choose:{card}" for card in sorted(set(hand)))
+    return menu
+
+
+# Dealt hands (two of 14 cards, in dealing order: at most 14 x 14) -> the choices they give.
+_CHOOSE_MENUS: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def _window_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
