@@ -8,6 +8,7 @@ score changes, the narrated lines must name that seat; and the narration reads o
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -44,7 +45,7 @@ def test_every_score_change_is_narrated(game_id: str, players: int) -> None:
     for seed in range(3):
         states = _walk(game, seed)
         seen = game.observation(states[0], 0)
-        for before, after in zip(states, states[1:]):
+        for before, after in pairwise(states):
             view = game.observation(after, 0)
             lines = narrate(seen, view)
             seen = view
