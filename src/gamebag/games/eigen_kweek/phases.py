@@ -229,7 +229,8 @@ def name_targets(config: Config, d: Draft) -> None:
         d.chooser = seat
         d.step = AIMED[card].step
         return
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     if any(card is not None for card in d.peek("held")):
         d.window_step += 1
         d.step = Step.WINDOW
@@ -254,19 +255,19 @@ def aim(config: Config, d: Draft, seat: int, card: str, action: str) -> None:
 
 def close_window(config: Config, d: Draft) -> None:
     plays = d.peek("plays")
-    effects = [
-        play
-        for play in plays
-        if play.card in chars.RESOLVED_AT_CLOSE and not play.blocked and play.phase == d.phase
-    ]
-    if effects:
-        effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
-        d.queue = [play.card for play in effects]
-    # DEN OLLANDER's take can no longer be undone: forget which card it was.
-    if any(play.took is not None and play.phase == d.phase for play in plays):
-        d.plays = [
-            play if play.took is None or play.phase != d.phase else _forget_take(play) for play in plays
+    if plays:
+        phase = d.phase
+        effects = [
+            play
+            for play in plays
+            if play.card in chars.RESOLVED_AT_CLOSE and not play.blocked and play.phase == phase
         ]
+        if effects:
+            effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
+            d.queue = [play.card for play in effects]
+        # DEN OLLANDER's take can no longer be undone: forget which card it was.
+        if any(play.took is not None and play.phase == phase for play in plays):
+            d.plays = [play if play.took is None or play.phase != phase else _forget_take(play) for play in plays]
     d.window_step = 0
     resolve_queue(config, d)
 
@@ -302,7 +303,8 @@ def resolve_queue(config: Config, d: Draft) -> None:
             d.chooser = seat
             d.step = Step.ROB_DRAW
             return
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     after_window(config, d)
 
 
@@ -347,13 +349,14 @@ def apply_ria_direction(config: Config, d: Draft, direction: int) -> None:
 
 
 def after_window(config: Config, d: Draft) -> None:
-    if d.phase == Phase.DEAL:
+    phase = d.phase
+    if phase == Phase.DEAL:
         begin_growth(config, d)
-    elif d.phase == Phase.GROWTH:
+    elif phase == Phase.GROWTH:
         begin_trade(d)
-    elif d.phase == Phase.TRADE:
+    elif phase == Phase.TRADE:
         reveal_bids(config, d)
-    elif d.phase == Phase.CULTIVATE:
+    elif phase == Phase.CULTIVATE:
         d.step = Step.CULTIVATE
     elif any(card is not None for card in d.peek("held")):
         d.step = Step.KEEP
@@ -487,7 +490,8 @@ def apply_lucien_draw(config: Config, d: Draft, value: int) -> None:
     d.bag_seen = [0] * len(config.values)
     d.say(f"LUCIEN: seat {seat} bid the lowest and draws a coin from the bag")
     d.note(seat, f"LUCIEN: you drew a coin worth {value}")
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     next_corner(config, d)
 
 
@@ -507,7 +511,8 @@ def next_corner(config: Config, d: Draft) -> None:
             return
         d.step = Step.CORNER
         return
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     open_window(config, d, Phase.CULTIVATE)
 
 
