@@ -60,7 +60,7 @@ def playable_agents(game_id: str) -> tuple[str, ...]:
 def catalogue() -> list[dict[str, Any]]:
     """Every registered game, with what the lobby form needs to open a table of it."""
     games = []
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         cls = gamebag.entry(game_id).game_class
         games.append(
             {
@@ -119,7 +119,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         raise LobbyError(f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed_keys))}")
     game_id = data.get("game")
     if not isinstance(game_id, str):
-        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.games())}")
+        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.game_ids())}")
     players = data.get("players")
     options = data.get("options") or {}
     if not isinstance(options, dict):

@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
         table = Table(title="Games", show_lines=True)
         for column in ("id", "title", "players", "options (default)"):
             table.add_column(column)
-        for game_id in gamebag.games():
+        for game_id in gamebag.game_ids():
             cls = gamebag.entry(game_id).game_class
             options = "\n".join(f"{o.name} ({o.default!r}): {o.allowed()}" for o in cls.option_specs) or "-"
             table.add_row(game_id, cls.title, f"{cls.min_players}-{cls.max_players}", options)

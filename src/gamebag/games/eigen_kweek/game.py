@@ -24,6 +24,7 @@ from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.characters import window_actions
@@ -57,7 +58,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 4
-    has_hidden_information: ClassVar[bool] = True
+    traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTION_SPECS
 
     def _configure(self) -> None:
@@ -146,18 +147,15 @@ class EigenKweek(Game[KweekState, str, Outcome]):
             if all(need <= have for need, have in zip(payment, coins, strict=True))
         ]
 
-    def apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
-        self.check_joint_action(state, moves)
-        parsed: dict[int, Move] = {}
-        for seat, action in moves.items():
-            legal = self.legal_actions(state, seat)
-            if not _is_member(action, legal):
-                shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
-                raise IllegalActionError(
-                    f"seat {seat}: {action!r} is not allowed at the {state.step} step of the "
-                    f"{state.phase} phase; allowed: {shown}"
-                )
-            parsed[seat] = self._catalogue[action]
+    def _illegal_action_message(self, state: KweekState, player: int, action: Any, legal: Sequence[str]) -> str:
+        shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
+        return (
+            f"seat {player}: {action!r} is not allowed at the {state.step} step of the "
+            f"{state.phase} phase; allowed: {shown}"
+        )
+
+    def _apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
+        parsed = {seat: self._catalogue[action] for seat, action in moves.items()}
         d = Draft(state)
         step = state.step
         if step == "choose":
@@ -217,21 +215,15 @@ class EigenKweek(Game[KweekState, str, Outcome]):
             pick -= count
         raise IllegalChanceOutcomeError("the coin source is empty")
 
-    def apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
-        self.check_outcome(state, outcome)
+    def _check_outcome(self, state: KweekState, outcome: Any) -> None:
         step = state.step
-        d = Draft(state)
         if step in CARD_DRAWS:
             if not isinstance(outcome, str) or outcome not in state.stack:
                 raise IllegalChanceOutcomeError(
                     f"the {step} draws a character card from the stack ({', '.join(state.stack)}), "
                     f"not {outcome!r}"
                 )
-            if step == "deal":
-                phases.deal_card(self.config, d, outcome)
-            else:
-                phases.apply_ria_draw(self.config, d, outcome)
-            return d.freeze()
+            return
         source = self._coin_source(state)
         available = {v for v, n in zip(self.config.values, source, strict=True) if n > 0}
         if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in available:
@@ -239,6 +231,18 @@ class EigenKweek(Game[KweekState, str, Outcome]):
             raise IllegalChanceOutcomeError(
                 f"the {step} draws a coin value present in {where} ({sorted(available)}), not {outcome!r}"
             )
+
+    def _apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
+        step = state.step
+        d = Draft(state)
+        if step in CARD_DRAWS:
+            assert isinstance(outcome, str)  # checked by _check_outcome
+            if step == "deal":
+                phases.deal_card(self.config, d, outcome)
+            else:
+                phases.apply_ria_draw(self.config, d, outcome)
+            return d.freeze()
+        assert isinstance(outcome, int)  # checked by _check_outcome
         if step == "refill":
             phases.place_refill_coin(self.config, d, outcome)
         elif step == "rob_draw":
@@ -254,6 +258,9 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def winners(self, state: KweekState) -> tuple[int, ...]:
         return state.winners
+
+    def termination(self, state: KweekState) -> Termination | None:
+        return {"four_sacks": Termination.GOAL, "round_cap": Termination.ROUND_CAP}.get(state.ended_by or "")
 
     def round_number(self, state: KweekState) -> int:
         return state.round_no
@@ -302,10 +309,3 @@ def _active(state: KweekState, card: str) -> int | None:
         if play.card == card and not play.blocked:
             return play.seat
     return None
-
-
-def _is_member(action: object, legal: Sequence[str]) -> bool:
-    try:
-        return action in legal
-    except TypeError:
-        return False
