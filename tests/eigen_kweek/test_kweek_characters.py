@@ -24,11 +24,17 @@ def _close_window(game: EigenKweek, state: KweekState) -> KweekState:
     return state
 
 
-def _window(game: EigenKweek, state: KweekState, first: str, block: str | None) -> KweekState:
-    """Seat 0 does ``first``; seat 1 (JULITA) then blocks ``block`` or passes; the window closes."""
+def _window(
+    game: EigenKweek, state: KweekState, first: str, block: str | None, target: str | None = None
+) -> KweekState:
+    """Seat 0 does ``first`` (naming ``target`` if asked); seat 1 (JULITA) then blocks ``block``
+    or passes; the window closes."""
     step1 = {seat: "pass" for seat in game.acting_players(state)}
     step1[0] = first
     state = game.apply(state, step1)
+    if target is not None:
+        assert game.acting_players(state) == (0,) and target in game.legal_actions(state, 0)
+        state = act(game, state, s0=target)
     if block is not None:
         step2 = {seat: "pass" for seat in game.acting_players(state)}
         step2[1] = f"block:{block}"
@@ -42,7 +48,10 @@ def ria(block: bool) -> Any:
     state = position(game, phase="deal", step="window", window_step=1, held=("RIA", "JULITA", "KEUN"))
     state = _window(game, state, "play:RIA", "RIA" if block else None)
     if not block:
-        assert state.step == "ria_draw" and state.chooser == 0
+        assert state.step == "ria_choice" and state.chooser == 0
+        assert game.legal_actions(state, 0) == ("ria:draw", "ria:skip")
+        state = act(game, state, s0="ria:draw")
+        assert state.step == "ria_draw"
         state = draw(game, state, "JOS")
         assert state.step == "ria_direction" and game.acting_players(state) == (0,)
         assert game.observation(state, 0)["you"]["ria_card"] == "JOS"
@@ -149,10 +158,7 @@ def frank(block: bool) -> Any:
 
 def bernard(block: bool) -> Any:
     game, state = _cultivate("BERNARD")
-    state = _window(game, state, "play:BERNARD", "BERNARD" if block else None)
-    if not block:
-        assert state.step == "bernard" and game.legal_actions(state, 0) == ("bernard:1", "bernard:2")
-        state = act(game, state, s0="bernard:2")
+    state = _window(game, state, "play:BERNARD", "BERNARD" if block else None, target="bernard:2")
     assert state.step == "cultivate"
     return game.acting_players(state)
 
@@ -184,7 +190,7 @@ EXPECTED: dict[str, tuple[Any, Any]] = {
     # RIA draws JOS and everything passes left: seat 0 gets seat 2's KEUN, seat 1 gets JOS.
     "RIA": (("KEUN", "JOS", "JULITA"), (None, None, "KEUN")),
     "KEUN": ((14, 0), (10, 4)),
-    "FLUPPE": (14, 10),  # two growing cards (the sack does not count by default)
+    "FLUPPE": (16, 10),  # two growing cards and a sack: three plant cards on the board
     "GRIET": (9, 1),
     "PASTOOR": ((((0, 0, 0, 1)), (0, 0, 0, 0), (0, 0, 0, 0)), ((0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 1))),
     "STEVEN": (((5, 4, 1), (0, 1, 2)), ((3, 4, 1), (1, 0, 2))),
@@ -272,7 +278,7 @@ def test_ria_right_and_what_passers_know() -> None:
                      held=("FRANK", "RIA", "KEUN", "STEVEN"))
     state = game.apply(state, {0: "pass", 1: "play:RIA", 2: "pass", 3: "pass"})
     state = _close_window(game, state)
-    state = draw(game, state, "JOS")
+    state = draw(game, act(game, state, s1="ria:draw"), "JOS")
     state = act(game, state, s1="ria:right")
     # Right is seat - 1: seat 1 passes the drawn JOS to seat 0, seat 0 passes FRANK to seat 3,
     # seat 3 STEVEN to seat 2 and seat 2 KEUN to seat 1.

@@ -151,7 +151,7 @@ def test_ria_draw_is_private_and_the_returned_card_may_travel_with_it() -> None:
                      stack_known=frozenset({(1, "JOS", -1)}))
     state = game.apply(state, {0: "play:RIA", 1: "pass", 2: "pass"})
     state = game.apply(state, {1: "pass", 2: "pass"})
-    state = draw(game, state, "JOS")
+    state = draw(game, act(game, state, s0="ria:draw"), "JOS")
     assert (1, "JOS", WITH_RIA) in state.stack_known
     assert game.observation(state, 1)["you"]["ria_card"] is None
     seen = set()

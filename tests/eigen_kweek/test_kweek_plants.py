@@ -115,6 +115,8 @@ def test_keeping_an_unplayed_character_means_no_deal_next_round() -> None:
     game = make(2)
     state = position(game, phase="cultivate", step="cultivate", held=("JOS", "FRANK"))
     state = everyone(game, state)
+    assert state.step == "window" and state.phase == "hand_in"
+    state = everyone(game, state)
     assert state.step == "keep" and game.acting_players(state) == (0, 1)
     state = act(game, state, s0="keep", s1="hand_in")
     assert state.held == ("JOS", None) and state.kept == (True, False)

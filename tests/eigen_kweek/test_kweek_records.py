@@ -42,6 +42,7 @@ def test_corners_pile_up_over_rounds_in_a_record() -> None:
         moves(s0="pass", s1="pass"),  # trade window: a tie, nobody takes a corner
         moves(s0="pass", s1="pass"),  # cultivate window
         moves(s0="pass", s1="pass"),  # cultivate: no coins, nothing to do
+        moves(s0="pass", s1="pass"),  # hand-in window
         moves(s0="hand_in", s1="hand_in"),
         chance(1), chance(1), chance(2), chance(2),
     ])

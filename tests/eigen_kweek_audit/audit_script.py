@@ -172,6 +172,8 @@ def quiet_round(
         script.quiet_window()
     assert script.step == "cultivate", script.step
     script.moves(**{f"s{seat}": action for seat, action in cultivate.items()})
+    while script.step == "window":  # the hand-in window (JULITA, DEN OLLANDER)
+        script.quiet_window()
     if script.step == "keep":
         script.everyone("hand_in")
     if script.step == "refill":

@@ -55,10 +55,10 @@ def test_frank_halves_the_plough_over_price(played: bool) -> None:
 
 def test_bernard_blocks_one_chosen_opponent_for_the_whole_cultivate_phase() -> None:
     script = _cultivate_round_one(3, ("BERNARD", "FRANK", "JOS"), corners=(3, 3, 3, 1))
-    script.moves(s0="play:BERNARD", s1="pass", s2="pass").moves(s1="pass", s2="pass")
+    script.moves(s0="play:BERNARD", s1="pass", s2="pass")
     assert script.step == "bernard" and script.acting() == (0,)
     assert set(script.legal(0)) == {"bernard:1", "bernard:2"}
-    script.moves(s0="bernard:2")
+    script.moves(s0="bernard:2").moves(s1="pass", s2="pass")
     assert script.step == "cultivate" and script.acting() == (0, 1)
     with pytest.raises(IllegalActionError):
         script.game.apply(script.state, {0: "pass", 1: "pass", 2: "sow:2:3"})
@@ -126,7 +126,7 @@ def test_julita_blocks_keun() -> None:
     script = garden(("KEUN", "FRANK", "JULITA", "JOS")).quiet_window()
     before = script.state.boards
     tokens = script.state.tokens
-    script.moves(s0="play:KEUN", s1="pass").moves(s1="block:KEUN")
+    script.moves(s0="play:KEUN", s1="pass").moves(s0="keun:1:4").moves(s1="block:KEUN")
     assert script.step == "bid" and script.state.boards == before and script.state.tokens == tokens
 
 

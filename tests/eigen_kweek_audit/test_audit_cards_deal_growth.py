@@ -13,7 +13,9 @@ def _ria_opening() -> Script:
                      chosen=("RIA", "STEVEN", "FRANK"))
     assert "play:RIA" in script.legal(0)
     script.moves(s0="play:RIA", s1="pass", s2="pass").moves(s1="pass", s2="pass")
-    return script
+    # "you may blindly take a character card": taking one is RIA's player's choice.
+    assert script.step == "ria_choice" and script.legal(0) == ("ria:draw", "ria:skip")
+    return script.moves(s0="ria:draw")
 
 
 @pytest.mark.parametrize(("direction", "held"), [
@@ -48,11 +50,12 @@ def test_ria_cannot_be_played_outside_the_deal_phase() -> None:
 def test_keun_takes_all_tokens_of_any_plant_card_own_or_opponent() -> None:
     script = garden(("KEUN", "JOS", "BERNARD", "FLUPPE")).quiet_window()
     assert script.state.phase == "growth"
-    script.moves(s0="play:KEUN", s1="pass").moves(s1="pass")
+    # "When you play this character card, you may take...": the target is named on playing.
+    script.moves(s0="play:KEUN", s1="pass")
     assert script.step == "keun" and script.acting() == (0,)
     assert set(script.legal(0)) == {"keun:0:2", "keun:0:8", "keun:1:4", "keun:1:6"}
     tokens = script.state.tokens
-    script.moves(s0="keun:1:6")
+    script.moves(s0="keun:1:6").moves(s1="pass")
     assert script.state.tokens == (tokens[0] + 2, tokens[1])
     assert script.slot(1, 6) == 0 and script.slot(1, 4) == 2
     assert script.step == "bid"
@@ -68,7 +71,7 @@ def test_fluppe_pays_two_tokens_per_plant_card(counts_sacks: bool, gain: int) ->
     assert script.state.tokens[0] == tokens + 4 and script.state.pot == pot - 4
     # Round 3: seat 0 ploughs over its 2 card; round 4: FLUPPE again with one plant and one sack.
     script.moves(s0="bid:2", s1="bid:1").quiet_window().moves(s0="corner:1").moves(s1="corner:3")
-    script.quiet_window().moves(s0="plough:2:5", s1="pass").everyone("hand_in").chance(5, 5, 5, 5)
+    script.quiet_window().moves(s0="plough:2:5", s1="pass").quiet_window().everyone("hand_in").chance(5, 5, 5, 5)
     assert script.slot(0, 2) == SACK
     script.chance("FLUPPE", "JOS", "BERNARD", "GRIET").moves(s0="choose:FLUPPE", s1="choose:BERNARD")
     script.quiet_window()
@@ -81,9 +84,9 @@ def test_fluppe_pays_two_tokens_per_plant_card(counts_sacks: bool, gain: int) ->
 def test_griet_fills_one_own_plant_card_to_full_from_the_pot() -> None:
     script = garden(("GRIET", "JOS", "BERNARD", "FLUPPE")).quiet_window()
     pot = script.state.pot
-    script.moves(s0="play:GRIET", s1="pass").moves(s1="pass")
+    script.moves(s0="play:GRIET", s1="pass")
     assert script.step == "griet" and set(script.legal(0)) == {"griet:2", "griet:8"}
-    script.moves(s0="griet:8")
+    script.moves(s0="griet:8").moves(s1="pass")
     assert script.slot(0, 8) == 9 and script.state.pot == pot - 6
     script.replayed()
 
@@ -97,14 +100,14 @@ def _pastoor_table(**options: object) -> Script:
     assert script.coin_values(0) == [2] and script.coin_values(1) == [5] and script.coin_values(2) == [3]
     script.chance("PASTOOR", "JOS", "BERNARD", "FLUPPE", "GRIET", "KEUN")
     script.moves(s0="choose:PASTOOR", s1="choose:BERNARD", s2="choose:GRIET").quiet_window()
-    script.moves(s0="play:PASTOOR", s1="pass", s2="pass").moves(s1="pass", s2="pass")
+    script.moves(s0="play:PASTOOR", s1="pass", s2="pass")
     return script
 
 
 def test_pastoor_takes_a_coin_from_a_chosen_opponent() -> None:
     script = _pastoor_table()
     assert script.step == "rob" and set(script.legal(0)) == {"rob:1", "rob:2"}
-    script.moves(s0="rob:1")
+    script.moves(s0="rob:1").moves(s1="pass", s2="pass")
     # Coins in a collection lie face down: the coin taken is a blind draw from seat 1's coins.
     assert script.step == "rob_draw" and script.game.chance_outcomes(script.state) == [(5, Fraction(1))]
     script.chance(5)
@@ -117,7 +120,7 @@ def test_pastoor_takes_a_coin_from_a_chosen_opponent() -> None:
 def test_pastoor_with_open_coins_chooses_the_value() -> None:
     script = _pastoor_table(coin_visibility="open")
     assert set(script.legal(0)) == {"rob:1:5", "rob:2:3"}
-    script.moves(s0="rob:2:3")
+    script.moves(s0="rob:2:3").moves(s1="pass", s2="pass")
     assert script.coin_values(0) == [2, 3] and script.coin_values(2) == []
 
 
@@ -126,7 +129,7 @@ def test_ria_a_player_without_a_card_passes_nothing() -> None:
                      chosen=("RIA", "DEN OLLANDER", "GRIET"))
     script.moves(s0="play:RIA", s1="take:2", s2="pass")
     assert script.state.held == (None, "GRIET", None)
-    script.moves(s1="pass").chance("LUCIEN").moves(s0="ria:left")
+    script.moves(s1="pass").moves(s0="ria:draw").chance("LUCIEN").moves(s0="ria:left")
     # Seat 0's drawn card goes to seat 1, seat 1's GRIET to seat 2, seat 2 had nothing to pass.
     assert script.state.held == (None, "LUCIEN", "GRIET")
 

@@ -79,7 +79,8 @@ def test_a_kept_card_stays_hidden_next_round() -> None:
     for kept in ("BERNARD", "FLUPPE"):
         script = opening(2, dealt=DEAL, chosen=("FRANK", kept)).quiet_window()
         script.moves(s0="bid:2", s1="bid:1").quiet_window().moves(s0="corner:1").moves(s1="corner:2")
-        script.quiet_window().moves(s0="pass", s1="pass").moves(s0="hand_in", s1="keep").chance(1, 1, 1, 1)
+        script.quiet_window().moves(s0="pass", s1="pass").quiet_window()
+        script.moves(s0="hand_in", s1="keep").chance(1, 1, 1, 1)
         scripts.append(script)
     a, b = scripts
     assert a.state.held[1] != b.state.held[1]
@@ -92,7 +93,7 @@ def test_ria_drawn_card_is_seen_by_ria_and_the_receiver_only() -> None:
     for drawn in ("LUCIEN", "CHANTAL"):
         script = opening(3, dealt=("RIA", "KEUN", "JULITA", "STEVEN", "FRANK", "JOS"),
                          chosen=("RIA", "STEVEN", "FRANK"))
-        script.moves(s0="play:RIA", s1="pass", s2="pass").moves(s1="pass", s2="pass").chance(drawn)
+        script.moves(s0="play:RIA", s1="pass", s2="pass").moves(s1="pass", s2="pass").moves(s0="ria:draw").chance(drawn)
         assert _same(script, script, 0)
         scripts.append(script)
     a, b = scripts

@@ -69,7 +69,7 @@ def test_plants_grow_one_one_two_three_from_the_pot_until_full() -> None:
         boards.append(script.state.boards)
         pots.append(script.state.pot)
         script.moves(s0="bid:1", s1="bid:1").quiet_window().quiet_window()
-        script.moves(s0="pass", s1="pass").everyone("hand_in").chance(5, 5, 5, 5)
+        script.moves(s0="pass", s1="pass").quiet_window().everyone("hand_in").chance(5, 5, 5, 5)
     # Round 2 ended with seat 0: 2 card 1 token, 8 card new; seat 1: 4 card 1, 6 card new.
     assert boards == [
         ((2, EMPTY, EMPTY, 3), (EMPTY, 2, 2, EMPTY)),
@@ -91,7 +91,7 @@ def test_a_full_card_grows_again_once_emptied_and_harvest_takes_all_its_tokens()
     script.moves(s0="harvest:8", s1="harvest:4")
     assert script.state.tokens == (tokens[0] + 9, tokens[1] + 3)
     assert script.slot(0, 8) == 0 and script.slot(1, 4) == 0 and script.slot(0, 2) == 3
-    script.everyone("hand_in").chance(5, 5, 5, 5)
+    script.quiet_window().everyone("hand_in").chance(5, 5, 5, 5)
     script.chance("FRANK", "JOS", "BERNARD", "FLUPPE").moves(s0="choose:FRANK", s1="choose:BERNARD")
     script.quiet_window()
     assert script.slot(0, 8) == 3 and script.slot(1, 4) == 1 and script.slot(0, 2) == 3
@@ -123,7 +123,7 @@ def test_one_card_of_each_cost_and_plough_over_makes_a_sack_that_no_longer_grows
     assert script.state.tokens[0] == tokens + 2  # the tokens on it go to the collection
     assert script.coin_values(0) == [5]
     assert script.game.public_view(script.state)["table"][0]["sacks"] == 1
-    script.everyone("hand_in").chance(5, 5, 5, 5)
+    script.quiet_window().everyone("hand_in").chance(5, 5, 5, 5)
     script.chance("FRANK", "JOS", "BERNARD", "FLUPPE").moves(s0="choose:FRANK", s1="choose:BERNARD")
     script.quiet_window()
     assert script.slot(0, 2) == SACK  # no growth on a sack
@@ -136,9 +136,9 @@ def test_one_card_of_each_cost_and_plough_over_makes_a_sack_that_no_longer_grows
 def test_plough_over_costs_the_plough_price_and_needs_no_tokens_on_the_card() -> None:
     script = garden(("KEUN", "JOS", "BERNARD", "FLUPPE"), plough_cost_8=6)
     script.quiet_window()
-    script.moves(s0="play:KEUN", s1="pass").moves(s1="pass")
+    script.moves(s0="play:KEUN", s1="pass")
     assert script.step == "keun"
-    script.moves(s0="keun:0:8")  # empty seat 0's own 8 card
+    script.moves(s0="keun:0:8").moves(s1="pass")  # empty seat 0's own 8 card
     assert script.slot(0, 8) == 0
     script.moves(s0="bid:2", s1="bid:1").quiet_window().moves(s0="corner:1").moves(s1="corner:3")
     script.quiet_window()
@@ -156,7 +156,7 @@ def test_capacity_options_change_when_a_card_is_full() -> None:
     script.quiet_window().quiet_window()
     assert script.slot(0, 8) == 3
     script.moves(s0="bid:1", s1="bid:1").quiet_window().quiet_window().moves(s0="pass", s1="pass")
-    script.everyone("hand_in").chance(5, 5, 5, 5)
+    script.quiet_window().everyone("hand_in").chance(5, 5, 5, 5)
     script.chance("FRANK", "JOS", "BERNARD", "FLUPPE").moves(s0="choose:FRANK", s1="choose:BERNARD")
     script.quiet_window()
     assert script.slot(0, 8) == 4  # grows 3 but holds only 4
@@ -167,7 +167,9 @@ def test_the_cultivate_phase_is_one_action_for_everyone_at_once() -> None:
     script.quiet_window().quiet_window().moves(s0="bid:1", s1="bid:1").quiet_window().quiet_window()
     assert script.acting() == (0, 1)
     script.moves(s0="harvest:2", s1="harvest:6")
-    # After one action each the phase is over (hand in characters).
+    # After one action each the phase is over (hand in characters, its window first).
+    assert script.state.phase == "hand_in" and script.step == "window"
+    script.quiet_window()
     assert script.state.phase == "hand_in" and script.step == "keep"
 
 

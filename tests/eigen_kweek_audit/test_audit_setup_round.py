@@ -72,7 +72,8 @@ def test_round_one_skips_growth_and_round_two_has_it() -> None:
     script.moves(s0="bid:1", s1="bid:2").quiet_window()
     script.moves(s1="corner:1").moves(s0="corner:2")
     script.quiet_window().moves(s0="pass", s1="pass")
-    script.moves(s0="hand_in", s1="hand_in").chance(1, 1, 1, 1)
+    assert script.state.phase == "hand_in" and script.step == "window"  # JULITA, DEN OLLANDER
+    script.quiet_window().moves(s0="hand_in", s1="hand_in").chance(1, 1, 1, 1)
     assert script.state.round_no == 2
     script.chance("RIA", "KEUN", "STEVEN", "FRANK").moves(s0="choose:KEUN", s1="choose:STEVEN")
     script.everyone("pass")
@@ -84,7 +85,7 @@ def test_corners_refill_in_order_and_pile_up() -> None:
     script = opening(2, corners=(2, 1, 5, 1), dealt=("RIA", "KEUN", "STEVEN", "FRANK"), chosen=("KEUN", "STEVEN"))
     script.everyone("pass").moves(s0="bid:3", s1="bid:2").quiet_window()
     script.moves(s0="corner:3").moves(s1="corner:1")
-    script.quiet_window().moves(s0="pass", s1="pass").everyone("hand_in")
+    script.quiet_window().moves(s0="pass", s1="pass").quiet_window().everyone("hand_in")
     assert script.step == "refill"
     script.chance(3, 3, 1, 2)
     corners = [script.values_in(c) for c in script.state.corners]
@@ -127,6 +128,7 @@ def test_keeping_an_unplayed_card_means_no_new_cards_next_round() -> None:
     script = opening(2, dealt=("RIA", "KEUN", "STEVEN", "FRANK"), chosen=("KEUN", "STEVEN"))
     script.everyone("pass").moves(s0="bid:2", s1="bid:1").quiet_window()
     script.moves(s0="corner:1").moves(s1="corner:2").quiet_window().moves(s0="pass", s1="pass")
+    script.quiet_window()
     assert script.step == "keep" and script.acting() == (0, 1)
     assert set(script.legal(0)) == {"keep", "hand_in"}
     script.moves(s0="keep", s1="hand_in").chance(1, 2, 3, 1)
@@ -150,6 +152,8 @@ def test_handed_in_cards_all_go_back_to_the_stack() -> None:
     script.moves(s0="pass")
     script.moves(s1="corner:1").moves(s0="corner:2").quiet_window().moves(s0="pass", s1="pass")
     # Seat 1 played STEVEN: only seat 0 still holds a card and decides.
+    assert script.acting() == (0,)
+    script.quiet_window()
     assert script.acting() == (0,)
     script.moves(s0="hand_in").chance(1, 2, 3, 1)
     assert len(script.state.stack) == 14 and script.state.kept == (False, False)

@@ -45,6 +45,15 @@ HIGHEST_SCORE = TARGET - 1 + 2 * EELS
 # Who wins a tie of final scores.
 SHARED, SEAT0, SEAT1 = 0.5, 1.0, 0.0
 
+# The rulebook's numbers, as the games' options name them.
+_RULEBOOK: dict[str, int] = {
+    "eels": EELS,
+    "snakes": SNAKES,
+    "target": TARGET,
+    "max_grab": MAX_GRAB,
+    "outbreak_snakes": THRESHOLD,
+}
+
 # The games the solver models; a game's id names its rule set.
 RULE_SETS = ("eel-harvest", "wriggle-roulette")
 
@@ -89,6 +98,12 @@ def rules_for(game: Game[Any, Any, Any]) -> RoundRules:
     if game.num_players != 2:
         raise UnknownAgentError(f"the equilibrium agent plays two-player games only, not {game.num_players} players")
     options = game.options
+    changed = [name for name, value in _RULEBOOK.items() if options.get(name) not in (None, value)]
+    if changed:
+        raise UnknownAgentError(
+            "the equilibrium agent's tables are solved for the rulebook's numbers; it cannot play with "
+            f"option(s) {', '.join(changed)} changed (use heuristic or ismcts)"
+        )
     lone = options.get("lone_player_grabs")
     return RoundRules(
         rule_set=rule_set,

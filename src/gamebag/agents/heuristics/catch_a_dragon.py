@@ -15,7 +15,6 @@ from gamebag.agents.registry import register_heuristic
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 
-DICE = 4
 SIDES = 6
 # What one more successful roll typically adds to a set of different colours, or to one dragon.
 DIFFERENT_GAIN = 2.0
@@ -43,9 +42,9 @@ def set_points(faces: tuple[int, ...], cyclic: bool) -> float:
     return float(points)
 
 
-def bust_chance(faces: tuple[int, ...], duplicate_bust: str) -> float:
-    """The exact chance that rolling the other dice busts this set."""
-    dice = DICE - len(faces)
+def bust_chance(faces: tuple[int, ...], duplicate_bust: str, dice_in_all: int) -> float:
+    """The exact chance that rolling the other dice (of ``dice_in_all``) busts this set."""
+    dice = dice_in_all - len(faces)
     if len(faces) < 2 or dice == 0:
         return 0.0
     held = len(set(faces))
@@ -56,9 +55,9 @@ def bust_chance(faces: tuple[int, ...], duplicate_bust: str) -> float:
     return (held / SIDES) ** dice
 
 
-def roll_estimate(faces: tuple[int, ...], cyclic: bool, duplicate_bust: str) -> float:
+def roll_estimate(faces: tuple[int, ...], cyclic: bool, duplicate_bust: str, dice_in_all: int) -> float:
     points = set_points(faces, cyclic)
-    if len(faces) == DICE:
+    if len(faces) == dice_in_all:
         return points
     if len(faces) == 1:
         gain = ONE_DRAGON_GAIN
@@ -66,7 +65,7 @@ def roll_estimate(faces: tuple[int, ...], cyclic: bool, duplicate_bust: str) -> 
         gain = float((len(faces) + 1) ** 2 - len(faces) ** 2)
     else:
         gain = DIFFERENT_GAIN
-    return (1.0 - bust_chance(faces, duplicate_bust)) * (points + gain)
+    return (1.0 - bust_chance(faces, duplicate_bust, dice_in_all)) * (points + gain)
 
 
 class DragonHeuristic(Agent):
@@ -76,12 +75,13 @@ class DragonHeuristic(Agent):
         obs = view.observation
         cyclic, rule = bool(obs["cyclic"]), str(obs["duplicate_bust"])
         held = tuple(obs["collected_faces"])
+        dice = int(obs["dice"])
         if obs["phase"] == "decide":
-            return "roll" if roll_estimate(held, cyclic, rule) > set_points(held, cyclic) else "stop"
+            return "roll" if roll_estimate(held, cyclic, rule, dice) > set_points(held, cyclic) else "stop"
 
         def worth(collection: tuple[int, ...]) -> float:
             after = tuple(sorted(held + collection))
-            return max(set_points(after, cyclic), roll_estimate(after, cyclic, rule))
+            return max(set_points(after, cyclic), roll_estimate(after, cyclic, rule, dice))
 
         return max(view.legal_actions, key=worth)
 

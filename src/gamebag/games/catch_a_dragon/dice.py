@@ -181,19 +181,19 @@ def merge(collected: Dice, collection: Dice) -> Dice:
 
 
 @cache
-def all_collections() -> tuple[Dice, ...]:
-    """Every collection that is legal in some position: one colour, or different colours."""
+def all_collections(dice: int = DICE) -> tuple[Dice, ...]:
+    """Every collection that is legal in some position with ``dice`` dice: one colour, or different colours."""
     options: set[Dice] = set()
-    for size in range(1, DICE + 1):
+    for size in range(1, dice + 1):
         options.update((face,) * size for face in FACES)
         options.update(combinations(FACES, size))
     return _ordered(options)
 
 
-def bust_probability(collected: Dice, duplicate_bust: str) -> Fraction:
-    """The exact chance that rolling the remaining dice busts ``collected``."""
+def bust_probability(collected: Dice, duplicate_bust: str, dice: int = DICE) -> Fraction:
+    """The exact chance that rolling the remaining dice (of ``dice`` in all) busts ``collected``."""
     return sum(
-        (p for roll, p in roll_outcomes(DICE - len(collected)) if is_bust(collected, roll, duplicate_bust)),
+        (p for roll, p in roll_outcomes(dice - len(collected)) if is_bust(collected, roll, duplicate_bust)),
         Fraction(0),
     )
 

@@ -44,6 +44,8 @@ from gamebag.games.catch_a_dragon.dice import (
 from gamebag.games.catch_a_dragon.encoding import ROLL, STOP, FaceNames, parse_action, parse_roll
 
 ROUNDS = 4
+MAX_DICE = 6  # a set of different colours holds at most the die's six colours
+MAX_ROUNDS = 20
 DragonAction = Dice | str
 
 
@@ -123,6 +125,22 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "line, e.g. faces=green,gold,blue,red,purple,gray.",
             choices=PALETTE,
         ),
+        Option(
+            "dice",
+            "int",
+            DICE,
+            "Dice (dragon eggs) a turn rolls; a turn ends and scores when all are collected.",
+            minimum=1,
+            maximum=MAX_DICE,
+        ),
+        Option(
+            "rounds",
+            "int",
+            ROUNDS,
+            "Rounds in a game (each player has one turn per round), before any tie-break rounds.",
+            minimum=1,
+            maximum=MAX_ROUNDS,
+        ),
         Option("cyclic", "bool", True, "Face 6 links back to face 1, closing the ring of links."),
         Option(
             "duplicate_bust",
@@ -156,7 +174,11 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         self.duplicate_bust = str(self.options["duplicate_bust"])
         tiebreaks = self.options["max_tiebreak_rounds"]
         self.max_tiebreak_rounds = tiebreaks if isinstance(tiebreaks, int) else 0
-        self._all_actions: tuple[DragonAction, ...] = (STOP, ROLL, *all_collections())
+        dice = self.options.get("dice", DICE)
+        self.dice = dice if isinstance(dice, int) else DICE
+        rounds = self.options.get("rounds", ROUNDS)
+        self.rounds = rounds if isinstance(rounds, int) else ROUNDS
+        self._all_actions: tuple[DragonAction, ...] = (STOP, ROLL, *all_collections(self.dice))
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> DragonState:
@@ -191,7 +213,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             return (
                 f"seat {state.seat} holds {self.names.describe(state.collected)} and must now choose "
                 f"'stop' (score {set_points(state.collected, self.cyclic)}) or 'roll' the "
-                f"{DICE - len(state.collected)} other dice, not {self._show(action)}"
+                f"{self.dice - len(state.collected)} other dice, not {self._show(action)}"
             )
         allowed = "; ".join(self.names.describe(c) for c in legal if not isinstance(c, str))
         return (
@@ -209,20 +231,20 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             return replace(state, phase=Phase.ROLL, rolled=())
         assert not isinstance(action, str)  # a legal action at the collect step is a collection
         collected = merge(state.collected, action)
-        if len(collected) == DICE:
+        if len(collected) == self.dice:
             return self._end_turn(replace(state, collected=collected), set_points(collected, self.cyclic), "four")
         return replace(state, phase=Phase.DECIDE, collected=collected)
 
     def chance_outcomes(self, state: DragonState) -> Sequence[tuple[Dice, Fraction]]:
-        return roll_outcomes(DICE - len(state.collected)) if state.phase == Phase.ROLL else ()
+        return roll_outcomes(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: DragonState, rng: Rng) -> Dice:
         if state.phase != Phase.ROLL:
             raise IllegalChanceOutcomeError("no dice are being rolled now")
-        return tuple(sorted(rng.randrange(len(FACES)) + 1 for _ in range(DICE - len(state.collected))))
+        return tuple(sorted(rng.randrange(len(FACES)) + 1 for _ in range(self.dice - len(state.collected))))
 
     def _check_outcome(self, state: DragonState, outcome: Any) -> None:
-        dice = DICE - len(state.collected)
+        dice = self.dice - len(state.collected)
         if (
             not isinstance(outcome, tuple)
             or len(outcome) != dice
@@ -256,10 +278,10 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         phase = Phase.ROLL
         if next_seat == self.num_players:
             next_seat = 0
-            if round_no >= ROUNDS:
+            if round_no >= self.rounds:
                 best = max(scores)
                 leaders = tuple(p for p, s in enumerate(scores) if s == best)
-                tiebreaks_played = round_no - ROUNDS
+                tiebreaks_played = round_no - self.rounds
                 if len(leaders) == 1 or tiebreaks_played >= self.max_tiebreak_rounds:
                     winners, phase = leaders, Phase.OVER
             if phase != Phase.OVER:
@@ -300,8 +322,9 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "game": self.game_id,
             "players": self.num_players,
             "round": state.round_no,
-            "rounds": ROUNDS,
-            "tiebreak_round": max(0, state.round_no - ROUNDS),
+            "rounds": self.rounds,
+            "dice": self.dice,
+            "tiebreak_round": max(0, state.round_no - self.rounds),
             "max_tiebreak_rounds": self.max_tiebreak_rounds,
             "turn_seat": None if over else state.seat,
             "phase": state.phase,
@@ -317,7 +340,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "rolled": self.names.colour_list(state.rolled) if state.phase == Phase.COLLECT else [],
             "rolled_faces": list(state.rolled) if state.phase == Phase.COLLECT else [],
             "last_roll": self.names.colour_list(state.rolled) if state.phase == Phase.DECIDE else [],
-            "dice_left": DICE - len(collected),
+            "dice_left": self.dice - len(collected),
             "last_turn": self._summary_json(state.last_turn),
             "over": over,
             "winners": list(state.winners),
@@ -361,17 +384,18 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def observation_tensor(self, state: DragonState, player: int) -> list[float]:
         n = self.num_players
-        out: list[float] = [state.collected.count(face) / DICE for face in FACES]
-        out += [state.rolled.count(face) / DICE for face in FACES]
+        out: list[float] = [state.collected.count(face) / self.dice for face in FACES]
+        out += [state.rolled.count(face) / self.dice for face in FACES]
         out += [1.0 if state.phase == phase else 0.0 for phase in Phase]
         out.append(1.0 if state.seat == player and state.phase != Phase.OVER else 0.0)
-        out.append(set_points(state.collected, self.cyclic) / 16)
+        out.append(set_points(state.collected, self.cyclic) / max(16, self.dice**2))
         # Totals, own seat first, padded to eight seats so every player count has one layout.
         order = [(player + k) % n for k in range(n)]
-        out += [state.scores[seat] / 64 for seat in order] + [0.0] * (8 - n)
+        top = max(16, self.dice**2) * self.rounds
+        out += [state.scores[seat] / top for seat in order] + [0.0] * (8 - n)
         out.append(((state.seat - player) % n) / 8)
-        out.append(min(state.round_no, ROUNDS) / ROUNDS)
-        out.append(max(0, state.round_no - ROUNDS) / max(1, self.max_tiebreak_rounds))
+        out.append(min(state.round_no, self.rounds) / self.rounds)
+        out.append(max(0, state.round_no - self.rounds) / max(1, self.max_tiebreak_rounds))
         return out
 
     def _show(self, action: Any) -> str:
@@ -381,7 +405,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     # ---- the turn-level model read by the exact solvers ----------------------------------
     def turn_root(self) -> Hashable:
-        """A turn starts by rolling all four dice."""
+        """A turn starts by rolling all the dice."""
         return ("roll", ())
 
     def turn_node_kind(self, node: Hashable) -> str:
@@ -395,7 +419,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         """The nodes a roll leads to, with exact probabilities (busts lead to ``("end", 0)``)."""
         collected = _held(node)
         result: list[tuple[Hashable, Fraction]] = []
-        for roll, probability in roll_outcomes(DICE - len(collected)):
+        for roll, probability in roll_outcomes(self.dice - len(collected)):
             if is_bust(collected, roll, self.duplicate_bust):
                 result.append((("end", 0), probability))
             else:
@@ -412,7 +436,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         choices: list[tuple[DragonAction, Hashable]] = []
         for collection in legal_collections(collected, roll, self.duplicate_bust):
             after = merge(collected, collection)
-            if len(after) == DICE:
+            if len(after) == self.dice:
                 choices.append((collection, ("end", set_points(after, self.cyclic))))
             else:
                 choices.append((collection, ("decide", after)))
@@ -456,7 +480,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def round_structure(self) -> tuple[int, int]:
         """(regular rounds, most tie-break rounds) for the fixed-rounds win solver."""
-        return ROUNDS, self.max_tiebreak_rounds
+        return self.rounds, self.max_tiebreak_rounds
 
 
 def _step(node: Hashable) -> str:

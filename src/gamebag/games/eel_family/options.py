@@ -1,12 +1,65 @@
-"""Options of the Eel family rule sets (named in rulings.md, Eel Harvest family)."""
+"""Options of the Eel family rule sets (named in rulings.md, Eel Harvest family).
+
+Every number of the rulebooks is an option whose default is the rulebook's: the bag
+(51 eels, 17 snakes), the score that ends the game (20), the most one grab may take
+(4, or 6 with two players) and the snakes that make an outbreak (the per-player-count
+table). The bounds keep every cost a user controls finite.
+"""
 
 from __future__ import annotations
 
 from gamebag.core.options import Option
 
+EELS = 51
+SNAKES = 17
+TARGET = 20
+SNAKE_THRESHOLD = {2: 6, 3: 7, 4: 9, 5: 11, 6: 13, 7: 15, 8: 17}
+MAX_EELS = 200
+MAX_SNAKES = 100
+MAX_TARGET = 200
+MAX_GRAB_LIMIT = 10
+
+
+def default_max_grab(players: int) -> int:
+    """The rulebook's most one grab may take: 6 with two players, else 4."""
+    return 6 if players == 2 else 4
+
+
 ROTATE_START = Option("rotate_start", "bool", False, "The start player moves one seat to the left each round.")
 
-WRIGGLE_ROULETTE_OPTIONS: tuple[Option, ...] = (ROTATE_START,)
+NUMBER_OPTIONS: tuple[Option, ...] = (
+    Option("eels", "int", EELS, "Eels in the bag at the start of every round.", minimum=1, maximum=MAX_EELS),
+    Option(
+        "snakes",
+        "int",
+        SNAKES,
+        "Snakes in the bag at the start of every round (at least the outbreak threshold).",
+        minimum=1,
+        maximum=MAX_SNAKES,
+    ),
+    Option("target", "int", TARGET, "The score that ends the game.", minimum=1, maximum=MAX_TARGET),
+    Option(
+        "max_grab",
+        "int",
+        None,
+        "The most tokens one grab may take (none: the rulebook's 6 with two players, else 4).",
+        minimum=1,
+        maximum=MAX_GRAB_LIMIT,
+        nullable=True,
+    ),
+    Option(
+        "outbreak_snakes",
+        "int",
+        None,
+        "Snakes in the centre that make an outbreak (none: the rulebook's table, "
+        "2:6 3:7 4:9 5:11 6:13 7:15 8:17 players:snakes); at most the snakes in the bag.",
+        minimum=1,
+        maximum=MAX_SNAKES,
+        nullable=True,
+    ),
+)
+
+WRIGGLE_ROULETTE_OPTIONS: tuple[Option, ...] = (ROTATE_START, *NUMBER_OPTIONS)
 
 EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
     ROTATE_START,
@@ -34,4 +87,5 @@ EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
         "and the bag never runs out.",
         choices=("bag", "dice"),
     ),
+    *NUMBER_OPTIONS,
 )

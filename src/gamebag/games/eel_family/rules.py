@@ -19,18 +19,23 @@ from itertools import product
 from math import comb
 from typing import Any, ClassVar
 
-from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
+from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outcome_to_json
-from gamebag.games.eel_family.options import EEL_HARVEST_OPTIONS, WRIGGLE_ROULETTE_OPTIONS
+from gamebag.games.eel_family.options import (
+    EEL_HARVEST_OPTIONS,
+    EELS,
+    MAX_GRAB_LIMIT,
+    SNAKE_THRESHOLD,
+    SNAKES,
+    TARGET,
+    WRIGGLE_ROULETTE_OPTIONS,
+    default_max_grab,
+)
 
-EELS = 51
-SNAKES = 17
-TARGET = 20
-SNAKE_THRESHOLD = {2: 6, 3: 7, 4: 9, 5: 11, 6: 13, 7: 15, 8: 17}
 # A player still in the round when it ends exits "last" for the eel-harvest tie-break.
 STILL_IN = 1_000_000
 
@@ -87,8 +92,18 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
 
     def _configure(self) -> None:
         n = self.num_players
-        self.max_grab = 6 if n == 2 else 4
-        self.threshold = SNAKE_THRESHOLD[n]
+        self.eels = _int_option(self.options, "eels", EELS)
+        self.snakes = _int_option(self.options, "snakes", SNAKES)
+        self.target = _int_option(self.options, "target", TARGET)
+        self.max_grab = _int_option(self.options, "max_grab", default_max_grab(n))
+        self.threshold = _int_option(self.options, "outbreak_snakes", SNAKE_THRESHOLD[n])
+        if self.threshold > self.snakes:
+            # Otherwise a round could never end by an outbreak, and a drawn-out bag would not end it either.
+            raise OptionError(
+                f"option 'outbreak_snakes': {self.threshold} snakes cannot make an outbreak with only "
+                f"{self.snakes} snakes in the bag; allowed: 1 to {self.snakes} (option 'snakes'), or none "
+                f"for the rulebook's table ({SNAKE_THRESHOLD[n]} with {n} players)"
+            )
         self.dice = self.options.get("draw", "bag") == "dice"
         self.rotate_start = bool(self.options.get("rotate_start", False))
         lone = self.options.get("lone_player_grabs")
@@ -103,8 +118,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             scores=(0,) * n,
             reserves=(0,) * n,
             in_round=(True,) * n,
-            bag_eels=EELS,
-            bag_snakes=SNAKES,
+            bag_eels=self.eels,
+            bag_snakes=self.snakes,
             centre=0,
             round_no=1,
             start=0,
@@ -353,7 +368,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             # At a round's end every token goes back into the bag; nobody is in the round.
             reserves = [0] * n
             in_round = [False] * n
-            bag_eels, bag_snakes, centre = EELS, SNAKES, 0
+            bag_eels, bag_snakes, centre = self.eels, self.snakes, 0
             if not over:
                 start = (state.start + 1) % n if self.rotate_start else state.start
                 return EelState(
@@ -425,7 +440,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             "grab": state.grab_no + 1 if not state.over else state.grab_no,
             "start_player": state.start,
             "scores": list(state.scores),
-            "target": TARGET,
+            "target": self.target,
             "reserves": list(state.reserves),
             "in_round": list(state.in_round),
             "bag": {"eels": state.bag_eels, "snakes": state.bag_snakes, "dice": self.dice},
@@ -474,18 +489,18 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         order = [(player + k) % n for k in range(n)]  # own seat first
         out: list[float] = []
         for seat in order:
-            out.append(state.scores[seat] / TARGET)
-            out.append(state.reserves[seat] / EELS)
+            out.append(min(state.scores[seat] / self.target, 1.0))
+            out.append(state.reserves[seat] / self.eels)
             out.append(1.0 if state.in_round[seat] else 0.0)
         # Pad to eight seats so every player count has the same layout.
         out.extend([0.0] * (3 * (8 - n)))
-        out.append(state.bag_eels / EELS)
-        out.append(state.bag_snakes / SNAKES)
-        out.append(state.centre / SNAKES)
-        out.append(self.threshold / SNAKES)
+        out.append(state.bag_eels / self.eels)
+        out.append(state.bag_snakes / self.snakes)
+        out.append(state.centre / self.snakes)
+        out.append(self.threshold / self.snakes)
         out.append(((state.start - player) % n) / 8)
         out.append(min(state.grab_no, 40) / 40)
-        out.append(self.max_grab / 6)
+        out.append(self.max_grab / MAX_GRAB_LIMIT)
         return out
 
 
@@ -505,7 +520,7 @@ class WriggleRoulette(EelFamilyGame):
     def _game_end(
         self, scores: list[int], exit_grab: list[int], round_over: bool
     ) -> tuple[bool, tuple[int, ...]]:
-        if max(scores) < TARGET:
+        if max(scores) < self.target:
             return False, ()
         best = max(scores)
         return True, tuple(p for p, s in enumerate(scores) if s == best)
@@ -527,12 +542,18 @@ class EelHarvest(EelFamilyGame):
     def _game_end(
         self, scores: list[int], exit_grab: list[int], round_over: bool
     ) -> tuple[bool, tuple[int, ...]]:
-        if not round_over or max(scores) < TARGET:
+        if not round_over or max(scores) < self.target:
             return False, ()
         best = max(scores)
         tied = [p for p, s in enumerate(scores) if s == best]
         latest = max(exit_grab[p] for p in tied)
         return True, tuple(p for p in tied if exit_grab[p] == latest)
+
+
+def _int_option(options: Mapping[str, Any], name: str, default: int) -> int:
+    """An integer option's value, or ``default`` where it is unset (none: the rulebook's number)."""
+    value = options.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _falling(n: int, k: int) -> int:

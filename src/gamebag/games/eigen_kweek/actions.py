@@ -4,7 +4,7 @@ Every action of a configuration is listed once by ``action_catalogue`` (this is
 ``all_actions()``), parsed once into a ``Move``. The strings are what records
 hold and what a person types (see ``docs/records.md``):
 
-``choose:KEUN`` ``pass`` ``play:KEUN`` ``block:KEUN`` ``take:2`` ``ria:left``
+``choose:KEUN`` ``pass`` ``play:KEUN`` ``block:KEUN`` ``take:2`` ``ria:draw`` ``ria:skip`` ``ria:left``
 ``keun:1:6`` ``griet:4`` ``rob:2`` (``rob:2:3`` with open coins) ``bernard:1``
 ``bid:5`` ``corner:3`` ``sow:6:3+3`` ``plough:8:2+2`` ``harvest:4``
 ``harvest_all`` ``keep`` ``hand_in``.
@@ -25,8 +25,6 @@ from gamebag.games.eigen_kweek.components import (
     minimal_payments,
     payment_text,
 )
-
-RIA_DIRECTIONS = ("left", "right")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +53,8 @@ def action_catalogue(config: Config) -> dict[str, Move]:
             catalogue[f"block:{card}"] = Move("block", card=card)
     for seat in range(n):
         catalogue[f"take:{seat}"] = Move("take", seat=seat)
+    catalogue["ria:draw"] = Move("ria_draw")
+    catalogue["ria:skip"] = Move("ria_skip")
     catalogue["ria:left"] = Move("ria", number=1)
     catalogue["ria:right"] = Move("ria", number=-1)
     for seat in range(n):
@@ -93,7 +93,7 @@ def action_catalogue(config: Config) -> dict[str, Move]:
 def describe_action_forms() -> str:
     """The action forms, for error messages."""
     return (
-        "choose:CARD, pass, play:CARD, block:CARD, take:SEAT, ria:left|right, keun:SEAT:COST, "
+        "choose:CARD, pass, play:CARD, block:CARD, take:SEAT, ria:draw|skip, ria:left|right, keun:SEAT:COST, "
         "griet:COST, rob:SEAT[:VALUE], bernard:SEAT, bid:N, corner:1-4, sow:COST:PAYMENT, "
         "plough:COST:PAYMENT, harvest:COST, harvest_all, keep, hand_in"
     )

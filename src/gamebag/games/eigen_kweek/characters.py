@@ -13,9 +13,12 @@ The digital procedure (``rules.md``, "Playing characters"):
   in a later window. JULITA (``block:CARD``) blocks a card an opponent played in
   an earlier step of the same window: that card does nothing, and blocking DEN
   OLLANDER gives the taken card back (unplayed) to its owner.
+* KEUN, GRIET, PASTOOR and BERNARD name their target as they are revealed
+  ("when you play this character card, you may take..."), so the next step's
+  JULITA can answer a known target.
 * When the window closes, the unblocked cards take effect in the rulebook's
-  order of the cards (RIA; KEUN, FLUPPE, GRIET, PASTOOR; BERNARD). Targets are
-  chosen at that moment by the card's player. STEVEN, CHANTAL, LUCIEN and
+  order of the cards (RIA; KEUN, FLUPPE, GRIET, PASTOOR; BERNARD). RIA's player
+  then chooses whether to draw, and the direction. STEVEN, CHANTAL, LUCIEN and
   STEFAAN act when the bids are revealed; FRANK and JOS during cultivation.
 
 This module holds the card-level rules; ``phases.py`` drives the round.
@@ -39,6 +42,9 @@ WITH_RIA = -2  # the card RIA's player drew and has not passed yet
 
 # Cards whose effect needs work when their window closes (the others are read where they act).
 RESOLVED_AT_CLOSE = ("RIA", "KEUN", "FLUPPE", "GRIET", "PASTOOR", "BERNARD")
+# Cards whose player names a target as the card is revealed: card -> the step that asks for it.
+AIMED: dict[str, str] = {"KEUN": "keun", "GRIET": "griet", "PASTOOR": "rob", "BERNARD": "bernard"}
+AIMED_BY_KIND: dict[str, str] = {step: card for card, step in AIMED.items()}
 
 
 def window_actions(state: KweekState, seat: int) -> list[str]:
@@ -237,7 +243,55 @@ def ria_pass(d: Draft, direction: int) -> None:
     d.ria_seat = None
 
 
-# ---- targets of the effects resolved when a window closes ---------------------------------
+# ---- targets, named when the card is played, and their effects when the window closes -----
+def target_options(config: Config, state: KweekState | Draft, card: str, seat: int) -> list[str]:
+    """The targets ``seat`` may name for ``card`` (KEUN, GRIET, PASTOOR or BERNARD)."""
+    if card == "KEUN":
+        return keun_targets(state)
+    if card == "GRIET":
+        return griet_targets(config, state, seat)
+    if card == "PASTOOR":
+        return rob_targets(config, state, seat)
+    return bernard_targets(state, seat)
+
+
+def describe_target(action: str) -> str:
+    """A named target in words (``keun:1:6`` -> "the weed tokens of the 6 card of seat 1")."""
+    parts = action.split(":")
+    kind = parts[0]
+    if kind == "keun":
+        return f"the weed tokens on the {parts[2]} card of seat {parts[1]}"
+    if kind == "griet":
+        return f"fill the own {parts[1]} card"
+    if kind == "rob":
+        coin = f" worth {parts[2]}" if len(parts) == 3 else ""
+        return f"a coin{coin} from seat {parts[1]}"
+    return f"block seat {parts[1]} for the cultivate phase"
+
+
+def resolve_target(config: Config, d: Draft, seat: int, action: str) -> bool:
+    """Carry out a card's named target; True when a coin must first be drawn (PASTOOR, secret coins)."""
+    parts = action.split(":")
+    kind = parts[0]
+    if kind == "keun":
+        apply_keun(d, seat, int(parts[1]), int(parts[2]))
+    elif kind == "griet":
+        apply_griet(config, d, seat, int(parts[1]))
+    elif kind == "bernard":
+        d.bernard_target = int(parts[1])
+        d.say(f"BERNARD: seat {seat} blocks seat {d.bernard_target} for this cultivate phase")
+    else:
+        victim = int(parts[1])
+        if len(parts) == 3:
+            value = int(parts[2])
+            if d.coins[victim][config.values.index(value)] > 0:
+                apply_rob(config, d, seat, victim, value)
+        elif sum(d.coins[victim]):
+            d.rob_target = victim
+            return True
+    return False
+
+
 def keun_targets(state: KweekState | Draft) -> list[str]:
     return [
         f"keun:{seat}:{cost}"
@@ -282,6 +336,8 @@ def apply_keun(d: Draft, seat: int, target: int, cost: int) -> None:
 
 def apply_fluppe(config: Config, d: Draft, seat: int) -> None:
     board = d.boards[seat]
+    # "two weed tokens for each plant card on your player board": a ploughed-over card is still
+    # a plant card on the board, turned over (option ``fluppe_counts_sacks``, default true).
     cards = growing(board) + (sacks(board) if config.fluppe_counts_sacks else 0)
     got = d.take_from_pot(2 * cards)
     d.tokens[seat] += got

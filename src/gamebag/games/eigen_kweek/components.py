@@ -52,8 +52,6 @@ JULITA = "JULITA"
 OLLANDER = "DEN OLLANDER"
 # Cards played with "play:<CARD>" (JULITA is played as "block:<CARD>", DEN OLLANDER as "take:<seat>").
 PLAIN_CARDS: tuple[str, ...] = tuple(c for c in CARDS if CARD_PHASE[c] != "all")
-# Windows in which characters may be played, in round order.
-WINDOW_PHASES = ("deal", "growth", "trade", "cultivate")
 # Within a window, played cards take effect in the rulebook's order of the cards.
 RESOLUTION_ORDER: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
 
@@ -128,9 +126,9 @@ OPTION_SPECS: tuple[Option, ...] = (
     Option(
         "fluppe_counts_sacks",
         "bool",
-        False,
-        "FLUPPE also pays two weed tokens for each potato sack (ploughed-over card), not only for "
-        "each growing plant card.",
+        True,
+        "true (the rulebook's words): FLUPPE pays two weed tokens for each plant card on the board, "
+        "potato sacks (ploughed-over cards) included; false: for each growing plant card only.",
     ),
 )
 

@@ -27,7 +27,7 @@ from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
-from gamebag.games.eigen_kweek.characters import window_actions
+from gamebag.games.eigen_kweek.characters import AIMED_BY_KIND, target_options, window_actions
 from gamebag.games.eigen_kweek.components import (
     EMPTY,
     OPTION_SPECS,
@@ -42,7 +42,7 @@ from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 Outcome = int | str  # a coin value or a character card
 CHANCE_STEPS = frozenset({"refill", "deal", "ria_draw", "rob_draw", "lucien_draw"})
 CARD_DRAWS = frozenset({"deal", "ria_draw"})
-SOLO_STEPS = frozenset({"ria_direction", "keun", "griet", "rob", "bernard", "corner"})
+SOLO_STEPS = frozenset({"ria_choice", "ria_direction", "keun", "griet", "rob", "bernard", "corner"})
 
 
 class EigenKweek(Game[KweekState, str, Outcome]):
@@ -108,10 +108,14 @@ class EigenKweek(Game[KweekState, str, Outcome]):
             return tuple(f"choose:{card}" for card in sorted(set(state.dealt[player])))
         if step == "window":
             return tuple(window_actions(state, player))
+        if step == "ria_choice":
+            return ("ria:draw", "ria:skip")
         if step == "ria_direction":
             return ("ria:left", "ria:right")
         if step in ("keun", "griet", "rob", "bernard"):
-            return tuple(phases.effect_options(self.config, state))
+            assert state.chooser is not None
+            card = AIMED_BY_KIND[step]
+            return tuple(target_options(self.config, state, card, state.chooser))
         if step == "bid":
             return tuple(phases.bid_actions(state, player))
         if step == "corner":
@@ -171,14 +175,16 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         else:
             seat, action = next(iter(moves.items()))
             move = parsed[seat]
-            if step == "ria_direction":
+            if step == "ria_choice":
+                phases.apply_ria_choice(self.config, d, move.kind == "ria_draw")
+            elif step == "ria_direction":
                 assert move.number is not None
                 phases.apply_ria_direction(self.config, d, move.number)
             elif step == "corner":
                 assert move.number is not None
                 phases.take_corner(self.config, d, move.number)
             else:
-                phases.apply_effect_choice(self.config, d, seat, action)
+                phases.apply_target(self.config, d, seat, action)
         return d.freeze()
 
     # ---- chance ---------------------------------------------------------------------------

@@ -155,10 +155,59 @@ def open_window(config: Config, d: Draft, phase: str) -> None:
 
 def apply_window(config: Config, d: Draft, moves: dict[int, Move]) -> None:
     played = chars.apply_window_step(d, moves)
-    if played and any(card is not None for card in d.held):
+    if not played:
+        close_window(config, d)
+        return
+    # "When you play this character card, you may take/fill/block...": the target is named as
+    # the card is revealed, before anyone reacts, so JULITA can answer a known target.
+    aimed = [
+        play.card
+        for play in d.plays
+        if play.phase == d.phase and play.step == d.window_step and not play.blocked
+        and play.card in chars.AIMED and play.target is None
+    ]
+    d.queue = sorted(aimed, key=RESOLUTION_ORDER.__getitem__)
+    name_targets(config, d)
+
+
+def name_targets(config: Config, d: Draft) -> None:
+    """Ask each card just played for its target in turn (one choice: taken at once)."""
+    while d.queue:
+        card = d.queue.pop(0)
+        seat = d.active(card)
+        if seat is None:
+            continue
+        options = chars.target_options(config, d, card, seat)
+        if not options:
+            d.say(f"seat {seat} plays {card}, which finds nothing to act on")
+            continue
+        if len(options) == 1:
+            aim(config, d, seat, card, options[0])
+            continue
+        d.chooser = seat
+        d.step = chars.AIMED[card]
+        return
+    d.chooser = None
+    if any(card is not None for card in d.held):
         d.window_step += 1
+        d.step = "window"
         return
     close_window(config, d)
+
+
+def apply_target(config: Config, d: Draft, seat: int, action: str) -> None:
+    """The card's player named its target (``keun:1:6``, ``griet:4``, ``rob:2``, ``bernard:1``)."""
+    card = chars.AIMED_BY_KIND[action.split(":", 1)[0]]
+    aim(config, d, seat, card, action)
+    name_targets(config, d)
+
+
+def aim(config: Config, d: Draft, seat: int, card: str, action: str) -> None:
+    for index, play in enumerate(d.plays):
+        if play.card == card and play.seat == seat and not play.blocked:
+            d.plays[index] = Play(play.seat, play.card, play.phase, play.step, False, action, play.took)
+            d.say(f"seat {seat} aims {card}: {chars.describe_target(action)}")
+            return
 
 
 def close_window(config: Config, d: Draft) -> None:
@@ -188,73 +237,35 @@ def resolve_queue(config: Config, d: Draft) -> None:
         seat = d.active(card)
         if seat is None:
             continue
-        d.chooser = seat
         if card == "RIA":
+            d.chooser = seat
             d.ria_seat = seat
             if d.stack:
-                d.step = "ria_draw"
+                d.step = "ria_choice"
             else:
+                d.say(f"RIA: the stack is empty, so seat {seat} takes no card")
                 d.ria_card = None
                 d.step = "ria_direction"
             return
         if card == "FLUPPE":
             chars.apply_fluppe(config, d, seat)
             continue
-        options = _effect_options(config, d, card, seat)
-        if not options:
-            d.say(f"{card} of seat {seat} finds nothing to act on")
+        target = _target_of(d, card)
+        if target is None:
             continue
-        if len(options) == 1:
-            apply_effect_choice(config, d, seat, options[0], auto=True)
-            if d.step in ("rob_draw",):
-                return
-            continue
-        d.step = {"KEUN": "keun", "GRIET": "griet", "PASTOOR": "rob", "BERNARD": "bernard"}[card]
-        return
+        if chars.resolve_target(config, d, seat, target):
+            d.chooser = seat
+            d.step = "rob_draw"
+            return
     d.chooser = None
     after_window(config, d)
 
 
-def _effect_options(config: Config, d: Draft, card: str, seat: int) -> list[str]:
-    if card == "KEUN":
-        return chars.keun_targets(d)
-    if card == "GRIET":
-        return chars.griet_targets(config, d, seat)
-    if card == "PASTOOR":
-        return chars.rob_targets(config, d, seat)
-    return chars.bernard_targets(d, seat)
-
-
-def effect_options(config: Config, state: KweekState) -> list[str]:
-    """The target choices open to ``state.chooser`` at a keun/griet/rob/bernard step."""
-    assert state.chooser is not None
-    card = {"keun": "KEUN", "griet": "GRIET", "rob": "PASTOOR", "bernard": "BERNARD"}[state.step]
-    draft = Draft(state)
-    return _effect_options(config, draft, card, state.chooser)
-
-
-def apply_effect_choice(config: Config, d: Draft, seat: int, action: str, auto: bool = False) -> None:
-    """Carry out a chosen target (``keun:1:6``, ``griet:4``, ``rob:2``, ``bernard:1``)."""
-    parts = action.split(":")
-    kind = parts[0]
-    if kind == "keun":
-        chars.apply_keun(d, seat, int(parts[1]), int(parts[2]))
-    elif kind == "griet":
-        chars.apply_griet(config, d, seat, int(parts[1]))
-    elif kind == "bernard":
-        d.bernard_target = int(parts[1])
-        d.say(f"BERNARD: seat {seat} blocks seat {d.bernard_target} for this cultivate phase")
-    elif kind == "rob":
-        victim = int(parts[1])
-        if len(parts) == 3:
-            chars.apply_rob(config, d, seat, victim, int(parts[2]))
-        else:
-            d.rob_target = victim
-            d.step = "rob_draw"
-            return
-    if not auto:
-        d.step = "resolving"
-        resolve_queue(config, d)
+def _target_of(d: Draft, card: str) -> str | None:
+    for play in d.plays:
+        if play.card == card and not play.blocked and isinstance(play.target, str):
+            return play.target
+    return None
 
 
 def apply_rob_draw(config: Config, d: Draft, value: int) -> None:
@@ -263,6 +274,18 @@ def apply_rob_draw(config: Config, d: Draft, value: int) -> None:
     chars.apply_rob(config, d, seat, victim, value)
     d.rob_target = None
     resolve_queue(config, d)
+
+
+def apply_ria_choice(config: Config, d: Draft, draw: bool) -> None:
+    """RIA: "you may blindly take a character card" (the draw is the player's choice)."""
+    seat = d.ria_seat
+    assert seat is not None
+    if draw:
+        d.step = "ria_draw"
+        return
+    d.say(f"RIA: seat {seat} takes no card from the stack")
+    d.ria_card = None
+    d.step = "ria_direction"
 
 
 def apply_ria_draw(config: Config, d: Draft, card: str) -> None:
@@ -285,8 +308,12 @@ def after_window(config: Config, d: Draft) -> None:
         begin_trade(d)
     elif d.phase == "trade":
         reveal_bids(config, d)
-    else:
+    elif d.phase == "cultivate":
         d.step = "cultivate"
+    elif any(card is not None for card in d.held):
+        d.step = "keep"
+    else:
+        end_round(config, d, {})
 
 
 # ---- growth -------------------------------------------------------------------------------
@@ -379,9 +406,11 @@ def reveal_bids(config: Config, d: Draft) -> None:
                       for s in range(n))
     d.say(f"the bids: {shown}")
     lucky = None
-    # Only real bids compare: an empty hand "cannot bid anything", so it is not a lower bid.
-    other_bids = [counts[other] for other in range(n) if other != lucien and counts[other] > 0]
-    if lucien is not None and counts[lucien] > 0 and other_bids and counts[lucien] < min(other_bids):
+    # A bidder is a player who put weed tokens in the hand; an empty hand "cannot bid anything".
+    # Bids compare as counted, after CHANTAL ("only after this is the bid counted"), so a hand
+    # CHANTAL emptied is a bid of 0, the lowest.
+    other_bids = [counts[other] for other in range(n) if other != lucien and bids[other] > 0]
+    if lucien is not None and bids[lucien] > 0 and other_bids and counts[lucien] < min(other_bids):
         lucky = lucien
     d.trade = Trade(tuple(bids), tuple(hands), tuple(counts), tuple(order), (), lucky)
     if lucky is not None:
@@ -498,12 +527,9 @@ def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
 
 # ---- hand in characters, refill, end of round --------------------------------------------
 def begin_hand_in(config: Config, d: Draft) -> None:
-    d.phase = "hand_in"
+    """Hand In Characters is a phase too: JULITA and DEN OLLANDER may be played in its window."""
     d.bernard_target = None
-    if any(card is not None for card in d.held):
-        d.step = "keep"
-        return
-    end_round(config, d, {})
+    open_window(config, d, "hand_in")
 
 
 def apply_keep(config: Config, d: Draft, moves: dict[int, Move]) -> None:

@@ -9,6 +9,7 @@ from gamebag.core.protocol import JsonDict
 STEP_HELP = {
     "choose": "choose one of your two dealt character cards (the other goes back to the stack)",
     "window": "play your character card now, or pass",
+    "ria_choice": "RIA: draw a card from the stack (you may), or take none",
     "ria_direction": "RIA: pass every card to the left (next seat) or to the right",
     "keun": "KEUN: take all weed tokens from one plant card",
     "griet": "GRIET: fill one of your plant cards",

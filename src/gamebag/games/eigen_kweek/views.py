@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 PHASES = ("setup", "deal", "growth", "trade", "cultivate", "hand_in", "over")
 STEPS = (
-    "refill", "deal", "choose", "window", "ria_draw", "ria_direction", "keun", "griet", "rob",
+    "refill", "deal", "choose", "window", "ria_choice", "ria_draw", "ria_direction", "keun", "griet", "rob",
     "rob_draw", "bernard", "bid", "lucien_draw", "corner", "cultivate", "keep", "over",
 )
 MAX_SEATS = 4

@@ -4,8 +4,9 @@ Two players take turns. A turn starts with a roll of one die; a 1 ends the turn
 and loses its running total, any other face adds to it, and the player then holds
 (banking the total, which passes the turn) or rolls again. The first player whose
 banked score plus running total reaches the goal (``goal``, default 100) wins at
-once. Neller and Presser (2004) solved it: the first player wins about 53.06% of
-games under optimal play.
+once. The die has ``die_sides`` faces (default 6); a 1 always busts. Neller and
+Presser (2004) solved it: the first player wins about 53.06% of games under
+optimal play.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from gamebag.core.traits import Information, Moves, Termination, Traits
 
 ROLL = "roll"
 HOLD = "hold"
-FACES = (1, 2, 3, 4, 5, 6)
-SIXTH = Fraction(1, 6)
+SIDES = 6
+MAX_SIDES = 20
 
 
 class Phase(StrEnum):
@@ -75,11 +76,23 @@ class Pig(Game[PigState, str, int]):
     traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
+        Option(
+            "die_sides",
+            "int",
+            SIDES,
+            "Faces of the die, numbered 1 to this; a 1 loses the turn's total.",
+            minimum=2,
+            maximum=MAX_SIDES,
+        ),
     )
 
     def _configure(self) -> None:
         goal = self.options["goal"]
         self.goal = goal if isinstance(goal, int) else 100
+        sides = self.options.get("die_sides", SIDES)
+        self.sides = sides if isinstance(sides, int) else SIDES
+        self.faces = tuple(range(1, self.sides + 1))
+        self._face_chance = Fraction(1, self.sides)
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> PigState:
@@ -118,12 +131,12 @@ class Pig(Game[PigState, str, int]):
         )
 
     def chance_outcomes(self, state: PigState) -> Sequence[tuple[int, Fraction]]:
-        return tuple((face, SIXTH) for face in FACES) if state.phase == Phase.ROLL else ()
+        return tuple((face, self._face_chance) for face in self.faces) if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: PigState, rng: Rng) -> int:
         if state.phase != Phase.ROLL:
             raise IllegalChanceOutcomeError("no die is being rolled now")
-        return rng.randrange(6) + 1
+        return rng.randrange(self.sides) + 1
 
     def _apply_chance(self, state: PigState, outcome: int) -> PigState:
         if outcome == 1:
@@ -154,6 +167,7 @@ class Pig(Game[PigState, str, int]):
             "game": self.game_id,
             "players": self.num_players,
             "goal": self.goal,
+            "die_sides": self.sides,
             "round": self.round_number(state),
             "turn_seat": None if over else state.seat,
             "phase": state.phase,
@@ -193,10 +207,11 @@ class Pig(Game[PigState, str, int]):
 
     def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
         total = _amount(node)
-        result: list[tuple[Hashable, Fraction]] = [(("end", 0), SIXTH)]
-        for face in FACES[1:]:
+        chance = self._face_chance
+        result: list[tuple[Hashable, Fraction]] = [(("end", 0), chance)]
+        for face in self.faces[1:]:
             after = total + face
-            result.append((("end", after) if after >= self.goal else ("decide", after), SIXTH))
+            result.append((("end", after) if after >= self.goal else ("decide", after), chance))
         return result
 
     def turn_choices(self, node: Hashable) -> Sequence[tuple[str, Hashable]]:

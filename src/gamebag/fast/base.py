@@ -1,0 +1,130 @@
+"""The contract every compiled engine meets: whole-game batches and step batches.
+
+A :class:`FastEngine` plays a game id's rules (with any of its options) for named
+policies. Game ``i`` of a run with seed ``S`` draws all its randomness from the
+counter-based generator keyed by ``(S, i)`` (see :mod:`gamebag.fast.rng`), so
+every figure is the same whatever the batch size or the number of workers.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.core.protocol import Game
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Per-game arrays for games ``start .. start + len - 1`` of one seeded run.
+
+    ``returns`` are the win shares the rules engine's ``returns`` give (1/k to each of
+    k tied winners); ``length`` is what the rules engine's ``round_number`` says at the
+    end (what ``simulate`` reports as rounds; for Pig a round is one turn of each
+    player); ``ended_by`` indexes ``ended_by_names`` (the rules engine's ``ended_by``
+    strings; an empty name stands for a game that reports no reason).
+    """
+
+    start: int
+    scores: npt.NDArray[np.int32]  # [games, players]
+    returns: npt.NDArray[np.float64]  # [games, players]
+    length: npt.NDArray[np.int32]  # [games]
+    ended_by: npt.NDArray[np.int8]  # [games]
+    first_player: npt.NDArray[np.int8]  # [games]
+    ended_by_names: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return int(self.length.shape[0])
+
+
+class StepBatch(ABC):
+    """``num_envs`` games held as arrays, stepped together (for learning).
+
+    Every seat acts through ``step(actions)`` with an ``[num_envs, num_players]``
+    integer array; only the entries where ``to_act()`` is true are read (all acting
+    seats at a simultaneous node, the one current player otherwise). Chance is
+    resolved inside ``step``; finished games stay finished until ``reset_done``.
+    """
+
+    num_envs: int
+    num_players: int
+    num_actions: int
+    observation_size: int
+
+    @abstractmethod
+    def reset(self, seed: int, first_index: int = 0) -> None:
+        """Start every game afresh; env ``k`` is game ``first_index + k`` of ``seed``."""
+
+    @abstractmethod
+    def reset_done(self) -> npt.NDArray[np.bool_]:
+        """Restart the finished games with their next game index; returns which were restarted."""
+
+    @abstractmethod
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        """Apply the acting seats' actions, then every chance event up to the next decision."""
+
+    @abstractmethod
+    def to_act(self) -> npt.NDArray[np.bool_]:
+        """``[num_envs, num_players]``: which seats choose now."""
+
+    @abstractmethod
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """``[num_envs, num_players, num_actions]``: legal actions (all false for seats not acting)."""
+
+    @abstractmethod
+    def observations(self) -> npt.NDArray[np.float32]:
+        """``[num_envs, num_players, observation_size]``, each seat's view only, scaled to [0, 1]."""
+
+    @abstractmethod
+    def rewards(self) -> npt.NDArray[np.float64]:
+        """``[num_envs, num_players]``: win shares of the games that finished on the last step, else 0."""
+
+    @abstractmethod
+    def done(self) -> npt.NDArray[np.bool_]:
+        """``[num_envs]``: which games are over."""
+
+    @abstractmethod
+    def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The full struct-of-arrays state (for equality tests and centralised critics)."""
+
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        """``[num_envs, num_players]``: what each acting seat's compiled policy (``agents[seat]``) chooses now.
+
+        Engines that compile policies override this (for opponents in learning); a
+        ``random`` policy draws from the game's own stream, so a game stepped with
+        these actions is the same game the whole-game kernel plays.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no compiled policies")
+
+
+class FastEngine(ABC):
+    """A compiled engine for one game id, registered with :func:`gamebag.fast.register_engine`."""
+
+    game_id: ClassVar[str]
+
+    @abstractmethod
+    def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
+        """Agent specs this engine plays compiled for ``game`` (for example ``random``, ``heuristic``)."""
+
+    def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
+        """Why this engine cannot play ``game`` with ``agents``, or ``None`` when it can."""
+        known = self.policies(game)
+        for agent in agents:
+            if agent not in known:
+                return f"agent {agent!r} has no compiled policy (compiled: {', '.join(known)})"
+        return None
+
+    @abstractmethod
+    def play(
+        self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
+    ) -> BatchResult:
+        """Play games ``start .. stop - 1`` of the run seeded ``seed``."""
+
+    @abstractmethod
+    def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
+        """A step batch of ``num_envs`` games of ``game`` (call ``reset`` before stepping)."""

@@ -1,0 +1,442 @@
+"""The compiled engine of Pig (``pig``): whole-game and step kernels, compiled policies.
+
+A position is one row of an int32 *board* (columns below) mirroring ``PigState``:
+both banked scores, the seat to move, the running total, the phase, the last face
+rolled (0 before the first roll), the turns finished and the winner (-1 while
+none). The rules options ``goal`` and ``die_sides`` are kernel parameters.
+
+Policies are compiled too: ``random`` (a uniform legal action), ``heuristic``
+(hold once the turn's total reaches 20, as the heuristic agent does) and the
+solved ``optimal-score`` / ``optimal-win`` tables, which the kernel reads
+directly (they come from :mod:`gamebag.agents.solvers`, solved once per process).
+``tests/fast/test_fast_pig.py`` proves the kernels equal to ``games/pig``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.core.protocol import Game
+from gamebag.fast.base import BatchResult, FastEngine, StepBatch
+from gamebag.fast.registry import register_engine
+from gamebag.fast.rng import draw_below, game_key, run_key
+
+# Board columns.
+SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
+FIELDS = 8
+FIELD_NAMES = ("score0", "score1", "seat", "turn_total", "phase", "last_roll", "turns", "winner")
+# Phases, in the order of the rules engine's ``PHASES``.
+ROLLING, DECIDING, OVER = 0, 1, 2
+# Action indices, in the order of ``Pig.all_actions()``.
+HOLD, ROLL = 0, 1
+NUM_ACTIONS = 2
+# Compiled policies, by the agent names they stand for.
+POLICIES: tuple[str, ...] = ("random", "heuristic", "optimal-score", "optimal-win")
+RANDOM, HEURISTIC, OPTIMAL_SCORE, OPTIMAL_WIN = range(4)
+HOLD_AT = 20  # the heuristic agent's threshold (agents/heuristics/pig.py)
+OBSERVATION_SIZE = 7
+ENDED_BY_NAMES = ("",)  # the rules engine reports no reason: a game of Pig only ends at the goal
+
+IntArray = npt.NDArray[np.int32]
+Int8Array = npt.NDArray[np.int8]
+
+
+# ---- the rules -----------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _next_turn(board: IntArray, i: int) -> None:
+    board[i, SEAT] = 1 - board[i, SEAT]
+    board[i, TOTAL] = 0
+    board[i, PHASE] = ROLLING
+    board[i, TURNS] += 1
+
+
+@numba.njit(cache=True)
+def apply_action(board: IntArray, i: int, action: int) -> None:
+    """Seat to move at row ``i`` holds (0) or rolls (1); the row must be deciding."""
+    if action == ROLL:
+        board[i, PHASE] = ROLLING
+        return
+    seat = board[i, SEAT]
+    board[i, SCORE0 + seat] += board[i, TOTAL]
+    _next_turn(board, i)
+
+
+@numba.njit(cache=True)
+def apply_roll(board: IntArray, i: int, face: int, goal: int) -> None:
+    """The die shows ``face`` for the seat to move at row ``i`` (the row must be rolling)."""
+    board[i, LAST_ROLL] = face
+    if face == 1:
+        _next_turn(board, i)
+        return
+    seat = board[i, SEAT]
+    total = board[i, TOTAL] + face
+    if board[i, SCORE0 + seat] + total >= goal:
+        board[i, SCORE0 + seat] += total
+        board[i, TOTAL] = 0
+        board[i, PHASE] = OVER
+        board[i, TURNS] += 1
+        board[i, WINNER] = seat
+        return
+    board[i, TOTAL] = total
+    board[i, PHASE] = DECIDING
+
+
+@numba.njit(cache=True)
+def reset_row(board: IntArray, i: int) -> None:
+    """The initial position: seat 0 about to roll."""
+    for column in range(FIELDS):
+        board[i, column] = 0
+    board[i, WINNER] = -1
+
+
+@numba.njit(cache=True)
+def round_number(board: IntArray, i: int) -> int:
+    """The rules engine's ``round_number``: a round is one turn of each player."""
+    turns = int(board[i, TURNS])
+    if board[i, PHASE] == OVER:
+        return (turns - 1) // 2 + 1
+    return turns // 2 + 1
+
+
+# ---- the policies --------------------------------------------------------------------------
+@numba.njit(cache=True)
+def choose(
+    policy: int,
+    board: IntArray,
+    i: int,
+    key: np.uint64,
+    counters: npt.NDArray[np.uint64],
+    score_roll: Int8Array,
+    win_roll: Int8Array,
+) -> int:
+    """The action ``policy`` takes at deciding row ``i`` (``random`` draws from the game's stream)."""
+    total = board[i, TOTAL]
+    if policy == RANDOM:
+        pick = draw_below(key, counters[i], np.int64(2))
+        counters[i] += np.uint64(1)
+        return int(pick)
+    if policy == HEURISTIC:
+        return HOLD if total >= HOLD_AT else ROLL
+    if policy == OPTIMAL_SCORE:
+        return int(score_roll[total])
+    seat = board[i, SEAT]
+    return int(win_roll[board[i, SCORE0 + seat], board[i, SCORE0 + 1 - seat], total])
+
+
+# ---- whole games ---------------------------------------------------------------------------
+@numba.njit(cache=True)
+def play_games(
+    run: np.uint64,
+    start: int,
+    stop: int,
+    goal: int,
+    sides: int,
+    policies: Int8Array,
+    score_roll: Int8Array,
+    win_roll: Int8Array,
+) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
+    """Scores, win shares and rounds of games ``start .. stop - 1`` of the run keyed ``run``."""
+    games = stop - start
+    scores = np.zeros((games, 2), dtype=np.int32)
+    returns = np.zeros((games, 2), dtype=np.float64)
+    length = np.zeros(games, dtype=np.int32)
+    board = np.zeros((1, FIELDS), dtype=np.int32)
+    counters = np.zeros(1, dtype=np.uint64)
+    for g in range(games):
+        key = game_key(run, np.int64(start + g))
+        counters[0] = np.uint64(0)
+        reset_row(board, 0)
+        while board[0, PHASE] != OVER:
+            if board[0, PHASE] == ROLLING:
+                face = int(draw_below(key, counters[0], np.int64(sides))) + 1
+                counters[0] += np.uint64(1)
+                apply_roll(board, 0, face, goal)
+            else:
+                action = choose(policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_roll)
+                apply_action(board, 0, action)
+        scores[g, 0] = board[0, SCORE0]
+        scores[g, 1] = board[0, SCORE1]
+        returns[g, board[0, WINNER]] = 1.0
+        length[g] = round_number(board, 0)
+    return scores, returns, length
+
+
+# ---- step batches --------------------------------------------------------------------------
+@numba.njit(cache=True)
+def roll_until_decision(
+    board: IntArray, keys: npt.NDArray[np.uint64], counters: npt.NDArray[np.uint64], goal: int, sides: int
+) -> None:
+    """Resolve every pending roll until each game waits for a decision or is over."""
+    for i in range(board.shape[0]):
+        while board[i, PHASE] == ROLLING:
+            face = int(draw_below(keys[i], counters[i], np.int64(sides))) + 1
+            counters[i] += np.uint64(1)
+            apply_roll(board, i, face, goal)
+
+
+@numba.njit(cache=True)
+def step_rows(
+    board: IntArray,
+    keys: npt.NDArray[np.uint64],
+    counters: npt.NDArray[np.uint64],
+    actions: npt.NDArray[np.int64],
+    finished: npt.NDArray[np.bool_],
+    goal: int,
+    sides: int,
+) -> int:
+    """Apply each deciding seat's action and roll on; returns the first row with an illegal action, or -1."""
+    for i in range(board.shape[0]):
+        finished[i] = False
+        if board[i, PHASE] != DECIDING:
+            continue
+        action = actions[i, board[i, SEAT]]
+        if action != HOLD and action != ROLL:
+            return i
+    for i in range(board.shape[0]):
+        if board[i, PHASE] != DECIDING:
+            continue
+        apply_action(board, i, int(actions[i, board[i, SEAT]]))
+        while board[i, PHASE] == ROLLING:
+            face = int(draw_below(keys[i], counters[i], np.int64(sides))) + 1
+            counters[i] += np.uint64(1)
+            apply_roll(board, i, face, goal)
+        finished[i] = board[i, PHASE] == OVER
+    return -1
+
+
+@numba.njit(cache=True)
+def policy_rows(
+    policies: Int8Array,
+    board: IntArray,
+    keys: npt.NDArray[np.uint64],
+    counters: npt.NDArray[np.uint64],
+    score_roll: Int8Array,
+    win_roll: Int8Array,
+) -> npt.NDArray[np.int64]:
+    """Each deciding seat's action under its compiled policy (0 elsewhere)."""
+    actions = np.zeros((board.shape[0], 2), dtype=np.int64)
+    for i in range(board.shape[0]):
+        if board[i, PHASE] == DECIDING:
+            seat = board[i, SEAT]
+            actions[i, seat] = choose(policies[seat], board, i, keys[i], counters, score_roll, win_roll)
+    return actions
+
+
+@numba.njit(cache=True)
+def observe_rows(board: IntArray, goal: int) -> npt.NDArray[np.float32]:
+    """``Pig.observation_tensor`` of every seat of every row."""
+    out = np.zeros((board.shape[0], 2, OBSERVATION_SIZE), dtype=np.float32)
+    for i in range(board.shape[0]):
+        for player in range(2):
+            out[i, player, 0] = board[i, SCORE0 + player] / goal
+            out[i, player, 1] = board[i, SCORE0 + 1 - player] / goal
+            out[i, player, 2] = board[i, TOTAL] / goal
+            out[i, player, 3] = 1.0 if board[i, SEAT] == player and board[i, PHASE] != OVER else 0.0
+            out[i, player, 4 + board[i, PHASE]] = 1.0
+    return out
+
+
+# ---- solved tables -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PigRules:
+    """The kernel parameters of one configured Pig."""
+
+    goal: int
+    sides: int
+
+
+def rules_of(game: Game[Any, Any, Any]) -> PigRules:
+    options = game.options
+    goal = options.get("goal", 100)
+    sides = options.get("die_sides", 6)
+    return PigRules(goal=goal if isinstance(goal, int) else 100, sides=sides if isinstance(sides, int) else 6)
+
+
+def _node_total(node: Hashable) -> int:
+    """The running total of a turn node ``("decide", total)``."""
+    if not isinstance(node, tuple):
+        raise TypeError(f"{node!r} is not a Pig turn node")
+    total: int = node[1]
+    return total
+
+
+def _action_code(action: Any) -> int:
+    return HOLD if action == "hold" else ROLL
+
+
+def score_table(game: Game[Any, Any, Any]) -> Int8Array:
+    """``[total]``: the optimal-score action at a decision with that running total."""
+    from gamebag.agents.solvers.solutions import score_solution
+
+    rules = rules_of(game)
+    solution = score_solution(game)
+    table = np.full(rules.goal, ROLL, dtype=np.int8)
+    for node in solution.graph.decision_nodes:
+        table[_node_total(solution.graph.nodes[node])] = _action_code(solution.action_at(solution.graph.nodes[node]))
+    return table
+
+
+def win_table(game: Game[Any, Any, Any]) -> Int8Array:
+    """``[own score, other score, total]``: the optimal-win action at every decision."""
+    from gamebag.agents.solvers.race import RaceWinSolution
+    from gamebag.agents.solvers.solutions import win_solution
+
+    rules = rules_of(game)
+    solution = win_solution(game)
+    if not isinstance(solution, RaceWinSolution):
+        raise TypeError("Pig's win solution is a race solution")
+    graph = solution.graph
+    table = np.full((rules.goal, rules.goal, rules.goal), ROLL, dtype=np.int8)
+    for node in graph.decision_nodes:
+        total = _node_total(graph.nodes[node])
+        codes = np.array([_action_code(a) for a in graph.actions[node]], dtype=np.int8)
+        table[:, :, total] = codes[solution.choices[:, :, graph.decision_slot[node]]]
+    return table
+
+
+_UNUSED = np.zeros((1, 1, 1), dtype=np.int8)
+
+
+def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> tuple[Int8Array, Int8Array]:
+    """The solved tables the agents need (a placeholder where no agent reads one)."""
+    score = score_table(game) if "optimal-score" in agents else _UNUSED[0, 0]
+    win = win_table(game) if "optimal-win" in agents else _UNUSED
+    return score, win
+
+
+def policy_codes(agents: Sequence[str]) -> Int8Array:
+    return np.array([POLICIES.index(agent) for agent in agents], dtype=np.int8)
+
+
+# ---- the engine ----------------------------------------------------------------------------
+class PigStepBatch(StepBatch):
+    """``num_envs`` games of Pig as one board (see the module docstring for its columns)."""
+
+    def __init__(self, game: Game[Any, Any, Any], num_envs: int) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        self.game = game
+        self.rules = rules_of(game)
+        self.num_envs = num_envs
+        self.num_players = 2
+        self.num_actions = NUM_ACTIONS
+        self.observation_size = OBSERVATION_SIZE
+        self.board = np.zeros((num_envs, FIELDS), dtype=np.int32)
+        self.keys = np.zeros(num_envs, dtype=np.uint64)
+        self.counters = np.zeros(num_envs, dtype=np.uint64)
+        self.index = np.zeros(num_envs, dtype=np.int64)
+        self.finished = np.zeros(num_envs, dtype=np.bool_)
+        self.run = np.uint64(0)
+        self._tables: dict[tuple[str, ...], tuple[Int8Array, Int8Array]] = {}
+
+    def reset(self, seed: int | str, first_index: int = 0) -> None:
+        self.run = run_key(seed)
+        self.index[:] = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
+        self._restart(np.ones(self.num_envs, dtype=np.bool_))
+
+    def _restart(self, rows: npt.NDArray[np.bool_]) -> None:
+        for i in np.nonzero(rows)[0]:
+            reset_row(self.board, int(i))
+            self.keys[i] = game_key(self.run, self.index[i])
+            self.counters[i] = 0
+        self.finished[rows] = False
+        roll_until_decision(self.board, self.keys, self.counters, self.rules.goal, self.rules.sides)
+        # A game can be won by its very first rolls only with a goal of six or less.
+        self.finished[rows] = self.board[rows, PHASE] == OVER
+
+    def reset_done(self) -> npt.NDArray[np.bool_]:
+        """Finished env ``k`` goes on with game ``index + num_envs`` (indices never repeat)."""
+        done = self.done()
+        self.index[done] += self.num_envs
+        self._restart(done)
+        return done
+
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        moves = np.asarray(actions, dtype=np.int64)
+        if moves.shape != (self.num_envs, 2):
+            raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {moves.shape}")
+        bad = step_rows(self.board, self.keys, self.counters, moves, self.finished, self.rules.goal, self.rules.sides)
+        if bad >= 0:
+            seat = int(self.board[bad, SEAT])
+            raise ValueError(
+                f"env {bad}: seat {seat} must hold (0) or roll (1), not {int(moves[bad, seat])}; nothing was applied"
+            )
+
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        key = tuple(agents)
+        tables = self._tables.get(key)
+        if tables is None:
+            tables = self._tables[key] = policy_tables(self.game, agents)
+        return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, *tables)
+
+    def to_act(self) -> npt.NDArray[np.bool_]:
+        deciding = self.board[:, PHASE] == DECIDING
+        seats = self.board[:, SEAT]
+        return np.stack([deciding & (seats == 0), deciding & (seats == 1)], axis=1)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        return np.repeat(self.to_act()[:, :, np.newaxis], NUM_ACTIONS, axis=2)
+
+    def observations(self) -> npt.NDArray[np.float32]:
+        return observe_rows(self.board, self.rules.goal)
+
+    def rewards(self) -> npt.NDArray[np.float64]:
+        out = np.zeros((self.num_envs, 2), dtype=np.float64)
+        rows = np.nonzero(self.finished)[0]
+        out[rows, self.board[rows, WINNER]] = 1.0
+        return out
+
+    def done(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.board[:, PHASE] == OVER)
+
+    def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        arrays: dict[str, npt.NDArray[Any]] = {name: self.board[:, k] for k, name in enumerate(FIELD_NAMES)}
+        arrays.update(game_index=self.index, draws=self.counters)
+        return arrays
+
+
+class PigEngine(FastEngine):
+    """Pig with any ``goal`` and ``die_sides``, for any pair of compiled policies."""
+
+    game_id: ClassVar[str] = "pig"
+
+    def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
+        return POLICIES
+
+    def play(
+        self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
+    ) -> BatchResult:
+        problem = self.unsupported(game, agents)
+        if problem is not None:
+            raise ValueError(problem)
+        if len(agents) != 2:
+            raise ValueError(f"pig is played by 2 players: give 2 agents, not {len(agents)}")
+        if not 0 <= start <= stop:
+            raise ValueError(f"games {start}..{stop - 1}: start must be 0 or more and at most stop")
+        rules = rules_of(game)
+        score, win = policy_tables(game, agents)
+        scores, returns, length = play_games(
+            run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), score, win
+        )
+        games = stop - start
+        return BatchResult(
+            start=start,
+            scores=scores,
+            returns=returns,
+            length=length,
+            ended_by=np.zeros(games, dtype=np.int8),
+            first_player=np.zeros(games, dtype=np.int8),
+            ended_by_names=ENDED_BY_NAMES,
+        )
+
+    def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
+        return PigStepBatch(game, num_envs)
+
+
+ENGINE = register_engine(PigEngine())

@@ -1,0 +1,207 @@
+"""The compiled Pig engine equals the rules engine: exact replays, policies, distributions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from dice_agreement import comparisons, holm_failures, play_rules_games
+
+import gamebag
+from gamebag.agents.base import SeatView
+from gamebag.agents.registry import make_agent
+from gamebag.core.protocol import NodeKind
+from gamebag.core.rng import derive_rng
+from gamebag.fast import engine_for
+from gamebag.fast import pig as fast_pig
+from gamebag.games.pig.rules import PHASES, PigState
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"goal": 30},
+    {"goal": 7},
+    {"goal": 30, "die_sides": 2},
+    {"goal": 60, "die_sides": 20},
+]
+REPLAY_GAMES = 1000
+# Seat agents for the replays: random play reaches odd corners, the others the usual ones.
+REPLAY_AGENTS = (("random", "random"), ("heuristic", "random"), ("optimal-win", "optimal-score"))
+
+
+def rules_row(state: PigState) -> list[int]:
+    """A rules-engine state as a kernel board row."""
+    return [
+        state.scores[0],
+        state.scores[1],
+        state.seat,
+        state.turn_total,
+        PHASES.index(state.phase),
+        0 if state.last_roll is None else state.last_roll,
+        state.turns,
+        -1 if state.winner is None else state.winner,
+    ]
+
+
+def replay(options: dict[str, Any], games: int, seed: str) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Play rules-engine games and feed every choice and roll to the kernel.
+
+    Returns the rules rows and kernel rows after every event, and the decision states met.
+    """
+    game = gamebag.make("pig", **options)
+    rules = fast_pig.rules_of(game)
+    board = np.zeros((1, fast_pig.FIELDS), dtype=np.int32)
+    expected: list[list[int]] = []
+    got: list[np.ndarray] = []
+    decisions: list[Any] = []
+    for index in range(games):
+        agents = [make_agent(name, game) for name in REPLAY_AGENTS[index % len(REPLAY_AGENTS)]]
+        rng = derive_rng(seed, index)
+        state = game.initial_state()
+        fast_pig.reset_row(board, 0)
+        expected.append(rules_row(state))
+        got.append(board[0].copy())
+        while not game.is_terminal(state):
+            if game.node_kind(state) is NodeKind.CHANCE:
+                face = game.sample_chance(state, rng)
+                state = game.apply_chance(state, face)
+                fast_pig.apply_roll(board, 0, face, rules.goal)
+            else:
+                decisions.append(state)
+                action = agents[state.seat].act(SeatView(game, state, state.seat), rng)
+                state = game.apply(state, {state.seat: action})
+                fast_pig.apply_action(board, 0, game.action_index(action))
+            expected.append(rules_row(state))
+            got.append(board[0].copy())
+        assert fast_pig.round_number(board, 0) == game.round_number(state)
+    return np.array(expected, dtype=np.int32), np.array(got), decisions
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+def test_exact_replay_of_rules_engine_games(options: dict[str, Any]) -> None:
+    expected, got, decisions = replay(options, REPLAY_GAMES, f"replay {options}")
+    mismatched = np.nonzero((expected != got).any(axis=1))[0]
+    assert mismatched.size == 0, (
+        f"first mismatch at event {mismatched[0]}: rules {expected[mismatched[0]].tolist()}, "
+        f"kernel {got[mismatched[0]].tolist()} (columns {fast_pig.FIELD_NAMES})"
+    )
+    assert len(expected) > 5 * REPLAY_GAMES and len(decisions) > REPLAY_GAMES // 2
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+def test_compiled_policies_choose_as_the_agents(options: dict[str, Any]) -> None:
+    game = gamebag.make("pig", **options)
+    _, _, decisions = replay(options, 200, f"policies {options}")
+    board = np.array([rules_row(s) for s in decisions], dtype=np.int32)
+    counters = np.zeros(len(decisions), dtype=np.uint64)
+    keys = np.zeros(len(decisions), dtype=np.uint64)
+    for name in ("heuristic", "optimal-score", "optimal-win"):
+        agent = make_agent(name, game)
+        score, win = fast_pig.policy_tables(game, [name, name])
+        chosen = fast_pig.policy_rows(fast_pig.policy_codes([name, name]), board, keys, counters, score, win)
+        for row, state in enumerate(decisions):
+            expected = game.action_index(agent.act(SeatView(game, state, state.seat), derive_rng(0)))
+            assert chosen[row, state.seat] == expected, f"{name} at {state}"
+
+
+def test_step_batch_views_equal_the_rules_engine() -> None:
+    game = gamebag.make("pig", goal=30)
+    expected, _, _ = replay({"goal": 30}, 30, "views")
+    states = []
+    for row in expected:
+        winner = None if row[7] < 0 else int(row[7])
+        states.append(
+            PigState(
+                scores=(int(row[0]), int(row[1])),
+                seat=int(row[2]),
+                turn_total=int(row[3]),
+                phase=PHASES[row[4]],
+                last_roll=None if row[5] == 0 else int(row[5]),
+                turns=int(row[6]),
+                winner=winner,
+            )
+        )
+    batch = fast_pig.PigStepBatch(game, len(states))
+    batch.board[:] = expected
+    observations = batch.observations()
+    legal = batch.legal_mask()
+    for k, state in enumerate(states):
+        for player in range(2):
+            assert np.allclose(observations[k, player], game.observation_tensor(state, player), atol=1e-6)
+            allowed = [game.action_index(a) for a in game.legal_actions(state, player)]
+            assert np.nonzero(legal[k, player])[0].tolist() == allowed
+
+
+@pytest.mark.parametrize("agents", [("random", "heuristic"), ("optimal-win", "optimal-score")])
+def test_step_batch_plays_the_whole_game_kernel_games(agents: tuple[str, str]) -> None:
+    """Stepping with the compiled policies replays the whole-game kernel's games draw for draw."""
+    game = gamebag.make("pig", goal=40)
+    engine = engine_for(game, agents)
+    assert engine is not None
+    whole = engine.play(game, agents, "steps", 0, 64)
+    batch = engine.step_batch(game, 16)
+    batch.reset("steps", 0)
+    scores: dict[int, list[int]] = {}
+    rewards: dict[int, list[float]] = {}
+    assert isinstance(batch, fast_pig.PigStepBatch)
+    while len(scores) < 64:
+        for k in np.nonzero(batch.done())[0]:
+            index = int(batch.index[k])
+            if index < 64 and index not in scores:
+                scores[index] = [int(batch.board[k, 0]), int(batch.board[k, 1])]
+        batch.reset_done()
+        batch.step(batch.policy_actions(agents))
+        for k in np.nonzero(batch.done())[0]:
+            rewards.setdefault(int(batch.index[k]), batch.rewards()[k].tolist())
+    for index in range(64):
+        assert scores[index] == whole.scores[index].tolist()
+        assert rewards[index] == whole.returns[index].tolist()
+
+
+def test_illegal_step_changes_nothing() -> None:
+    game = gamebag.make("pig")
+    batch = fast_pig.PigStepBatch(game, 4)
+    batch.reset(1)
+    before = batch.board.copy()
+    actions = np.zeros((4, 2), dtype=np.int64)
+    actions[2, 0] = 5
+    with pytest.raises(ValueError, match="env 2: seat 0 must hold"):
+        batch.step(actions)
+    assert (batch.board == before).all()
+
+
+def test_results_do_not_depend_on_the_batch() -> None:
+    game = gamebag.make("pig", goal=50)
+    engine = engine_for(game, ["random", "heuristic"])
+    assert engine is not None
+    whole = engine.play(game, ["random", "heuristic"], 5, 0, 300)
+    parts = [engine.play(game, ["random", "heuristic"], 5, a, b) for a, b in ((0, 7), (7, 200), (200, 300))]
+    assert (np.concatenate([p.scores for p in parts]) == whole.scores).all()
+    assert (np.concatenate([p.length for p in parts]) == whole.length).all()
+
+
+@pytest.mark.slow
+def test_distributions_agree_with_the_rules_engine() -> None:
+    p_values: dict[str, float] = {}
+    cases = [({}, ("heuristic", "random"), 1500), ({"goal": 30}, ("random", "random"), 3000)]
+    cases.append(({"goal": 30}, ("optimal-win", "heuristic"), 3000))
+    cases.append(({"goal": 40, "die_sides": 3}, ("random", "optimal-score"), 3000))
+    for options, agents, games in cases:
+        game = gamebag.make("pig", **options)
+        engine = engine_for(game, agents)
+        assert engine is not None
+        fast = engine.play(game, agents, "distributions", 0, 40_000)
+        rules = play_rules_games(game, agents, "distributions", games)
+        p_values.update(comparisons(fast, rules, f"{options} {agents}"))
+    assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
+
+
+def test_the_comparison_notices_a_different_policy() -> None:
+    """The distribution checks have power: heuristic play is not mistaken for random play."""
+    game = gamebag.make("pig", goal=30)
+    engine = engine_for(game, ["heuristic", "heuristic"])
+    assert engine is not None
+    fast = engine.play(game, ["heuristic", "heuristic"], "power", 0, 20_000)
+    rules = play_rules_games(game, ("random", "random"), "power", 1000)
+    assert holm_failures(comparisons(fast, rules, "different"), 0.001)
