@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.options import Option, options_to_json
-from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
 
@@ -137,6 +137,10 @@ class Pig(Game[PigState, str, int]):
         if state.phase != Phase.ROLL:
             raise IllegalChanceOutcomeError("no die is being rolled now")
         return rng.randrange(self.sides) + 1
+
+    def _check_outcome(self, state: PigState, outcome: Any) -> None:
+        if not is_choice(outcome, self.faces):
+            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to {self.sides}, not {outcome!r}")
 
     def _apply_chance(self, state: PigState, outcome: int) -> PigState:
         if outcome == 1:
