@@ -42,3 +42,33 @@ def test_heuristic_takes_a_winning_exit() -> None:
     state = replace(game.initial_state(), scores=(15, 0, 0), reserves=(5, 0, 0), bag_eels=46)
     action = make_agent("heuristic", game).act(SeatView(game, state, 0), make_rng(0))
     assert action == 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_heuristic_weighs_the_tie_risk_when_outbreaks_pay_the_reserve(players: int) -> None:
+    """Under outbreak_scores_reserve the bots once all grabbed 1, tied, and lost at every outbreak."""
+    game = gamebag.make("eel-harvest", players, outbreak_scores_reserve=True)
+    agents = [make_agent("heuristic", game) for _ in range(players)]
+    rounds: list[int] = []
+    everyone_lost = 0
+    for index in range(30):
+        rng = derive_rng(5, index)
+        state = game.initial_state()
+        while not state.over:
+            if state.pending is not None:
+                state = game.apply_chance(state, game.sample_chance(state, rng))
+                last = state.last
+                if last is not None and last.outbreak:
+                    drew = {p for p, count in enumerate(last.counts) if count > 0}
+                    everyone_lost += len(drew) >= 2 and set(last.losers) == drew
+                continue
+            moves = {p: agents[p].act(SeatView(game, state, p), rng) for p in game.acting_players(state)}
+            state = game.apply(state, moves)
+        rounds.append(state.round_no)
+    mean_rounds = sum(rounds) / len(rounds)
+    # Before the fix: about 100 rounds (3-4 players) and 760 (6 players); without outbreaks that
+    # hit everyone a game takes about 5 rounds, as without the option.
+    assert mean_rounds < 12, mean_rounds
+    # Before the fix nearly every round ended in an outbreak that took every drawer's eels; now
+    # most rounds end by exits (measured: 0.2-0.45 of rounds end with every drawer losing).
+    assert everyone_lost / sum(rounds) < 0.6, (everyone_lost, sum(rounds))

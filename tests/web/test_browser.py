@@ -75,6 +75,18 @@ def _watch_errors(page: Any, errors: list[str]) -> None:
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
 
 
+def wait_for(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) -> None:
+    """Poll ``expression`` (a function of ``arg``) until it is truthy.
+
+    Not ``page.wait_for_function``: that evaluates a string inside the page, which the
+    server's content security policy (no eval) rightly refuses.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression, arg):
+        assert time.monotonic() < deadline, f"the page never showed {expression}"
+        page.wait_for_timeout(50)
+
+
 def _turn(page: Any) -> str:
     return str(page.evaluate("document.body.dataset.turn || ''"))
 
@@ -84,9 +96,7 @@ def _take_turn(page: Any, rng: random.Random) -> None:
     step = page.evaluate("document.body.dataset.step")
     buttons = page.locator("#controls button[data-action]")
     buttons.nth(rng.randrange(buttons.count())).click()
-    page.wait_for_function(
-        "step => document.body.dataset.step !== step || document.body.dataset.turn !== 'mine'", arg=step, timeout=15000
-    )
+    wait_for(page, "step => document.body.dataset.step !== step || document.body.dataset.turn !== 'mine'", step)
 
 
 def _play(pages: list[Any], rng: random.Random, stop: Any, timeout: float = 150.0) -> int:
@@ -137,7 +147,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     for page, link in ((ann, invites[0]), (bob, invites[1])):
         _watch_errors(page, errors)
         page.goto(link)
-        page.wait_for_function("document.body.dataset.turn")
+        wait_for(page, "() => document.body.dataset.turn")
     assert "you are Ann" in ann.inner_text("#who") and "you are Bob" in bob.inner_text("#who")
     rng = random.Random(5)
 
@@ -201,7 +211,7 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     page = context.new_page()
     _watch_errors(page, errors)
     page.goto(f"{server.base}{table['seats'][0]['invite']}")
-    page.wait_for_function("document.body.dataset.turn")
+    wait_for(page, "() => document.body.dataset.turn")
     rng = random.Random(game_id)
     _play([page], rng, lambda moves: moves >= 3 or _turn(page) == "over")
     _shot(page, f"{game_id}-table.png")
@@ -213,7 +223,7 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     _shot(page, f"{game_id}-phone.png")
     spectator = context.new_page()
     spectator.goto(f"{server.base}/play/{table['id']}")
-    spectator.wait_for_function("document.body.dataset.turn === 'over'")
+    wait_for(spectator, "() => document.body.dataset.turn === 'over'", timeout=60.0)
     assert "watching" in spectator.inner_text("#who")
     context.close()
     assert not errors, errors

@@ -99,6 +99,14 @@ def drive(seats: list[RemoteSeat], stop: Any, timeout: float = 90.0) -> None:
                 seat.act()
 
 
+def _awaits(seat: RemoteSeat, other: Message | None) -> bool:
+    """Whether ``seat`` must choose at the step ``other`` shows."""
+    mine = seat.latest
+    return bool(
+        mine and other and mine["step"] == other["step"] and mine["seat"] in mine["view"]["choices"]["waiting_for"]
+    )
+
+
 def _comparable(message: Message) -> Message:
     table = {k: v for k, v in message["table"].items() if k not in ("seats", "deadline_in")}
     return {"step": message["step"], "view": message["view"], "legal": message["legal"], "table": table}
@@ -123,7 +131,17 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
         for _answer, remote in tables:
             drive(remote, lambda seats: sum(len(s.acted) for s in seats) >= 6)
         wriggle = tables[0][1]
-        drive(wriggle, lambda seats: seats[0].latest is not None and seats[0].wants_to_act())
+        # A decision that waits for both people: seat 0's choice then stays pending whatever the bot does.
+        deadline = time.monotonic() + 90.0
+        while not (wriggle[0].wants_to_act() and _awaits(wriggle[1], wriggle[0].latest)):
+            assert time.monotonic() < deadline, "no decision waited for both people"
+            for seat in wriggle:
+                seat.pump()
+            steps = {seat.latest["step"] if seat.latest else None for seat in wriggle}
+            if len(steps) == 1 and not (wriggle[0].wants_to_act() and _awaits(wriggle[1], wriggle[0].latest)):
+                for seat in wriggle:  # both see the same step, and it is not the one wanted: move on
+                    if seat.wants_to_act():
+                        seat.act()
         wriggle[0].act()
         drive(wriggle, lambda seats: seats[1].latest is not None and 0 in seats[1].latest["view"]["choices"]["chosen"])
         pending_action = wriggle[0].latest["view"]["choices"]["mine"] if wriggle[0].latest else None

@@ -1,12 +1,16 @@
 """The FastAPI application: lobby API, record and replay downloads, pages, and the table socket.
 
 ``create_app`` builds a server around one database; ``gamebag serve`` runs it
-with uvicorn. Seat tokens travel only in a WebSocket ``hello`` or a header, never
-in a page URL the server sees (invite links carry them after ``#``).
+with uvicorn. Seat and host tokens travel only in a WebSocket ``hello`` or a
+header, never in a page URL the server sees (invite links carry them after
+``#``). Every route sits behind ``guard.Guard`` (body sizes, JSON-only changes,
+origin checks, security headers); the API docs page is off (it would load
+third-party scripts), the OpenAPI schema stays at ``/openapi.json``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -21,14 +25,14 @@ from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.db import Store
+from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import catalogue
-from gamebag.web.manager import TableManager, UnknownTableError
+from gamebag.web.lobby import agent_bounds, catalogue
+from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import result_json
-from gamebag.web.settings import DEFAULT_DB_URL
+from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.ws import table_socket
 
-MAX_BODY = 64 * 1024
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 
 log = logging.getLogger("gamebag.web")
@@ -56,13 +60,16 @@ def create_app(
     bot_delay: float = 0.6,
     allow_seed: bool = False,
     sync: str = "normal",
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """A server on the database at ``db_url``; tables left unfinished carry on at start-up."""
+    """A server on the database at ``db_url``; unfinished tables carry on when first asked for."""
+    limits = limits or Limits()
+    rates = RateLimits(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sync=sync)
-        manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed)
+        manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
         manager.start()
         try:
@@ -71,7 +78,9 @@ def create_app(
             manager.stop()
             store.close()
 
-    app = FastAPI(title="gamebag", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="gamebag", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.rates = rates
+    app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def manager_of(request: Request | WebSocket) -> TableManager:
@@ -84,6 +93,18 @@ def create_app(
     @app.exception_handler(UnknownTableError)
     async def _unknown_table(_request: Request, error: UnknownTableError) -> JSONResponse:
         return _error(404, str(error))
+
+    @app.exception_handler(TableClosedError)
+    async def _closed_table(_request: Request, error: TableClosedError) -> JSONResponse:
+        return _error(410, str(error))
+
+    @app.exception_handler(HostError)
+    async def _not_host(_request: Request, error: HostError) -> JSONResponse:
+        return _error(403, str(error))
+
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(_request: Request, error: RateLimited) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(error.retry_after)})
 
     @app.exception_handler(SeatError)
     async def _bad_seat(_request: Request, error: SeatError) -> JSONResponse:
@@ -112,6 +133,11 @@ def create_app(
         """Every game, its player counts, options and the agents that can fill a seat."""
         return catalogue()
 
+    @app.get("/api/limits")
+    async def server_limits() -> dict[str, Any]:
+        """The bounds this server keeps (agent parameters, sizes, rates, expiry)."""
+        return {"agents": agent_bounds(), "server": dataclasses.asdict(limits)}
+
     @app.get("/api/tables")
     async def tables(request: Request) -> list[dict[str, Any]]:
         """The most recent tables (public facts only), newest first."""
@@ -120,18 +146,15 @@ def create_app(
 
     @app.post("/api/tables")
     async def open_table(request: Request) -> JSONResponse:
-        """Open a table; the answer holds one invite link (with its secret token) per person's seat."""
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY:
-            return _error(413, f"request too large: at most {MAX_BODY} bytes")
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _error(413, f"request too large: at most {MAX_BODY} bytes")
+        """Open a table; the answer holds one invite link (with its secret token) per person's seat,
+        and the host token that closes the table and re-issues links."""
+        body = await request.body()  # the guard has bounded its size while it was read
         try:
             data = json.loads(body or b"null")
         except ValueError:
             return _error(400, 'the request body must be JSON, for example {"game": "wriggle-roulette"}')
-        table = manager_of(request).create(data)
+        rates.new_table(client_address(request.scope))
+        table = await manager_of(request).create(data)
         seats = []
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
@@ -149,9 +172,28 @@ def create_app(
                 "seats": seats,
                 "spectate": f"/play/{table.id}",
                 "replay": f"/replay/{table.id}",
+                "host_token": table.config.host_token,
             },
             status_code=201,
         )
+
+    @app.post("/api/tables/{table_id}/close")
+    async def close_table(request: Request, table_id: str) -> dict[str, Any]:
+        """The host closes the table for good (``X-Host-Token``); everyone connected is told."""
+        manager = manager_of(request)
+        table = table_of(request, table_id)
+        manager.check_host(table, request.headers.get("x-host-token"))
+        manager.close(table, "host")
+        return {"id": table_id, "closed": True}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/reissue")
+    async def reissue_seat(request: Request, table_id: str, seat: int) -> dict[str, Any]:
+        """The host gives a seat a new invite link (``X-Host-Token``); the old link stops working."""
+        manager = manager_of(request)
+        table = table_of(request, table_id)
+        manager.check_host(table, request.headers.get("x-host-token"))
+        token = manager.reissue(table, seat)
+        return {"seat": seat, "token": token, "invite": invite_path(table.id, token)}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(request: Request, table_id: str) -> dict[str, Any]:
@@ -190,11 +232,16 @@ def create_app(
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:
         manager = manager_of(request)
-        return {"ok": True, "tables": len(manager.tables), "connections": manager.hub.count()}
+        return {
+            "ok": True,
+            "tables": len(manager.tables),
+            "connections": manager.hub.count(),
+            "bot_workers": manager.pool.processes,
+        }
 
     # ---- the table socket ---------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
-        await table_socket(websocket, table_id, manager_of(websocket))
+        await table_socket(websocket, table_id, manager_of(websocket), rates)
 
     return app

@@ -7,16 +7,20 @@ A table is rebuilt on start by replaying its events through ``Match`` (which
 derives chance from the seed and the event index) and re-submitting the pending
 choices, so it continues exactly where it was.
 
-SQLite (a file in the working folder) is the default; any SQLAlchemy URL works.
+SQLite (a file in the working folder) is the default; one server process owns
+an SQLite file (a second one is refused, ``DatabaseInUseError``). PostgreSQL
+serves several processes (see ``cluster.py``).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     Boolean,
@@ -29,10 +33,12 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
@@ -56,6 +62,21 @@ class TableRow(Base):
     timeout_agent: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[float] = mapped_column(Float)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    host_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    last_active: Mapped[float | None] = mapped_column(Float, nullable=True)  # the last accepted action
+    closed: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None, "host" or "expired"
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process holding the lease
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # database clock, seconds
+
+
+# Columns added after the first schema: added to an older database on start.
+_ADDED_COLUMNS = {
+    "host_token": "VARCHAR(64)",
+    "last_active": "FLOAT",
+    "closed": "VARCHAR(16)",
+    "owner": "VARCHAR(64)",
+    "lease_until": "FLOAT",
+}
 
 
 class SeatRow(Base):
@@ -114,6 +135,8 @@ class TableConfig:
     created_at: float
     finished: bool
     seats: tuple[SeatConfig, ...]
+    host_token: str = ""
+    closed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,7 +167,78 @@ def _make_engine(url: str, sync: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+
+
+class DatabaseInUseError(RuntimeError):
+    """Another server process already serves this SQLite file."""
+
+
+def safe_url(url: str) -> str:
+    """The database URL with any password hidden, for banners and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: show its scheme only
+        return url.split(":", 1)[0] + ":…"
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of an SQLite URL (None for another database or an in-memory one)."""
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return os.path.abspath(parsed.database)
+
+
+class _FileLock:
+    """An exclusive lock on ``<database>.lock`` held while this process serves the file."""
+
+    _held: ClassVar[dict[str, tuple[int, int]]] = {}  # path -> (descriptor, users) in this process
+
+    @classmethod
+    def acquire(cls, database: str) -> str:
+        path = database + ".lock"
+        held = cls._held.get(path)
+        if held is not None:
+            cls._held[path] = (held[0], held[1] + 1)
+            return path
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(descriptor)
+            raise DatabaseInUseError(
+                f"another gamebag server already uses the SQLite database {database}; two servers on one "
+                "SQLite file would corrupt its games. Stop the other server, choose another --db file, or "
+                "serve several processes from PostgreSQL (see docs/web.md)."
+            ) from None
+        os.ftruncate(descriptor, 0)
+        os.write(descriptor, f"{os.getpid()}\n".encode())
+        cls._held[path] = (descriptor, 1)
+        return path
+
+    @classmethod
+    def release(cls, path: str) -> None:
+        held = cls._held.get(path)
+        if held is None:
+            return
+        if held[1] > 1:
+            cls._held[path] = (held[0], held[1] - 1)
+            return
+        del cls._held[path]
+        fcntl.flock(held[0], fcntl.LOCK_UN)
+        os.close(held[0])
+
+
+def lock_sqlite(url: str) -> str | None:
+    """Take the lock of an SQLite database (``DatabaseInUseError`` if another process has it)."""
+    database = sqlite_path(url)
+    return None if database is None else _FileLock.acquire(database)
+
+
+def unlock_sqlite(lock: str | None) -> None:
+    if lock is not None:
+        _FileLock.release(lock)
 
 
 class Store:
@@ -154,11 +248,32 @@ class Store:
         if sync not in SYNC_MODES:
             raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self.url = url
-        self.engine = _make_engine(url, sync)
-        Base.metadata.create_all(self.engine)
+        self._lock = lock_sqlite(url)
+        try:
+            self.engine = _make_engine(url, sync)
+            Base.metadata.create_all(self.engine)
+            self._add_columns()
+        except BaseException:
+            unlock_sqlite(self._lock)
+            raise
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def _add_columns(self) -> None:
+        present = {column["name"] for column in inspect(self.engine).get_columns(TableRow.__tablename__)}
+        missing = [(name, kind) for name, kind in _ADDED_COLUMNS.items() if name not in present]
+        if not missing:
+            return
+        with self.engine.begin() as connection:
+            for name, kind in missing:
+                connection.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
+        unlock_sqlite(self._lock)
+        self._lock = None
 
     # ---- writes ------------------------------------------------------------------------------
     def create_table(self, config: TableConfig) -> None:
@@ -174,6 +289,8 @@ class Store:
                     timeout_agent=config.timeout_agent,
                     created_at=config.created_at,
                     finished=config.finished,
+                    host_token=config.host_token or None,
+                    last_active=config.created_at,
                 )
             )
             session.flush()
@@ -192,6 +309,7 @@ class Store:
             connection.execute(
                 insert(pending), [{"table_id": table_id, "seat": seat, "action": json.dumps(action_json)}]
             )
+            connection.execute(update(TableRow).where(TableRow.id == table_id).values(last_active=now()))
 
     def save_events(self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool) -> None:
         """Append record events and clear the pending choices, in one transaction."""
@@ -204,16 +322,48 @@ class Store:
                 connection.execute(insert(Base.metadata.tables[EventRow.__tablename__]), rows)
             pending = Base.metadata.tables[PendingRow.__tablename__]
             connection.execute(delete(pending).where(pending.c.table_id == table_id))
+            values: dict[str, Any] = {"last_active": now()}
             if finished:
-                connection.execute(update(TableRow).where(TableRow.id == table_id).values(finished=True))
+                values["finished"] = True
+            connection.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    def close_table(self, table_id: str, reason: str) -> None:
+        """Close an unfinished table for good (``reason``: "host" or "expired")."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id, TableRow.closed.is_(None)).values(closed=reason)
+            )
+
+    def reissue_token(self, table_id: str, seat: int, token: str) -> None:
+        """Give a seat a new token: the old one stops working."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(token=token)
+            )
+
+    def idle_tables(self, before: float, limit: int = 500) -> list[str]:
+        """Open, unfinished tables where nothing happened since ``before`` (oldest first)."""
+        with Session(self.engine) as session:
+            activity = TableRow.last_active
+            query = (
+                select(TableRow.id)
+                .where(TableRow.finished.is_(False), TableRow.closed.is_(None))
+                .where((activity < before) | (activity.is_(None) & (TableRow.created_at < before)))
+                .order_by(TableRow.created_at)
+                .limit(limit)
+            )
+            return list(session.scalars(query))
 
     # ---- reads -------------------------------------------------------------------------------
-    def table_ids(self, unfinished_only: bool = False) -> list[str]:
+    def table_ids(self, unfinished_only: bool = False, limit: int | None = None) -> list[str]:
+        """Table ids, oldest first (``limit``: only the newest ``limit`` of them)."""
         with Session(self.engine) as session:
-            query = select(TableRow.id).order_by(TableRow.created_at)
+            query = select(TableRow.id)
             if unfinished_only:
-                query = query.where(TableRow.finished.is_(False))
-            return list(session.scalars(query))
+                query = query.where(TableRow.finished.is_(False), TableRow.closed.is_(None))
+            if limit is not None:
+                return list(reversed(list(session.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)))))
+            return list(session.scalars(query.order_by(TableRow.created_at)))
 
     def load(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
@@ -235,6 +385,8 @@ class Store:
                 created_at=row.created_at,
                 finished=row.finished,
                 seats=seats,
+                host_token=row.host_token or "",
+                closed=row.closed,
             )
             events = [
                 json.loads(data)

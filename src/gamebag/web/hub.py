@@ -76,10 +76,14 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def close(self) -> None:
+    def close(self, flush: bool = False) -> None:
+        """Stop this connection; ``flush``: after sending what is queued (a last notice), else at once."""
         if self.closed:
             return
         self.closed = True
+        if flush and not self.queue.full():
+            self.queue.put_nowait(None)
+            return
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(None)

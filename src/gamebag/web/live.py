@@ -57,6 +57,11 @@ class LiveTable:
             match.submit(seat, game.action_from_json(action_json))
         return cls(config, game, match)
 
+    def reconfigure(self, config: TableConfig) -> None:
+        """Take a changed configuration of the same table (a seat's token re-issued)."""
+        self.config = config
+        self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+
     # ---- seats -----------------------------------------------------------------------------
     @property
     def id(self) -> str:

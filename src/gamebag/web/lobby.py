@@ -2,22 +2,35 @@
 
 Everything here is generic over the game registry: a game's options, player
 counts and the agents that can play it come from the registry, never from a
-list of game names.
+list of game names. Nothing here builds an agent (for the exact agents that
+means a solve): the catalogue is served at once, and a request's agents are
+checked against the server's bounds (``bounds.py``) here and built in the bot
+workers.
 """
 
 from __future__ import annotations
 
 import math
 import secrets
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
 import gamebag
-from gamebag.agents.registry import available_agents, make_agent
+from gamebag.agents.registry import available_agents
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game
+from gamebag.web.bounds import (
+    AGENT_PARAMETER_BOUNDS,
+    OPTION_MAXIMA,
+    LobbyError,
+    check_agent_spec,
+    check_options,
+)
 from gamebag.web.db import SeatConfig, TableConfig, now
+
+__all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]
 
 MAX_NAME = 40
 MIN_TURN_SECONDS = 3.0
@@ -25,11 +38,17 @@ MAX_TURN_SECONDS = 24 * 3600.0
 TIMEOUT_AGENTS = ("heuristic", "random")
 
 
-class LobbyError(GamebagError, ValueError):
-    """A request to open a table that names something wrong (the message says what is allowed)."""
+# Unicode categories removed from names: controls, formatting (bidi overrides, zero-width
+# joiners), separators other than the space, private use and unpaired surrogates.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def option_json(option: Option) -> dict[str, Any]:
+def option_json(option: Option, game_id: str = "") -> dict[str, Any]:
+    maximum = option.maximum
+    server_maximum = OPTION_MAXIMA.get(game_id, {}).get(option.name)
+    if server_maximum is not None:
+        maximum = server_maximum if maximum is None else min(maximum, server_maximum)
+    shown = option if maximum == option.maximum else _with_maximum(option, maximum)
     return {
         "name": option.name,
         "kind": option.kind,
@@ -37,24 +56,40 @@ def option_json(option: Option) -> dict[str, Any]:
         "doc": option.doc,
         "choices": list(option.choices),
         "minimum": option.minimum,
-        "maximum": option.maximum,
+        "maximum": maximum,
         "nullable": option.nullable,
-        "allowed": option.allowed(),
+        "allowed": shown.allowed(),
     }
+
+
+def _with_maximum(option: Option, maximum: int | None) -> Option:
+    return Option(
+        option.name,
+        option.kind,
+        option.default,
+        option.doc,
+        option.choices,
+        option.minimum,
+        maximum,
+        option.nullable,
+    )
 
 
 @lru_cache(maxsize=64)
 def playable_agents(game_id: str) -> tuple[str, ...]:
-    """The agent names that can really be built for ``game_id`` (default configuration)."""
-    game = gamebag.make(game_id)
-    names = []
-    for name in available_agents(game_id):
-        try:
-            make_agent(name, game)
-        except GamebagError:
-            continue
-        names.append(name)
-    return tuple(names)
+    """The agent names registered for ``game_id`` (some need a player count: the table request says so).
+
+    Nothing is built here: building an exact agent means solving the game.
+    """
+    return tuple(available_agents(game_id))
+
+
+def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
+    """The server's bounds on agent parameters, for the lobby form and the docs."""
+    return {
+        name: {key: {"minimum": b.minimum, "maximum": b.maximum, "integer": b.integer} for key, b in params.items()}
+        for name, params in AGENT_PARAMETER_BOUNDS.items()
+    }
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -70,7 +105,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "min_players": cls.min_players,
                 "max_players": cls.max_players,
                 "default_players": cls.default_players,
-                "options": [option_json(o) for o in cls.option_specs],
+                "options": [option_json(o, game_id) for o in cls.option_specs],
                 "agents": list(playable_agents(game_id)),
             }
         )
@@ -83,25 +118,31 @@ def default_timeout_agent(game: Game[Any, Any, Any]) -> str:
     return next((name for name in TIMEOUT_AGENTS if name in playable), "random")
 
 
+def clean_name(text: str) -> str:
+    """``text`` without control, formatting (bidi) or private characters, its spaces collapsed."""
+    kept = "".join(
+        " " if c.isspace() else c
+        for c in unicodedata.normalize("NFC", text)
+        if c.isspace() or unicodedata.category(c) not in _UNSAFE_CATEGORIES
+    )
+    return " ".join(kept.split())
+
+
 def _name(value: Any, where: str, default: str) -> str:
     if value is None:
         return default
     if not isinstance(value, str):
         raise LobbyError(f"{where}: a name must be a string")
-    cleaned = " ".join(value.split())
+    if len(value) > 4 * MAX_NAME:
+        raise LobbyError(f"{where}: a name may have at most {MAX_NAME} characters, not {len(value)}")
+    cleaned = clean_name(value)
     if len(cleaned) > MAX_NAME:
         raise LobbyError(f"{where}: a name may have at most {MAX_NAME} characters, not {len(cleaned)}")
     return cleaned or default
 
 
 def _agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
-    if not isinstance(spec, str) or not spec.strip():
-        raise LobbyError(f"{where}: a bot is named by an agent spec such as 'heuristic' or 'random'")
-    try:
-        make_agent(spec, game)
-    except GamebagError as error:
-        raise LobbyError(f"{where}: {error}") from None
-    return spec.strip()
+    return check_agent_spec(spec, game.game_id, where)
 
 
 def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
@@ -128,6 +169,9 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         game = gamebag.make(game_id, players, **options)
     except GamebagError as error:
         raise LobbyError(str(error)) from None
+    except (TypeError, ValueError) as error:
+        raise LobbyError(f"{game_id}: {error}") from None
+    check_options(game_id, game.options)
     seats_data = data.get("seats")
     if seats_data is None:
         seats_data = [{} for _ in range(game.num_players)]

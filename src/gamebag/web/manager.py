@@ -1,36 +1,52 @@
-"""The server's tables: opening, loading, acting, publishing, and the bots and turn timers.
+"""The server's tables: opening, loading, acting, publishing, closing, and the bots and turn timers.
 
-Everything runs on the server's one event loop, so an action is checked,
-committed and published with no other action in between. Bots and timed-out
-seats act through the same door as people (``LiveTable.submit``), with
+Rules run on the server's one event loop, so an action is checked, committed
+and published with no other action in between. Agents never run there: bots
+and timed-out seats choose in the bounded worker pool (``workers.py``) with a
+time limit per move (a bot that overruns plays a random legal move instead),
+and act through the same door as people (``LiveTable.submit``), with
 generators derived from the table's secret seed and the event index, so a
 rebuilt table's bots choose exactly as they would have.
+
+Tables are loaded when first asked for (a restart loads nothing up front),
+unloaded when idle with nobody connected, closed by their host or when nobody
+has acted for ``Limits.idle_expiry_hours``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import logging
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamebag.agents.base import Agent, SeatView
-from gamebag.agents.registry import make_agent
 from gamebag.core.rng import derive_rng
-from gamebag.web.db import Store
+from gamebag.web.bounds import LobbyError
+from gamebag.web.db import Store, TableConfig, now
 from gamebag.web.hub import Connection, Hub
-from gamebag.web.live import LiveTable, Submission
+from gamebag.web.live import LiveTable, SeatError, Submission
 from gamebag.web.lobby import parse_table_request
 from gamebag.web.messages import dumps, state_message, table_meta
+from gamebag.web.settings import Limits
+from gamebag.web.workers import AgentKey, BuildJob, JobFailed, JobTimeout, MoveJob, WorkerPool
 
 log = logging.getLogger("gamebag.web")
-
-QUICK_AGENT_SECONDS = 0.002  # an agent this quick may choose on the event loop itself
 
 
 class UnknownTableError(LookupError):
     """A table id that this server does not hold."""
+
+
+class TableClosedError(LookupError):
+    """A table closed by its host or expired: it is kept (its record too) but nobody plays it."""
+
+
+class HostError(PermissionError):
+    """A host-only request without the table's host token."""
 
 
 @dataclass
@@ -44,73 +60,189 @@ class _TableClock:
 
 @dataclass
 class _Automation:
-    """Bot moves already scheduled, by (seat, step), and the turn clock."""
+    """Bot moves already scheduled, by (seat, step), the turn clock and the table's running tasks."""
 
     scheduled: set[tuple[int, int]] = field(default_factory=set)
     clock: _TableClock = field(default_factory=_TableClock)
-    agents: dict[int, Agent] = field(default_factory=dict)
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    touched: float = field(default_factory=time.monotonic)
+
+
+def agent_key(table: LiveTable, spec: str) -> AgentKey:
+    config = table.config
+    return (config.game, config.players, json.dumps(config.options, sort_keys=True), spec)
 
 
 class TableManager:
     """Every table of this server, with the hub that carries their messages."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, allow_seed: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        allow_seed: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self.hub = Hub()
+        self.pool = WorkerPool(self.limits.bot_workers)
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
         self.tables: dict[str, LiveTable] = {}
         self._automation: dict[str, _Automation] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._agent_seconds: dict[int, float] = {}  # the last decision time of each agent
+        self._sweeper: asyncio.Task[None] | None = None
         self.actions_accepted = 0
+        self.fallback_moves = 0
 
-    # ---- tables -------------------------------------------------------------------------------
+    # ---- life of the server ------------------------------------------------------------------
     def start(self) -> None:
-        """Load every unfinished table and set its bots and clock going again."""
-        for table_id in self.store.table_ids(unfinished_only=True):
-            try:
-                table = self.get(table_id)
-            except Exception:
-                log.exception("table %s could not be rebuilt; it stays in the database untouched", table_id)
-                continue
-            self.automate(table)
+        """Start the sweeper; tables are loaded when first asked for."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for automation in self._automation.values():
             if automation.clock.handle is not None:
                 automation.clock.handle.cancel()
         for task in list(self._tasks):
             task.cancel()
+        self.pool.close()
 
+    # ---- tables -------------------------------------------------------------------------------
     def get(self, table_id: str) -> LiveTable:
+        """The table, loaded from the database (and its bots and clock set going) if need be."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
         if stored is None:
             raise UnknownTableError(f"no table {table_id!r} on this server")
+        if stored.config.closed is not None:
+            raise TableClosedError(f"table {table_id} was {_closed_words(stored.config.closed)}")
+        self._make_room()
         table = LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
-        return table
-
-    def create(self, request: Any) -> LiveTable:
-        """Open a table from a lobby request (``LobbyError`` names what is wrong)."""
-        config = parse_table_request(request, allow_seed=self.allow_seed)
-        self.store.create_table(config)
-        table = self.get(config.id)
         self.automate(table)
         return table
 
+    async def create(self, request: Any) -> LiveTable:
+        """Open a table from a lobby request (``LobbyError`` names what is wrong).
+
+        Each agent is built once in the bot workers first, so that an agent this
+        configuration does not allow, or whose solve would take too long, refuses the
+        table instead of leaving it without a bot.
+        """
+        config = parse_table_request(request, allow_seed=self.allow_seed)
+        config = dataclasses.replace(config, host_token=secrets.token_urlsafe(24))
+        specs = sorted({seat.agent for seat in config.seats if seat.agent is not None} | {config.timeout_agent})
+        options = json.dumps(config.options, sort_keys=True)
+        for spec in specs:
+            await self._build(config, options, spec)
+        self.store.create_table(config)
+        return self.get(config.id)
+
+    async def _build(self, config: TableConfig, options: str, spec: str) -> None:
+        seconds = self.limits.solve_seconds
+        try:
+            await self.pool.run(BuildJob((config.game, config.players, options, spec)), seconds)
+        except JobTimeout:
+            raise LobbyError(
+                f"agent {spec!r} for this configuration takes longer to prepare than this server's bound "
+                f"of {seconds:g} s; choose smaller options or another agent"
+            ) from None
+        except JobFailed as error:
+            raise LobbyError(f"agent {spec!r}: {error}") from None
+
     def list_tables(self, limit: int = 100) -> list[LiveTable]:
-        ids = self.store.table_ids()[-limit:]
+        """The newest tables that are loaded or can be (closed ones are left out)."""
         tables = []
-        for table_id in reversed(ids):
+        for table_id in reversed(self.store.table_ids(limit=limit)):
             try:
                 tables.append(self.get(table_id))
+            except (TableClosedError, UnknownTableError):
+                continue
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
         return tables
+
+    def check_host(self, table: LiveTable, token: str | None) -> None:
+        expected = table.config.host_token
+        if not token or not expected or not secrets.compare_digest(token.encode(), expected.encode()):
+            raise HostError("this needs the table's host token (in the X-Host-Token header)")
+
+    def close(self, table: LiveTable, reason: str) -> None:
+        """Close a table for good: its readers are told and disconnected; it leaves memory."""
+        self.store.close_table(table.id, reason)
+        text = dumps({"type": "closed", "reason": reason, "message": f"this table was {_closed_words(reason)}"})
+        for connection in self.hub.members(table.id):
+            connection.send(text)
+            connection.close(flush=True)
+        self._unload(table.id)
+
+    def reissue(self, table: LiveTable, seat: int) -> str:
+        """A new token for a person's seat; the old one stops working and its sockets are closed."""
+        if not 0 <= seat < len(table.seats) or not isinstance(seat, int):
+            raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
+        if table.seats[seat].agent is not None:
+            raise SeatError(f"seat {seat} is played by a bot")
+        token = secrets.token_urlsafe(24)
+        self.store.reissue_token(table.id, seat, token)
+        seats = tuple(dataclasses.replace(s, token=token) if s.seat == seat else s for s in table.seats)
+        table.reconfigure(dataclasses.replace(table.config, seats=seats))
+        notice = dumps({"type": "error", "message": "this seat's link was re-issued by the host", "ref": None})
+        for connection in self.hub.members(table.id):
+            if connection.seat == seat:
+                connection.send(notice)
+                connection.close(flush=True)
+        self.announce_presence(table)
+        return token
+
+    def _unload(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        automation = self._automation.pop(table_id, None)
+        if automation is not None:
+            self._stop_clock(automation)
+            for task in list(automation.tasks):
+                task.cancel()
+
+    def _make_room(self) -> None:
+        """Unload idle tables with nobody connected while more than ``live_tables`` are loaded."""
+        excess = len(self.tables) + 1 - self.limits.live_tables
+        if excess <= 0:
+            return
+        idle = sorted(
+            (a.touched, table_id)
+            for table_id, a in self._automation.items()
+            if table_id in self.tables and not self.hub.members(table_id) and not a.tasks
+        )
+        for _, table_id in idle[:excess]:
+            self._unload(table_id)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("the table sweep failed; it runs again later")
+
+    def sweep(self) -> None:
+        """Close tables idle past the expiry; unload idle tables with nobody connected."""
+        cutoff = now() - self.limits.idle_expiry_hours * 3600.0
+        for table_id in self.store.idle_tables(cutoff):
+            table = self.tables.get(table_id)
+            if table is not None:
+                self.close(table, "expired")
+            else:
+                self.store.close_table(table_id, "expired")
+        quiet = time.monotonic() - self.limits.unload_seconds
+        for table_id, automation in list(self._automation.items()):
+            if automation.touched < quiet and not self.hub.members(table_id) and not automation.tasks:
+                self._unload(table_id)
 
     # ---- acting -------------------------------------------------------------------------------
     def act(self, table: LiveTable, seat: int, action_json: Any) -> Submission:
@@ -156,6 +288,7 @@ class TableManager:
     def automate(self, table: LiveTable) -> None:
         """Schedule the bots that must choose now, and (re)start the turn clock."""
         automation = self._automation.setdefault(table.id, _Automation())
+        automation.touched = time.monotonic()
         if table.is_over:
             self._stop_clock(automation)
             return
@@ -166,38 +299,31 @@ class TableManager:
             key = (seat_config.seat, step)
             if seat_config.seat in waiting and key not in automation.scheduled:
                 automation.scheduled.add(key)
-                self._spawn(self._bot_move(table, seat_config.seat, step, self.bot_delay))
+                self._spawn(automation, self._bot_move(table, seat_config.seat, step, self.bot_delay))
         self._set_clock(table, automation)
 
-    def _spawn(self, coroutine: Any) -> None:
+    def _spawn(self, automation: _Automation, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
+        automation.tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(automation.tasks.discard)
 
-    def _agent(self, table: LiveTable, seat: int, spec: str) -> Agent:
-        automation = self._automation.setdefault(table.id, _Automation())
-        agent = automation.agents.get(seat)
-        if agent is None:
-            agent = make_agent(spec, table.game)
-            automation.agents[seat] = agent
-        return agent
+    async def _choose(self, table: LiveTable, seat: int, spec: str, purpose: str) -> Any:
+        """An agent's choice for ``seat`` from that seat's view only, made in a bot worker.
 
-    async def _choose(self, table: LiveTable, seat: int, agent: Agent, purpose: str) -> Any:
-        """An agent's choice for ``seat`` from that seat's view only.
-
-        An agent runs in a worker thread until it has shown itself quick; then it runs
-        on the event loop, which spares a thread hand-over per move. A slow decision
-        sends it back to the thread.
+        A choice past ``Limits.move_seconds`` (or a failing agent) gives way to the
+        fallback: a uniformly random legal action, drawn from the seat's own stream.
         """
-        view = SeatView(table.game, table.match.state, seat)
-        rng = derive_rng(table.config.seed, purpose, seat, table.step)
-        started = time.perf_counter()
-        if self._agent_seconds.get(id(agent), 1.0) < QUICK_AGENT_SECONDS:
-            action = agent.act(view, rng)
-        else:
-            action = await asyncio.to_thread(agent.act, view, rng)
-        self._agent_seconds[id(agent)] = time.perf_counter() - started
-        return table.game.action_to_json(action)
+        step = table.step
+        job = MoveJob(agent_key(table, spec), table.match.state, seat, (table.config.seed, purpose, seat, step))
+        try:
+            return await self.pool.run(job, self.limits.move_seconds)
+        except (JobTimeout, JobFailed) as error:
+            log.warning("agent %s at table %s seat %d: %s; playing the fallback move", spec, table.id, seat, error)
+        self.fallback_moves += 1
+        legal = table.legal_json(seat)
+        return derive_rng(table.config.seed, "fallback", seat, step).choice(legal)
 
     async def _bot_move(self, table: LiveTable, seat: int, step: int, delay: float) -> None:
         if delay > 0:
@@ -206,8 +332,8 @@ class TableManager:
             return
         spec = table.seats[seat].agent or "random"
         try:
-            action = await self._choose(table, seat, self._agent(table, seat, spec), "bot")
-            if table.step == step and seat in table.waiting_for():
+            action = await self._choose(table, seat, spec, "bot")
+            if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
                 self.act(table, seat, action)
         except Exception:
             log.exception("bot %s at table %s seat %d failed", spec, table.id, seat)
@@ -225,7 +351,9 @@ class TableManager:
         clock.step = table.step
         clock.deadline = time.monotonic() + seconds
         step = table.step
-        clock.handle = asyncio.get_running_loop().call_later(seconds, lambda: self._spawn(self._time_out(table, step)))
+        clock.handle = asyncio.get_running_loop().call_later(
+            seconds, lambda: self._spawn(automation, self._time_out(table, step))
+        )
 
     @staticmethod
     def _stop_clock(automation: _Automation) -> None:
@@ -242,12 +370,16 @@ class TableManager:
             if table.step != step or seat not in table.waiting_for():
                 continue
             try:
-                agent = make_agent(table.config.timeout_agent, table.game)
-                action = await self._choose(table, seat, agent, "timeout")
-                if table.step == step and seat in table.waiting_for():
+                action = await self._choose(table, seat, table.config.timeout_agent, "timeout")
+                if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
                     self.act(table, seat, action)
             except Exception:
                 log.exception("timeout move at table %s seat %d failed", table.id, seat)
         if table.step == step:
             automation.clock.step = -1  # nobody could be moved: let automate() restart the clock
-        self.automate(table)
+        if self.tables.get(table.id) is table:
+            self.automate(table)
+
+
+def _closed_words(reason: str) -> str:
+    return "closed by its host" if reason == "host" else "closed after a long time with no move"

@@ -1,6 +1,43 @@
-"""Web server settings that the command line needs without importing the server's libraries."""
+"""Web server settings: the database, the limits that keep one client from taking the server.
+
+Kept free of the server's libraries so that the command line can read them
+without importing FastAPI.
+"""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+
 DEFAULT_DB_URL = "sqlite:///gamebag-web.db"
+DB_ENV = "GAMEBAG_DB"  # the database URL, when --db is not given (keeps a password off the command line)
 SYNC_MODES = ("normal", "full")
+
+
+def database_url(given: str | None) -> str:
+    """The database to use: ``given``, else ``$GAMEBAG_DB``, else the SQLite file in the working folder."""
+    return given or os.environ.get(DB_ENV) or DEFAULT_DB_URL
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every bound the server keeps on what clients can make it do (see docs/web.md)."""
+
+    # bot work
+    bot_workers: int = 2  # worker processes for bots, searches and solves
+    move_seconds: float = 5.0  # a bot past this plays its fallback move (a random legal one)
+    solve_seconds: float = 60.0  # building an agent (a solve) past this refuses the table
+    # requests
+    max_body: int = 64 * 1024  # bytes of a request body, counted while it is read
+    tables_per_minute: int = 20  # new tables per client address
+    tables_per_hour: int = 200
+    connects_per_minute: int = 120  # new sockets per client address
+    sockets_per_address: int = 64  # open sockets per client address
+    sockets_per_table: int = 32
+    sockets_per_seat: int = 3  # open sockets holding one seat token (phone, laptop, a reconnect)
+    live_tables: int = 2000  # tables held in memory (idle ones are unloaded first)
+    # lifecycle
+    idle_expiry_hours: float = 24.0  # an unfinished table nobody acted at for this long is closed
+    unload_seconds: float = 600.0  # an idle table with nobody connected leaves memory after this
+    sweep_seconds: float = 30.0  # how often expiry and unloading are checked
+    allowed_origins: tuple[str, ...] = ()  # origins besides the server's own that may POST and connect

@@ -19,12 +19,14 @@ import json
 import logging
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.guard import RateLimited, RateLimits, client_address
 from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, Connection
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.manager import TableManager, UnknownTableError
+from gamebag.web.manager import TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import dumps, error_message
 
 MAX_MESSAGE = 4096
@@ -33,16 +35,44 @@ MESSAGE_TYPES = ("hello", "act", "sync", "ping")
 log = logging.getLogger("gamebag.web")
 
 
-async def table_socket(websocket: WebSocket, table_id: str, manager: TableManager) -> None:
+async def _refuse(websocket: WebSocket, refusal: RateLimited) -> None:
+    """Refuse a socket before accepting it: 429 with Retry-After where the server can say so."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        response = JSONResponse(
+            {"error": str(refusal)}, status_code=429, headers={"Retry-After": str(refusal.retry_after)}
+        )
+        await websocket.send_denial_response(response)
+    else:
+        await websocket.close(code=1013, reason=str(refusal)[:120])
+
+
+async def table_socket(websocket: WebSocket, table_id: str, manager: TableManager, rates: RateLimits) -> None:
     """Serve one connection until it closes; nothing a client sends can stop the server."""
-    await websocket.accept()
+    address = client_address(websocket.scope)
     try:
-        table = manager.get(table_id)
-    except UnknownTableError as error:
-        await websocket.send_text(dumps(error_message(str(error))))
-        await websocket.close(code=4404)
+        rates.open_socket(address, table_id)
+    except RateLimited as refusal:
+        await _refuse(websocket, refusal)
         return
-    connection = Connection(websocket, table.id)
+    connection: Connection | None = None
+    try:
+        await websocket.accept()
+        try:
+            table = manager.get(table_id)
+        except (UnknownTableError, TableClosedError) as error:
+            await websocket.send_text(dumps(error_message(str(error))))
+            await websocket.close(code=4404 if isinstance(error, UnknownTableError) else 4410)
+            return
+        connection = Connection(websocket, table.id)
+        await _serve(connection, table, manager, rates)
+    finally:
+        rates.close_socket(address, table_id)
+        if connection is not None and connection.seat is not None and connection.joined:
+            rates.leave_seat(table_id, connection.seat)
+
+
+async def _serve(connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits) -> None:
+    websocket = connection.websocket
     manager.hub.add(connection)
     writer = asyncio.get_running_loop().create_task(connection.run_writer())
     try:
@@ -50,7 +80,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            _handle_frame(frame, connection, table, manager)
+            _handle_frame(frame, connection, table, manager, rates)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -60,15 +90,17 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
         manager.hub.remove(connection)
         connection.close()
         await writer
-        if was_joined and connection.seat is not None:
+        if was_joined and connection.seat is not None and manager.tables.get(table.id) is table:
             manager.announce_presence(table)  # the others see that this seat left
 
 
-def _handle_frame(frame: Any, connection: Connection, table: LiveTable, manager: TableManager) -> None:
+def _handle_frame(
+    frame: Any, connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits
+) -> None:
     if not connection.limiter.allow():
         if connection.limiter.dropped >= FLOOD_CLOSE_AFTER:
             connection.send(dumps(error_message("too many messages: closing this connection")))
-            connection.close()
+            connection.close(flush=True)
         elif connection.limiter.should_warn():
             connection.send(
                 dumps(error_message(f"too many messages: at most {FLOOD_RATE:g} a second; extra ones are ignored"))
@@ -96,7 +128,7 @@ def _handle_frame(frame: Any, connection: Connection, table: LiveTable, manager:
     if kind == "ping":
         connection.send(dumps({"type": "pong", "ref": ref if isinstance(ref, int | str) else None}))
     elif kind == "hello":
-        _hello(message, connection, table, manager)
+        _hello(message, connection, table, manager, rates)
     elif not connection.joined:
         connection.send(dumps(error_message('say hello first: {"type": "hello", "token": ...}', ref)))
     elif kind == "sync":
@@ -105,7 +137,9 @@ def _handle_frame(frame: Any, connection: Connection, table: LiveTable, manager:
         _act(message, connection, table, manager)
 
 
-def _hello(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+def _hello(
+    message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits
+) -> None:
     if connection.joined:
         connection.send(dumps(error_message("already joined; open a new connection to change seat")))
         return
@@ -119,6 +153,11 @@ def _hello(message: dict[str, Any], connection: Connection, table: LiveTable, ma
             seat = table.seat_of_token(token)
         except SeatError as error:
             connection.send(dumps(error_message(str(error))))
+            return
+        if not rates.take_seat(table.id, seat):
+            limit = rates.limits.sockets_per_seat
+            connection.send(dumps(error_message(f"this seat already has {limit} open connections, the most it takes")))
+            connection.close(flush=True)
             return
     connection.seat = seat
     connection.joined = True

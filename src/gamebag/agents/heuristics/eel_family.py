@@ -6,6 +6,14 @@ it sees, binomial for the dice variant), assuming each other player still in
 grabs a typical count. It then compares the expected value of grabbing with the
 sure value of exiting now, knowing which seats an outbreak would hurt under the
 rule set in play.
+
+Under Eel Harvest's ``outbreak_scores_reserve`` an outbreak takes everything from
+the biggest grabbers but pays the others their whole reserve, so a small grab looks
+safe; yet the other bots reason alike and grab the same small count, all tie for
+the most, and all lose at every outbreak (rounds without end). The agent therefore
+weighs the tie risk: each other player still in is taken to grab as it does with
+chance ``ALIKE``, else a count uniform over 1..max, and the reserve survives an
+outbreak only if some other player grabs more.
 """
 
 from __future__ import annotations
@@ -19,6 +27,14 @@ from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 
 TYPICAL_OTHER_GRAB = 2
+# Chance that another player still in grabs the same count as this one (bots reason alike).
+ALIKE = 0.5
+
+
+def tie_risk(count: int, others: int, max_grab: int) -> float:
+    """The chance that no other player still in grabs more than ``count`` (so ``count`` loses an outbreak)."""
+    at_most = ALIKE + (1.0 - ALIKE) * min(count, max_grab) / max_grab
+    return at_most**others
 
 
 def outbreak_probability(draws: int, bag_eels: int, bag_snakes: int, needed: int, dice: bool) -> float:
@@ -26,7 +42,12 @@ def outbreak_probability(draws: int, bag_eels: int, bag_snakes: int, needed: int
     if needed <= 0:
         return 1.0
     if dice:
-        return sum(comb(draws, s) * 0.25**s * 0.75 ** (draws - s) for s in range(needed, draws + 1))
+        # A plain running sum rather than sum() (which compensates rounding from Python 3.12 on),
+        # so the figure, and the compiled heuristic's copy of it, is the same on every Python.
+        total = 0.0
+        for s in range(needed, draws + 1):
+            total = total + comb(draws, s) * 0.25**s * 0.75 ** (draws - s)
+        return total
     total = bag_eels + bag_snakes
     draws = min(draws, total)
     if draws <= 0:
@@ -67,10 +88,14 @@ class EelHeuristic(Agent):
             if self.rule_set == "wriggle-roulette":
                 lose = reserve + gain >= rival_reserve + TYPICAL_OTHER_GRAB * eel_share
                 at_outbreak = 0.0 if lose else reserve + gain
+            elif obs["options"].get("outbreak_scores_reserve", False) and others:
+                # Others who grab alike draw as many tokens as this grab, which also makes outbreaks likelier.
+                p_alike = outbreak_probability(count * (1 + len(others)), eels, snakes, needed, dice)
+                p_out = ALIKE * p_alike + (1.0 - ALIKE) * p_out
+                at_outbreak = (1.0 - tie_risk(count, len(others), obs["max_grab"])) * (reserve + gain)
             else:
                 lose = not others or count >= TYPICAL_OTHER_GRAB
-                full = obs["options"].get("outbreak_scores_reserve", False)
-                at_outbreak = 0.0 if lose else (reserve + gain if full else gain)
+                at_outbreak = 0.0 if lose else gain
             # Eels kept past this grab are not yet points: discount them a little.
             value = (1 - p_out) * (reserve + gain) * 0.92 + p_out * at_outbreak
             if value > best_value:

@@ -17,8 +17,8 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import register_heuristic
 from gamebag.core.protocol import Game, JsonDict
 from gamebag.core.rng import Rng
+from gamebag.games.eigen_kweek.components import GROWTH
 
-GROWTH = {2: 1, 4: 1, 6: 2, 8: 3}
 # Cards worth keeping for next round rather than being dealt two new ones.
 KEEP_WORTH = 3.0
 # How much a revealed opponent card hurts, for JULITA (0: never worth a block).

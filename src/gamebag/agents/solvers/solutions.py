@@ -2,7 +2,9 @@
 
 The key is the game id, player count and every option value, so agents in a
 long simulation (and a ``gamebag solve`` followed by a comparison) share one
-solve. Win solutions hold a few megabytes at most (see ``docs/solvers.md``).
+solve. Win solutions hold a few megabytes at most (see ``docs/solvers.md``);
+each cache keeps the ``MAX_CACHED`` most recently solved configurations, so a
+long-running server that sees many option sets stays bounded in memory.
 """
 
 from __future__ import annotations
@@ -27,9 +29,17 @@ class SolveError(GamebagError, ValueError):
 
 
 CacheKey = tuple[str, int, tuple[tuple[str, Any], ...]]
+MAX_CACHED = 8  # configurations kept per cache (oldest solved first out)
 _graphs: dict[CacheKey, TurnGraph] = {}
 _score: dict[CacheKey, ScoreSolution] = {}
 _win: dict[CacheKey, WinSolution] = {}
+
+
+def _keep(cache: dict[CacheKey, Any], key: CacheKey, value: Any) -> None:
+    """Store ``value``, dropping the oldest entries beyond ``MAX_CACHED`` (dicts keep insertion order)."""
+    cache[key] = value
+    while len(cache) > MAX_CACHED:
+        del cache[next(iter(cache))]
 
 
 def cache_key(game: Game[Any, Any, Any]) -> CacheKey:
@@ -59,7 +69,8 @@ def turn_graph(game: Game[Any, Any, Any]) -> TurnGraph:
     key = cache_key(game)
     graph = _graphs.get(key)
     if graph is None:
-        graph = _graphs[key] = compile_turn(turn_model(game))
+        graph = compile_turn(turn_model(game))
+        _keep(_graphs, key, graph)
     return graph
 
 
@@ -68,7 +79,8 @@ def score_solution(game: Game[Any, Any, Any]) -> ScoreSolution:
     key = cache_key(game)
     solution = _score.get(key)
     if solution is None:
-        solution = _score[key] = solve_expected_score(turn_model(game), turn_graph(game))
+        solution = solve_expected_score(turn_model(game), turn_graph(game))
+        _keep(_score, key, solution)
     return solution
 
 
@@ -93,7 +105,7 @@ def win_solution(game: Game[Any, Any, Any]) -> WinSolution:
             f"{game.game_id} has no win solver: it must expose round_structure() (round games) "
             "or race_goal() (race games)"
         )
-    _win[key] = solution
+    _keep(_win, key, solution)
     return solution
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
+from typing import Any
 
 import typer
 
 from gamebag.core.errors import OptionError
-from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
+from gamebag.web.settings import DB_ENV, SYNC_MODES, Limits, database_url
 
 
 def register(app: typer.Typer) -> None:
@@ -16,11 +18,13 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
         port: int = typer.Option(8000, "--port", "-p", min=1, max=65535, help="TCP port to listen on."),
-        db: str = typer.Option(
-            DEFAULT_DB_URL,
+        db: str | None = typer.Option(
+            None,
             "--db",
-            help="SQLAlchemy database URL; the default is an SQLite file in the working folder. "
-            "PostgreSQL: postgresql+psycopg://user:password@host/dbname.",
+            help=f"SQLAlchemy database URL (default: ${DB_ENV}, else the SQLite file gamebag-web.db in the "
+            "working folder). PostgreSQL: postgresql+psycopg://user:password@host/dbname; prefer "
+            f"${DB_ENV} for a URL with a password.",
+            show_default=False,
         ),
         bot_delay: float = typer.Option(
             0.6, "--bot-delay", min=0.0, max=30.0, help="Seconds a bot waits before acting, so people can follow."
@@ -35,29 +39,75 @@ def register(app: typer.Typer) -> None:
             "(also a power cut: the disk is flushed on every commit, a few ms each).",
         ),
         log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level (info shows each request)."),
+        bot_workers: int = typer.Option(
+            2, "--bot-workers", min=1, max=64, help="Worker processes for bots, searches and solves."
+        ),
+        move_seconds: float = typer.Option(
+            5.0, "--move-seconds", min=0.1, max=60.0, help="A bot past this plays a random legal move instead."
+        ),
+        solve_seconds: float = typer.Option(
+            60.0, "--solve-seconds", min=1.0, max=600.0, help="Preparing an agent (a solve) past this refuses it."
+        ),
+        expiry_hours: float = typer.Option(
+            24.0, "--expiry-hours", min=0.01, max=24.0 * 365, help="Close unfinished tables idle this long."
+        ),
+        tables_per_minute: int = typer.Option(
+            20, "--tables-per-minute", min=1, max=100000, help="New tables per client address and minute."
+        ),
+        allow_origin: list[str] = typer.Option(
+            [], "--allow-origin", help="Another origin whose pages may open tables and sockets (repeatable)."
+        ),
     ) -> None:
         """Play any game in the browser with friends and bots. Prints the address to open."""
         import uvicorn
 
         from gamebag.web.app import create_app
+        from gamebag.web.db import DatabaseInUseError, lock_sqlite, safe_url, unlock_sqlite
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         if sync not in SYNC_MODES:
             raise OptionError(f"--sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
-        application = create_app(db, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync)
+        url = database_url(db)
+        limits = Limits(
+            bot_workers=bot_workers,
+            move_seconds=move_seconds,
+            solve_seconds=solve_seconds,
+            idle_expiry_hours=expiry_hours,
+            tables_per_minute=tables_per_minute,
+            allowed_origins=tuple(allow_origin),
+        )
+        try:
+            lock = lock_sqlite(url)  # held for the life of this process; refused if another server has it
+        except DatabaseInUseError as error:
+            typer.echo(f"error: {error}", err=True)
+            sys.exit(1)
+        application = create_app(url, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync, limits=limits)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
-        typer.echo(f"database: {db}  (Ctrl-C stops the server)")
-        uvicorn.run(
-            application,
-            host=host,
-            port=port,
-            log_level=log_level,
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
-            ws_ping_interval=20.0,
-            ws_ping_timeout=20.0,
-        )
+        typer.echo(f"database: {safe_url(url)}  (Ctrl-C stops the server)")
+        try:
+            _run(uvicorn, application, host, port, log_level)
+        finally:
+            unlock_sqlite(lock)
+
+
+def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str) -> None:
+    """Serve ``application`` until stopped; a start-up failure (a database it cannot open) exits non-zero."""
+    config = uvicorn.Config(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,  # frames over this are refused while being read (close code 1009)
+        ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        h11_max_incomplete_event_size=16 * 1024,  # request line and headers
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    if not server.started:
+        sys.exit(3)
 
 
 def _addresses(host: str) -> list[str]:

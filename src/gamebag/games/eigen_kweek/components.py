@@ -15,6 +15,7 @@ from functools import cache
 
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option, OptionValue
+from gamebag.games.eigen_kweek.nodes import Phase
 
 TOTAL_TOKENS = 116
 START_TOKENS = 10
@@ -30,28 +31,29 @@ COIN_VALUES = (1, 2, 3, 4, 5)  # the face values a coin option may give coins
 EMPTY = -1
 SACK = -2
 
-# The 14 character cards in the rulebook's order, with the phase in which each is played.
-CARD_PHASE: dict[str, str] = {
-    "RIA": "deal",
-    "KEUN": "growth",
-    "FLUPPE": "growth",
-    "GRIET": "growth",
-    "PASTOOR": "growth",
-    "STEVEN": "trade",
-    "CHANTAL": "trade",
-    "LUCIEN": "trade",
-    "STEFAAN": "trade",
-    "FRANK": "cultivate",
-    "BERNARD": "cultivate",
-    "JOS": "cultivate",
-    "JULITA": "all",
-    "DEN OLLANDER": "all",
+# The 14 character cards in the rulebook's order, with the phase in which each is played
+# (None: "Phase: All").
+CARD_PHASE: dict[str, Phase | None] = {
+    "RIA": Phase.DEAL,
+    "KEUN": Phase.GROWTH,
+    "FLUPPE": Phase.GROWTH,
+    "GRIET": Phase.GROWTH,
+    "PASTOOR": Phase.GROWTH,
+    "STEVEN": Phase.TRADE,
+    "CHANTAL": Phase.TRADE,
+    "LUCIEN": Phase.TRADE,
+    "STEFAAN": Phase.TRADE,
+    "FRANK": Phase.CULTIVATE,
+    "BERNARD": Phase.CULTIVATE,
+    "JOS": Phase.CULTIVATE,
+    "JULITA": None,
+    "DEN OLLANDER": None,
 }
 CARDS: tuple[str, ...] = tuple(CARD_PHASE)
 JULITA = "JULITA"
 OLLANDER = "DEN OLLANDER"
 # Cards played with "play:<CARD>" (JULITA is played as "block:<CARD>", DEN OLLANDER as "take:<seat>").
-PLAIN_CARDS: tuple[str, ...] = tuple(c for c in CARDS if CARD_PHASE[c] != "all")
+PLAIN_CARDS: tuple[str, ...] = tuple(c for c in CARDS if CARD_PHASE[c] is not None)
 # Within a window, played cards take effect in the rulebook's order of the cards.
 RESOLUTION_ORDER: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
 

@@ -1,0 +1,285 @@
+"""The Eel Harvest and Wriggle Roulette fast engines (whole games and step batches)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.core.protocol import Game
+from gamebag.fast.base import BatchResult, FastEngine, StepBatch
+from gamebag.fast.eel import batch
+from gamebag.fast.eel.layout import (
+    C_DICE,
+    C_EELS,
+    C_LONE_LIMIT,
+    C_MAX_GRAB,
+    C_OUTBREAK_SCORES_RESERVE,
+    C_PLAYERS,
+    C_ROTATE_START,
+    C_SNAKES,
+    C_TARGET,
+    C_THRESHOLD,
+    C_WRIGGLE,
+    CONFIG_WIDTH,
+    END_STEP_CAP,
+    ENDED_BY_NAMES,
+    FIELDS,
+    IN_ROUND,
+    MAX_GRABS_PER_GAME,
+    OVER,
+    POLICY_NAMES,
+    SEAT_BLOCKS,
+    WIDTH,
+    WINNER,
+)
+from gamebag.fast.eel.policies import TYPICAL_OTHER_GRAB
+from gamebag.fast.rng import run_key
+from gamebag.games.eel_family import rules
+
+# Options the kernels take as parameters; a game with any other option plays on the rules engine.
+KERNEL_OPTIONS = frozenset(
+    {
+        "rotate_start",
+        "outbreak_scores_reserve",
+        "lone_player_grabs",
+        "draw",
+        "eels",
+        "snakes",
+        "target",
+        "max_grab",
+        "outbreak_snakes",
+    }
+)
+# The compiled heuristic counts outbreak chances exactly in 64-bit integers, as the rules-side
+# heuristic does with Python's integers; bags so big that a count could overflow play on the rules engine.
+_EXACT_COUNT_LIMIT = 2**64
+
+
+def kernel_config(game: Game[Any, Any, Any]) -> npt.NDArray[np.int64]:
+    """The configuration row of ``game`` (an Eel family game), read from the rules engine's settings."""
+    if not isinstance(game, rules.EelFamilyGame):
+        raise TypeError(f"{game.game_id} is not an Eel family game")
+    cfg = np.zeros(CONFIG_WIDTH, np.int64)
+    cfg[C_PLAYERS] = game.num_players
+    cfg[C_MAX_GRAB] = game.max_grab
+    cfg[C_THRESHOLD] = game.threshold
+    cfg[C_DICE] = int(game.dice)
+    cfg[C_ROTATE_START] = int(game.rotate_start)
+    cfg[C_LONE_LIMIT] = -1 if game.lone_limit is None else game.lone_limit
+    cfg[C_OUTBREAK_SCORES_RESERVE] = int(game.scores_reserve_on_outbreak)
+    cfg[C_WRIGGLE] = int(game.rule_set == "wriggle-roulette")
+    cfg[C_EELS] = game.eels
+    cfg[C_SNAKES] = game.snakes
+    cfg[C_TARGET] = game.target
+    return cfg
+
+
+def policy_codes(agents: Sequence[str]) -> npt.NDArray[np.int64]:
+    """Each seat's compiled policy code (agents must be among ``POLICY_NAMES``)."""
+    return np.array([POLICY_NAMES.index(agent.strip()) for agent in agents], np.int64)
+
+
+def heuristic_count_bound(game: rules.EelFamilyGame) -> int:
+    """The largest count of ways the heuristic's outbreak chances can need in ``game``."""
+    n, grab = game.num_players, game.max_grab
+    most_drawn = grab + TYPICAL_OTHER_GRAB * (n - 1)
+    if game.rule_set == "eel-harvest" and game.scores_reserve_on_outbreak:
+        most_drawn = max(most_drawn, grab * n)  # every other player grabbing alike
+    if game.dice:
+        return math.comb(most_drawn, most_drawn // 2)
+    tokens = game.eels + game.snakes
+    return math.comb(tokens, min(most_drawn, tokens // 2))
+
+
+class EelFamilyEngine(FastEngine):
+    """One compiled engine for both rule sets; the subclasses only name the game id."""
+
+    def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
+        return POLICY_NAMES
+
+    def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
+        if not isinstance(game, rules.EelFamilyGame):
+            return f"{game.game_id} is not an Eel family game"
+        unknown = sorted(set(game.options) - KERNEL_OPTIONS)
+        if unknown:
+            return f"option(s) {', '.join(unknown)} have no kernel parameter yet"
+        names = [agent.strip() for agent in agents]
+        if "heuristic" in names and heuristic_count_bound(game) >= _EXACT_COUNT_LIMIT:
+            return "the compiled heuristic cannot count outbreak chances exactly in 64 bits for this bag and grab limit"
+        return super().unsupported(game, names)
+
+    def play(
+        self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
+    ) -> BatchResult:
+        problem = self.unsupported(game, agents)
+        if problem is not None:
+            raise ValueError(problem)
+        if len(agents) != game.num_players:
+            raise ValueError(f"{game.game_id} with {game.num_players} players needs {game.num_players} agents")
+        if not 0 <= start <= stop:
+            raise ValueError(f"games {start} .. {stop} are not a range of game indices")
+        count = stop - start
+        n = game.num_players
+        scores = np.zeros((count, n), np.int32)
+        returns = np.zeros((count, n), np.float64)
+        length = np.zeros(count, np.int32)
+        ended_by = np.zeros(count, np.int8)
+        batch.play_games(
+            kernel_config(game), policy_codes(agents), run_key(seed), start, scores, returns, length, ended_by
+        )
+        if np.any(ended_by == END_STEP_CAP):
+            raise RuntimeError(f"{game.game_id} did not end within {MAX_GRABS_PER_GAME} grabs")
+        return BatchResult(
+            start=start,
+            scores=scores,
+            returns=returns,
+            length=length,
+            ended_by=ended_by,
+            first_player=np.zeros(count, np.int8),  # seat 0 starts round 1 in both rule sets
+            ended_by_names=ENDED_BY_NAMES,
+        )
+
+    def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> EelStepBatch:
+        return EelStepBatch(game, num_envs)
+
+
+class EelHarvestEngine(EelFamilyEngine):
+    game_id: ClassVar[str] = "eel-harvest"
+
+
+class WriggleRouletteEngine(EelFamilyEngine):
+    game_id: ClassVar[str] = "wriggle-roulette"
+
+
+# A bound on step batches: 2**20 games hold about 400 MiB of state.
+MAX_ENVS = 1 << 20
+
+
+class EelStepBatch(StepBatch):
+    """``num_envs`` Eel family games as one ``[num_envs, WIDTH]`` integer array; a step is one grab."""
+
+    def __init__(self, game: Game[Any, Any, Any], num_envs: int) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
+        self.game = game
+        self.cfg = kernel_config(game)
+        self.num_envs = num_envs
+        self.num_players = game.num_players
+        self.num_actions = int(self.cfg[C_MAX_GRAB]) + 1
+        self.observation_size = batch.OBSERVATION_SIZE
+        self._states = np.zeros((num_envs, WIDTH), np.int32)
+        self._keys = np.zeros(num_envs, np.uint64)
+        self._counters = np.zeros(num_envs, np.uint64)
+        self._index = np.zeros(num_envs, np.int64)
+        self._rewards = np.zeros((num_envs, self.num_players), np.float64)
+        self._run = np.uint64(0)
+        self._next_index = 0
+        self._started = False
+
+    # ---- lifecycle -----------------------------------------------------------------------
+    def reset(self, seed: int | str, first_index: int = 0) -> None:
+        if first_index < 0:
+            raise ValueError(f"first_index must be 0 or more, not {first_index}")
+        self._run = run_key(seed)
+        self._index = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
+        self._next_index = first_index + self.num_envs
+        every = np.ones(self.num_envs, np.bool_)
+        batch.reset_games(self._states, self.cfg, self._run, every, self._index, self._keys, self._counters)
+        self._rewards[:] = 0.0
+        self._started = True
+
+    def reset_done(self) -> npt.NDArray[np.bool_]:
+        self._require_started()
+        finished = self.done()
+        count = int(finished.sum())
+        if count:
+            self._index[finished] = np.arange(self._next_index, self._next_index + count, dtype=np.int64)
+            self._next_index += count
+            batch.reset_games(self._states, self.cfg, self._run, finished, self._index, self._keys, self._counters)
+            self._rewards[finished] = 0.0
+        return finished
+
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        self._require_started()
+        moves = np.asarray(actions)
+        if moves.shape != (self.num_envs, self.num_players) or not np.issubdtype(moves.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.num_envs}, {self.num_players}), "
+                f"not {moves.dtype} {moves.shape}"
+            )
+        acting = self.to_act()
+        bad = acting & ((moves < 0) | (moves >= self.num_actions))
+        if bad.any():
+            env, seat = (int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(
+                f"env {env}, seat {seat}: a grab is 0 to {self.num_actions - 1} tokens, not {int(moves[env, seat])}"
+            )
+        was_over = self.done()
+        batch.step_games(self._states, self.cfg, moves.astype(np.int64, copy=False), self._keys, self._counters)
+        finished = self.done() & ~was_over
+        self._rewards[:] = 0.0
+        if finished.any():
+            self._rewards[finished] = self._win_shares()[finished]
+
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        self._require_started()
+        if len(agents) != self.num_players:
+            raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
+        unknown = [p for p in agents if p.strip() not in POLICY_NAMES]
+        if unknown:
+            raise ValueError(f"no compiled policy {unknown[0]!r}; compiled: {', '.join(POLICY_NAMES)}")
+        out = np.zeros((self.num_envs, self.num_players), np.int64)
+        batch.policy_actions(self._states, self.cfg, policy_codes(agents), self._keys, self._counters, out)
+        return out
+
+    # ---- views ---------------------------------------------------------------------------
+    def to_act(self) -> npt.NDArray[np.bool_]:
+        n = self.num_players
+        running = self._states[:, OVER] == 0
+        inside: npt.NDArray[np.bool_] = self._states[:, IN_ROUND : IN_ROUND + n] != 0
+        acting: npt.NDArray[np.bool_] = inside & running[:, None]
+        return acting
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        acting = self.to_act()
+        return np.repeat(acting[:, :, None], self.num_actions, axis=2)
+
+    def observations(self) -> npt.NDArray[np.float32]:
+        out = np.zeros((self.num_envs, self.num_players, self.observation_size), np.float32)
+        batch.observe(self._states, self.cfg, out)
+        return out
+
+    def rewards(self) -> npt.NDArray[np.float64]:
+        return self._rewards.copy()
+
+    def done(self) -> npt.NDArray[np.bool_]:
+        over: npt.NDArray[np.bool_] = self._states[:, OVER] != 0
+        return over
+
+    def game_indices(self) -> npt.NDArray[np.int64]:
+        """Which game of the seeded run each env is playing."""
+        return self._index.copy()
+
+    def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        n = self.num_players
+        arrays: dict[str, npt.NDArray[Any]] = {
+            name: self._states[:, offset : offset + n].copy() for name, offset in SEAT_BLOCKS.items()
+        }
+        arrays.update({name: self._states[:, offset].copy() for name, offset in FIELDS.items()})
+        arrays["game_index"] = self._index.copy()
+        return arrays
+
+    def _win_shares(self) -> npt.NDArray[np.float64]:
+        n = self.num_players
+        winners = self._states[:, WINNER : WINNER + n].astype(np.float64)
+        total = winners.sum(axis=1, keepdims=True)
+        shares: npt.NDArray[np.float64] = np.divide(winners, total, out=np.zeros_like(winners), where=total > 0)
+        return shares
+
+    def _require_started(self) -> None:
+        if not self._started:
+            raise RuntimeError("call reset(seed) before stepping a step batch")

@@ -1,0 +1,255 @@
+"""What keeps one client from taking the server: request guards, rate limits, security headers.
+
+``Guard`` is an ASGI middleware in front of every route:
+
+* request bodies are counted while they are read and cut off past the limit
+  with 413 (a ``Content-Length`` over it is refused before reading anything),
+  so a huge or endless chunked upload costs the server nothing;
+* a request that changes something (POST, PUT, PATCH, DELETE) must carry JSON
+  (415 otherwise) and, if the browser names an ``Origin``, come from this
+  server's own origin or an allowed one (403): a page on another site cannot
+  open or close tables with a visitor's browser; the same holds for sockets;
+* every page and answer carries a content security policy (scripts only from
+  this server, no inline script, no framing) and the usual hardening headers.
+
+``RateLimits`` counts table creations and new sockets per client address with
+the ``limits`` library (moving windows, in this process's memory) and holds
+the open-socket counts per address, per table and per seat.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from gamebag.web.settings import Limits
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        # Inline style attributes are allowed (layout only); scripts never are.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+]
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class _BodyTooLarge(Exception):
+    """Raised from ``receive`` when a body passes the limit; the guard answers 413."""
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For here)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def same_origin(scope: Scope, allowed: tuple[str, ...]) -> bool:
+    """Whether the request's Origin (if any) is this server's own or an allowed one."""
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return True  # not sent by a browser on another page (scripts, same-origin GETs)
+    host = _header(scope, b"host") or ""
+    if origin in allowed:
+        return True
+    scheme, _, rest = origin.partition("://")
+    return bool(rest) and rest == host and scheme in ("http", "https")
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]]) -> None:
+    payload = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+class Guard:
+    """The ASGI middleware described in the module docstring."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if not same_origin(scope, self.limits.allowed_origins):
+                await send({"type": "websocket.close", "code": 1008, "reason": "cross-site socket refused"})
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {bytes(k).lower() for k, _ in message.get("headers", ())}
+                message["headers"] = list(message.get("headers", ())) + [
+                    (k, v) for k, v in SECURITY_HEADERS if k not in present
+                ]
+            await send(message)
+
+        if scope["method"] not in CHANGING_METHODS:
+            await self.app(scope, receive, send_with_headers)
+            return
+        if not same_origin(scope, self.limits.allowed_origins):
+            await _send_json(send_with_headers, 403, {"error": "requests from another site's pages are refused"}, [])
+            return
+        kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        length_text = _header(scope, b"content-length")
+        has_body = length_text != "0" and (length_text is not None or _header(scope, b"transfer-encoding"))
+        if has_body and kind != "application/json":
+            await _send_json(
+                send_with_headers, 415, {"error": "send JSON: the Content-Type must be application/json"}, []
+            )
+            return
+        limit = self.limits.max_body
+        if length_text is not None and (not length_text.isdigit() or int(length_text) > limit):
+            await _send_json(send_with_headers, 413, {"error": f"request too large: at most {limit} bytes"}, [])
+            return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send_with_headers(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await _send_json(
+                    send_with_headers,
+                    413,
+                    {"error": f"request too large: at most {limit} bytes"},
+                    [(b"connection", b"close")],
+                )
+
+
+class RateLimited(Exception):
+    """A client over a limit; ``retry_after`` is in whole seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RateLimits:
+    """Rates per client address (``limits`` moving windows) and open-socket counts."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._table_items: list[RateLimitItem] = [
+            RateLimitItemPerMinute(limits.tables_per_minute),
+            RateLimitItemPerHour(limits.tables_per_hour),
+        ]
+        self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
+        self.sockets_by_address: Counter[str] = Counter()
+        self.sockets_by_table: Counter[str] = Counter()
+        self.sockets_by_seat: Counter[tuple[str, int]] = Counter()
+
+    def _hit(self, items: list[RateLimitItem], address: str, what: str) -> None:
+        for item in items:
+            if not self._limiter.test(item, what, address):
+                reset, _ = self._limiter.get_window_stats(item, what, address)
+                wait = max(1, math.ceil(reset - time.time()))
+                raise RateLimited(
+                    f"too many {what} from your address: at most {item.amount} per {item.GRANULARITY.name}; "
+                    f"try again in {wait} s",
+                    wait,
+                )
+        for item in items:
+            self._limiter.hit(item, what, address)
+
+    def new_table(self, address: str) -> None:
+        """Count a table creation; ``RateLimited`` past the limits."""
+        self._hit(self._table_items, address, "new tables")
+
+    def open_socket(self, address: str, table_id: str) -> None:
+        """Count a new socket; ``RateLimited`` past the rate or the open-socket bounds."""
+        if self.sockets_by_address[address] >= self.limits.sockets_per_address:
+            raise RateLimited(
+                f"too many open connections from your address: at most {self.limits.sockets_per_address}", 5
+            )
+        if self.sockets_by_table[table_id] >= self.limits.sockets_per_table:
+            raise RateLimited(f"this table has the most connections it takes ({self.limits.sockets_per_table})", 5)
+        self._hit([self._connect_item], address, "new connections")
+        self.sockets_by_address[address] += 1
+        self.sockets_by_table[table_id] += 1
+
+    def close_socket(self, address: str, table_id: str) -> None:
+        for counter, key in ((self.sockets_by_address, address), (self.sockets_by_table, table_id)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+    def take_seat(self, table_id: str, seat: int) -> bool:
+        """Count a socket holding ``seat``; False when the seat has its most sockets already."""
+        if self.sockets_by_seat[(table_id, seat)] >= self.limits.sockets_per_seat:
+            return False
+        self.sockets_by_seat[(table_id, seat)] += 1
+        return True
+
+    def leave_seat(self, table_id: str, seat: int) -> None:
+        key = (table_id, seat)
+        self.sockets_by_seat[key] -= 1
+        if self.sockets_by_seat[key] <= 0:
+            del self.sockets_by_seat[key]

@@ -1,0 +1,223 @@
+"""Bot work off the event loop: a bounded pool of worker processes with a time limit per job.
+
+Every agent the server runs (a bot's move, a timed-out seat's default move,
+building an agent, which for the exact agents means a solve) runs in one of at
+most ``size`` worker processes, never in the server's event loop. Each job has
+a deadline; a worker that overruns it is killed (SIGKILL) and replaced, and the
+caller gets ``JobTimeout`` (a bot then plays its fallback move). Jobs wait in
+order for a free worker; the waiting counts against their deadline too, so a
+flood of costly bots slows bots down but never stops the server answering.
+
+Workers keep the agents they built (and, through them, solved tables) in a
+least-recently-used cache of ``AGENT_CACHE`` entries; jobs for an agent go to a
+worker that already holds it when one is free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import multiprocessing.connection
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from multiprocessing.context import SpawnContext
+from typing import Any
+
+log = logging.getLogger("gamebag.web")
+
+AGENT_CACHE = 16  # agents (with their solved tables) kept by each worker
+STARTUP_SECONDS = 60.0  # a fresh worker imports numpy and the agents; a loaded machine is slow
+
+AgentKey = tuple[str, int, str, str]  # game id, players, options as JSON, agent spec
+
+
+class JobTimeout(Exception):
+    """A job ran past its deadline (its worker was replaced)."""
+
+
+class JobFailed(Exception):
+    """A job raised in its worker; the message is the worker's error."""
+
+
+@dataclass(frozen=True)
+class MoveJob:
+    """Choose one action for ``seat`` in ``state`` with the agent ``key`` names."""
+
+    key: AgentKey
+    state: Any
+    seat: int
+    rng_path: tuple[str | int, ...]  # derive_rng(*rng_path): the table's secret seed and where
+
+
+@dataclass(frozen=True)
+class BuildJob:
+    """Build (and so solve, for the exact agents) the agent ``key`` names, to check it and warm the cache."""
+
+    key: AgentKey
+
+
+# ---- the worker process ----------------------------------------------------------------------
+
+
+def _worker_main(connection: multiprocessing.connection.Connection) -> None:
+    """Serve jobs from the pipe until it closes: ``("ok", result)`` or ``("error", text)`` each."""
+    import json
+
+    import gamebag
+    from gamebag.agents.base import Agent, SeatView
+    from gamebag.agents.registry import make_agent
+    from gamebag.core.rng import derive_rng
+
+    agents: OrderedDict[AgentKey, Agent] = OrderedDict()
+    connection.send(("ready", None))
+
+    def agent_for(key: AgentKey) -> tuple[Any, Agent]:
+        game_id, players, options, spec = key
+        game = gamebag.make(game_id, players, **json.loads(options))
+        agent = agents.get(key)
+        if agent is None:
+            agent = make_agent(spec, game)
+            agents[key] = agent
+            while len(agents) > AGENT_CACHE:
+                agents.popitem(last=False)
+        agents.move_to_end(key)
+        return game, agent
+
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            if isinstance(job, BuildJob):
+                agent_for(job.key)
+                reply: tuple[str, Any] = ("ok", None)
+            else:
+                game, agent = agent_for(job.key)
+                seed, *path = job.rng_path
+                action = agent.act(SeatView(game, job.state, job.seat), derive_rng(seed, *path))
+                reply = ("ok", game.action_to_json(action))
+        except Exception as error:  # reported to the server, which refuses or falls back
+            reply = ("error", str(error) or type(error).__name__)
+        try:
+            connection.send(reply)
+        except (EOFError, OSError):
+            return
+
+
+# ---- the pool, in the server -----------------------------------------------------------------
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    connection: multiprocessing.connection.Connection
+    keys: set[AgentKey] = field(default_factory=set)
+    ready: bool = False
+
+
+class WorkerPool:
+    """At most ``size`` worker processes, started on first use."""
+
+    def __init__(self, size: int = 2) -> None:
+        if size < 1:
+            raise ValueError(f"a worker pool needs at least 1 worker, not {size}")
+        self.size = size
+        self._context: SpawnContext = multiprocessing.get_context("spawn")
+        self._idle: list[_Worker] = []
+        self._all: list[_Worker] = []
+        self._free = asyncio.Semaphore(size)
+        self.timeouts = 0
+        self.jobs = 0
+        self._closed = False
+
+    async def run(self, job: MoveJob | BuildJob, seconds: float) -> Any:
+        """The job's result; ``JobTimeout`` past ``seconds`` (waiting included), ``JobFailed`` on error."""
+        deadline = time.monotonic() + seconds
+        try:
+            await asyncio.wait_for(self._free.acquire(), timeout=seconds)
+        except TimeoutError:
+            self.timeouts += 1
+            raise JobTimeout(f"no bot worker was free within {seconds:g} s") from None
+        worker: _Worker | None = None
+        try:
+            worker = self._take(job.key)
+            remaining = max(0.001, deadline - time.monotonic())
+            status, value = await asyncio.to_thread(self._call, worker, job, remaining)
+        except JobTimeout:
+            self.timeouts += 1
+            if worker is not None:
+                self._kill(worker)
+            worker = None
+            raise
+        except BaseException:
+            if worker is not None:
+                self._kill(worker)  # interrupted mid-job: its pipe may hold a stale answer
+            worker = None
+            raise
+        finally:
+            if worker is not None:
+                self._idle.append(worker)
+            self._free.release()
+        self.jobs += 1
+        if status != "ok":
+            raise JobFailed(value)
+        worker_keys = worker.keys if worker is not None else set()
+        worker_keys.add(job.key)
+        return value
+
+    def _take(self, key: AgentKey) -> _Worker:
+        for index, worker in enumerate(self._idle):
+            if key in worker.keys:
+                return self._idle.pop(index)
+        if self._idle:
+            return self._idle.pop()
+        return self._spawn()
+
+    def _spawn(self) -> _Worker:
+        if self._closed:
+            raise JobFailed("the server is shutting down")
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(theirs,), daemon=True, name="gamebag-bot")
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self._all.append(worker)
+        return worker
+
+    @staticmethod
+    def _call(worker: _Worker, job: MoveJob | BuildJob, seconds: float) -> tuple[str, Any]:
+        if not worker.ready:
+            # Starting a worker (importing the agents) is not the job's time.
+            if not worker.connection.poll(STARTUP_SECONDS):
+                raise JobTimeout(f"a bot worker did not start within {STARTUP_SECONDS:g} s")
+            worker.connection.recv()
+            worker.ready = True
+        worker.connection.send(job)
+        if not worker.connection.poll(seconds):
+            raise JobTimeout(f"the bot took longer than {seconds:.3g} s")
+        reply: tuple[str, Any] = worker.connection.recv()
+        return reply
+
+    def _kill(self, worker: _Worker) -> None:
+        if worker in self._all:
+            self._all.remove(worker)
+        with contextlib.suppress(Exception):
+            worker.process.kill()
+            worker.process.join(timeout=5)
+        with contextlib.suppress(Exception):
+            worker.connection.close()
+
+    @property
+    def processes(self) -> int:
+        """Worker processes alive now (at most ``size``)."""
+        return len(self._all)
+
+    def close(self) -> None:
+        self._closed = True
+        for worker in list(self._all):
+            self._kill(worker)
+        self._idle.clear()
