@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import gamebag
@@ -60,20 +59,20 @@ def position(game: EigenKweek, **fields: Any) -> KweekState:
     for key in ("coins", "corners"):
         if key in fields:  # given as coin values per player / corner, e.g. ((3, 5), ())
             fields[key] = tuple(coins(game, *row) for row in fields[key])
-    state = replace(base, **fields)
+    state = base._replace(**fields)
     if "pot" not in fields:
         on_cards = sum(slot for board in state.boards for slot in board if slot > 0)
         sealed = sum(state.bids) if state.bids is not None else 0
-        state = replace(state, pot=TOTAL_TOKENS - sum(state.tokens) - on_cards - sealed)
+        state = state._replace(pot=TOTAL_TOKENS - sum(state.tokens) - on_cards - sealed)
     if "bag" not in fields:
         used = [sum(col) for col in zip(*state.coins, *state.corners, strict=True)]
-        state = replace(state, bag=tuple(c - u for c, u in zip(game.config.coin_counts, used, strict=True)))
+        state = state._replace(bag=tuple(c - u for c, u in zip(game.config.coin_counts, used, strict=True)))
     if "stack" not in fields:
         placed = [c for c in state.held if c] + [c for hand in state.dealt for c in hand]
         placed += [p.card for p in state.plays]
         if state.ria_card:
             placed.append(state.ria_card)
-        state = replace(state, stack=tuple(sorted(c for c in CARDS if c not in placed)))
+        state = state._replace(stack=tuple(sorted(c for c in CARDS if c not in placed)))
     check_conservation(game, state)
     return state
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -99,19 +98,19 @@ def test_changing_another_players_hidden_data_leaves_the_observation_unchanged()
     game, state = _trade_window_state()
     view = game.observation(state, 0)
     variants = [
-        replace(state, tokens=(6, 9, 3)),  # weed tokens moved between two opponents
-        replace(state, bids=(2, 1, 6), tokens=(6, 9, 3)),  # their sealed bids
-        replace(state, held=("FRANK", "JOS", "STEVEN"), stack=tuple(sorted(
+        state._replace(tokens=(6, 9, 3)),  # weed tokens moved between two opponents
+        state._replace(bids=(2, 1, 6), tokens=(6, 9, 3)),  # their sealed bids
+        state._replace(held=("FRANK", "JOS", "STEVEN"), stack=tuple(sorted(
             {*state.stack, "KEUN"} - {"JOS"}))),  # seat 1's character card
-        replace(state, coins=(state.coins[0], coins(game, 2, 5), coins(game, 3))),  # opponents swap a 3 and a 2
-        replace(state, corners=(state.corners[1], state.corners[0], state.corners[2], state.corners[3])),
+        state._replace(coins=(state.coins[0], coins(game, 2, 5), coins(game, 3))),  # opponents swap a 3 and a 2
+        state._replace(corners=(state.corners[1], state.corners[0], state.corners[2], state.corners[3])),
     ]
     for variant in variants:
         assert variant != state
         assert game.observation(variant, 0) == view
         assert game.public_view(variant) == game.public_view(state)
     # ... while a change to the player's own data shows.
-    assert game.observation(replace(state, bids=(3, 2, 4), tokens=(5, 8, 5)), 0) != view
+    assert game.observation(state._replace(bids=(3, 2, 4), tokens=(5, 8, 5)), 0) != view
 
 
 def test_a_view_holds_exactly_the_players_own_secrets() -> None:

@@ -150,6 +150,17 @@ def test_every_kernel_is_cached_on_disk() -> None:
     assert len(dispatchers) >= 10
     for dispatcher in dispatchers:
         assert type(dispatcher._cache).__name__ != "NullCache", dispatcher
+        # Stamped with every kernel source, so a change in a called module recompiles the caller.
+        assert type(dispatcher._cache._impl._locator).__name__.startswith("Stamped"), dispatcher
+
+
+def test_the_cache_stamp_covers_every_kernel_source() -> None:
+    from gamebag.fast import cache
+
+    stamp = cache.sources_stamp()
+    assert len(stamp) == 64
+    assert cache._is_kernel_source(kernel.__file__) and cache._is_kernel_source(cache.__file__)
+    assert not cache._is_kernel_source(gamebag.__file__)
 
 
 def test_a_game_that_never_ends_is_an_error_not_a_result() -> None:

@@ -81,7 +81,7 @@ def test_opponents_by_spec_and_clear_errors() -> None:
     assert sorted(environment.opponents) == [1, 2]
     assert environment.opponents[2].name == "random"
     assert environment.opponents[1].name != "random"
-    with pytest.raises(ValueError, match="needs 2 opponent spec"):
+    with pytest.raises(ValueError, match="needs 2 opponent"):
         GamebagEnv("wriggle-roulette", 3, opponents=["random"])
     with pytest.raises(UnknownAgentError, match="available"):
         GamebagEnv("wriggle-roulette", 3, opponents="grandmaster")

@@ -178,7 +178,7 @@ def test_bad_configuration_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="reward must be one of"):
         GamebagAECEnv("wriggle-roulette", 2, reward="money")
     with pytest.raises(ValueError, match="render_mode must be one of"):
-        GamebagAECEnv("wriggle-roulette", 2, render_mode="rgb_array")
+        GamebagAECEnv("wriggle-roulette", 2, render_mode="svg")
 
 
 def test_render_ansi_shows_the_table() -> None:

@@ -8,9 +8,8 @@ allowed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from gamebag.core.errors import OptionError
@@ -97,6 +96,30 @@ class Option:
         raise OptionError(f"option {self.name!r} has unknown kind {self.kind!r}")
 
 
+class FrozenOptions(Mapping[str, OptionValue]):
+    """A read-only mapping of validated options that pickles and copies (a ``mappingproxy`` does neither)."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, OptionValue]) -> None:
+        self._values = dict(values)
+
+    def __getitem__(self, name: str) -> OptionValue:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"FrozenOptions({self._values!r})"
+
+    def __reduce__(self) -> tuple[type[FrozenOptions], tuple[dict[str, OptionValue]]]:
+        return (FrozenOptions, (self._values,))
+
+
 def validate_options(
     specs: Sequence[Option], given: Mapping[str, Any] | None
 ) -> Mapping[str, OptionValue]:
@@ -110,7 +133,7 @@ def validate_options(
     result: dict[str, OptionValue] = {}
     for spec in specs:
         result[spec.name] = spec.coerce(given[spec.name]) if spec.name in given else spec.default
-    return MappingProxyType(result)
+    return FrozenOptions(result)
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:

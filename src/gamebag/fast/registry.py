@@ -17,7 +17,7 @@ from gamebag.fast.base import FastEngine
 _ENGINES: dict[str, FastEngine] = {}
 # Modules that register engines; imported on first lookup so that importing
 # gamebag never pays for numba.
-_ENGINE_MODULES: tuple[str, ...] = ("gamebag.fast.eel", "gamebag.fast.pig")
+_ENGINE_MODULES: tuple[str, ...] = ("gamebag.fast.eel", "gamebag.fast.pig", "gamebag.fast.dragon")
 
 
 def register_engine(engine: FastEngine) -> FastEngine:

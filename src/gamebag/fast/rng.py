@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from gamebag.core.rng import derive_seed
+from gamebag.fast import cache as _cache  # noqa: F401  (kernel caches stamped with all kernel sources)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -33,6 +33,10 @@ from gamebag.core.rng import Rng
 
 REWARD_MODES = ("win", "score")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+# Observation tensors are scaled by the games to [0, 1]; a value past 1 (a score beyond
+# the goal, reached only as the game ends) is clipped so the declared bounds hold.
+OBSERVATION_LOW, OBSERVATION_HIGH = 0.0, 1.0
 
 
 def configured_game(
@@ -73,7 +77,13 @@ def plain_text(markup: str) -> str:
 
 
 def as_index(value: object) -> int:
-    """An integer action index from a Python or NumPy integer; anything else is an error."""
+    """An integer action index from a Python or NumPy integer (or a 0-d integer array); else an error.
+
+    A 0-d array is what ``model.predict(observation)`` returns for a single observation
+    of a ``Discrete`` space, and it is a member of that space.
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
+        return int(value)
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise IllegalActionError(f"an action is an integer index into the action space, not {value!r}")
     return int(value)
@@ -88,6 +98,7 @@ class ActionCodec:
         if not self.actions:
             raise ValueError(f"{game.game_id} lists no actions in all_actions(); it cannot be indexed")
         self.size = len(self.actions)
+        self._index = {action: position for position, action in enumerate(self.actions)}
 
     def action(self, index: int) -> Any:
         """The action at ``index``; ``IllegalActionError`` when out of range."""
@@ -97,13 +108,15 @@ class ActionCodec:
 
     def legal_indices(self, state: Any, player: int) -> list[int]:
         """The sorted indices of ``player``'s legal actions (empty when it does not act)."""
-        return sorted(self.game.action_index(action) for action in self.game.legal_actions(state, player))
+        index = self._index
+        return sorted(index[action] for action in self.game.legal_actions(state, player))
 
     def mask(self, state: Any, player: int) -> NDArray[np.int8]:
         """A fresh 0/1 vector over the action space marking the legal actions."""
         mask = np.zeros(self.size, dtype=np.int8)
         if self.game.node_kind(state) is NodeKind.DECISION and player in self.game.acting_players(state):
-            mask[self.legal_indices(state, player)] = 1
+            index = self._index
+            mask[[index[action] for action in self.game.legal_actions(state, player)]] = 1
         return mask
 
     def describe(self, index: int) -> str:
@@ -111,15 +124,35 @@ class ActionCodec:
         return canonical_json(self.game.action_to_json(self.actions[index]))
 
 
-def render_table(table: Table, mode: str | None) -> str | None:
-    """The ``render`` of every environment: ``"ansi"`` returns the table as text, ``"human"`` prints it."""
+def render_table(table: Table, mode: str | None) -> str | NDArray[np.uint8] | None:
+    """The ``render`` of every environment.
+
+    ``"ansi"`` returns the table as text, ``"human"`` prints it, ``"rgb_array"`` returns
+    that text drawn as an ``[height, width, 3]`` image (for video recorders).
+    """
     if mode is None:
         return None
     text = table.render()
     if mode == "human":
         print(text)
         return None
+    if mode == "rgb_array":
+        return text_image(text)
     return text
+
+
+def text_image(text: str) -> NDArray[np.uint8]:
+    """Monospaced ``text`` drawn black on white as an RGB array (matplotlib's Agg canvas)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    lines = text.splitlines() or [""]
+    width = max(len(line) for line in lines)
+    figure = Figure(figsize=(0.1 * max(width, 8) + 0.4, 0.18 * len(lines) + 0.4), dpi=72)
+    canvas = FigureCanvasAgg(figure)
+    figure.text(0.02, 0.98, "\n".join(lines), family="monospace", size=10, va="top", ha="left")
+    canvas.draw()  # type: ignore[no-untyped-call]
+    return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()  # type: ignore[no-untyped-call]
 
 
 def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -193,14 +226,23 @@ class Table:
 
     # ---- what a seat sees -------------------------------------------------------------
     def observation(self, seat: int) -> NDArray[np.float32]:
-        """A fresh float32 copy of the seat's observation tensor."""
+        """A fresh float32 copy of the seat's observation tensor, clipped to [0, 1]."""
         values = self.game.observation_tensor(self.state, seat)
         if len(values) != self.observation_size:
             raise RuntimeError(
                 f"{self.game.game_id}: observation_tensor has {len(values)} values here but "
                 f"{self.observation_size} at the start; the adapters need a fixed length"
             )
-        return np.asarray(values, dtype=np.float32)
+        array = np.asarray(values, dtype=np.float32)
+        return np.clip(array, OBSERVATION_LOW, OBSERVATION_HIGH, out=array)
+
+    def global_state(self) -> NDArray[np.float32]:
+        """Every seat's observation, seat 0 first, in one vector (for centralised critics).
+
+        It is the union of what the seats know: nothing that no seat may know (the order of a
+        bag, the next roll) is in it.
+        """
+        return np.concatenate([self.observation(seat) for seat in range(self.num_players)])
 
     def action_mask(self, seat: int) -> NDArray[np.int8]:
         """A fresh legal-action mask for the seat (all zeros when it does not act)."""

@@ -1,17 +1,22 @@
 """A single-agent Gymnasium environment per gamebag game: one seat against gamebag agents.
 
 ``GamebagEnv("wriggle-roulette", players=3, opponents="heuristic")`` puts the
-learner in ``seat`` (default 0) and fills every other seat with agents named by
-spec strings (``agents.registry.make_agent``: ``"random"``, ``"heuristic"``, or
-one spec per other seat in seat order). Opponents see only their own
-``SeatView``; at a simultaneous node they choose from the same state as the
-learner, so nobody sees another's choice before the reveal. Chance and the
-opponents draw from one generator seeded by ``reset(seed=...)``.
+learner in ``seat`` (default 0) and fills every other seat with opponents. An
+opponent is an agent spec string (``agents.registry.make_agent``: ``"random"``,
+``"heuristic"``, ``"ismcts:iterations=200"``), an ``Agent`` object, or a policy:
+any callable ``policy(observation, action_mask) -> action index`` over this
+environment's own observation and mask (a trained model, or the learner itself
+for self-play). One opponent fills every other seat; a list gives one per other
+seat in seat order. ``set_opponents`` swaps them between episodes (league
+training). Opponents see only their own seat's view; at a simultaneous node they
+choose from the same state as the learner, so nobody sees another's choice
+before the reveal. Chance and the opponents draw from one generator seeded by
+``reset(seed=...)``.
 
 Spaces: the observation is the game's ``observation_tensor`` for the learner's
-seat (a float32 ``Box``); the action is an index into ``all_actions()``
-(``Discrete``). The legal actions come in ``info["action_mask"]`` and from
-``action_masks()``.
+seat (a float32 ``Box`` bounded by [0, 1]); the action is an index into
+``all_actions()`` (``Discrete``). The legal actions come in
+``info["action_mask"]`` and from ``action_masks()``.
 
 Rewards and limits are those of ``gamebag.interop.common.Table``: ``"win"`` (the
 seat's share of the win at the end) or ``"score"`` (the change in the seat's
@@ -26,7 +31,7 @@ every game, so ``gymnasium.make("gamebag/wriggle-roulette-v0", players=3)`` work
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -36,10 +41,79 @@ from numpy.typing import NDArray
 
 from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import make_agent
-from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng, render_table
+from gamebag.interop.common import (
+    OBSERVATION_HIGH,
+    OBSERVATION_LOW,
+    RENDER_MODES,
+    Forfeit,
+    Table,
+    as_index,
+    check_choice,
+    configured_game,
+    episode_rng,
+    render_table,
+)
 
-RENDER_MODES = ("ansi", "human")
 ENV_NAMESPACE = "gamebag"
+
+# A policy: (observation, action mask) -> action index, over the environment's own encodings.
+Policy = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
+Opponent = str | Agent | Policy
+
+
+class _AgentSeat:
+    """An opponent seat played by a gamebag agent (from its own seat's view)."""
+
+    __slots__ = ("agent",)
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    @property
+    def name(self) -> str:
+        return self.agent.name
+
+    def choose(self, table: Table, seat: int) -> Any:
+        return self.agent.act(SeatView(table.game, table.state, seat), table.rng)
+
+
+class _PolicySeat:
+    """An opponent seat played by a policy over this environment's observation and mask."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    @property
+    def name(self) -> str:
+        return f"policy {getattr(self.policy, '__name__', type(self.policy).__name__)}"
+
+    def choose(self, table: Table, seat: int) -> Any:
+        index = as_index(self.policy(table.observation(seat), table.action_mask(seat)))
+        legal = table.codec.legal_indices(table.state, seat)
+        if index not in legal:
+            raise ValueError(
+                f"the opponent policy of seat {seat} chose action index {index}, which is not legal; "
+                f"legal indices: {', '.join(map(str, legal))}"
+            )
+        return table.codec.action(index)
+
+
+_Seated = _AgentSeat | _PolicySeat
+
+
+def _seat_opponent(opponent: object, table: Table) -> _Seated:
+    if isinstance(opponent, str):
+        return _AgentSeat(make_agent(opponent, table.game))
+    if isinstance(opponent, Agent):
+        return _AgentSeat(opponent)
+    if callable(opponent):
+        return _PolicySeat(opponent)
+    raise ValueError(
+        f"an opponent is an agent spec string, an Agent, or a policy(observation, action_mask) -> index, "
+        f"not {opponent!r}"
+    )
 
 
 def env_id(game_id: str) -> str:
@@ -60,7 +134,7 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         options: Mapping[str, Any] | None = None,
         *,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         reward: str = "win",
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
@@ -82,27 +156,31 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self.table.observation_size,), dtype=np.float32)
+        self.observation_space = spaces.Box(
+            OBSERVATION_LOW, OBSERVATION_HIGH, shape=(self.table.observation_size,), dtype=np.float32
+        )
         self.action_space = spaces.Discrete(self.table.codec.size)
         self._started = False
         self._carried_reward = 0.0
 
-    def _make_opponents(self, opponents: str | Sequence[str]) -> dict[int, Agent]:
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
+        """Replace the opponents (from the next choice on); for self-play and league training."""
+        self.opponents = self._make_opponents(opponents)
+
+    def _make_opponents(self, opponents: Opponent | Sequence[Opponent]) -> dict[int, _Seated]:
         game = self.table.game
         others = [p for p in range(game.num_players) if p != self.seat]
-        specs: list[str]
-        if isinstance(opponents, str):
-            specs = [opponents] * len(others)
-        elif isinstance(opponents, Sequence) and all(isinstance(spec, str) for spec in opponents):
-            specs = list(opponents)
+        chosen: list[object]
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            chosen = list(opponents)
         else:
-            raise ValueError(f"opponents must be an agent spec string or a list of them, not {opponents!r}")
-        if len(specs) != len(others):
+            chosen = [opponents] * len(others)
+        if len(chosen) != len(others):
             raise ValueError(
-                f"{game.game_id} with {game.num_players} players needs {len(others)} opponent spec(s) "
-                f"(seats {', '.join(map(str, others)) or 'none'}), not {len(specs)}"
+                f"{game.game_id} with {game.num_players} players needs {len(others)} opponent(s) "
+                f"(seats {', '.join(map(str, others)) or 'none'}), not {len(chosen)}"
             )
-        return {seat: make_agent(spec, game) for seat, spec in zip(others, specs, strict=True)}
+        return {seat: _seat_opponent(opponent, self.table) for seat, opponent in zip(others, chosen, strict=True)}
 
     # ---- Gymnasium API --------------------------------------------------------------
     def reset(
@@ -135,8 +213,8 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         info.update(self._info())
         return table.observation(self.seat), float(reward), table.terminated, table.over and not table.terminated, info
 
-    def render(self) -> str | None:
-        """``"ansi"``: the table as text; ``"human"``: printed; no mode: nothing."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """``"ansi"``: the table as text; ``"human"``: printed; ``"rgb_array"``: as an image."""
         return render_table(self.table, self.render_mode)
 
     # ---- helpers --------------------------------------------------------------------
@@ -149,11 +227,7 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def _opponent_moves(self) -> dict[int, Any]:
         table = self.table
-        return {
-            seat: self.opponents[seat].act(SeatView(table.game, table.state, seat), table.rng)
-            for seat in table.acting()
-            if seat != self.seat
-        }
+        return {seat: self.opponents[seat].choose(table, seat) for seat in table.acting() if seat != self.seat}
 
     def _run_opponents(self) -> float:
         """Let the opponents play until the learner must choose; the learner's reward meanwhile."""

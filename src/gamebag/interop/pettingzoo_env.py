@@ -7,11 +7,21 @@ observations come from the state before the reveal). ``parallel_env(...)`` takes
 every live agent's action at once; the actions of seats that do not choose at
 this node are ignored (their ``action_mask`` is all zeros).
 
-Agents are ``player_0`` ... ``player_{n-1}``. Each observation is a dictionary
-``{"observation": float32 vector (the game's observation_tensor),
-"action_mask": int8 vector over the game's all_actions()}``. Chance is drawn from
-a generator seeded by ``reset(seed=...)`` (an unseeded first reset takes fresh
-entropy, as PettingZoo and Gymnasium do).
+Agents are ``player_0`` ... ``player_{n-1}``. With ``observation_format="dict"``
+(the default) each observation is a dictionary ``{"observation": float32 vector
+(the game's observation_tensor, in [0, 1]), "action_mask": int8 vector over the
+game's all_actions()}``; with ``"flat"`` it is one float32 vector, the
+observation followed by the mask (for wrappers and models that take a single
+``Box``), and the mask is also in ``infos[agent]["action_mask"]``. ``state()``
+is every seat's observation in one vector (for centralised critics). Chance is
+drawn from a generator seeded by ``reset(seed=...)`` (an unseeded first reset
+takes fresh entropy, as PettingZoo and Gymnasium do).
+
+``agent_order`` of the AEC environment: ``"acting"`` (default) selects only the
+seats that choose now; ``"cycle"`` steps every live agent at every decision node
+in seat order, the seats that do not choose passing (their mask is all zeros and
+their action, any integer or ``None``, is ignored), so PettingZoo's
+``aec_to_parallel`` and other wrappers that expect agents in a fixed cycle work.
 
 Rewards: ``reward="win"`` gives each seat its share of the win at the end (1/k
 for each of k winners); ``reward="score"`` gives each step's change in each
@@ -33,11 +43,22 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv, ParallelEnv
 
 from gamebag.core.errors import IllegalActionError
-from gamebag.interop.common import Forfeit, Table, check_choice, configured_game, episode_rng, render_table
+from gamebag.interop.common import (
+    OBSERVATION_HIGH,
+    OBSERVATION_LOW,
+    RENDER_MODES,
+    Forfeit,
+    Table,
+    check_choice,
+    configured_game,
+    episode_rng,
+    render_table,
+)
 
-RENDER_MODES = ("ansi", "human")
+OBSERVATION_FORMATS = ("dict", "flat")
+AGENT_ORDERS = ("acting", "cycle")
 
-Observation = dict[str, NDArray[Any]]
+Observation = dict[str, NDArray[Any]] | NDArray[np.float32]
 
 
 def agent_name(seat: int) -> str:
@@ -54,6 +75,8 @@ class _TableEnv:
     action_spaces: dict[str, spaces.Space[Any]]
     render_mode: str | None
     metadata: dict[str, Any]
+    observation_format: str
+    state_space: spaces.Box
 
     def _setup(
         self,
@@ -65,6 +88,7 @@ class _TableEnv:
         illegal_reward: float,
         max_steps: int | None,
         render_mode: str | None,
+        observation_format: str,
     ) -> None:
         game = configured_game(game_id, players, options)
         self.table = Table(
@@ -84,16 +108,21 @@ class _TableEnv:
         }
         self.possible_agents = [agent_name(seat) for seat in range(game.num_players)]
         self._seat = {name: seat for seat, name in enumerate(self.possible_agents)}
-        size = self.table.observation_size
-        self.observation_spaces = {
-            name: spaces.Dict(
+        self.observation_format = check_choice("observation_format", observation_format, OBSERVATION_FORMATS)
+        size, actions = self.table.observation_size, self.table.codec.size
+        low, high = OBSERVATION_LOW, OBSERVATION_HIGH
+        space: spaces.Space[Any]
+        if observation_format == "flat":
+            space = spaces.Box(low, high, shape=(size + actions,), dtype=np.float32)
+        else:
+            space = spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(self.table.codec.size,), dtype=np.int8),
+                    "observation": spaces.Box(low, high, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
                 }
             )
-            for name in self.possible_agents
-        }
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.state_space = spaces.Box(low, high, shape=(size * game.num_players,), dtype=np.float32)
         self.action_spaces = {name: spaces.Discrete(self.table.codec.size) for name in self.possible_agents}
         self._np_random: np.random.Generator | None = None
 
@@ -111,15 +140,26 @@ class _TableEnv:
         return seat
 
     def _observation(self, seat: int) -> Observation:
-        return {"observation": self.table.observation(seat), "action_mask": self.table.action_mask(seat)}
+        mask = self.table.action_mask(seat)
+        if self.observation_format == "flat":
+            return np.concatenate([self.table.observation(seat), mask.astype(np.float32)])
+        return {"observation": self.table.observation(seat), "action_mask": mask}
+
+    def _info(self, seat: int) -> dict[str, Any]:
+        """What ``infos`` carry for a seat: its mask in the flat format (the dict format holds it already)."""
+        return {"action_mask": self.table.action_mask(seat)} if self.observation_format == "flat" else {}
+
+    def state(self) -> NDArray[np.float32]:
+        """Every seat's observation, seat 0 first, in one vector (``state_space``), for centralised critics."""
+        return self.table.global_state()
 
     def _start(self, seed: int | None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.table.reset(episode_rng(self._np_random))
 
-    def render(self) -> str | None:
-        """``"ansi"``: the table as text; ``"human"``: printed; no mode: nothing."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """``"ansi"``: the table as text; ``"human"``: printed; ``"rgb_array"``: as an image."""
         return render_table(self.table, self.render_mode)
 
     def close(self) -> None:
@@ -140,11 +180,18 @@ class GamebagAECEnv(_TableEnv, AECEnv[str, Observation, int]):  # type: ignore[m
         illegal_reward: float = -1.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        observation_format: str = "dict",
+        agent_order: str = "acting",
     ) -> None:
         super().__init__()
-        self._setup(game_id, players, options, reward, illegal_action, illegal_reward, max_steps, render_mode)
+        self._setup(
+            game_id, players, options, reward, illegal_action, illegal_reward, max_steps, render_mode,
+            observation_format,
+        )
+        self.agent_order = check_choice("agent_order", agent_order, AGENT_ORDERS)
         self.agents: list[str] = []
         self._pending: dict[int, Any] = {}
+        self._passed: set[int] = set()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``options`` are accepted for the API and not used)."""
@@ -154,8 +201,9 @@ class GamebagAECEnv(_TableEnv, AECEnv[str, Observation, int]):  # type: ignore[m
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
         self._pending = {}
+        self._passed = set()
+        self.infos: dict[str, dict[str, Any]] = {name: self._info(self.seat_of(name)) for name in self.agents}
         self._select_next()
 
     def observe(self, agent: str) -> Observation:
@@ -168,10 +216,11 @@ class GamebagAECEnv(_TableEnv, AECEnv[str, Observation, int]):  # type: ignore[m
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalActionError(f"{agent} must choose an action index; None is only for finished agents")
         seat = self.seat_of(agent)
-        choice = self.table.decode(seat, action)  # may raise: nothing has changed yet
+        passing = seat not in self.table.acting()  # only in the "cycle" order
+        if action is None and not passing:
+            raise IllegalActionError(f"{agent} must choose an action index; None is only for finished agents")
+        choice = None if passing else self.table.decode(seat, action)  # may raise: nothing has changed yet
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if isinstance(choice, Forfeit):
@@ -179,18 +228,28 @@ class GamebagAECEnv(_TableEnv, AECEnv[str, Observation, int]):  # type: ignore[m
             self.infos[agent] = {"illegal_action": choice.reason}
             self._finish()
         else:
-            self._pending[seat] = choice
+            if passing:
+                self._passed.add(seat)
+            else:
+                self._pending[seat] = choice
             if not self._waiting():
-                moves, self._pending = self._pending, {}
+                moves, self._pending, self._passed = self._pending, {}, set()
                 self._set_rewards(self.table.play(moves))
                 if self.table.over:
                     self._finish()
+                else:
+                    for name in self.agents:
+                        self.infos[name] = self._info(self.seat_of(name))
             if not self.table.over:
                 self._select_next()
         self._accumulate_rewards()
 
     def _waiting(self) -> list[int]:
-        return [seat for seat in self.table.acting() if seat not in self._pending]
+        if self.agent_order == "cycle":
+            seats: tuple[int, ...] = tuple(range(self.table.num_players)) if self.table.acting() else ()
+        else:
+            seats = self.table.acting()
+        return [seat for seat in seats if seat not in self._pending and seat not in self._passed]
 
     def _select_next(self) -> None:
         waiting = self._waiting()
@@ -223,8 +282,12 @@ class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type
         illegal_reward: float = -1.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        observation_format: str = "dict",
     ) -> None:
-        self._setup(game_id, players, options, reward, illegal_action, illegal_reward, max_steps, render_mode)
+        self._setup(
+            game_id, players, options, reward, illegal_action, illegal_reward, max_steps, render_mode,
+            observation_format,
+        )
         self.agents: list[str] = []
 
     def reset(
@@ -233,7 +296,7 @@ class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type
         """Start a new game (``options`` are accepted for the API and not used)."""
         self._start(seed)
         self.agents = list(self.possible_agents)
-        return self._observations(), {name: {} for name in self.agents}
+        return self._observations(), {name: self._info(self.seat_of(name)) for name in self.agents}
 
     def step(
         self, actions: dict[str, int]
@@ -269,6 +332,9 @@ class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type
         else:
             rewards = self.table.play(moves)
         observations = self._observations()
+        if not self.table.over:
+            for name in self.agents:
+                infos[name].update(self._info(self.seat_of(name)))
         reward_by_agent = {name: rewards[self.seat_of(name)] for name in self.agents}
         terminated = self.table.terminated
         truncated = self.table.over and not terminated

@@ -17,6 +17,7 @@ from gamebag.fast.eel.layout import (
     BAG_EELS,
     BAG_SNAKES,
     C_EELS,
+    C_GRAB_SCALE,
     C_MAX_GRAB,
     C_PLAYERS,
     C_SNAKES,
@@ -30,6 +31,7 @@ from gamebag.fast.eel.layout import (
     MAX_GRABS_PER_GAME,
     MAX_SEATS,
     OVER,
+    POLICY_HEURISTIC,
     RESERVES,
     ROUND,
     SCORES,
@@ -37,9 +39,8 @@ from gamebag.fast.eel.layout import (
     WIDTH,
     WINNER,
 )
-from gamebag.fast.eel.policies import choose
+from gamebag.fast.eel.policies import choose, new_table, outbreak_table
 from gamebag.fast.rng import game_key
-from gamebag.games.eel_family.options import MAX_GRAB_LIMIT
 
 Int32s = npt.NDArray[np.int32]
 Int64s = npt.NDArray[np.int64]
@@ -66,6 +67,10 @@ def play_games(
     counts = np.zeros(MAX_SEATS, np.int64)
     eels = np.zeros(MAX_SEATS, np.int64)
     snakes = np.zeros(MAX_SEATS, np.int64)
+    table = new_table(cfg)
+    heuristic = False
+    for p in range(n):
+        heuristic |= policies[p] == POLICY_HEURISTIC
     for i in range(length.shape[0]):
         key = game_key(run, np.int64(start + i))
         counter = np.uint64(0)
@@ -76,10 +81,12 @@ def play_games(
             if grabs >= MAX_GRABS_PER_GAME:
                 ended = END_STEP_CAP
                 break
+            if heuristic:
+                outbreak_table(s, cfg, table)
             for p in range(n):
                 counts[p] = -1
                 if s[IN_ROUND + p]:
-                    counts[p], counter = choose(s, cfg, p, policies[p], key, counter)
+                    counts[p], counter = choose(s, cfg, p, policies[p], key, counter, table)
             counter = sample_draws(s, cfg, counts, key, counter, eels, snakes)
             resolve(s, cfg, counts, eels, snakes)
             grabs += 1
@@ -131,12 +138,18 @@ def policy_actions(
 ) -> None:  # pragma: no cover - compiled
     """What each acting seat's compiled policy chooses now (0 for seats not acting)."""
     n = cfg[C_PLAYERS]
+    table = new_table(cfg)
+    heuristic = False
+    for p in range(n):
+        heuristic |= policies[p] == POLICY_HEURISTIC
     for k in range(states.shape[0]):
         s = states[k]
+        if heuristic and s[OVER] == 0:
+            outbreak_table(s, cfg, table)
         for p in range(n):
             out[k, p] = 0
             if s[OVER] == 0 and s[IN_ROUND + p]:
-                out[k, p], counters[k] = choose(s, cfg, p, policies[p], keys[k], counters[k])
+                out[k, p], counters[k] = choose(s, cfg, p, policies[p], keys[k], counters[k], table)
 
 
 @numba.njit(cache=True)
@@ -165,4 +178,4 @@ def observe(states: Int32s, cfg: Config, out: npt.NDArray[np.float32]) -> None: 
             out[k, player, j + 3] = cfg[C_THRESHOLD] / snakes
             out[k, player, j + 4] = ((s[START] - player) % n) / 8
             out[k, player, j + 5] = min(s[GRAB], 40) / 40
-            out[k, player, j + 6] = cfg[C_MAX_GRAB] / MAX_GRAB_LIMIT
+            out[k, player, j + 6] = cfg[C_MAX_GRAB] / cfg[C_GRAB_SCALE]

@@ -15,6 +15,7 @@ from gamebag.fast.eel import batch
 from gamebag.fast.eel.layout import (
     C_DICE,
     C_EELS,
+    C_GRAB_SCALE,
     C_LONE_LIMIT,
     C_MAX_GRAB,
     C_OUTBREAK_SCORES_RESERVE,
@@ -39,6 +40,7 @@ from gamebag.fast.eel.layout import (
 from gamebag.fast.eel.policies import TYPICAL_OTHER_GRAB
 from gamebag.fast.rng import run_key
 from gamebag.games.eel_family import rules
+from gamebag.games.eel_family.options import MAX_GRAB_LIMIT
 
 # Options the kernels take as parameters; a game with any other option plays on the rules engine.
 KERNEL_OPTIONS = frozenset(
@@ -75,6 +77,7 @@ def kernel_config(game: Game[Any, Any, Any]) -> npt.NDArray[np.int64]:
     cfg[C_EELS] = game.eels
     cfg[C_SNAKES] = game.snakes
     cfg[C_TARGET] = game.target
+    cfg[C_GRAB_SCALE] = MAX_GRAB_LIMIT
     return cfg
 
 

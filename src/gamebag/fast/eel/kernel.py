@@ -39,7 +39,6 @@ from gamebag.fast.eel.layout import (
     LAST_SCORED,
     LAST_SNAKES,
     LONE_LEFT,
-    MAX_SEATS,
     OVER,
     RESERVES,
     ROUND,
@@ -82,12 +81,12 @@ def draw_sizes(s: Row, cfg: Config, counts: Counts, sizes: Counts) -> None:  # p
     for p in range(n):
         if counts[p] == 0:
             left += s[RESERVES + p]
-    start = s[START]
-    for offset in range(n):
-        seat = (start + offset) % n
+    seat = s[START]
+    for _ in range(n):
         take = min(max(counts[seat], 0), left)
         sizes[seat] = take
         left -= take
+        seat = seat + 1 if seat + 1 < n else 0  # seat order from the start player, without a division
 
 
 @numba.njit(cache=True)
@@ -101,32 +100,33 @@ def sample_draws(
         snakes_out[p] = 0
     if cfg[C_DICE]:
         for p in range(n):
-            for _ in range(max(counts[p], 0)):
-                if draw_below(key, counter, np.int64(4)) == 0:
-                    snakes_out[p] += 1
-                else:
-                    eels_out[p] += 1
+            take = max(counts[p], 0)
+            got = 0
+            for _ in range(take):
+                got += int(draw_below(key, counter, np.int64(4)) == 0)
                 counter += np.uint64(1)
+            snakes_out[p] = got
+            eels_out[p] = take - got
         return counter
     eels = np.int64(s[BAG_EELS])
     snakes = np.int64(s[BAG_SNAKES])
     for p in range(n):
         if counts[p] == 0:
             eels += s[RESERVES + p]
-    start = s[START]
-    for offset in range(n):
-        seat = (start + offset) % n
-        for _ in range(max(counts[seat], 0)):
-            left = eels + snakes
-            if left == 0:
-                break
-            if draw_below(key, counter, left) < snakes:
-                snakes -= 1
-                snakes_out[seat] += 1
-            else:
-                eels -= 1
-                eels_out[seat] += 1
+    seat = s[START]
+    for _ in range(n):
+        take = min(max(counts[seat], 0), eels + snakes)
+        got = 0
+        for _ in range(take):
+            # Branch-free: whether a token is a snake is a coin the processor cannot predict.
+            snake = int(draw_below(key, counter, eels + snakes) < snakes)
+            snakes -= snake
+            eels -= 1 - snake
+            got += snake
             counter += np.uint64(1)
+        snakes_out[seat] = got
+        eels_out[seat] = take - got
+        seat = seat + 1 if seat + 1 < n else 0
     return counter
 
 
@@ -137,15 +137,13 @@ def resolve(s: Row, cfg: Config, counts: Counts, drawn_eels: Counts, drawn_snake
     dice = cfg[C_DICE] != 0
     wriggle = cfg[C_WRIGGLE] != 0
     grab_no = s[GRAB] + 1
-    for p in range(MAX_SEATS):
-        s[LAST_COUNT + p] = 0
+    for p in range(n):  # seats from n on are never written, so they stay 0
+        s[LAST_COUNT + p] = counts[p]
         s[LAST_EELS + p] = 0
         s[LAST_SNAKES + p] = 0
         s[LAST_SCORED + p] = 0
         s[LAST_EXITED + p] = 0
         s[LAST_LOSER + p] = 0
-    for p in range(n):
-        s[LAST_COUNT + p] = counts[p]
     # Exits first: score the reserve, eels back into the bag.
     for p in range(n):
         if counts[p] == 0:

@@ -3,7 +3,9 @@
 A position is one ``int32`` row of ``WIDTH`` entries (a batch is ``[games, WIDTH]``):
 per-seat blocks of ``MAX_SEATS`` entries, then single fields. A rules configuration is
 one ``int64`` row of ``CONFIG_WIDTH`` entries, so every option is a kernel argument and
-one compiled kernel serves both rule sets and every option set.
+one compiled kernel serves both rule sets and every option set. Kernels read numbers from
+the configuration or from ``gamebag.fast`` modules only: ``gamebag.fast.cache`` stamps
+compiled kernels with those sources, so a constant from elsewhere could go stale.
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ C_WRIGGLE = 7  # 1: wriggle-roulette rules, 0: eel-harvest rules
 C_EELS = 8
 C_SNAKES = 9
 C_TARGET = 10
-CONFIG_WIDTH = 11
+C_GRAB_SCALE = 11  # what the observation divides the grab limit by (the largest grab limit allowed)
+CONFIG_WIDTH = 12
 
 # How a kernel game ended (BatchResult.ended_by); the rules engine names no reason for the
 # Eel games, so a normal end maps to None.

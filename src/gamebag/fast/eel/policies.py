@@ -14,6 +14,7 @@ import math
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from gamebag.fast.eel.kernel import Config, Row
 from gamebag.fast.eel.layout import (
@@ -38,6 +39,7 @@ TYPICAL_OTHER_GRAB = 2
 ALIKE = 0.5
 _U64_MAX = np.uint64(0xFFFFFFFFFFFFFFFF)
 _TWO_53 = np.uint64(1 << 53)
+Table = npt.NDArray[np.float64]
 
 
 @numba.njit(cache=True)
@@ -150,8 +152,30 @@ def tie_risk(count: int, others: int, max_grab: int) -> float:  # pragma: no cov
 
 
 @numba.njit(cache=True)
-def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover - compiled
-    """The count the Eel heuristic grabs for seat ``me`` (it must be in the round)."""
+def outbreak_table(s: Row, cfg: Config, table: Table) -> None:  # pragma: no cover - compiled
+    """The outbreak chances the heuristic weighs for each count, shared by every seat in the round.
+
+    ``table[0, c]``: others grab the typical count; ``table[1, c]``: others grab ``c`` alike
+    (used under eel-harvest's ``outbreak_scores_reserve``).
+    """
+    n = cfg[C_PLAYERS]
+    others = -1  # the deciding seat is in the round and is not one of its others
+    for p in range(n):
+        others += s[IN_ROUND + p]
+    eels = int(s[BAG_EELS])
+    snakes = int(s[BAG_SNAKES])
+    dice = bool(cfg[C_DICE] != 0)
+    needed = int(cfg[C_THRESHOLD] - s[CENTRE])
+    alike = cfg[C_WRIGGLE] == 0 and cfg[C_OUTBREAK_SCORES_RESERVE] != 0 and others > 0
+    for count in range(1, cfg[C_MAX_GRAB] + 1):
+        table[0, count] = outbreak_probability(count + TYPICAL_OTHER_GRAB * others, eels, snakes, needed, dice)
+        if alike:
+            table[1, count] = outbreak_probability(count * (1 + others), eels, snakes, needed, dice)
+
+
+@numba.njit(cache=True)
+def heuristic_decide(s: Row, cfg: Config, me: int, table: Table) -> int:  # pragma: no cover - compiled
+    """The count the Eel heuristic grabs for seat ``me`` (in the round), given ``outbreak_table``."""
     n = cfg[C_PLAYERS]
     wriggle = cfg[C_WRIGGLE] != 0
     reserve = np.int64(s[RESERVES + me])
@@ -166,29 +190,25 @@ def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover -
         return 0
     eels = int(s[BAG_EELS])
     snakes = int(s[BAG_SNAKES])
-    dice = bool(cfg[C_DICE] != 0)
-    if dice:
+    if cfg[C_DICE] != 0:
         eel_share = 0.75
     elif eels + snakes:
         eel_share = float(eels) / float(eels + snakes)
     else:
         eel_share = 0.0
-    needed = int(cfg[C_THRESHOLD] - s[CENTRE])
-    others_draw = TYPICAL_OTHER_GRAB * others
     full = cfg[C_OUTBREAK_SCORES_RESERVE] != 0
     best_action = 0
     best_value = float(reserve)
     max_grab = int(cfg[C_MAX_GRAB])
     for count in range(1, max_grab + 1):
         gain = count * eel_share
-        p_out = outbreak_probability(count + others_draw, eels, snakes, needed, dice)
+        p_out = table[0, count]
         if wriggle:
             lose = bool(reserve + gain >= rival_reserve + TYPICAL_OTHER_GRAB * eel_share)
             at_outbreak = 0.0 if lose else reserve + gain
         elif full and others:
             # Others who grab alike draw as many tokens as this grab, which also makes outbreaks likelier.
-            p_alike = outbreak_probability(count * (1 + others), eels, snakes, needed, dice)
-            p_out = ALIKE * p_alike + (1.0 - ALIKE) * p_out
+            p_out = ALIKE * table[1, count] + (1.0 - ALIKE) * p_out
             at_outbreak = (1.0 - tie_risk(count, others, max_grab)) * (reserve + gain)
         else:
             lose = others == 0 or count >= TYPICAL_OTHER_GRAB
@@ -202,10 +222,26 @@ def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover -
 
 
 @numba.njit(cache=True)
+def new_table(cfg: Config) -> Table:  # pragma: no cover - compiled
+    return np.zeros((2, cfg[C_MAX_GRAB] + 1), np.float64)
+
+
+@numba.njit(cache=True)
+def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover - compiled
+    """The count the Eel heuristic grabs for seat ``me`` (it must be in the round)."""
+    table = new_table(cfg)
+    outbreak_table(s, cfg, table)
+    return heuristic_decide(s, cfg, me, table)
+
+
+@numba.njit(cache=True)
 def choose(
-    s: Row, cfg: Config, seat: int, policy: int, key: np.uint64, counter: np.uint64
+    s: Row, cfg: Config, seat: int, policy: int, key: np.uint64, counter: np.uint64, table: Table
 ) -> tuple[int, np.uint64]:  # pragma: no cover - compiled
-    """Seat ``seat``'s count under ``policy``; returns it and the advanced counter."""
+    """Seat ``seat``'s count under ``policy``; returns it and the advanced counter.
+
+    ``table`` holds this grab's ``outbreak_table`` whenever a seat plays the heuristic.
+    """
     if policy == POLICY_HEURISTIC:
-        return heuristic_choice(s, cfg, seat), counter
+        return heuristic_decide(s, cfg, seat, table), counter
     return int(draw_below(key, counter, np.int64(cfg[C_MAX_GRAB] + 1))), counter + np.uint64(1)

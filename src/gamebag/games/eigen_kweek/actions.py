@@ -12,7 +12,7 @@ hold and what a person types (see ``docs/records.md``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gamebag.games.eigen_kweek.components import (
     CARDS,
@@ -32,6 +32,7 @@ class Move:
     """A parsed action. Unused fields are ``None``."""
 
     kind: str
+    text: str = ""  # the action string itself
     card: str | None = None
     seat: int | None = None
     cost: int | None = None
@@ -87,7 +88,7 @@ def action_catalogue(config: Config) -> dict[str, Move]:
     catalogue["harvest_all"] = Move("harvest_all")
     catalogue["keep"] = Move("keep")
     catalogue["hand_in"] = Move("hand_in")
-    return catalogue
+    return {text: replace(move, text=text) for text, move in catalogue.items()}
 
 
 def describe_action_forms() -> str:

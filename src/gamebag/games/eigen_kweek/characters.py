@@ -26,6 +26,9 @@ This module holds the card-level rules; ``phases.py`` drives the round.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from gamebag.games.eigen_kweek.actions import Move
 from gamebag.games.eigen_kweek.components import (
     CARD_PHASE,
@@ -34,6 +37,7 @@ from gamebag.games.eigen_kweek.components import (
     PLANT_COSTS,
     Config,
 )
+from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, growing, sacks
 
 # Where a tracked card may be besides the stack (``KweekState.stack_known``): a seat, or these.
@@ -42,9 +46,6 @@ WITH_RIA = -2  # the card RIA's player drew and has not passed yet
 
 # Cards whose effect needs work when their window closes (the others are read where they act).
 RESOLVED_AT_CLOSE = ("RIA", "KEUN", "FLUPPE", "GRIET", "PASTOOR", "BERNARD")
-# Cards whose player names a target as the card is revealed: card -> the step that asks for it.
-AIMED: dict[str, str] = {"KEUN": "keun", "GRIET": "griet", "PASTOOR": "rob", "BERNARD": "bernard"}
-AIMED_BY_KIND: dict[str, str] = {step: card for card, step in AIMED.items()}
 
 
 def window_actions(state: KweekState, seat: int) -> list[str]:
@@ -53,7 +54,7 @@ def window_actions(state: KweekState, seat: int) -> list[str]:
     if card is None:
         return []
     actions = ["pass"]
-    if CARD_PHASE[card] == state.phase:
+    if CARD_PHASE[card] is not None and CARD_PHASE[card] == state.phase:
         actions.append(f"play:{card}")
     elif card == OLLANDER:
         actions.extend(
@@ -106,6 +107,8 @@ def apply_window_step(d: Draft, moves: dict[int, Move]) -> bool:
 
 def _card_revealed(d: Draft, seat: int, card: str) -> None:
     """A card turned face up is public: private knowledge about it is no longer needed."""
+    if not d.peek("knowledge") and not d.peek("stack_known"):
+        return
     d.knowledge = {k for k in d.knowledge if not (k[1] == seat and k[2] == card)}
     updated: set[tuple[int, str, int]] = set()
     for observer, known, where in d.stack_known:
@@ -244,55 +247,22 @@ def ria_pass(d: Draft, direction: int) -> None:
 
 
 # ---- targets, named when the card is played, and their effects when the window closes -----
-def target_options(config: Config, state: KweekState | Draft, card: str, seat: int) -> list[str]:
-    """The targets ``seat`` may name for ``card`` (KEUN, GRIET, PASTOOR or BERNARD)."""
-    if card == "KEUN":
-        return keun_targets(state)
-    if card == "GRIET":
-        return griet_targets(config, state, seat)
-    if card == "PASTOOR":
-        return rob_targets(config, state, seat)
-    return bernard_targets(state, seat)
+@dataclass(frozen=True)
+class Aimed:
+    """A card whose player names a target as it is revealed ("when you play this card, you may...").
+
+    ``step`` asks for the target; ``targets`` lists the choices (action strings such as
+    ``keun:1:6``); ``words`` says a target in the rulebook's words; ``resolve`` carries it out
+    when the window closes and returns True when a coin must first be drawn (PASTOOR).
+    """
+
+    step: Step
+    targets: Callable[[Config, KweekState | Draft, int], list[str]]
+    words: Callable[[list[str]], str]
+    resolve: Callable[[Config, Draft, int, list[str]], bool]
 
 
-def describe_target(action: str) -> str:
-    """A named target in words (``keun:1:6`` -> "the weed tokens of the 6 card of seat 1")."""
-    parts = action.split(":")
-    kind = parts[0]
-    if kind == "keun":
-        return f"the weed tokens on the {parts[2]} card of seat {parts[1]}"
-    if kind == "griet":
-        return f"fill the own {parts[1]} card"
-    if kind == "rob":
-        coin = f" worth {parts[2]}" if len(parts) == 3 else ""
-        return f"a coin{coin} from seat {parts[1]}"
-    return f"block seat {parts[1]} for the cultivate phase"
-
-
-def resolve_target(config: Config, d: Draft, seat: int, action: str) -> bool:
-    """Carry out a card's named target; True when a coin must first be drawn (PASTOOR, secret coins)."""
-    parts = action.split(":")
-    kind = parts[0]
-    if kind == "keun":
-        apply_keun(d, seat, int(parts[1]), int(parts[2]))
-    elif kind == "griet":
-        apply_griet(config, d, seat, int(parts[1]))
-    elif kind == "bernard":
-        d.bernard_target = int(parts[1])
-        d.say(f"BERNARD: seat {seat} blocks seat {d.bernard_target} for this cultivate phase")
-    else:
-        victim = int(parts[1])
-        if len(parts) == 3:
-            value = int(parts[2])
-            if d.coins[victim][config.values.index(value)] > 0:
-                apply_rob(config, d, seat, victim, value)
-        elif sum(d.coins[victim]):
-            d.rob_target = victim
-            return True
-    return False
-
-
-def keun_targets(state: KweekState | Draft) -> list[str]:
+def keun_targets(config: Config, state: KweekState | Draft, seat: int) -> list[str]:
     return [
         f"keun:{seat}:{cost}"
         for seat, board in enumerate(state.boards)
@@ -322,7 +292,7 @@ def rob_targets(config: Config, state: KweekState | Draft, seat: int) -> list[st
     return targets
 
 
-def bernard_targets(state: KweekState | Draft, seat: int) -> list[str]:
+def bernard_targets(config: Config, state: KweekState | Draft, seat: int) -> list[str]:
     return [f"bernard:{other}" for other in range(len(state.held)) if other != seat]
 
 
@@ -361,3 +331,54 @@ def apply_rob(config: Config, d: Draft, seat: int, victim: int, value: int) -> N
     d.note(seat, f"PASTOOR: you took a coin worth {value} from seat {victim}")
     d.note(victim, f"PASTOOR: seat {seat} took your coin worth {value}")
 
+
+
+def _keun(config: Config, d: Draft, seat: int, parts: list[str]) -> bool:
+    apply_keun(d, seat, int(parts[1]), int(parts[2]))
+    return False
+
+
+def _griet(config: Config, d: Draft, seat: int, parts: list[str]) -> bool:
+    apply_griet(config, d, seat, int(parts[1]))
+    return False
+
+
+def _pastoor(config: Config, d: Draft, seat: int, parts: list[str]) -> bool:
+    victim = int(parts[1])
+    if len(parts) == 3:  # open coins: the value was chosen
+        value = int(parts[2])
+        if d.coins[victim][config.values.index(value)] > 0:
+            apply_rob(config, d, seat, victim, value)
+        return False
+    if sum(d.coins[victim]):
+        d.rob_target = victim
+        return True  # face down: the coin is a blind draw
+    return False
+
+
+def _bernard(config: Config, d: Draft, seat: int, parts: list[str]) -> bool:
+    d.bernard_target = int(parts[1])
+    d.say(f"BERNARD: seat {seat} blocks seat {d.bernard_target} for the entire cultivate phase")
+    return False
+
+
+# KEUN, GRIET, PASTOOR and BERNARD: each card's targets, words and effect in one row.
+AIMED: dict[str, Aimed] = {
+    "KEUN": Aimed(
+        Step.KEUN, keun_targets, lambda p: f"all weed tokens from the {p[2]} plant card of seat {p[1]}", _keun
+    ),
+    "GRIET": Aimed(Step.GRIET, griet_targets, lambda p: f"completely fill its own {p[1]} plant card", _griet),
+    "PASTOOR": Aimed(
+        Step.ROB,
+        rob_targets,
+        lambda p: f"one coin{f' worth {p[2]}' if len(p) == 3 else ''} from seat {p[1]}",
+        _pastoor,
+    ),
+    "BERNARD": Aimed(Step.BERNARD, bernard_targets, lambda p: f"block seat {p[1]} for the cultivate phase", _bernard),
+}
+AIMED_BY_STEP: dict[Step, str] = {aimed.step: card for card, aimed in AIMED.items()}
+
+
+def describe_target(card: str, action: str) -> str:
+    """A named target in the rulebook's words."""
+    return AIMED[card].words(action.split(":"))

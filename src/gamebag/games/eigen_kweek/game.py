@@ -1,17 +1,9 @@
 """``EigenKweek``: the Game protocol over the Eigen Kweek rules.
 
-Nodes (``KweekState.step``):
-
-* chance: ``refill`` (one coin from the bag onto the next corner), ``deal`` (one
-  character card to the next player), ``ria_draw`` (RIA's card from the stack),
-  ``rob_draw`` (PASTOOR's coin from the victim, face down), ``lucien_draw``
-  (LUCIEN's coin from the bag). Each outcome is one coin value or one card.
-* decision, everyone concerned at once: ``choose`` (players dealt cards),
-  ``window`` (players holding an unplayed card), ``bid`` (everyone),
-  ``cultivate`` (everyone not blocked by BERNARD), ``keep`` (holders of an
-  unplayed card);
-* decision, one player in the open: ``ria_direction``, ``keun``, ``griet``,
-  ``rob``, ``bernard`` (the card's player picks its target), ``corner``.
+Every step (``nodes.Step``) is one row of the table in ``steps.py``: a chance
+step (a coin from the bag or a victim, a card from the stack) or a decision
+step (who acts, what they may do, the transition). This class only looks the
+step up; it holds no rule of its own.
 """
 
 from __future__ import annotations
@@ -26,22 +18,15 @@ from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
-from gamebag.games.eigen_kweek.characters import AIMED_BY_KIND, target_options, window_actions
-from gamebag.games.eigen_kweek.components import (
-    EMPTY,
-    OPTION_SPECS,
-    PLANT_COSTS,
-    SACK,
-    build_config,
-    minimal_payments,
-    payment_text,
-)
+from gamebag.games.eigen_kweek.components import OPTION_SPECS, build_config
+from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
+from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
 
-Outcome = int | str  # a coin value or a character card
-CHANCE_STEPS = frozenset({"refill", "deal", "ria_draw", "rob_draw", "lucien_draw"})
-CARD_DRAWS = frozenset({"deal", "ria_draw"})
-SOLO_STEPS = frozenset({"ria_choice", "ria_direction", "keun", "griet", "rob", "bernard", "corner"})
+_KIND: dict[Step, NodeKind] = {
+    step: NodeKind.TERMINAL if rule is None else NodeKind.CHANCE if isinstance(rule, Chance) else NodeKind.DECISION
+    for step, rule in STEPS.items()
+}
 
 
 class EigenKweek(Game[KweekState, str, Outcome]):
@@ -49,7 +34,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     game_id: ClassVar[str] = "eigen-kweek"
     title: ClassVar[str] = "Eigen Kweek"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     summary: ClassVar[str] = (
         "Bid secret weed tokens for coins, sow and harvest plants, play characters; "
         "the first to plough over four plant cards into potato sacks wins."
@@ -62,147 +47,92 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def _configure(self) -> None:
         self.config = build_config(self.num_players, self.options)
+        self.context = Context(self.config)
         self._catalogue: dict[str, Move] = action_catalogue(self.config)
         self._actions: tuple[str, ...] = tuple(self._catalogue)
-        # (kind, cost, price) -> [(payment, action)] for sow and plough.
-        self._payments: dict[tuple[str, int, int], list[tuple[tuple[int, ...], str]]] = {}
-        for kind in ("sow", "plough"):
-            for cost in PLANT_COSTS:
-                for price in self.config.prices(kind, cost):
-                    self._payments[(kind, cost, price)] = [
-                        (m, f"{kind}:{cost}:{payment_text(m, self.config.values)}")
-                        for m in minimal_payments(price, self.config.values)
-                    ]
+        self._value_index = {value: index for index, value in enumerate(self.config.values)}
+        self._memo: tuple[KweekState | None, tuple[int, ...], dict[int, tuple[str, ...]]] = (None, (), {})
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> KweekState:
         return phases.initial_state(self.config)
 
     def node_kind(self, state: KweekState) -> NodeKind:
-        if state.step == "over":
-            return NodeKind.TERMINAL
-        if state.step in CHANCE_STEPS:
-            return NodeKind.CHANCE
-        return NodeKind.DECISION
+        return _KIND[state.step]
 
     def acting_players(self, state: KweekState) -> tuple[int, ...]:
-        step = state.step
-        if step in SOLO_STEPS:
-            return (state.chooser,) if state.chooser is not None else ()
-        if step == "choose":
-            return tuple(seat for seat, hand in enumerate(state.dealt) if hand)
-        if step in ("window", "keep"):
-            return tuple(seat for seat, card in enumerate(state.held) if card is not None)
-        if step == "bid":
-            return tuple(range(self.num_players))
-        if step == "cultivate":
-            return phases.cultivators(state)
-        return ()
+        return self._menus(state)[0]
 
     def legal_actions(self, state: KweekState, player: int) -> Sequence[str]:
-        if player not in self.acting_players(state):
-            return ()
-        step = state.step
-        if step == "choose":
-            return tuple(f"choose:{card}" for card in sorted(set(state.dealt[player])))
-        if step == "window":
-            return tuple(window_actions(state, player))
-        if step == "ria_choice":
-            return ("ria:draw", "ria:skip")
-        if step == "ria_direction":
-            return ("ria:left", "ria:right")
-        if step in ("keun", "griet", "rob", "bernard"):
-            assert state.chooser is not None
-            card = AIMED_BY_KIND[step]
-            return tuple(target_options(self.config, state, card, state.chooser))
-        if step == "bid":
-            return tuple(phases.bid_actions(state, player))
-        if step == "corner":
-            return tuple(phases.corner_actions(state))
-        if step == "cultivate":
-            return tuple(self._cultivate_actions(state, player))
-        if step == "keep":
-            return ("keep", "hand_in")
-        return ()
+        acting, menus = self._menus(state)
+        menu = menus.get(player)
+        if menu is None:
+            rule = STEPS[state.step]
+            if not isinstance(rule, Decision) or player not in acting:
+                return ()
+            menu = menus[player] = rule.legal(self.context, state, player)
+        return menu
 
-    def _cultivate_actions(self, state: KweekState, seat: int) -> list[str]:
-        frank = _active(state, "FRANK") == seat
-        jos = _active(state, "JOS") == seat
-        coins = state.coins[seat]
-        actions = ["pass"]
-        board = state.boards[seat]
-        for cost, slot in zip(PLANT_COSTS, board, strict=True):
-            if slot == EMPTY:
-                actions.extend(self._affordable("sow", cost, frank, coins))
-            elif slot != SACK:
-                if slot > 0:
-                    actions.append(f"harvest:{cost}")
-                actions.extend(self._affordable("plough", cost, frank, coins))
-        if jos and any(slot > 0 for slot in board):
-            actions.append("harvest_all")
-        return actions
+    def _menus(self, state: KweekState) -> tuple[tuple[int, ...], dict[int, tuple[str, ...]]]:
+        """Who acts in ``state`` and the legal actions asked for so far, kept for the last state.
 
-    def _affordable(self, kind: str, cost: int, frank: bool, coins: tuple[int, ...]) -> list[str]:
-        price = self.config.price(kind, cost, frank)
-        return [
-            action
-            for payment, action in self._payments[(kind, cost, price)]
-            if all(need <= have for need, have in zip(payment, coins, strict=True))
-        ]
+        Players, agents and the legality check all ask about the same state in turn;
+        states are immutable, so the answers for the last one are reused (by identity).
+        """
+        memo = self._memo
+        if memo[0] is state:
+            return memo[1], memo[2]
+        rule = STEPS[state.step]
+        acting = rule.acting(state) if isinstance(rule, Decision) else ()
+        menus: dict[int, tuple[str, ...]] = {}
+        self._memo = (state, acting, menus)
+        return acting, menus
+
+    def _illegal_action_message(self, state: KweekState, player: int, action: Any, legal: Sequence[str]) -> str:
+        shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
+        return (
+            f"seat {player}: {action!r} is not allowed at the {state.step} step of the "
+            f"{state.phase} phase; allowed: {shown}"
+        )
+
+    def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
+        """The protocol's check, answered from the memo of the state's menus when all is well."""
+        acting = self._menus(state)[0]
+        if len(moves) == len(acting) and all(seat in moves for seat in acting):
+            for seat in acting:
+                action = moves[seat]
+                legal = self.legal_actions(state, seat)
+                if type(action) is not str or action not in legal:
+                    raise IllegalActionError(self._illegal_action_message(state, seat, action, legal))
+            return
+        super().check_joint_action(state, moves)  # names what is missing or extra
 
     def apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
         self.check_joint_action(state, moves)
-        parsed: dict[int, Move] = {}
-        for seat, action in moves.items():
-            legal = self.legal_actions(state, seat)
-            if not _is_member(action, legal):
-                shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
-                raise IllegalActionError(
-                    f"seat {seat}: {action!r} is not allowed at the {state.step} step of the "
-                    f"{state.phase} phase; allowed: {shown}"
-                )
-            parsed[seat] = self._catalogue[action]
+        return self._apply(state, moves)
+
+    def _apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
+        rule = STEPS[state.step]
+        assert isinstance(rule, Decision)  # checked: the state is a decision node
         d = Draft(state)
-        step = state.step
-        if step == "choose":
-            phases.apply_choose(self.config, d, parsed)
-        elif step == "window":
-            phases.apply_window(self.config, d, parsed)
-        elif step == "bid":
-            phases.apply_bids(self.config, d, parsed)
-        elif step == "cultivate":
-            phases.apply_cultivate(self.config, d, parsed)
-        elif step == "keep":
-            phases.apply_keep(self.config, d, parsed)
-        else:
-            seat, action = next(iter(moves.items()))
-            move = parsed[seat]
-            if step == "ria_choice":
-                phases.apply_ria_choice(self.config, d, move.kind == "ria_draw")
-            elif step == "ria_direction":
-                assert move.number is not None
-                phases.apply_ria_direction(self.config, d, move.number)
-            elif step == "corner":
-                assert move.number is not None
-                phases.take_corner(self.config, d, move.number)
-            else:
-                phases.apply_target(self.config, d, seat, action)
+        rule.apply(self.config, d, {seat: self._catalogue[action] for seat, action in moves.items()})
         return d.freeze()
 
     # ---- chance ---------------------------------------------------------------------------
-    def _coin_source(self, state: KweekState) -> tuple[int, ...]:
-        if state.step == "rob_draw":
-            assert state.rob_target is not None
-            return state.coins[state.rob_target]
-        return state.bag
+    def _chance(self, state: KweekState) -> Chance:
+        rule = STEPS[state.step]
+        if not isinstance(rule, Chance):
+            raise IllegalChanceOutcomeError(f"no chance event happens at the {state.step} step")
+        return rule
 
     def chance_outcomes(self, state: KweekState) -> Sequence[tuple[Outcome, Fraction]]:
-        if state.step not in CHANCE_STEPS:
+        rule = STEPS[state.step]
+        if not isinstance(rule, Chance):
             return []
-        if state.step in CARD_DRAWS:
+        if rule.coins is None:
             share = Fraction(1, len(state.stack))
             return [(card, share) for card in state.stack]
-        source = self._coin_source(state)
+        source = rule.coins(state)
         total = sum(source)
         return [
             (value, Fraction(count, total))
@@ -211,46 +141,45 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         ]
 
     def sample_chance(self, state: KweekState, rng: Rng) -> Outcome:
-        if state.step not in CHANCE_STEPS:
-            raise IllegalChanceOutcomeError(f"no chance event happens at the {state.step} step")
-        if state.step in CARD_DRAWS:
+        rule = self._chance(state)
+        if rule.coins is None:
             return state.stack[rng.randrange(len(state.stack))]
-        source = self._coin_source(state)
-        pick = rng.randrange(sum(source))
+        source = rule.coins(state)
+        total = sum(source)
+        if total == 0:
+            raise IllegalChanceOutcomeError(f"{rule.where} is empty")
+        pick = rng.randrange(total)
         for value, count in zip(self.config.values, source, strict=True):
             if pick < count:
                 return value
             pick -= count
-        raise IllegalChanceOutcomeError("the coin source is empty")
+        raise IllegalChanceOutcomeError(f"{rule.where} is empty")
 
-    def apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
-        self.check_outcome(state, outcome)
-        step = state.step
-        d = Draft(state)
-        if step in CARD_DRAWS:
+    def _check_outcome(self, state: KweekState, outcome: Any) -> None:
+        rule = self._chance(state)
+        if rule.coins is None:
             if not isinstance(outcome, str) or outcome not in state.stack:
                 raise IllegalChanceOutcomeError(
-                    f"the {step} draws a character card from the stack ({', '.join(state.stack)}), "
+                    f"the {state.step} draws a character card from the stack ({', '.join(state.stack)}), "
                     f"not {outcome!r}"
                 )
-            if step == "deal":
-                phases.deal_card(self.config, d, outcome)
-            else:
-                phases.apply_ria_draw(self.config, d, outcome)
-            return d.freeze()
-        source = self._coin_source(state)
-        available = {v for v, n in zip(self.config.values, source, strict=True) if n > 0}
-        if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in available:
-            where = "the victim's coins" if step == "rob_draw" else "the coin bag"
+            return
+        source = rule.coins(state)
+        index = self._value_index.get(outcome) if type(outcome) is int else None
+        if index is None or source[index] == 0:
+            available = {v for v, n in zip(self.config.values, source, strict=True) if n > 0}
             raise IllegalChanceOutcomeError(
-                f"the {step} draws a coin value present in {where} ({sorted(available)}), not {outcome!r}"
+                f"the {state.step} draws a coin value present in {rule.where} ({sorted(available)}), "
+                f"not {outcome!r}"
             )
-        if step == "refill":
-            phases.place_refill_coin(self.config, d, outcome)
-        elif step == "rob_draw":
-            phases.apply_rob_draw(self.config, d, outcome)
-        else:
-            phases.apply_lucien_draw(self.config, d, outcome)
+
+    def apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
+        self._check_outcome(state, outcome)  # also refuses a state that is no chance node
+        return self._apply_chance(state, outcome)
+
+    def _apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
+        d = Draft(state)
+        self._chance(state).apply(self.config, d, outcome)
         return d.freeze()
 
     # ---- results --------------------------------------------------------------------------
@@ -301,17 +230,3 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def all_actions(self) -> Sequence[str]:
         return self._actions
-
-
-def _active(state: KweekState, card: str) -> int | None:
-    for play in state.plays:
-        if play.card == card and not play.blocked:
-            return play.seat
-    return None
-
-
-def _is_member(action: object, legal: Sequence[str]) -> bool:
-    try:
-        return action in legal
-    except TypeError:
-        return False

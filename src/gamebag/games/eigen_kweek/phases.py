@@ -13,9 +13,11 @@ on to the next node that needs a player or chance (``_advance`` helpers).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from gamebag.games.eigen_kweek import characters as chars
 from gamebag.games.eigen_kweek.actions import Move
+from gamebag.games.eigen_kweek.characters import AIMED, AIMED_BY_STEP, describe_target
 from gamebag.games.eigen_kweek.components import (
     CARDS,
     CORNERS,
@@ -30,6 +32,7 @@ from gamebag.games.eigen_kweek.components import (
     payment_text,
     payment_value,
 )
+from gamebag.games.eigen_kweek.nodes import Phase, Step
 from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, Trade, sacks
 
 
@@ -39,8 +42,8 @@ def initial_state(config: Config) -> KweekState:
     zero = (0,) * len(config.values)
     return KweekState(
         round_no=1,
-        phase="setup",
-        step="refill",
+        phase=Phase.SETUP,
+        step=Step.REFILL,
         pot=config.pot_start,
         tokens=(START_TOKENS,) * n,
         bids=None,
@@ -79,11 +82,12 @@ def place_refill_coin(config: Config, d: Draft, value: int) -> None:
     index = config.values.index(value)
     d.bag[index] -= 1
     d.corners[d.refill_next][index] += 1
-    d.bag_seen = [0] * len(config.values)  # a blind draw: nobody knows any more which coins are left
+    if any(d.peek("bag_seen")):
+        d.bag_seen = [0] * len(config.values)  # a blind draw: nobody knows any more which coins are left
     d.refill_next += 1
     d.refill_left -= 1
     if d.refill_left == 0:
-        if d.phase == "setup":
+        if d.phase == Phase.SETUP:
             begin_round(config, d)
         else:
             d.round_no += 1
@@ -98,7 +102,8 @@ def begin_round(config: Config, d: Draft) -> None:
     d.plays = []
     d.trade = None
     d.bernard_target = None
-    d.phase = "deal"
+    d.phase = Phase.DEAL
+    d.say(f"phase: {PHASE_TITLES[Phase.DEAL]}")
     d.stack_known = set()
     for seat in range(n):
         if d.kept[seat]:
@@ -106,24 +111,25 @@ def begin_round(config: Config, d: Draft) -> None:
     continue_deal(config, d)
 
 
-def next_deal_seat(d: Draft | KweekState) -> int | None:
-    for seat, hand in enumerate(d.dealt):
-        if not d.kept[seat] and len(hand) < 2:
+def next_deal_seat(dealt: Sequence[Sequence[str]], kept: Sequence[bool]) -> int | None:
+    for seat, hand in enumerate(dealt):
+        if not kept[seat] and len(hand) < 2:
             return seat
     return None
 
 
 def continue_deal(config: Config, d: Draft) -> None:
-    if next_deal_seat(d) is not None and d.stack:
-        d.step = "deal"
-    elif any(d.dealt):
-        d.step = "choose"
+    dealt = d.peek("dealt")
+    if d.peek("stack") and next_deal_seat(dealt, d.peek("kept")) is not None:
+        d.step = Step.DEAL
+    elif any(dealt):
+        d.step = Step.CHOOSE
     else:
-        open_window(config, d, "deal")
+        open_window(config, d, Phase.DEAL)
 
 
 def deal_card(config: Config, d: Draft, card: str) -> None:
-    seat = next_deal_seat(d)
+    seat = next_deal_seat(d.peek("dealt"), d.peek("kept"))
     assert seat is not None
     d.stack.remove(card)
     d.dealt[seat].append(card)
@@ -141,15 +147,31 @@ def apply_choose(config: Config, d: Draft, moves: dict[int, Move]) -> None:
                 d.stack_known.add((seat, other, -1))
         d.dealt[seat] = []
     d.say("everyone has chosen a character card")
-    open_window(config, d, "deal")
+    open_window(config, d, Phase.DEAL)
 
 
 # ---- windows and the effects resolved when they close --------------------------------------
-def open_window(config: Config, d: Draft, phase: str) -> None:
-    d.phase = phase
-    d.step = "window"
+PHASE_TITLES = {
+    Phase.DEAL: "Deal Characters",
+    Phase.GROWTH: "Growth",
+    Phase.TRADE: "Trade",
+    Phase.CULTIVATE: "Cultivate",
+    Phase.HAND_IN: "Hand In Characters",
+}
+
+
+def enter_phase(d: Draft, phase: Phase) -> None:
+    """Move on to ``phase`` and say so in the public log (once per phase)."""
+    if d.phase != phase:
+        d.phase = phase
+        d.say(f"phase: {PHASE_TITLES[phase]}")
+
+
+def open_window(config: Config, d: Draft, phase: Phase) -> None:
+    enter_phase(d, phase)
+    d.step = Step.WINDOW
     d.window_step = 1
-    if all(card is None for card in d.held):
+    if all(card is None for card in d.peek("held")):
         close_window(config, d)
 
 
@@ -162,22 +184,23 @@ def apply_window(config: Config, d: Draft, moves: dict[int, Move]) -> None:
     # the card is revealed, before anyone reacts, so JULITA can answer a known target.
     aimed = [
         play.card
-        for play in d.plays
-        if play.phase == d.phase and play.step == d.window_step and not play.blocked
-        and play.card in chars.AIMED and play.target is None
+        for play in d.peek("plays")
+        if play.card in AIMED and play.target is None and not play.blocked and play.step == d.window_step
+        and play.phase == d.phase
     ]
-    d.queue = sorted(aimed, key=RESOLUTION_ORDER.__getitem__)
+    if aimed:
+        d.queue = sorted(aimed, key=RESOLUTION_ORDER.__getitem__)
     name_targets(config, d)
 
 
 def name_targets(config: Config, d: Draft) -> None:
     """Ask each card just played for its target in turn (one choice: taken at once)."""
-    while d.queue:
+    while d.peek("queue"):
         card = d.queue.pop(0)
         seat = d.active(card)
         if seat is None:
             continue
-        options = chars.target_options(config, d, card, seat)
+        options = AIMED[card].targets(config, d, seat)
         if not options:
             d.say(f"seat {seat} plays {card}, which finds nothing to act on")
             continue
@@ -185,19 +208,19 @@ def name_targets(config: Config, d: Draft) -> None:
             aim(config, d, seat, card, options[0])
             continue
         d.chooser = seat
-        d.step = chars.AIMED[card]
+        d.step = AIMED[card].step
         return
     d.chooser = None
-    if any(card is not None for card in d.held):
+    if any(card is not None for card in d.peek("held")):
         d.window_step += 1
-        d.step = "window"
+        d.step = Step.WINDOW
         return
     close_window(config, d)
 
 
 def apply_target(config: Config, d: Draft, seat: int, action: str) -> None:
     """The card's player named its target (``keun:1:6``, ``griet:4``, ``rob:2``, ``bernard:1``)."""
-    card = chars.AIMED_BY_KIND[action.split(":", 1)[0]]
+    card = AIMED_BY_STEP[d.step]
     aim(config, d, seat, card, action)
     name_targets(config, d)
 
@@ -206,22 +229,25 @@ def aim(config: Config, d: Draft, seat: int, card: str, action: str) -> None:
     for index, play in enumerate(d.plays):
         if play.card == card and play.seat == seat and not play.blocked:
             d.plays[index] = Play(play.seat, play.card, play.phase, play.step, False, action, play.took)
-            d.say(f"seat {seat} aims {card}: {chars.describe_target(action)}")
+            d.say(f"{card} of seat {seat}: {describe_target(card, action)}")
             return
 
 
 def close_window(config: Config, d: Draft) -> None:
+    plays = d.peek("plays")
     effects = [
         play
-        for play in d.plays
-        if play.phase == d.phase and not play.blocked and play.card in chars.RESOLVED_AT_CLOSE
+        for play in plays
+        if play.card in chars.RESOLVED_AT_CLOSE and not play.blocked and play.phase == d.phase
     ]
-    effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
-    d.queue = [play.card for play in effects]
+    if effects:
+        effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
+        d.queue = [play.card for play in effects]
     # DEN OLLANDER's take can no longer be undone: forget which card it was.
-    d.plays = [
-        play if play.took is None or play.phase != d.phase else _forget_take(play) for play in d.plays
-    ]
+    if any(play.took is not None and play.phase == d.phase for play in plays):
+        d.plays = [
+            play if play.took is None or play.phase != d.phase else _forget_take(play) for play in plays
+        ]
     d.window_step = 0
     resolve_queue(config, d)
 
@@ -232,7 +258,7 @@ def _forget_take(play: Play) -> Play:
 
 def resolve_queue(config: Config, d: Draft) -> None:
     """Resolve closed-window effects in order until one needs a player or chance."""
-    while d.queue:
+    while d.peek("queue"):
         card = d.queue.pop(0)
         seat = d.active(card)
         if seat is None:
@@ -241,11 +267,11 @@ def resolve_queue(config: Config, d: Draft) -> None:
             d.chooser = seat
             d.ria_seat = seat
             if d.stack:
-                d.step = "ria_choice"
+                d.step = Step.RIA_CHOICE
             else:
                 d.say(f"RIA: the stack is empty, so seat {seat} takes no card")
                 d.ria_card = None
-                d.step = "ria_direction"
+                d.step = Step.RIA_DIRECTION
             return
         if card == "FLUPPE":
             chars.apply_fluppe(config, d, seat)
@@ -253,9 +279,9 @@ def resolve_queue(config: Config, d: Draft) -> None:
         target = _target_of(d, card)
         if target is None:
             continue
-        if chars.resolve_target(config, d, seat, target):
+        if AIMED[card].resolve(config, d, seat, target.split(":")):
             d.chooser = seat
-            d.step = "rob_draw"
+            d.step = Step.ROB_DRAW
             return
     d.chooser = None
     after_window(config, d)
@@ -281,11 +307,11 @@ def apply_ria_choice(config: Config, d: Draft, draw: bool) -> None:
     seat = d.ria_seat
     assert seat is not None
     if draw:
-        d.step = "ria_draw"
+        d.step = Step.RIA_DRAW
         return
     d.say(f"RIA: seat {seat} takes no card from the stack")
     d.ria_card = None
-    d.step = "ria_direction"
+    d.step = Step.RIA_DIRECTION
 
 
 def apply_ria_draw(config: Config, d: Draft, card: str) -> None:
@@ -293,7 +319,7 @@ def apply_ria_draw(config: Config, d: Draft, card: str) -> None:
     assert d.ria_seat is not None
     d.note(d.ria_seat, f"RIA: you drew {card}")
     d.say(f"RIA: seat {d.ria_seat} draws a card from the stack")
-    d.step = "ria_direction"
+    d.step = Step.RIA_DIRECTION
 
 
 def apply_ria_direction(config: Config, d: Draft, direction: int) -> None:
@@ -302,16 +328,16 @@ def apply_ria_direction(config: Config, d: Draft, direction: int) -> None:
 
 
 def after_window(config: Config, d: Draft) -> None:
-    if d.phase == "deal":
+    if d.phase == Phase.DEAL:
         begin_growth(config, d)
-    elif d.phase == "growth":
+    elif d.phase == Phase.GROWTH:
         begin_trade(d)
-    elif d.phase == "trade":
+    elif d.phase == Phase.TRADE:
         reveal_bids(config, d)
-    elif d.phase == "cultivate":
-        d.step = "cultivate"
-    elif any(card is not None for card in d.held):
-        d.step = "keep"
+    elif d.phase == Phase.CULTIVATE:
+        d.step = Step.CULTIVATE
+    elif any(card is not None for card in d.peek("held")):
+        d.step = Step.KEEP
     else:
         end_round(config, d, {})
 
@@ -322,7 +348,7 @@ def begin_growth(config: Config, d: Draft) -> None:
         # Rulebook: no plant cards lie in round 1, so the growth phase is skipped.
         begin_trade(d)
         return
-    d.phase = "growth"
+    enter_phase(d, Phase.GROWTH)
     grown = 0
     short = False
     for board in d.boards:
@@ -335,14 +361,15 @@ def begin_growth(config: Config, d: Draft) -> None:
             short = short or got < wanted
             board[index] = slot + got
             grown += got
-    d.say(f"growth: {grown} weed token(s) grow on the plant cards" + (" (the pot ran dry)" if short else ""))
-    open_window(config, d, "growth")
+    d.say(f"the plants grow: {grown} weed token(s) from the pot onto the plant cards"
+          + (" (the pot ran dry)" if short else ""))
+    open_window(config, d, Phase.GROWTH)
 
 
 # ---- trade --------------------------------------------------------------------------------
 def begin_trade(d: Draft) -> None:
-    d.phase = "trade"
-    d.step = "bid"
+    enter_phase(d, Phase.TRADE)
+    d.step = Step.BID
 
 
 def bid_actions(state: KweekState, seat: int) -> list[str]:
@@ -361,7 +388,7 @@ def apply_bids(config: Config, d: Draft, moves: dict[int, Move]) -> None:
         d.tokens[seat] -= move.number
     d.bids = bids
     d.say("everyone holds a closed hand forward")
-    open_window(config, d, "trade")
+    open_window(config, d, Phase.TRADE)
 
 
 def reveal_bids(config: Config, d: Draft) -> None:
@@ -402,9 +429,15 @@ def reveal_bids(config: Config, d: Draft) -> None:
         else:
             d.tokens[seat] += hands[seat]
     d.bids = None
-    shown = ", ".join(f"seat {s}: {bids[s]}" + (f" (counts {counts[s]})" if counts[s] != bids[s] else "")
+    shown = ", ".join(f"seat {s} bid {bids[s]}" + (f" (counts {counts[s]})" if counts[s] != bids[s] else "")
                       for s in range(n))
-    d.say(f"the bids: {shown}")
+    d.say(f"all players open their hands: {shown}")
+    tied = sorted({counts[s] for s in range(n) if counts[s] > 0 and s not in order})
+    for count in tied:
+        seats = " and ".join(f"seat {s}" for s in range(n) if counts[s] == count and s not in order)
+        d.say(f"{seats} bid the same ({count}): no corner, and the bid goes back to the collection")
+    if order:
+        d.say("the order of choosing corners: " + ", ".join(f"seat {s}" for s in order))
     lucky = None
     # A bidder is a player who put weed tokens in the hand; an empty hand "cannot bid anything".
     # Bids compare as counted, after CHANTAL ("only after this is the bid counted"), so a hand
@@ -416,7 +449,7 @@ def reveal_bids(config: Config, d: Draft) -> None:
     if lucky is not None:
         if sum(d.bag):
             d.chooser = lucky
-            d.step = "lucien_draw"
+            d.step = Step.LUCIEN_DRAW
             return
         d.say("LUCIEN: the coin bag is empty")
     next_corner(config, d)
@@ -449,10 +482,10 @@ def next_corner(config: Config, d: Draft) -> None:
         if len(options) == 1:
             take_corner(config, d, int(options[0].split(":")[1]) - 1)
             return
-        d.step = "corner"
+        d.step = Step.CORNER
         return
     d.chooser = None
-    open_window(config, d, "cultivate")
+    open_window(config, d, Phase.CULTIVATE)
 
 
 def take_corner(config: Config, d: Draft, corner: int) -> None:
@@ -465,16 +498,12 @@ def take_corner(config: Config, d: Draft, corner: int) -> None:
     got = [v for v, count in zip(config.values, coins, strict=True) for _ in range(count)]
     d.corners[corner] = [0] * len(config.values)
     d.trade = Trade(trade.bids, trade.hands, trade.counts, trade.order, (*trade.chosen, corner), trade.lucien)
-    d.say(f"seat {seat} takes corner {corner + 1} ({len(got)} coin(s))")
+    d.say(f"seat {seat} takes the {len(got)} coin(s) of corner {corner + 1} and hands in its bid")
     d.note(seat, f"corner {corner + 1} held coins worth {', '.join(map(str, got)) or 'nothing'}")
     next_corner(config, d)
 
 
 # ---- cultivate ----------------------------------------------------------------------------
-def cultivators(state: KweekState) -> tuple[int, ...]:
-    return tuple(seat for seat in range(len(state.held)) if seat != state.bernard_target)
-
-
 def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
     for seat in sorted(moves):
         move = moves[seat]
@@ -518,8 +547,8 @@ def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
     if finished:
         d.winners = tuple(finished)
         d.ended_by = "four_sacks"
-        d.phase = "over"
-        d.step = "over"
+        d.phase = Phase.OVER
+        d.step = Step.OVER
         d.say("four potato sacks: " + ", ".join(f"seat {s}" for s in finished) + " win(s)")
         return
     begin_hand_in(config, d)
@@ -529,7 +558,7 @@ def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
 def begin_hand_in(config: Config, d: Draft) -> None:
     """Hand In Characters is a phase too: JULITA and DEN OLLANDER may be played in its window."""
     d.bernard_target = None
-    open_window(config, d, "hand_in")
+    open_window(config, d, Phase.HAND_IN)
 
 
 def apply_keep(config: Config, d: Draft, moves: dict[int, Move]) -> None:
@@ -553,11 +582,11 @@ def end_round(config: Config, d: Draft, keeps: dict[int, bool]) -> None:
     if d.round_no >= config.max_rounds:
         d.winners = cap_winners(config, d)
         d.ended_by = "round_cap"
-        d.phase = "over"
-        d.step = "over"
+        d.phase = Phase.OVER
+        d.step = Step.OVER
         d.say(f"round cap of {config.max_rounds} reached: the most potato sacks win")
         return
-    d.phase = "hand_in"
+    d.phase = Phase.HAND_IN
     d.refill_next = 0
     d.refill_left = min(CORNERS, sum(d.bag))
     if d.refill_left == 0:
@@ -567,7 +596,9 @@ def end_round(config: Config, d: Draft, keeps: dict[int, bool]) -> None:
         return
     if d.refill_left < CORNERS:
         d.say(f"the coin bag holds only {d.refill_left} coin(s): only those go on the table")
-    d.step = "refill"
+    else:
+        d.say("four coins are taken from the coin bag and placed on corners 1 to 4 of the trading table")
+    d.step = Step.REFILL
 
 
 def cap_key(config: Config, d: Draft | KweekState, seat: int) -> tuple[int, int, int, int]:

@@ -12,24 +12,27 @@ reads naturally. Every weed token and every coin is always in exactly one place:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from gamebag.games.eigen_kweek.components import CORNERS, EMPTY, SACK, TOTAL_TOKENS
+from gamebag.games.eigen_kweek.nodes import Phase, Step
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
     """A character card played this round (face up for everyone).
 
-    ``target``: the seat DEN OLLANDER took from, or the card JULITA blocked.
+    ``target``: the seat DEN OLLANDER took from, the card JULITA blocked, or the
+    target a KEUN, GRIET, PASTOOR or BERNARD named on playing (``keun:1:6``).
     ``took``: the card DEN OLLANDER took (known to the two players involved only;
     kept while its window is open so JULITA can undo the take, then forgotten).
     """
 
     seat: int
     card: str
-    phase: str
+    phase: Phase
     step: int
     blocked: bool = False
     target: int | str | None = None
@@ -48,19 +51,17 @@ class Trade:
     lucien: int | None  # the seat LUCIEN paid a coin from the bag, if any
 
 
-@dataclass(frozen=True, slots=True)
-class KweekState:
+class KweekState(NamedTuple):
     """A position of Eigen Kweek (see the module docstring for where things live).
 
-    ``step`` names the node: chance steps ``refill``, ``deal``, ``ria_draw``,
-    ``rob_draw``, ``lucien_draw``; decision steps ``choose``, ``window``,
-    ``ria_direction``, ``keun``, ``griet``, ``rob``, ``bernard``, ``bid``,
-    ``corner``, ``cultivate``, ``keep``; and ``over``.
+    ``step`` names the node (``nodes.Step``; ``steps.py`` says what each does).
+    A named tuple: immutable and hashable like a frozen dataclass, and built in
+    one call, which matters because every transition builds one.
     """
 
     round_no: int
-    phase: str  # setup, deal, growth, trade, cultivate, hand_in, over
-    step: str
+    phase: Phase
+    step: Step
     pot: int
     tokens: tuple[int, ...]  # each collection
     bids: tuple[int, ...] | None  # sealed hands during the trade window
@@ -94,11 +95,17 @@ class KweekState:
 
 
 class Draft:
-    """A mutable copy of a ``KweekState`` (same field names, lists for tuples)."""
+    """A mutable copy of a ``KweekState`` (same field names, lists for tuples).
+
+    Copy on first use: a field is thawed into lists or sets only when the rules
+    read or assign it, and ``freeze`` reuses the untouched fields of the original
+    state as they are. Most transitions touch a few of the 34 fields, so this is
+    what makes a transition cheap.
+    """
 
     round_no: int
-    phase: str
-    step: str
+    phase: Phase
+    step: Step
     pot: int
     tokens: list[int]
     bids: list[int] | None
@@ -131,30 +138,34 @@ class Draft:
     ended_by: str | None
 
     def __init__(self, state: KweekState) -> None:
-        for name in _FIELD_NAMES:
-            value: Any = getattr(state, name)
-            if name in _NESTED:
-                value = [list(row) for row in value]
-            elif name in ("knowledge", "stack_known"):
-                value = set(value)
-            elif isinstance(value, tuple) and name not in ("winners",):
-                value = list(value)
-            setattr(self, name, value)
+        self._state = state
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for fields not read or assigned yet.
+        spec = _SPEC.get(name)
+        if spec is None:
+            raise AttributeError(name)
+        thaw = spec[1]
+        value = self._state[spec[0]]
+        if thaw is not None:
+            value = thaw(value)
+        self.__dict__[name] = value
+        return value
+
+    def peek(self, name: str) -> Any:
+        """A field's current value without thawing it (for cheap checks such as emptiness)."""
+        if name in self.__dict__:
+            return self.__dict__[name]
+        return self._state[_SPEC[name][0]]
 
     def freeze(self) -> KweekState:
-        values: dict[str, Any] = {}
-        for name in _FIELD_NAMES:
-            value = getattr(self, name)
-            if name in _NESTED:
-                value = tuple(tuple(row) for row in value)
-            elif name in ("knowledge", "stack_known"):
-                value = frozenset(value)
-            elif name == "stack":
-                value = tuple(sorted(value))
-            elif isinstance(value, list):
-                value = tuple(value)
-            values[name] = value
-        return KweekState(**values)
+        values = list(self._state)
+        for name, value in self.__dict__.items():
+            spec = _SPEC.get(name)
+            if spec is not None:
+                freeze = spec[2]
+                values[spec[0]] = value if freeze is None else freeze(value)
+        return tuple.__new__(KweekState, values)
 
     # ---- small helpers the rules use everywhere ------------------------------------------
     def note(self, seat: int, text: str) -> None:
@@ -177,12 +188,51 @@ class Draft:
         return got
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(KweekState))
+def _rows(value: Any) -> Any:
+    return [list(row) for row in value]
+
+
+def _frozen_rows(value: Any) -> Any:
+    return tuple(tuple(row) for row in value)
+
+
+def _list_or_none(value: Any) -> Any:
+    return None if value is None else list(value)
+
+
+def _sorted_tuple(value: Any) -> Any:
+    return tuple(sorted(value))
+
+
+def _tuple_or_none(value: Any) -> Any:
+    return None if value is None else tuple(value)
+
+
 _NESTED = ("boards", "coins", "corners", "dealt", "notes")
-
-
-def thaw(state: KweekState) -> Draft:
-    return Draft(state)
+_SETS = ("knowledge", "stack_known")
+_SCALARS = (
+    "round_no", "phase", "step", "pot", "refill_next", "refill_left", "window_step", "ria_card", "ria_seat",
+    "chooser", "rob_target", "bernard_target", "trade", "winners", "ended_by",
+)
+_Convert = Callable[[Any], Any]
+# field name -> (position in the state, thaw into a mutable value, freeze back); no conversion
+# (None) for immutable values such as numbers, enums, None and frozen records.
+_SPEC: dict[str, tuple[int, _Convert | None, _Convert | None]] = {}
+for _index, _name in enumerate(KweekState._fields):
+    _conversions: tuple[_Convert | None, _Convert | None]
+    if _name in _NESTED:
+        _conversions = (_rows, _frozen_rows)
+    elif _name in _SETS:
+        _conversions = (set, frozenset)
+    elif _name in _SCALARS:
+        _conversions = (None, None)
+    elif _name == "stack":
+        _conversions = (list, _sorted_tuple)
+    elif _name == "bids":
+        _conversions = (_list_or_none, _tuple_or_none)
+    else:
+        _conversions = (list, tuple)
+    _SPEC[_name] = (_index, *_conversions)
 
 
 def tokens_in_play(state: KweekState) -> int:
@@ -216,6 +266,5 @@ __all__ = [
     "coins_in_play",
     "growing",
     "sacks",
-    "thaw",
     "tokens_in_play",
 ]

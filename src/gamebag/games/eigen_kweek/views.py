@@ -29,16 +29,14 @@ from gamebag.games.eigen_kweek.components import (
     TOTAL_TOKENS,
     Config,
 )
+from gamebag.games.eigen_kweek.nodes import Phase, Step
 from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, sacks
 
 if TYPE_CHECKING:
     from gamebag.games.eigen_kweek.game import EigenKweek
 
-PHASES = ("setup", "deal", "growth", "trade", "cultivate", "hand_in", "over")
-STEPS = (
-    "refill", "deal", "choose", "window", "ria_choice", "ria_draw", "ria_direction", "keun", "griet", "rob",
-    "rob_draw", "bernard", "bid", "lucien_draw", "corner", "cultivate", "keep", "over",
-)
+PHASES = tuple(Phase)
+STEPS = tuple(Step)
 MAX_SEATS = 4
 
 
