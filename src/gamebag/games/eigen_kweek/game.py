@@ -16,6 +16,7 @@ from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.components import OPTION_SPECS, build_config
@@ -45,7 +46,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 4
-    has_hidden_information: ClassVar[bool] = True
+    traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTION_SPECS
 
     def _configure(self) -> None:
@@ -118,10 +119,6 @@ class EigenKweek(Game[KweekState, str, Outcome]):
                 return
         super().check_joint_action(state, moves)  # names what is missing or extra
 
-    def apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
-        self.check_joint_action(state, moves)
-        return self._apply(state, moves)
-
     def _apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
         rule = _DECISIONS[state.step]  # checked: the state is a decision node
         d = Draft(state)
@@ -183,10 +180,6 @@ class EigenKweek(Game[KweekState, str, Outcome]):
                 f"not {outcome!r}"
             )
 
-    def apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
-        self._check_outcome(state, outcome)  # also refuses a state that is no chance node
-        return self._apply_chance(state, outcome)
-
     def _apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
         return self._chance(state).apply(self.config, state, outcome)
 
@@ -197,6 +190,9 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def winners(self, state: KweekState) -> tuple[int, ...]:
         return state.winners
+
+    def termination(self, state: KweekState) -> Termination | None:
+        return {"four_sacks": Termination.GOAL, "round_cap": Termination.ROUND_CAP}.get(state.ended_by or "")
 
     def round_number(self, state: KweekState) -> int:
         return state.round_no
