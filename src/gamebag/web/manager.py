@@ -126,6 +126,7 @@ class TableManager:
         self.replicas: dict[str, LiveTable] = {}
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._remote_seats: dict[str, dict[str, set[int]]] = {}
+        self._owner_of: dict[str, str] = {}  # the process that last wrote each watched table
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
 
@@ -320,6 +321,7 @@ class TableManager:
     def _unload(self, table_id: str, release: bool = True) -> None:
         owned = self.tables.pop(table_id, None) is not None
         self.replicas.pop(table_id, None)
+        self._owner_of.pop(table_id, None)
         self._summaries.pop(table_id, None)
         if owned and release and self.node is not None:
             self.store.release([table_id])
@@ -428,6 +430,20 @@ class TableManager:
             self._drop_stale_seats(old, replica)
         self.publish(replica)
 
+    def _catch_up(self, table_id: str, step: int) -> None:
+        """Bring a replica to the owner's latest commit by reading only what is new."""
+        replica = self.replicas[table_id]
+        if step != -1 and step < replica.step:
+            return  # an announcement the replica is already past
+        events, pending = self.store.load_since(table_id, replica.step)
+        try:
+            replica.catch_up(events, pending)
+        except Exception:
+            log.exception("replica %s could not follow; reloading it", table_id)
+            self._refresh(table_id)
+            return
+        self.publish(replica)
+
     def _reload_replicas(self) -> None:
         for table_id in list(self.replicas):
             try:
@@ -485,7 +501,8 @@ class TableManager:
             elif table_id in self.tables:
                 self._demote(table_id)  # another process wrote: this one's lease is gone
             elif table_id in self.replicas:
-                self._refresh(table_id)
+                self._owner_of[table_id] = str(message.get("n"))
+                self._catch_up(table_id, int(message.get("s", -1)))
         elif kind == "act":
             await self._act_for_other(message)
         elif kind in ("ack", "error"):
@@ -518,7 +535,7 @@ class TableManager:
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
         if self.bus is None or self.node is None:
             raise ForwardError("this table is not served here")
-        owner = self.store.owners([table.id]).get(table.id)
+        owner = self._owner_of.get(table.id) or self.store.owners([table.id]).get(table.id)
         if owner is None or owner == self.node:
             if self._promote(table.id):
                 owned = self.tables[table.id]
@@ -539,6 +556,7 @@ class TableManager:
             )
             return await asyncio.wait_for(future, FORWARD_SECONDS)
         except TimeoutError:
+            self._owner_of.pop(table.id, None)  # ask the database next time: the owner may be gone
             raise ForwardError(
                 "the table's server did not answer in time; look at the table and choose again if it still asks"
             ) from None
