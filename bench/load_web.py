@@ -123,50 +123,68 @@ async def play_seat(
     url: str, token: str, seat: int, seed: int, stats: ClientStats, stop_at: float, think: float
 ) -> None:
     rng = random.Random(seed)
-    ref = 0
     pending_refs: dict[int, tuple[int, Any]] = {}
     background: set[asyncio.Task[None]] = set()
     async with connect(url, max_size=2**22, open_timeout=30) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        while time.monotonic() < stop_at:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
-            except TimeoutError:
+        try:
+            await read_and_play(ws, token, seat, rng, stats, stop_at, think, pending_refs, background)
+        finally:
+            for task in background:  # moves still being "thought about" when the client leaves
+                task.cancel()
+
+
+async def read_and_play(
+    ws: Any,
+    token: str,
+    seat: int,
+    rng: random.Random,
+    stats: ClientStats,
+    stop_at: float,
+    think: float,
+    pending_refs: dict[int, tuple[int, Any]],
+    background: set[asyncio.Task[None]],
+) -> None:
+    ref = 0
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    while time.monotonic() < stop_at:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
+        except TimeoutError:
+            return
+        received = time.time()
+        message = json.loads(raw)
+        stats.messages += 1
+        kind = message["type"]
+        if kind == "error":
+            stats.errors.append(message["message"])
+        elif kind == "ack":
+            sent = stats.sent_at.pop(message["ref"], None)
+            step_action = pending_refs.pop(message["ref"], None)
+            if sent is not None:
+                stats.ack_latency.append(time.perf_counter() - sent)
+            if step_action is not None:
+                stats.acted[step_action[0]] = step_action[1]
+        elif kind == "state":
+            stats.delivery_latency.append(max(0.0, received - message["at"]))
+            check_secrets(message, seat, stats)
+            if message["result"] is not None:
+                stats.finished = True
                 return
-            received = time.time()
-            message = json.loads(raw)
-            stats.messages += 1
-            kind = message["type"]
-            if kind == "error":
-                stats.errors.append(message["message"])
-            elif kind == "ack":
-                sent = stats.sent_at.pop(message["ref"], None)
-                step_action = pending_refs.pop(message["ref"], None)
-                if sent is not None:
-                    stats.ack_latency.append(time.perf_counter() - sent)
-                if step_action is not None:
-                    stats.acted[step_action[0]] = step_action[1]
-            elif kind == "state":
-                stats.delivery_latency.append(max(0.0, received - message["at"]))
-                check_secrets(message, seat, stats)
-                if message["result"] is not None:
-                    stats.finished = True
-                    return
-                step = message["step"]
-                waiting = message["view"]["choices"]["waiting_for"]
-                already = step in stats.acted or any(s == step for s, _ in pending_refs.values())
-                if seat in waiting and message["legal"] and not already:
-                    ref += 1
-                    action = rng.choice(message["legal"])
-                    pending_refs[ref] = (step, action)
-                    stats.chosen[step] = action
-                    # A person looks at the table before choosing (uniform, mean ``think``);
-                    # meanwhile this client keeps reading, so no latency is counted twice.
-                    delay = rng.uniform(0, 2 * think) if think > 0 else 0.0
-                    send = {"type": "act", "action": action, "step": step, "ref": ref}
-                    thinking = asyncio.create_task(act_later(ws, send, delay, stats))
-                    background.add(thinking)
-                    thinking.add_done_callback(background.discard)
+            step = message["step"]
+            waiting = message["view"]["choices"]["waiting_for"]
+            already = step in stats.acted or any(s == step for s, _ in pending_refs.values())
+            if seat in waiting and message["legal"] and not already:
+                ref += 1
+                action = rng.choice(message["legal"])
+                pending_refs[ref] = (step, action)
+                stats.chosen[step] = action
+                # A person looks at the table before choosing (uniform, mean ``think``);
+                # meanwhile this client keeps reading, so no latency is counted twice.
+                delay = rng.uniform(0, 2 * think) if think > 0 else 0.0
+                send = {"type": "act", "action": action, "step": step, "ref": ref}
+                thinking = asyncio.create_task(act_later(ws, send, delay, stats))
+                background.add(thinking)
+                thinking.add_done_callback(background.discard)
 
 
 async def act_later(ws: Any, message: dict[str, Any], delay: float, stats: ClientStats) -> None:

@@ -68,7 +68,7 @@ class ForwardError(GamebagError):
     """An action for a table owned by another process that could not be confirmed."""
 
 
-FORWARD_SECONDS = 5.0  # how long a forwarded action waits for the owner's answer
+FORWARD_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 
 
 @dataclass
@@ -504,14 +504,25 @@ class TableManager:
                 self._owner_of[table_id] = str(message.get("n"))
                 self._catch_up(table_id, int(message.get("s", -1)))
         elif kind == "act":
-            await self._act_for_other(message)
+            # Applied now, in bus order; the answer is sent without holding up the bus.
+            self._answer_later(self._act_for_other(message))
         elif kind in ("ack", "error"):
             future = self._answers.get(str(message.get("r")))
             if future is not None and not future.done():
                 future.set_result(message)
 
-    async def _act_for_other(self, message: dict[str, Any]) -> None:
-        """An action forwarded by another process: apply it here if this process owns the table."""
+    def _answer_later(self, answer: tuple[str, dict[str, Any]] | None) -> None:
+        if answer is None or self.bus is None:
+            return
+        task = asyncio.get_running_loop().create_task(self.bus.send(*answer))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """An action forwarded by another process: apply it here if this process owns the table.
+
+        Returns the answer and the channel it goes to.
+        """
         answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
         table_id = str(message.get("t"))
         try:
@@ -528,8 +539,7 @@ class TableManager:
         except Exception:
             log.exception("forwarded action at table %s failed", table_id)
             answer["m"] = "the server could not apply this action; nothing changed"
-        if self.bus is not None:
-            await self.bus.send(node_channel(str(message.get("n"))), answer)
+        return node_channel(str(message.get("n"))), answer
 
     async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
