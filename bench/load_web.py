@@ -253,7 +253,7 @@ def rss_kib(pid: int) -> int:
     return total
 
 
-async def run(args: argparse.Namespace, bases: list[str], db_url: str) -> dict[str, Any]:
+async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int]) -> dict[str, Any]:
     seats_per_table = args.clients // args.tables
     players = seats_per_table + args.bots
     base = bases[0]
@@ -267,6 +267,8 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str) -> dict[s
             )
             response.raise_for_status()
             tables.append(response.json())
+        # Memory once the tables are open (bot workers started): the play must not make it grow.
+        memory_before = sum(rss_kib(pid) for pid in pids)
         started = time.monotonic()
         stop_at = started + args.duration
         jobs = []
@@ -298,6 +300,7 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str) -> dict[s
                     lost += lost_actions(record, seat, client_stats.acted, pending.get(seat))
         engine.dispose()
         open_after = await open_sockets(http, bases)
+        memory_after = sum(rss_kib(pid) for pid in pids)
     actions = sum(len(s.acted) for _, _, s in stats)
     ack = [x for _, _, s in stats for x in s.ack_latency]
     delivery = [x for _, _, s in stats for x in s.delivery_latency]
@@ -322,6 +325,7 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str) -> dict[s
         "lost_actions": lost,
         "leaked_secrets": sum(len(s.leaks) for _, _, s in stats),
         "sockets_open_after": open_after,
+        "server_memory_growth_mib": round((memory_after - memory_before) / 1024, 1),
         "games_finished": finished_tables,
     }
 
@@ -359,11 +363,9 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
             for _ in range(processes):
                 port = free_port()
                 servers.append((port, start_server(port, db_url, args.sync)))
-            memory_before = sum(rss_kib(process.pid) for _, process in servers)
-            report = asyncio.run(run(args, [f"http://127.0.0.1:{port}" for port, _ in servers], db_url))
-            memory_after = sum(rss_kib(process.pid) for _, process in servers)
+            bases = [f"http://127.0.0.1:{port}" for port, _ in servers]
+            report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers]))
             report = {"database": db, "processes": processes, **report}
-            report["server_memory_growth_mib"] = round((memory_after - memory_before) / 1024, 1)
         finally:
             for _, process in servers:
                 process.terminate()

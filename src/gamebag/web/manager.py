@@ -579,8 +579,17 @@ class TableManager:
         try:
             submission = table.submit(seat, action_json, self.store)
         except LeaseLostError:
-            self._demote(table.id)  # another process owns the table now; nothing was written here
-            raise ForwardError("the table moved to another server; choose again") from None
+            # The lease ran out (this process was too busy to renew it in time). If no other
+            # process took the table meanwhile, take the lease again and apply the action.
+            if not self.store.acquire(table.id, self.limits.lease_seconds):
+                self._demote(table.id)  # another process owns the table now; nothing was written here
+                raise ForwardError("the table moved to another server; choose again") from None
+            if self.store.load_since(table.id, table.step)[0]:
+                # Another process had it in between and moved it on: start again from the database.
+                self._unload(table.id, release=False)
+                self.publish(self.get(table.id))
+                raise ForwardError("the table has moved on; choose again") from None
+            submission = table.submit(seat, action_json, self.store)
         self.actions_accepted += 1
         self.publish(table)
         self.automate(table)
