@@ -20,6 +20,10 @@ tree whose nodes are *information sets*, not states:
   ``heuristic`` agent where it has one, else uniformly random moves;
   ``rollout=random`` or ``rollout=heuristic`` force one), and every seat's
   statistics receive its own return (``game.returns``: its share of the win).
+  Where the game has a compiled engine that can start from a rules state
+  (``gamebag.fast``; Catch A Dragon and Pig), the playout runs there, with the
+  same policy compiled (``playout=auto``, the default; ``playout=rules`` keeps it
+  in the rules engine).
 
 In-tree selection is UCB1 with availability counts. With ``bias=b > 0`` it adds
 a fading bonus ``b / sqrt(n + 1)`` to the action the game's ``heuristic`` agent
@@ -53,6 +57,7 @@ from gamebag.agents.registry import check_params, float_param, heuristic_for, in
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.fast import FastEngine, engine_for
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_TIME_CAP_MS = 900.0
@@ -64,7 +69,8 @@ MAX_ROLLOUT_STEPS = 20_000
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
 OPPONENT_MODELS = ("public", "private")
 FINAL_CHOICES = ("best", "mix")
-PARAMETERS = ("iterations", "ms", "c", "bias", "rollout", "opponents", "final")
+PLAYOUT_ENGINES = ("auto", "rules")
+PARAMETERS = ("iterations", "ms", "c", "bias", "rollout", "opponents", "final", "playout")
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,7 @@ class SearchSettings:
     opponents: str = "public"
     final: str = "best"
     bias: float = DEFAULT_BIAS
+    playout: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,13 @@ class _Search:
         self.roots = [_Node() for _ in range(game.num_players)]
         self.rollout_agent = rollout_policy(game, settings.rollout)
         self.prior_agent = rollout_policy(game, "auto")
+        self.compiled: FastEngine | None = None
+        if settings.playout == "auto":
+            self.compiled_policies = ["random" if self.rollout_agent is None else "heuristic"] * game.num_players
+            engine = engine_for(game, self.compiled_policies)
+            # Only engines that start from rules states play out (the others keep the rules engine's stream).
+            if engine is not None and type(engine).playout is not FastEngine.playout:
+                self.compiled = engine
 
     def _key(self, state: Any, player: int, public_key: list[str]) -> str:
         if player == self.me or self.settings.opponents == "private":
@@ -219,6 +233,12 @@ class _Search:
                     legal = game.legal_actions(state, player)
                     moves[player] = legal[rng.randrange(len(legal))]
             state = game.apply(state, moves)
+            if not in_tree and self.compiled is not None:
+                returns = self.compiled.playout(game, state, self.compiled_policies, rng.getrandbits(64))
+                if returns is not None:
+                    self._update(path, returns)
+                    return
+                self.compiled = None  # this engine cannot start from a rules state: play out here
         self._update(path, game.returns(state))
 
     def _preferred(self, state: Any, player: int, rng: Rng) -> Any:
@@ -335,6 +355,7 @@ def settings_from_params(game: Game[Any, Any, Any], params: Mapping[str, str]) -
         opponents=choice_param(params, "opponents", "public", OPPONENT_MODELS),
         final=choice_param(params, "final", "best", FINAL_CHOICES),
         bias=bias,
+        playout=choice_param(params, "playout", "auto", PLAYOUT_ENGINES),
     )
 
 
@@ -346,5 +367,5 @@ register_agent(
     "ismcts",
     _make,
     "information-set Monte Carlo tree search; iterations=N or ms=N, c=exploration, bias=heuristic prior, "
-    "rollout=auto|random|heuristic, opponents=public|private, final=best|mix",
+    "rollout=auto|random|heuristic, opponents=public|private, final=best|mix, playout=auto|rules",
 )
