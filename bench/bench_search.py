@@ -69,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     count = 4 if args.quick else 10
     print(f"{'game':18s} {'iter/s':>8s} {'ismcts move (default) mean/max s':>34s} {'heuristic ms':>13s}")
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         game = gamebag.make(game_id, 2)
         spots = positions(game, count)
         probe = IsmctsAgent(game, settings_from_params(game, {"iterations": str(args.iterations)}))
@@ -86,7 +86,7 @@ def main() -> None:
     print(f"(default budget: iterations={DEFAULT_ITERATIONS}, capped at the default time limit)")
     print("ISMCTS playouts in the compiled engine (playout=auto) vs the rules engine (playout=rules),")
     print("iterations per CPU-second of this process, after one warm-up move:")
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         game = gamebag.make(game_id, 2)
         if not any(type(e).playout is not FastEngine.playout for e in [engine_for(game, ["heuristic"] * 2)] if e):
             continue
@@ -101,7 +101,7 @@ def main() -> None:
                 probe.search(SeatView(game, state, player), make_rng(index))
             rates.append(args.iterations * len(spots) / (time.process_time() - started))
         print(f"{game_id:18s} compiled {rates[0]:8.0f}   rules {rates[1]:8.0f}   ratio {rates[0] / rates[1]:5.1f}")
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         if "equilibrium" not in available_agents(game_id):
             continue
         game = gamebag.make(game_id, 2)

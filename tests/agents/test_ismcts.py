@@ -45,7 +45,7 @@ def decision_states(game: Game[Any, Any, Any], seed: int, every: int = 5, limit:
 
 
 def game_ids() -> list[str]:
-    return list(gamebag.games())
+    return list(gamebag.game_ids())
 
 
 @pytest.mark.parametrize("game_id", game_ids())

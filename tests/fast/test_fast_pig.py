@@ -16,7 +16,7 @@ from gamebag.core.rng import derive_rng
 from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
 from gamebag.fast.rng import game_key, run_key
-from gamebag.games.pig.rules import PHASES, PigState
+from gamebag.games.pig.rules import Phase, PigState
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -103,7 +103,7 @@ def test_step_batch_views_equal_the_rules_engine() -> None:
                 scores=(int(row[0]), int(row[1])),
                 seat=int(row[2]),
                 turn_total=int(row[3]),
-                phase=PHASES[row[4]],
+                phase=list(Phase)[row[4]],
                 last_roll=None if row[5] == 0 else int(row[5]),
                 turns=int(row[6]),
                 winner=winner,

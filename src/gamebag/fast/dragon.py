@@ -35,7 +35,7 @@ from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
 from gamebag.games.catch_a_dragon.dice import all_collections, legal_collections, set_points
-from gamebag.games.catch_a_dragon.rules import PHASES, DragonState
+from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 
 SIDES = 6
 MAX_PLAYERS = 8
@@ -58,7 +58,7 @@ LAST_ENDED = 40  # index into TURN_ENDINGS
 FIELDS = 41
 TURN_ENDINGS = ("bust", "stop", "four")
 BUST, STOP_END, FOUR = 0, 1, 2
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, COLLECTING, DECIDING, OVER = 0, 1, 2, 3
 # Action indices: ``CatchADragon.all_actions()`` is (stop, roll, *collections).
 STOP, ROLL = 0, 1
@@ -587,7 +587,7 @@ def _counts(faces: tuple[int, ...]) -> list[int]:
     return [faces.count(face) for face in range(1, SIDES + 1)]
 
 
-_PHASE_INDEX = {phase: k for k, phase in enumerate(PHASES)}
+_PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
 
 
 def board_row(state: DragonState) -> list[int]:

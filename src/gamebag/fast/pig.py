@@ -26,13 +26,13 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
-from gamebag.games.pig.rules import PHASES, PigState
+from gamebag.games.pig.rules import Phase, PigState
 
 # Board columns.
 SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
 FIELDS = 8
 FIELD_NAMES = ("score0", "score1", "seat", "turn_total", "phase", "last_roll", "turns", "winner")
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, DECIDING, OVER = 0, 1, 2
 # Action indices, in the order of ``Pig.all_actions()``.
 HOLD, ROLL = 0, 1
@@ -272,6 +272,9 @@ def observe_rows(board: IntArray, goal: int) -> npt.NDArray[np.float32]:
     return out
 
 
+_PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
+
+
 def board_row(state: PigState) -> list[int]:
     """A rules-engine state as a board row (the exact replays prove the two agree)."""
     return [
@@ -279,7 +282,7 @@ def board_row(state: PigState) -> list[int]:
         state.scores[1],
         state.seat,
         state.turn_total,
-        PHASES.index(state.phase),
+        _PHASE_INDEX[state.phase],
         0 if state.last_roll is None else state.last_roll,
         state.turns,
         -1 if state.winner is None else state.winner,
