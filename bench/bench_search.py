@@ -84,16 +84,17 @@ def main() -> None:
             f"   {1000 * statistics.mean(heuristic):10.2f}"
         )
     print(f"(default budget: iterations={DEFAULT_ITERATIONS}, capped at the default time limit)")
-    print("ISMCTS playouts in the compiled engine (playout=auto) vs the rules engine (playout=rules),")
+    print("ISMCTS playouts in the compiled engine (playouts=auto) vs the rules engine (playouts=rules),")
     print("iterations per CPU-second of this process, after one warm-up move:")
     for game_id in gamebag.game_ids():
         game = gamebag.make(game_id, 2)
-        if not any(type(e).playout is not FastEngine.playout for e in [engine_for(game, ["heuristic"] * 2)] if e):
-            continue
+        engine = engine_for(game, ["heuristic"] * 2)
+        if engine is None or type(engine).playout is FastEngine.playout:
+            continue  # no compiled playouts for this game
         spots = positions(game, count)
         rates = []
         for playout in ("auto", "rules"):
-            params = {"iterations": str(args.iterations), "playout": playout}
+            params = {"iterations": str(args.iterations), "playouts": playout}
             probe = IsmctsAgent(game, settings_from_params(game, params))
             probe.search(SeatView(game, *spots[0]), make_rng(0))
             started = time.process_time()

@@ -278,6 +278,6 @@ def test_ismcts_plays_out_in_the_compiled_engine(monkeypatch: pytest.MonkeyPatch
     first = agent.act(SeatView(game, state, 0), derive_rng(4))
     assert first in game.legal_actions(state, 0) and len(calls) == 200
     assert agent.act(SeatView(game, state, 0), derive_rng(4)) == first
-    rules_agent = make_agent("ismcts:iterations=200,playout=rules", game)
+    rules_agent = make_agent("ismcts:iterations=200,playouts=rules", game)
     assert rules_agent.act(SeatView(game, state, 0), derive_rng(4)) in game.legal_actions(state, 0)
     assert len(calls) == 400

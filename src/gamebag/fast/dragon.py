@@ -903,7 +903,7 @@ class DragonEngine(FastEngine):
         return DragonStepBatch(game, num_envs)
 
     def playout(
-        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], key: int
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
     ) -> tuple[float, ...] | None:
         if not isinstance(state, DragonState):
             return None
@@ -918,7 +918,7 @@ class DragonEngine(FastEngine):
             prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
         rules, codes, tables = prepared[1]
         board = np.array([board_row(state)], dtype=np.int32)
-        play_on(board, np.uint64(key), np.zeros(1, np.uint64), rules, codes, tables, np.zeros(SIDES, np.int8))
+        play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules, codes, tables, np.zeros(SIDES, np.int8))
         winners = int(board[0, WINNERS])
         share = 1.0 / winners.bit_count()
         return tuple(share if winners >> seat & 1 else 0.0 for seat in range(game.num_players))

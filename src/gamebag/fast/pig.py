@@ -497,7 +497,7 @@ class PigEngine(FastEngine):
         return PigStepBatch(game, num_envs)
 
     def playout(
-        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], key: int
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
     ) -> tuple[float, ...] | None:
         if not isinstance(state, PigState):
             return None
@@ -512,7 +512,7 @@ class PigEngine(FastEngine):
             prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
         rules, codes, tables = prepared[1]
         board = np.array([board_row(state)], dtype=np.int32)
-        play_on(board, np.uint64(key), np.zeros(1, np.uint64), rules.goal, rules.sides, codes, *tables)
+        play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules.goal, rules.sides, codes, *tables)
         winner = int(board[0, WINNER])
         return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
 
