@@ -35,6 +35,7 @@ from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
 from gamebag.games.catch_a_dragon.dice import all_collections, legal_collections, set_points
+from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 
 SIDES = 6
 MAX_PLAYERS = 8
@@ -57,7 +58,7 @@ LAST_ENDED = 40  # index into TURN_ENDINGS
 FIELDS = 41
 TURN_ENDINGS = ("bust", "stop", "four")
 BUST, STOP_END, FOUR = 0, 1, 2
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, COLLECTING, DECIDING, OVER = 0, 1, 2, 3
 # Action indices: ``CatchADragon.all_actions()`` is (stop, roll, *collections).
 STOP, ROLL = 0, 1
@@ -388,6 +389,24 @@ def choose(
 
 # ---- whole games ---------------------------------------------------------------------------
 @numba.njit(cache=True)
+def play_on(
+    board: IntArray,
+    key: np.uint64,
+    counters: U64Array,
+    rules: RulesArrays,
+    policies: Int8Array,
+    tables: TablesArrays,
+    rolled: Int8Array,
+) -> None:
+    """Play row 0 of ``board`` to the end with the seats' compiled policies."""
+    roll_on(board, 0, key, counters, rules, rolled)
+    while board[0, PHASE] != OVER:
+        action = choose(policies[board[0, SEAT]], board, 0, key, counters, rules, tables)
+        apply_action(board, 0, action, rules)
+        roll_on(board, 0, key, counters, rules, rolled)
+
+
+@numba.njit(cache=True)
 def play_games(
     run: np.uint64, start: int, stop: int, rules: RulesArrays, policies: Int8Array, tables: TablesArrays
 ) -> tuple[IntArray, FloatArray, IntArray]:
@@ -404,11 +423,7 @@ def play_games(
         key = game_key(run, np.int64(start + g))
         counters[0] = np.uint64(0)
         reset_row(board, 0)
-        roll_on(board, 0, key, counters, rules, rolled)
-        while board[0, PHASE] != OVER:
-            action = choose(policies[board[0, SEAT]], board, 0, key, counters, rules, tables)
-            apply_action(board, 0, action, rules)
-            roll_on(board, 0, key, counters, rules, rolled)
+        play_on(board, key, counters, rules, policies, tables, rolled)
         winners = 0
         for p in range(players):
             scores[g, p] = board[0, SCORES + p]
@@ -568,6 +583,26 @@ def rules_arrays(rules: DragonRules) -> RulesArrays:
     return (config, points_table(rules.cyclic), collection_table(rules.dice), roll_tables()[0], starts, actions)
 
 
+def _counts(faces: tuple[int, ...]) -> list[int]:
+    return [faces.count(face) for face in range(1, SIDES + 1)]
+
+
+_PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
+
+
+def board_row(state: DragonState) -> list[int]:
+    """A rules-engine state as a board row (the exact replays prove the two agree)."""
+    row = [*state.scores, *([0] * (MAX_PLAYERS - len(state.scores)))]
+    row += [state.round_no, state.seat, _PHASE_INDEX[state.phase], *_counts(state.collected), *_counts(state.rolled)]
+    row.append(sum(1 << seat for seat in state.winners))
+    last = state.last_turn
+    if last is None:
+        return row + [0] * (FIELDS - len(row))
+    row += [1, last.seat, last.round_no, *_counts(last.collected), *_counts(last.last_roll), last.points]
+    row.append(TURN_ENDINGS.index(last.ended_by))
+    return row
+
+
 def heuristic_points(faces: tuple[int, ...], cyclic: bool) -> float:
     """The heuristic agent's own scoring (it reads a full ring of six as no chain: kept as is)."""
     if not faces:
@@ -695,8 +730,22 @@ def win_tables(game: Game[Any, Any, Any]) -> tuple[IntArray, Int8Array, npt.NDAr
     return slots, np.concatenate(parts).astype(np.int8), offset, low, width
 
 
+_TABLES: dict[tuple[Any, ...], TablesArrays] = {}
+KEPT_TABLES = 8  # configurations whose tables stay in memory (a simulation asks once per chunk)
+
+
 def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> TablesArrays:
-    """The tables the named policies read (a placeholder where no policy reads one)."""
+    """The tables the named policies read (a placeholder where no policy reads one), kept per configuration."""
+    key = (game.num_players, tuple(sorted(game.options.items())), *(name in agents for name in POLICIES[1:]))
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= KEPT_TABLES:
+            _TABLES.pop(next(iter(_TABLES)))
+        tables = _TABLES[key] = _build_tables(game, agents)
+    return tables
+
+
+def _build_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> TablesArrays:
     rules = rules_of(game)
     value, roll = heuristic_tables(rules) if "heuristic" in agents else (np.zeros(1), np.zeros(1, dtype=np.int8))
     collect, decide = (
@@ -735,7 +784,6 @@ class DragonStepBatch(StepBatch):
         self.index = np.zeros(num_envs, dtype=np.int64)
         self.finished = np.zeros(num_envs, dtype=np.bool_)
         self.run = np.uint64(0)
-        self._tables: dict[tuple[str, ...], TablesArrays] = {}
 
     def reset(self, seed: int | str, first_index: int = 0) -> None:
         self.run = run_key(seed)
@@ -772,10 +820,7 @@ class DragonStepBatch(StepBatch):
             )
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
-        key = tuple(agents)
-        tables = self._tables.get(key)
-        if tables is None:
-            tables = self._tables[key] = policy_tables(self.game, agents)
+        tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, self.rules, tables)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
@@ -821,6 +866,9 @@ class DragonEngine(FastEngine):
 
     game_id: ClassVar[str] = "catch-a-dragon"
 
+    def __init__(self) -> None:
+        self._prepared: dict[tuple[int, tuple[str, ...]], tuple[Game[Any, Any, Any], Any]] = {}
+
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         # The win objective is solved for two players only.
         return POLICIES if game.num_players == 2 else POLICIES[:3]
@@ -853,6 +901,27 @@ class DragonEngine(FastEngine):
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return DragonStepBatch(game, num_envs)
+
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        if not isinstance(state, DragonState):
+            return None
+        # A search plays out thousands of times per move: keep everything but the position ready.
+        prepared = self._prepared.get((id(game), tuple(agents)))
+        if prepared is None or prepared[0] is not game:
+            if self.unsupported(game, agents) is not None:
+                return None
+            if len(self._prepared) >= KEPT_TABLES:
+                self._prepared.pop(next(iter(self._prepared)))
+            arrays = (rules_arrays(rules_of(game)), policy_codes(agents), policy_tables(game, agents))
+            prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
+        rules, codes, tables = prepared[1]
+        board = np.array([board_row(state)], dtype=np.int32)
+        play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules, codes, tables, np.zeros(SIDES, np.int8))
+        winners = int(board[0, WINNERS])
+        share = 1.0 / winners.bit_count()
+        return tuple(share if winners >> seat & 1 else 0.0 for seat in range(game.num_players))
 
 
 ENGINE = register_engine(DragonEngine())

@@ -26,12 +26,13 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
+from gamebag.games.pig.rules import Phase, PigState
 
 # Board columns.
 SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
 FIELDS = 8
 FIELD_NAMES = ("score0", "score1", "seat", "turn_total", "phase", "last_roll", "turns", "winner")
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, DECIDING, OVER = 0, 1, 2
 # Action indices, in the order of ``Pig.all_actions()``.
 HOLD, ROLL = 0, 1
@@ -113,7 +114,9 @@ def choose(
     key: np.uint64,
     counters: npt.NDArray[np.uint64],
     score_roll: Int8Array,
-    win_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
 ) -> int:
     """The action ``policy`` takes at deciding row ``i`` (``random`` draws from the game's stream)."""
     total = board[i, TOTAL]
@@ -125,11 +128,39 @@ def choose(
         return HOLD if total >= HOLD_AT else ROLL
     if policy == OPTIMAL_SCORE:
         return int(score_roll[total])
+    # The win solution's own choice table: [own score, other score, decision slot] -> child index.
     seat = board[i, SEAT]
-    return int(win_roll[board[i, SCORE0 + seat], board[i, SCORE0 + 1 - seat], total])
+    slot = win_slot[total]
+    return int(win_action[slot, win_choice[board[i, SCORE0 + seat], board[i, SCORE0 + 1 - seat], slot]])
 
 
 # ---- whole games ---------------------------------------------------------------------------
+@numba.njit(cache=True)
+def play_on(
+    board: IntArray,
+    key: np.uint64,
+    counters: npt.NDArray[np.uint64],
+    goal: int,
+    sides: int,
+    policies: Int8Array,
+    score_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
+) -> None:
+    """Play row 0 of ``board`` to the end with the seats' compiled policies."""
+    while board[0, PHASE] != OVER:
+        if board[0, PHASE] == ROLLING:
+            face = int(draw_below(key, counters[0], np.int64(sides))) + 1
+            counters[0] += np.uint64(1)
+            apply_roll(board, 0, face, goal)
+        else:
+            action = choose(
+                policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_choice, win_slot, win_action
+            )
+            apply_action(board, 0, action)
+
+
 @numba.njit(cache=True)
 def play_games(
     run: np.uint64,
@@ -139,7 +170,9 @@ def play_games(
     sides: int,
     policies: Int8Array,
     score_roll: Int8Array,
-    win_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
 ) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
     """Scores, win shares and rounds of games ``start .. stop - 1`` of the run keyed ``run``."""
     games = stop - start
@@ -152,14 +185,7 @@ def play_games(
         key = game_key(run, np.int64(start + g))
         counters[0] = np.uint64(0)
         reset_row(board, 0)
-        while board[0, PHASE] != OVER:
-            if board[0, PHASE] == ROLLING:
-                face = int(draw_below(key, counters[0], np.int64(sides))) + 1
-                counters[0] += np.uint64(1)
-                apply_roll(board, 0, face, goal)
-            else:
-                action = choose(policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_roll)
-                apply_action(board, 0, action)
+        play_on(board, key, counters, goal, sides, policies, score_roll, win_choice, win_slot, win_action)
         scores[g, 0] = board[0, SCORE0]
         scores[g, 1] = board[0, SCORE1]
         returns[g, board[0, WINNER]] = 1.0
@@ -217,14 +243,18 @@ def policy_rows(
     keys: npt.NDArray[np.uint64],
     counters: npt.NDArray[np.uint64],
     score_roll: Int8Array,
-    win_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
 ) -> npt.NDArray[np.int64]:
     """Each deciding seat's action under its compiled policy (0 elsewhere)."""
     actions = np.zeros((board.shape[0], 2), dtype=np.int64)
     for i in range(board.shape[0]):
         if board[i, PHASE] == DECIDING:
             seat = board[i, SEAT]
-            actions[i, seat] = choose(policies[seat], board, i, keys[i], counters, score_roll, win_roll)
+            actions[i, seat] = choose(
+                policies[seat], board, i, keys[i], counters, score_roll, win_choice, win_slot, win_action
+            )
     return actions
 
 
@@ -240,6 +270,23 @@ def observe_rows(board: IntArray, goal: int) -> npt.NDArray[np.float32]:
             out[i, player, 3] = 1.0 if board[i, SEAT] == player and board[i, PHASE] != OVER else 0.0
             out[i, player, 4 + board[i, PHASE]] = 1.0
     return out
+
+
+_PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
+
+
+def board_row(state: PigState) -> list[int]:
+    """A rules-engine state as a board row (the exact replays prove the two agree)."""
+    return [
+        state.scores[0],
+        state.scores[1],
+        state.seat,
+        state.turn_total,
+        _PHASE_INDEX[state.phase],
+        0 if state.last_roll is None else state.last_roll,
+        state.turns,
+        -1 if state.winner is None else state.winner,
+    ]
 
 
 # ---- solved tables -------------------------------------------------------------------------
@@ -282,32 +329,45 @@ def score_table(game: Game[Any, Any, Any]) -> Int8Array:
     return table
 
 
-def win_table(game: Game[Any, Any, Any]) -> Int8Array:
-    """``[own score, other score, total]``: the optimal-win action at every decision."""
+def win_tables(game: Game[Any, Any, Any]) -> tuple[Int8Array, IntArray, Int8Array]:
+    """The optimal-win solution's choice table as it is, the decision slot of every running
+    total, and the action of every (slot, choice)."""
+    # The solved policy is the optimal-win agent's own (computed once per process).
     from gamebag.agents.solvers.race import RaceWinSolution
     from gamebag.agents.solvers.solutions import win_solution
 
-    rules = rules_of(game)
     solution = win_solution(game)
     if not isinstance(solution, RaceWinSolution):
         raise TypeError("Pig's win solution is a race solution")
     graph = solution.graph
-    table = np.full((rules.goal, rules.goal, rules.goal), ROLL, dtype=np.int8)
-    for node in graph.decision_nodes:
-        total = _node_total(graph.nodes[node])
-        codes = np.array([_action_code(a) for a in graph.actions[node]], dtype=np.int8)
-        table[:, :, total] = codes[solution.choices[:, :, graph.decision_slot[node]]]
-    return table
+    slots = np.zeros(rules_of(game).goal, dtype=np.int32)
+    actions = np.zeros((len(graph.decision_nodes), NUM_ACTIONS), dtype=np.int8)
+    for slot, node in enumerate(graph.decision_nodes):
+        slots[_node_total(graph.nodes[node])] = slot
+        for k, action in enumerate(graph.actions[node]):
+            actions[slot, k] = _action_code(action)
+    return solution.choices, slots, actions
 
 
-_UNUSED = np.zeros((1, 1, 1), dtype=np.int8)
+PolicyTables = tuple[Int8Array, Int8Array, IntArray, Int8Array]
+_TABLES: dict[tuple[Any, ...], PolicyTables] = {}
+KEPT_TABLES = 8  # configurations whose tables stay in memory (a simulation asks once per chunk)
 
 
-def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> tuple[Int8Array, Int8Array]:
-    """The solved tables the agents need (a placeholder where no agent reads one)."""
-    score = score_table(game) if "optimal-score" in agents else _UNUSED[0, 0]
-    win = win_table(game) if "optimal-win" in agents else _UNUSED
-    return score, win
+def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> PolicyTables:
+    """The solved tables the agents need (a placeholder where no agent reads one), kept per configuration."""
+    key = (game.num_players, tuple(sorted(game.options.items())), "optimal-score" in agents, "optimal-win" in agents)
+    tables = _TABLES.get(key)
+    if tables is None:
+        score = score_table(game) if "optimal-score" in agents else np.zeros(1, dtype=np.int8)
+        if "optimal-win" in agents:
+            choice, slots, actions = win_tables(game)
+        else:
+            choice, slots, actions = np.zeros((1, 1, 1), np.int8), np.zeros(1, np.int32), np.zeros((1, 1), np.int8)
+        if len(_TABLES) >= KEPT_TABLES:
+            _TABLES.pop(next(iter(_TABLES)))
+        tables = _TABLES[key] = (score, choice, slots, actions)
+    return tables
 
 
 def policy_codes(agents: Sequence[str]) -> Int8Array:
@@ -333,7 +393,6 @@ class PigStepBatch(StepBatch):
         self.index = np.zeros(num_envs, dtype=np.int64)
         self.finished = np.zeros(num_envs, dtype=np.bool_)
         self.run = np.uint64(0)
-        self._tables: dict[tuple[str, ...], tuple[Int8Array, Int8Array]] = {}
 
     def reset(self, seed: int | str, first_index: int = 0) -> None:
         self.run = run_key(seed)
@@ -369,10 +428,7 @@ class PigStepBatch(StepBatch):
             )
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
-        key = tuple(agents)
-        tables = self._tables.get(key)
-        if tables is None:
-            tables = self._tables[key] = policy_tables(self.game, agents)
+        tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, *tables)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
@@ -406,6 +462,9 @@ class PigEngine(FastEngine):
 
     game_id: ClassVar[str] = "pig"
 
+    def __init__(self) -> None:
+        self._prepared: dict[tuple[int, tuple[str, ...]], tuple[Game[Any, Any, Any], Any]] = {}
+
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         return POLICIES
 
@@ -420,9 +479,8 @@ class PigEngine(FastEngine):
         if not 0 <= start <= stop:
             raise ValueError(f"games {start}..{stop - 1}: start must be 0 or more and at most stop")
         rules = rules_of(game)
-        score, win = policy_tables(game, agents)
         scores, returns, length = play_games(
-            run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), score, win
+            run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), *policy_tables(game, agents)
         )
         games = stop - start
         return BatchResult(
@@ -437,6 +495,26 @@ class PigEngine(FastEngine):
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return PigStepBatch(game, num_envs)
+
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        if not isinstance(state, PigState):
+            return None
+        # A search plays out thousands of times per move: keep everything but the position ready.
+        prepared = self._prepared.get((id(game), tuple(agents)))
+        if prepared is None or prepared[0] is not game:
+            if self.unsupported(game, agents) is not None:
+                return None
+            if len(self._prepared) >= KEPT_TABLES:
+                self._prepared.pop(next(iter(self._prepared)))
+            arrays = (rules_of(game), policy_codes(agents), policy_tables(game, agents))
+            prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
+        rules, codes, tables = prepared[1]
+        board = np.array([board_row(state)], dtype=np.int32)
+        play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules.goal, rules.sides, codes, *tables)
+        winner = int(board[0, WINNER])
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
 
 
 ENGINE = register_engine(PigEngine())
