@@ -18,14 +18,21 @@ from gamebag.core.rng import Rng
 class SeatView:
     """Everything one seat may use to choose an action."""
 
-    __slots__ = ("_state", "game", "legal_actions", "observation", "player")
+    __slots__ = ("_observation", "_state", "game", "legal_actions", "player")
 
     def __init__(self, game: Game[Any, Any, Any], state: Any, player: int) -> None:
         self.game = game
         self.player = player
-        self.observation: JsonDict = game.observation(state, player)
         self.legal_actions: Sequence[Any] = game.legal_actions(state, player)
         self._state = state
+        self._observation: JsonDict | None = None
+
+    @property
+    def observation(self) -> JsonDict:
+        """The seat's observation (built on first use: agents that only need the legal actions skip it)."""
+        if self._observation is None:
+            self._observation = self.game.observation(self._state, self.player)
+        return self._observation
 
     def sample_state(self, rng: Rng) -> Any:
         """A full state the seat cannot tell apart from the real one (for search)."""
