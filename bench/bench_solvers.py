@@ -2,12 +2,16 @@
 
 Run: ``.venv/bin/python bench/bench_solvers.py [--repeat 3] [--games 20000]``
 
-For each solve it prints the best wall time of ``--repeat`` cold solves (caches
-cleared, one core), the peak memory Python allocated during one extra solve
+For each solve it prints the best CPU time (seconds of this process, which uses
+one core; wall times on a shared machine wander) of ``--repeat`` cold solves
+(caches cleared), the peak memory Python allocated during one extra solve
 (``tracemalloc``, measured apart from the timing because tracing slows Python
-down), and the size of the stored tables. With ``--games N`` it also plays N
-games between the optimal agents and prints the estimate with its 99% interval
-next to the exact value.
+down), and the size of the stored tables. The win solves run compiled (numba);
+each is also timed with the NumPy reference passes (``compiled=False``, how
+every solve ran before) and the ratio printed. ``gamebag solve``'s report is
+timed with and without its comparison with optimal-score. With ``--games N``
+it also plays N games between the optimal agents and prints the estimate with
+its 99% interval next to the exact value.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from typing import Any
 import gamebag
 from gamebag.agents.registry import make_agent
 from gamebag.agents.solvers import solutions
+from gamebag.agents.solvers.race import solve_race_win
+from gamebag.agents.solvers.report import solve_report
+from gamebag.agents.solvers.rounds import solve_rounds_win
 from gamebag.core.rng import derive_rng
 from gamebag.sim.play import play_game
 
@@ -29,14 +36,14 @@ Z99 = 2.5758
 
 
 def measure(solve: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
-    """(result, best seconds, peak traced MB) of a cold solve."""
+    """(result, best CPU seconds, peak traced MB) of a cold solve."""
     best = math.inf
     result = None
     for _ in range(repeat):
         solutions.clear()
-        started = time.perf_counter()
+        started = time.process_time()
         result = solve()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     solutions.clear()
     tracemalloc.start()
     solve()
@@ -68,18 +75,29 @@ def main() -> None:
         print(f"{'':<48} {float(score.value):>22.6f}")
 
     dragon = gamebag.make("catch-a-dragon", 2)
-    win, seconds, peak = measure(lambda: solutions.win_solution(dragon), args.repeat)
-    print(
-        f"{'catch-a-dragon win, 2 players':<48} {win.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} "
-        f"{win.table_bytes / 1e6:>9.2f}"
-    )
+    reference_rows: list[tuple[str, float, float]] = []
+    for options in ({}, {"dice": 6, "rounds": 2}):
+        game = gamebag.make("catch-a-dragon", 2, **options)
+        win, seconds, peak = measure(lambda g=game: solutions.win_solution(g), args.repeat)
+        label = "catch-a-dragon win, 2 players " + ",".join(f"{k}={v}" for k, v in options.items())
+        print(f"{label:<48} {win.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} {win.table_bytes / 1e6:>9.2f}")
+        _, before, _ = measure(lambda g=game: solve_rounds_win(g, compiled=False), 1)
+        reference_rows.append((label, seconds, before))
     for goal in (100,):
         pig = gamebag.make("pig", goal=goal)
         race, seconds, peak = measure(lambda p=pig: solutions.win_solution(p), args.repeat)
-        print(
-            f"{f'pig win, goal {goal}':<48} {race.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} "
-            f"{race.table_bytes / 1e6:>9.2f}"
-        )
+        label = f"pig win, goal {goal}"
+        print(f"{label:<48} {race.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} {race.table_bytes / 1e6:>9.2f}")
+        _, before, _ = measure(lambda p=pig: solve_race_win(p, compiled=False), 1)
+        reference_rows.append((label, seconds, before))
+
+    print(f"\n{'win solve: compiled vs NumPy reference':<48} {'compiled s':>10} {'NumPy s':>9} {'ratio':>7}")
+    for label, after, before in reference_rows:
+        print(f"{label:<48} {after:>10.3f} {before:>9.3f} {before / after:>7.1f}")
+    for compare in (False, True):
+        _, seconds, _ = measure(lambda c=compare: solve_report(dragon, "win", compare=c), args.repeat)
+        label = "gamebag solve catch-a-dragon --objective win " + ("(with comparison)" if compare else "--no-compare")
+        print(f"{label:<64} {seconds:>9.3f}")
 
     if args.games:
         print(f"\nMonte Carlo, {args.games} games each: estimate +- 99% half-width vs exact")

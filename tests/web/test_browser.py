@@ -154,7 +154,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     # Ann chooses in secret: Bob's page shows that she has chosen, never what.
     _take_turn(ann, rng)
     bob.wait_for_selector('#player-0 [data-chosen="0"]')
-    assert "Your secret choice" in ann.inner_text("#controls")
+    assert "Your secret choice" in ann.inner_text("#controls-panel")
     assert "Your secret choice" not in bob.inner_text("body")
     _shot(ann, "wriggle-roulette-ann-chosen.png")
     _shot(bob, "wriggle-roulette-bob-phone-waiting.png")
@@ -204,7 +204,8 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     players = max(cls.min_players, min(3, cls.max_players))
     seats = [{"name": "You"}] + [{"bot": "random"} for _ in range(players - 1)]
     table = httpx.post(
-        f"{server.base}/api/tables", json={"game": game_id, "players": players, "seats": seats, "seed": 3}
+        f"{server.base}/api/tables", json={"game": game_id, "players": players, "seats": seats, "seed": 3},
+        timeout=60,
     ).json()
     errors: list[str] = []
     context = browser.new_context(viewport=DESKTOP)

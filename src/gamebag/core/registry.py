@@ -7,6 +7,7 @@ names.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,15 +16,36 @@ from gamebag.core.errors import UnknownGameError
 from gamebag.core.protocol import Game, JsonDict
 
 ViewRenderer = Callable[[JsonDict], str]
+# The lines telling one seat what happened between two of its views (``None``: the first view).
+EventNarrator = Callable[[JsonDict | None, JsonDict], list[str]]
+# One legal action (in its JSON form) in plain words, for the seat whose view is given.
+ActionWords = Callable[[JsonDict, Any], str]
+# What the decision the seat faces in this view means.
+DecisionHelp = Callable[[JsonDict], str]
+
+
+def _no_events(before: JsonDict | None, after: JsonDict) -> list[str]:
+    return []
+
+
+def _json_words(view: JsonDict, action: Any) -> str:
+    return json.dumps(action)
+
+
+def _no_help(view: JsonDict) -> str:
+    return ""
 
 
 @dataclass(frozen=True)
 class GameEntry:
-    """What the registry knows about one game."""
+    """What the registry knows about one game: its rules class and how text front ends show it."""
 
     game_class: type[Game[Any, Any, Any]]
     render_view: ViewRenderer
     rules_text: Callable[[], str]
+    narrate: EventNarrator = _no_events
+    action_words: ActionWords = _json_words
+    decision_help: DecisionHelp = _no_help
 
     @property
     def game_id(self) -> str:
@@ -37,12 +59,18 @@ def register(
     game_class: type[Game[Any, Any, Any]],
     render_view: ViewRenderer,
     rules_text: Callable[[], str],
+    *,
+    narrate: EventNarrator = _no_events,
+    action_words: ActionWords = _json_words,
+    decision_help: DecisionHelp = _no_help,
 ) -> None:
     """Add a game; registering the same class twice is harmless."""
     existing = _REGISTRY.get(game_class.game_id)
     if existing is not None and existing.game_class is not game_class:
         raise ValueError(f"game id {game_class.game_id!r} is already registered")
-    _REGISTRY[game_class.game_id] = GameEntry(game_class, render_view, rules_text)
+    _REGISTRY[game_class.game_id] = GameEntry(
+        game_class, render_view, rules_text, narrate, action_words, decision_help
+    )
 
 
 def entry(game_id: str) -> GameEntry:

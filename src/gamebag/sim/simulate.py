@@ -1,8 +1,13 @@
 """Batch simulation: many seeded games between named agents, with summary statistics.
 
-Game ``i`` of a run with seed ``S`` draws all its randomness from
-``derive_rng(S, "game", i)``, so the numbers are identical whatever the number of
-worker processes.
+Two engines play the games. The rules engine (``games/<id>``, the specification): game
+``i`` of a run with seed ``S`` draws all its randomness from ``derive_rng(S, "game", i)``.
+The fast engine (``gamebag.fast``, compiled kernels proven equal to the rules engine):
+game ``i`` draws from the counter-based generator keyed by ``(S, i)``. Either way the
+numbers are identical whatever the number of worker processes; the two engines draw
+different random streams, so their figures agree statistically, not game by game.
+``engine="auto"`` picks the fast engine when the game, its options and every agent have
+kernels (and no records are kept), else the rules engine, and says why.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import gamebag
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError
 from gamebag.core.rng import derive_rng
+from gamebag.fast import BatchResult, engine_for, unavailable_reason
 from gamebag.sim.play import play_game
 from gamebag.sim.stats import wilson_interval
 
@@ -47,6 +55,40 @@ class GameSummary:
     ended_by: str | None = None  # why the game ended, where the game says (e.g. a round cap)
 
 
+ENGINES = ("auto", "rules", "fast")
+# Games per unit of work on the fast engine (a few milliseconds each).
+FAST_CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    """Which engine plays a simulation, and why the fast one does not (when it does not)."""
+
+    engine: str  # "fast" or "rules"
+    reason: str | None = None
+
+
+def choose_engine(spec: SimulationSpec, requested: str = "auto", keep_records: bool = False) -> EngineChoice:
+    """The engine ``requested`` ("auto", "rules" or "fast") resolves to for ``spec``.
+
+    ``fast`` that cannot run is an error naming why; ``auto`` then falls back to the rules engine.
+    """
+    if requested not in ENGINES:
+        raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {requested!r}")
+    if requested == "rules":
+        return EngineChoice("rules")
+    reason: str | None
+    if keep_records:
+        reason = "the fast engine keeps no game records"
+    else:
+        reason = unavailable_reason(gamebag.make(spec.game, spec.players, **spec.options), spec.agents)
+    if reason is None:
+        return EngineChoice("fast")
+    if requested == "fast":
+        raise GamebagError(f"the fast engine cannot play this simulation: {reason}; use --engine rules or auto")
+    return EngineChoice("rules", reason)
+
+
 @dataclass
 class SimulationResult:
     spec: SimulationSpec
@@ -56,6 +98,8 @@ class SimulationResult:
     mean_rounds: float
     seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
+    engine: str = "rules"
+    engine_reason: str | None = None  # why the fast engine did not play (where it did not)
 
     @property
     def games_per_second(self) -> float:
@@ -75,6 +119,7 @@ class SimulationResult:
             "mean_rounds": self.mean_rounds,
             "games_per_second": self.games_per_second,
             "seconds": self.seconds,
+            "engine": self.engine,
             **self.extra,
         }
 
@@ -127,9 +172,30 @@ def run_simulation(
     workers: int = 1,
     record_dir: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: str = "auto",
 ) -> SimulationResult:
-    """Play ``spec.games`` games and summarise them; ``progress`` gets the count of games finished."""
+    """Play ``spec.games`` games and summarise them; ``progress`` gets the count of games finished.
+
+    ``engine`` is "auto", "rules" or "fast" (see the module docstring). A fast engine that
+    fails when it runs (a broken compiler) hands the run to the rules engine, with the reason.
+    """
     validate_spec(spec)
+    choice = choose_engine(spec, engine, keep_records=record_dir is not None)
+    if choice.engine == "fast":
+        try:
+            return _run_fast(spec, workers, progress)
+        except Exception as error:  # any compiler or runtime failure: the rules engine gives the right answer
+            if engine == "fast":
+                raise GamebagError(f"the fast engine failed: {type(error).__name__}: {error}") from error
+            choice = EngineChoice("rules", f"the fast engine failed ({type(error).__name__}: {error})")
+    result = _run_rules(spec, workers, record_dir, progress)
+    result.engine_reason = choice.reason
+    return result
+
+
+def _run_rules(
+    spec: SimulationSpec, workers: int, record_dir: Path | None, progress: Callable[[int], None] | None
+) -> SimulationResult:
     keep = record_dir is not None
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
@@ -157,6 +223,74 @@ def run_simulation(
                 collect(future.result())
     seconds = time.perf_counter() - started
     return summarise(spec, summaries, seconds)
+
+
+@dataclass
+class _Totals:
+    """Sums over a range of fast-engine games (per-game objects would cost more than the games)."""
+
+    games: int
+    wins: list[float]
+    scores: list[float]
+    rounds: int
+    ended_by: dict[str, int]
+
+
+def _play_fast_range(spec: SimulationSpec, start: int, stop: int) -> _Totals:
+    game = gamebag.make(spec.game, spec.players, **spec.options)
+    fast = engine_for(game, spec.agents)
+    if fast is None:
+        raise GamebagError(f"the fast engine cannot play this simulation: {unavailable_reason(game, spec.agents)}")
+    result: BatchResult = fast.play(game, spec.agents, spec.seed, start, stop)
+    reasons: dict[str, int] = {}
+    for code, count in enumerate(np.bincount(result.ended_by, minlength=len(result.ended_by_names))):
+        name = result.ended_by_names[code] if code < len(result.ended_by_names) else str(code)
+        if count and name:
+            reasons[name] = int(count)
+    return _Totals(
+        games=len(result),
+        wins=[float(x) for x in result.returns.sum(axis=0)],
+        scores=[float(x) for x in result.scores.sum(axis=0, dtype=np.int64)],
+        rounds=int(result.length.sum(dtype=np.int64)),
+        ended_by=reasons,
+    )
+
+
+def _run_fast(spec: SimulationSpec, workers: int, progress: Callable[[int], None] | None) -> SimulationResult:
+    started = time.perf_counter()
+    chunk = max(1, min(FAST_CHUNK, -(-spec.games // max(1, workers * 4))))
+    ranges = list(_chunks(spec.games, chunk))
+    parts: list[_Totals] = []
+
+    def collect(part: _Totals) -> None:
+        parts.append(part)
+        if progress is not None:
+            progress(part.games)
+
+    if workers <= 1:
+        for start, stop in ranges:
+            collect(_play_fast_range(spec, start, stop))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for future in [pool.submit(_play_fast_range, spec, start, stop) for start, stop in ranges]:
+                collect(future.result())
+    seconds = time.perf_counter() - started
+    n, seats = spec.games, spec.players
+    wins = [sum(part.wins[p] for part in parts) for p in range(seats)]
+    reasons: dict[str, int] = {}
+    for part in parts:
+        for reason, count in part.ended_by.items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    return SimulationResult(
+        spec=spec,
+        win_share=[w / n for w in wins],
+        win_interval=[wilson_interval(w, n) for w in wins],
+        mean_score=[sum(part.scores[p] for part in parts) / n for p in range(seats)],
+        mean_rounds=sum(part.rounds for part in parts) / n,
+        seconds=seconds,
+        extra={"ended_by": dict(sorted(reasons.items()))} if reasons else {},
+        engine="fast",
+    )
 
 
 def summarise(spec: SimulationSpec, summaries: Sequence[GameSummary], seconds: float) -> SimulationResult:

@@ -19,6 +19,12 @@ Game ``k`` of a matchup draws all its randomness from
 ``derive_rng(seed, "matchup", <seat mix>, k)`` (ladder games from
 ``derive_rng(seed, "ladder", <budget>, <opponent>, k)``), so results do not
 depend on the number of worker processes or on which matchups are run.
+
+Engines: with ``engine="auto"`` a matchup whose agents all have compiled policies for
+the game and its options plays on the fast engine (game ``k`` from the counter-based
+generator keyed by ``("<seed>:matchup:<seat mix>", k)``), every other one on the rules
+engine; ``"rules"`` and ``"fast"`` force one (``"fast"`` fails, naming why, where a
+matchup cannot be compiled). The result says which ran.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -35,6 +41,7 @@ from gamebag.agents.registry import make_agent, parse_spec
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng
+from gamebag.fast import engine_for, unavailable_reason
 from gamebag.sim.play import play_game
 from gamebag.sim.ratings import RatedGame, Rating, rate_games
 from gamebag.sim.stats import wilson_interval
@@ -118,6 +125,8 @@ class TournamentResult:
     ratings: list[Rating]
     ladder: Ladder | None
     seconds: float
+    engine: str = "rules"  # "fast", "rules" or "mixed" (some matchups compiled, some not)
+    engine_reason: str | None = None  # why some or all matchups played on the rules engine
 
     def to_json(self) -> dict[str, Any]:
         spec = self.spec
@@ -136,6 +145,8 @@ class TournamentResult:
             "ratings": [r.to_json() for r in self.ratings],
             "ladder": self.ladder.to_json() if self.ladder else None,
             "seconds": self.seconds,
+            "engine": self.engine,
+            "engine_reason": self.engine_reason,
         }
 
 
@@ -225,6 +236,8 @@ class _Batch:
     seed: int
     start: int
     stop: int
+    engine: str = "rules"  # "fast": compiled kernels play the batch
+    fallback: bool = True  # whether a failing fast engine hands the batch to the rules engine
 
 
 def _standing(returns: Sequence[float], scores: Sequence[float]) -> tuple[tuple[float, float], ...]:
@@ -232,6 +245,32 @@ def _standing(returns: Sequence[float], scores: Sequence[float]) -> tuple[tuple[
 
 
 def _play_batch(batch: _Batch) -> list[GameOutcome]:
+    if batch.engine == "fast":
+        try:
+            return _play_batch_fast(batch)
+        except Exception:  # a broken compiler: the rules engine gives the right answer
+            if not batch.fallback:
+                raise
+    return _play_batch_rules(batch)
+
+
+def _play_batch_fast(batch: _Batch) -> list[GameOutcome]:
+    game = gamebag.make(batch.game, batch.players, **batch.options)
+    fast = engine_for(game, batch.specs)
+    if fast is None:
+        raise GamebagError(f"the fast engine cannot play {batch.specs}: {unavailable_reason(game, batch.specs)}")
+    seed = ":".join([str(batch.seed), *batch.seed_path])
+    out: list[GameOutcome] = []
+    n = batch.players
+    for k in range(batch.start, batch.stop):
+        shift = k % n
+        seats = tuple(batch.lineup[(seat + shift) % n] for seat in range(n))
+        played = fast.play(game, [batch.specs[i] for i in seats], seed, k, k + 1)
+        out.append(GameOutcome(seats, _standing(played.returns[0].tolist(), played.scores[0].tolist())))
+    return out
+
+
+def _play_batch_rules(batch: _Batch) -> list[GameOutcome]:
     game = gamebag.make(batch.game, batch.players, **batch.options)
     agents = [make_agent(s, game) for s in batch.specs]
     out: list[GameOutcome] = []
@@ -298,10 +337,36 @@ def win_rate_matrix(agent_count: int, outcomes: Sequence[GameOutcome]) -> list[l
     ]
 
 
+ENGINES = ("auto", "rules", "fast")
+
+
+def _engine_of(game: Game[Any, Any, Any], specs: Sequence[str], requested: str) -> tuple[str, str | None]:
+    """("fast" or "rules", why not fast) for a batch of ``specs`` under ``requested``."""
+    if requested == "rules":
+        return "rules", None
+    reason = unavailable_reason(game, specs)
+    if reason is None:
+        return "fast", None
+    if requested == "fast":
+        raise GamebagError(f"the fast engine cannot play {', '.join(specs)}: {reason}; use --engine rules or auto")
+    return "rules", reason
+
+
+def _with_engine(batches: list[_Batch], game: Game[Any, Any, Any], requested: str) -> tuple[list[_Batch], list[str]]:
+    reasons: list[str] = []
+    out = []
+    for batch in batches:
+        engine, reason = _engine_of(game, batch.specs, requested)
+        if reason is not None and reason not in reasons:
+            reasons.append(reason)
+        out.append(replace(batch, engine=engine, fallback=requested == "auto"))
+    return out, reasons
+
+
 def plan(
     spec: TournamentSpec, game: Game[Any, Any, Any], workers: int = 1
 ) -> tuple[list[tuple[int, ...]], list[_Batch], str | None, list[_Batch]]:
-    """The seat mixes, the matchup batches, the ladder agent and the ladder batches."""
+    """The seat mixes, the matchup batches, the ladder agent and the ladder batches (on the rules engine)."""
     mixes = seat_mixes(len(spec.agents), spec.players)
     per_mix = max(1, workers // max(1, len(mixes)))
     matchups = [
@@ -358,11 +423,19 @@ def total_games(spec: TournamentSpec) -> int:
     return sum(b.stop - b.start for b in matchups + ladder)
 
 
-def run_tournament(spec: TournamentSpec, workers: int = 1, progress: Progress | None = None) -> TournamentResult:
+def run_tournament(
+    spec: TournamentSpec, workers: int = 1, progress: Progress | None = None, engine: str = "auto"
+) -> TournamentResult:
     """Play every matchup and the ladder, then compute the matrix, ratings and ladder rates."""
     started = time.perf_counter()
+    if engine not in ENGINES:
+        raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     game = validate(spec)
     mixes, matchup_batches, ladder_spec, ladder_batches = plan(spec, game, workers)
+    matchup_batches, reasons = _with_engine(matchup_batches, game, engine)
+    ladder_batches, ladder_reasons = _with_engine(ladder_batches, game, engine)
+    reasons += [r for r in ladder_reasons if r not in reasons]
+    engines = {batch.engine for batch in matchup_batches + ladder_batches}
     results = _run_batches(matchup_batches + ladder_batches, workers, progress)
     # Batches hold the games of each mix in order, so the order of rating updates is fixed.
     outcomes = [
@@ -380,6 +453,8 @@ def run_tournament(spec: TournamentSpec, workers: int = 1, progress: Progress | 
         ratings=rate_games(spec.agents, (RatedGame(o.seats, o.standing) for o in outcomes)),
         ladder=ladder,
         seconds=time.perf_counter() - started,
+        engine=engines.pop() if len(engines) == 1 else "mixed",
+        engine_reason="; ".join(reasons) or None,
     )
 
 

@@ -24,12 +24,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.bounds import check_agent_spec
 from gamebag.web.db import Store
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
+from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import agent_bounds, catalogue
+from gamebag.web.lobby import agent_bounds, catalogue, playable_agents, rules_markdown
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
-from gamebag.web.messages import result_json
+from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.ws import table_socket
 
@@ -44,6 +46,10 @@ def _error(status: int, text: str) -> JSONResponse:
 
 def invite_path(table_id: str, token: str) -> str:
     return f"/play/{table_id}#seat={token}"
+
+
+def host_path(table_id: str, token: str) -> str:
+    return f"/host/{table_id}#host={token}"
 
 
 def _seat_from_request(request: Request, table: LiveTable) -> int | None:
@@ -61,8 +67,13 @@ def create_app(
     allow_seed: bool = False,
     sync: str = "normal",
     limits: Limits | None = None,
+    invite_base: str | None = None,
 ) -> FastAPI:
-    """A server on the database at ``db_url``; unfinished tables carry on when first asked for."""
+    """A server on the database at ``db_url``; unfinished tables carry on when first asked for.
+
+    ``invite_base`` (say ``http://192.168.1.20:8000``) is the address other devices reach
+    this server at; invite links and QR codes use it (None: the address the host opened).
+    """
     limits = limits or Limits()
     rates = RateLimits(limits)
 
@@ -123,6 +134,10 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "table.html")
 
+    @app.get("/host/{table_id}", include_in_schema=False)
+    async def host_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "host.html")
+
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "replay.html")
@@ -132,6 +147,16 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         """Every game, its player counts, options and the agents that can fill a seat."""
         return catalogue()
+
+    @app.get("/api/games/{game_id}/rules")
+    async def rules(game_id: str) -> dict[str, Any]:
+        """A game's rules page (Markdown), for the table's "How to play" sheet."""
+        return {"game": game_id, "markdown": rules_markdown(game_id)}
+
+    @app.get("/api/server")
+    async def server_facts() -> dict[str, Any]:
+        """What pages need to know about this server: the address invites should use."""
+        return {"invite_base": invite_base}
 
     @app.get("/api/limits")
     async def server_limits() -> dict[str, Any]:
@@ -173,6 +198,7 @@ def create_app(
                 "spectate": f"/play/{table.id}",
                 "replay": f"/replay/{table.id}",
                 "host_token": table.config.host_token,
+                "host": host_path(table.id, table.config.host_token),
             },
             status_code=201,
         )
@@ -194,6 +220,66 @@ def create_app(
         manager.check_host(table, request.headers.get("x-host-token"))
         token = manager.reissue(table, seat)
         return {"seat": seat, "token": token, "invite": invite_path(table.id, token)}
+
+    @app.get("/api/tables/{table_id}/host")
+    async def host(request: Request, table_id: str) -> dict[str, Any]:
+        """For the host only: every seat's invite link with its QR code, and who is connected."""
+        manager = manager_of(request)
+        table = table_of(request, table_id)
+        manager.check_host(table, request.headers.get("x-host-token"))
+        meta = manager.meta(table)
+        base = invite_base or str(request.base_url).rstrip("/")
+        seats = []
+        for seat, facts in zip(table.seats, meta["seats"], strict=True):
+            item: dict[str, Any] = dict(facts)
+            if seat.agent is None:
+                link = base + invite_path(table.id, seat.token)
+                item.update(invite=link, qr=qr_rows(link))
+            seats.append(item)
+        spectate = f"{base}/play/{table.id}"
+        return {
+            "table": meta,
+            "seats": seats,
+            "spectate": spectate,
+            "spectate_qr": qr_rows(spectate),
+            "invite_base": invite_base,
+            "agents": list(playable_agents(table.game.game_id)),
+            "next": None if table.config.next_id is None else f"/play/{table.config.next_id}",
+        }
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=None)
+    async def seat_to_bot(request: Request, table_id: str, seat: int) -> JSONResponse | dict[str, Any]:
+        """For the host only: a person's seat (a no-show) is played by a bot from now on."""
+        manager = manager_of(request)
+        table = table_of(request, table_id)
+        manager.check_host(table, request.headers.get("x-host-token"))
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or set(data) - {"agent"}:
+            return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
+        agent = check_agent_spec(data.get("agent") or table.config.timeout_agent, table.game.game_id, "agent")
+        await manager.hand_to_bot(table, seat, agent)
+        return {"table": manager.meta(table)}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+        """A seat or the host opens the rematch (same seats); each seat gets its own new link."""
+        manager = manager_of(request)
+        table = table_of(request, table_id)
+        seat = _seat_from_request(request, table)
+        if seat is None:
+            manager.check_host(table, request.headers.get("x-host-token"))
+        following = await manager.rematch(table)
+        return {"id": following.id, "path": rematch_path(following, seat)}
+
+    @app.post("/api/client-errors")
+    async def client_error(request: Request) -> dict[str, Any]:
+        """A page reports that drawing a table failed; the server logs it (bounded by the guard)."""
+        body = (await request.body())[:2048]
+        log.warning("browser reported: %s", body.decode("utf-8", "replace").replace("\n", " "))
+        return {"ok": True}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(request: Request, table_id: str) -> dict[str, Any]:

@@ -67,6 +67,7 @@ class TableRow(Base):
     closed: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None, "host" or "expired"
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process holding the lease
     lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # database clock, seconds
+    next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # its rematch, once opened
 
 
 # Columns added after the first schema: added to an older database on start.
@@ -76,6 +77,7 @@ _ADDED_COLUMNS = {
     "closed": "VARCHAR(16)",
     "owner": "VARCHAR(64)",
     "lease_until": "FLOAT",
+    "next_id": "VARCHAR(32)",
 }
 
 
@@ -137,6 +139,7 @@ class TableConfig:
     seats: tuple[SeatConfig, ...]
     host_token: str = ""
     closed: str | None = None
+    next_id: str | None = None  # the rematch table (same seats), once one is opened
 
 
 @dataclass(frozen=True)
@@ -341,6 +344,18 @@ class Store:
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(token=token)
             )
 
+    def set_seat_agent(self, table_id: str, seat: int, agent: str) -> None:
+        """Hand a person's seat to a bot (its token stops working for people)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
+            )
+
+    def set_rematch(self, table_id: str, next_id: str) -> None:
+        """Remember the rematch table of ``table_id``."""
+        with self.engine.begin() as connection:
+            connection.execute(update(TableRow).where(TableRow.id == table_id).values(next_id=next_id))
+
     def idle_tables(self, before: float, limit: int = 500) -> list[str]:
         """Open, unfinished tables where nothing happened since ``before`` (oldest first)."""
         with Session(self.engine) as session:
@@ -387,6 +402,7 @@ class Store:
                 seats=seats,
                 host_token=row.host_token or "",
                 closed=row.closed,
+                next_id=row.next_id,
             )
             events = [
                 json.loads(data)

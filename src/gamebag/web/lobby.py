@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import math
 import secrets
+import sys
 import unicodedata
+from dataclasses import replace
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 import gamebag
@@ -110,6 +113,38 @@ def catalogue() -> list[dict[str, Any]]:
             }
         )
     return games
+
+
+@lru_cache(maxsize=16)
+def rules_markdown(game_id: str) -> str:
+    """The rules page (``rules.md``) of the package that defines ``game_id``'s game class."""
+    if game_id not in gamebag.games():
+        raise LobbyError(f"unknown game {game_id!r}; known: {', '.join(gamebag.games())}")
+    module_name = gamebag.entry(game_id).game_class.__module__
+    module = sys.modules[module_name]
+    package = module_name if hasattr(module, "__path__") else module_name.rsplit(".", 1)[0]
+    try:
+        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return ""
+
+
+def rematch_config(previous: TableConfig) -> TableConfig:
+    """A new table of the same game, options, seats (names and bots), timer and timeout agent.
+
+    Every seat gets a fresh token, the table a fresh seed and host token: the rematch is a new game.
+    """
+    return replace(
+        previous,
+        id=secrets.token_urlsafe(9),
+        seed=str(secrets.randbits(62)),
+        created_at=now(),
+        finished=False,
+        seats=tuple(replace(seat, token=secrets.token_urlsafe(24)) for seat in previous.seats),
+        host_token=secrets.token_urlsafe(24),
+        closed=None,
+        next_id=None,
+    )
 
 
 def default_timeout_agent(game: Game[Any, Any, Any]) -> str:

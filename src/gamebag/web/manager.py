@@ -29,9 +29,10 @@ from gamebag.web.bounds import LobbyError
 from gamebag.web.db import Store, TableConfig, now
 from gamebag.web.hub import Connection, Hub
 from gamebag.web.live import LiveTable, SeatError, Submission
-from gamebag.web.lobby import parse_table_request
+from gamebag.web.lobby import parse_table_request, rematch_config
 from gamebag.web.messages import dumps, state_message, table_meta
 from gamebag.web.settings import Limits
+from gamebag.web.summary import end_summary
 from gamebag.web.workers import AgentKey, BuildJob, JobFailed, JobTimeout, MoveJob, WorkerPool
 
 log = logging.getLogger("gamebag.web")
@@ -94,6 +95,7 @@ class TableManager:
         self._automation: dict[str, _Automation] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
         self.actions_accepted = 0
         self.fallback_moves = 0
 
@@ -138,12 +140,72 @@ class TableManager:
         """
         config = parse_table_request(request, allow_seed=self.allow_seed)
         config = dataclasses.replace(config, host_token=secrets.token_urlsafe(24))
+        await self._build_agents(config)
+        self.store.create_table(config)
+        return self.get(config.id)
+
+    async def _build_agents(self, config: TableConfig) -> None:
         specs = sorted({seat.agent for seat in config.seats if seat.agent is not None} | {config.timeout_agent})
         options = json.dumps(config.options, sort_keys=True)
         for spec in specs:
             await self._build(config, options, spec)
-        self.store.create_table(config)
-        return self.get(config.id)
+
+    async def rematch(self, table: LiveTable) -> LiveTable:
+        """The rematch of a finished table (same game, options and seats), opened once."""
+        if not table.is_over:
+            raise LobbyError("a rematch can be started once the game is over")
+        if table.config.next_id is None:
+            config = rematch_config(table.config)
+            await self._build_agents(config)
+            if table.config.next_id is None:  # nobody opened it while the agents were built
+                self.store.create_table(config)
+                self.store.set_rematch(table.id, config.id)
+                table.reconfigure(dataclasses.replace(table.config, next_id=config.id))
+        rematch = self.rematch_of(table)
+        if rematch is None:
+            raise LobbyError("the rematch of this table is closed; open a new table from the lobby")
+        self.publish(table)  # everyone still at the old table learns where the rematch is
+        return rematch
+
+    def rematch_of(self, table: LiveTable) -> LiveTable | None:
+        next_id = table.config.next_id
+        if next_id is None:
+            return None
+        try:
+            return self.get(next_id)
+        except (UnknownTableError, TableClosedError):
+            return None
+
+    async def hand_to_bot(self, table: LiveTable, seat: int, agent: str) -> None:
+        """A person's seat (a no-show) is played by ``agent`` from now on; its link only watches."""
+        if table.is_over:
+            raise LobbyError("the game is over: there is nothing left to play for that seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
+        if table.seats[seat].agent is not None:
+            raise SeatError(f"seat {seat} is already played by a bot")
+        await self._build(table.config, json.dumps(table.config.options, sort_keys=True), agent)
+        if table.seats[seat].agent is not None or table.is_over:
+            return  # handed over (or finished) while the agent was built
+        self.store.set_seat_agent(table.id, seat, agent)
+        seats = tuple(dataclasses.replace(s, agent=agent) if s.seat == seat else s for s in table.seats)
+        table.reconfigure(dataclasses.replace(table.config, seats=seats))
+        for connection in self.hub.members(table.id):
+            if connection.seat == seat:
+                connection.seat = None  # the link no longer holds the seat: it watches from now on
+        self.publish(table)
+        self.announce_presence(table)
+        self.automate(table)
+
+    def end_summary(self, table: LiveTable) -> dict[str, Any] | None:
+        """Scores by round and every seat's final view, once the game is over (kept while loaded)."""
+        if not table.is_over:
+            return None
+        summary = self._summaries.get(table.id)
+        if summary is None:
+            summary = end_summary(table.game, table.match.state, table.match.record.events)
+            self._summaries[table.id] = summary
+        return summary
 
     async def _build(self, config: TableConfig, options: str, spec: str) -> None:
         seconds = self.limits.solve_seconds
@@ -203,6 +265,7 @@ class TableManager:
 
     def _unload(self, table_id: str) -> None:
         self.tables.pop(table_id, None)
+        self._summaries.pop(table_id, None)
         automation = self._automation.pop(table_id, None)
         if automation is not None:
             self._stop_clock(automation)
@@ -261,7 +324,14 @@ class TableManager:
 
     def sync(self, connection: Connection, table: LiveTable) -> None:
         """Send one connection the whole picture, with its seat's recent history."""
-        message = state_message(table, connection.seat, self.meta(table), with_history=True)
+        message = state_message(
+            table,
+            connection.seat,
+            self.meta(table),
+            with_history=True,
+            summary=self.end_summary(table),
+            rematch=self.rematch_of(table),
+        )
         connection.send(dumps(message))
 
     def publish(self, table: LiveTable) -> None:
@@ -270,11 +340,13 @@ class TableManager:
         if not members:
             return
         meta = self.meta(table)
+        summary = self.end_summary(table)
+        rematch = self.rematch_of(table)
         by_seat: dict[int | None, list[Connection]] = {}
         for connection in members:
             by_seat.setdefault(connection.seat, []).append(connection)
         for seat, connections in by_seat.items():
-            text = dumps(state_message(table, seat, meta))
+            text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
             for connection in connections:
                 connection.send(text)
 

@@ -67,8 +67,16 @@ def state_message(
     meta: JsonDict,
     *,
     with_history: bool = False,
+    summary: JsonDict | None = None,
+    rematch: LiveTable | None = None,
 ) -> JsonDict:
-    """The whole picture for one seat (or a spectator when ``seat`` is None)."""
+    """The whole picture for one seat (or a spectator when ``seat`` is None).
+
+    Once the game is over, ``result`` also holds the end ``summary`` (scores by round and
+    every seat's final view: the record is public by then). Once a rematch is open,
+    ``next`` says where: with this seat's own new invite for a seat, the watch link for
+    a spectator.
+    """
     message: JsonDict = {
         "type": "state",
         "seat": seat,
@@ -79,9 +87,24 @@ def state_message(
         "result": result_json(table),
         "at": time.time(),
     }
+    if summary is not None and message["result"] is not None:
+        message["result"] = {**message["result"], **summary}
+    if rematch is not None:
+        message["next"] = {"id": rematch.id, "path": rematch_path(rematch, seat)}
     if with_history:
         message["history"] = table.step_views(seat, HISTORY_STEPS)
     return message
+
+
+def rematch_path(rematch: LiveTable, seat: int | None) -> str:
+    """Where a reader continues at the ``rematch`` table.
+
+    The rematch gives each seat a fresh token; a seat's new token goes only to that
+    seat (the reader that holds its old one); spectators and bot seats get the watch link.
+    """
+    if seat is None or rematch.seats[seat].agent is not None:
+        return f"/play/{rematch.id}"
+    return f"/play/{rematch.id}#seat={rematch.seats[seat].token}"
 
 
 def error_message(text: str, ref: Any = None) -> JsonDict:

@@ -12,7 +12,8 @@ over all ``i`` of the level) given the current estimates, then solve the linear
 equations that this greedy policy pair implies exactly (a Newton step, which
 usually lands on the fixed point in two or three rounds), until the greedy values
 reproduce the estimates within ``TOLERANCE``. Plain value-iteration steps take
-over if a Newton step ever fails to shrink the residual.
+over if a Newton step ever fails to shrink the residual. The whole loop runs
+compiled (``kernels.race_levels_flat``); ``compiled=False`` runs it in NumPy.
 """
 
 from __future__ import annotations
@@ -24,8 +25,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.agents.solvers.kernels import race_levels_flat
 from gamebag.agents.solvers.model import RaceModel, TurnPosition
-from gamebag.agents.solvers.turn_graph import DECISION, FloatArray, TurnGraph, compile_turn, evaluate
+from gamebag.agents.solvers.turn_graph import (
+    DECISION,
+    TIE_TOLERANCE,
+    FloatArray,
+    TurnGraph,
+    compile_turn,
+    evaluate_reference,
+)
 
 TOLERANCE = 1e-13
 MAX_ITERATIONS = 500
@@ -67,8 +76,12 @@ class RaceWinSolution:
         return int(self.choices.size)
 
 
-def solve_race_win(model: RaceModel, graph: TurnGraph | None = None) -> RaceWinSolution:
-    """Both players maximise their own chance to reach the goal first."""
+def solve_race_win(model: RaceModel, graph: TurnGraph | None = None, *, compiled: bool = True) -> RaceWinSolution:
+    """Both players maximise their own chance to reach the goal first.
+
+    ``compiled`` runs every level in one compiled loop (``kernels.race_levels_flat``);
+    ``compiled=False`` runs the same steps level by level in NumPy (the reference).
+    """
     started = time.perf_counter()
     graph = graph or compile_turn(model)
     goal = model.race_goal()
@@ -76,6 +89,41 @@ def solve_race_win(model: RaceModel, graph: TurnGraph | None = None) -> RaceWinS
     bust_rows = points == 0
     if not bust_rows.any():
         raise ValueError("a race turn model needs an end node scoring 0 (the turn that banks nothing)")
+    if compiled:
+        flat = graph.flat()
+        win, choices, sweeps, stuck = race_levels_flat(
+            flat.kinds,
+            flat.start,
+            flat.children,
+            flat.probability,
+            flat.row,
+            flat.root,
+            flat.decisions,
+            points,
+            goal,
+            TOLERANCE,
+            MAX_ITERATIONS,
+            TIE_TOLERANCE,
+        )
+        if stuck >= 0:
+            raise RuntimeError(f"level {stuck} did not converge within {MAX_ITERATIONS} sweeps")
+    else:
+        win, choices, sweeps = _solve_levels_reference(graph, goal, points, bust_rows)
+    return RaceWinSolution(
+        graph=graph,
+        goal=goal,
+        win_probability=win,
+        choices=choices,
+        value=float(win[0, 0]),
+        seconds=time.perf_counter() - started,
+        sweeps=sweeps,
+    )
+
+
+def _solve_levels_reference(
+    graph: TurnGraph, goal: int, points: npt.NDArray[np.int64], bust_rows: npt.NDArray[np.bool_]
+) -> tuple[FloatArray, npt.NDArray[np.int8], int]:
+    """The level-by-level NumPy solve (the specification of ``race_levels_flat``)."""
     win = np.zeros((goal, goal), dtype=np.float64)
     choices = np.zeros((goal, goal, len(graph.decision_nodes)), dtype=np.int8)
     sweeps = 0
@@ -95,7 +143,7 @@ def solve_race_win(model: RaceModel, graph: TurnGraph | None = None) -> RaceWinS
             sweeps += 1
             end_values = fixed.copy()
             end_values[bust_rows] = 1.0 - estimates[::-1]
-            evaluation = evaluate(graph, end_values)
+            evaluation = evaluate_reference(graph, end_values)
             values = evaluation.values[graph.root]
             residual = float(np.max(np.abs(values - estimates)))
             if residual < TOLERANCE:
@@ -109,15 +157,7 @@ def solve_race_win(model: RaceModel, graph: TurnGraph | None = None) -> RaceWinS
             raise RuntimeError(f"level {level} did not converge within {MAX_ITERATIONS} sweeps")
         win[mine, theirs] = values
         choices[mine, theirs] = evaluation.choices.T
-    return RaceWinSolution(
-        graph=graph,
-        goal=goal,
-        win_probability=win,
-        choices=choices,
-        value=float(win[0, 0]),
-        seconds=time.perf_counter() - started,
-        sweeps=sweeps,
-    )
+    return win, choices, sweeps
 
 
 def _newton_step(
@@ -134,7 +174,7 @@ def _newton_step(
     """
     indicator = np.zeros((len(graph.end_nodes), values.size))
     indicator[bust_rows] = 1.0
-    nothing = evaluate(graph, indicator, greedy).values[graph.root]
+    nothing = evaluate_reference(graph, indicator, greedy).values[graph.root]
     bust_value = 1.0 - estimates[::-1]
     alpha = values - nothing * bust_value + nothing  # a_i + c_i
     paired_alpha, paired_nothing = alpha[::-1], nothing[::-1]

@@ -107,14 +107,19 @@ def _versus_score(game: Game[Any, Any, Any], model: TurnModel, solution: RoundsW
     found, situations = differences(solution, score.choice)
     by_turn: dict[str, int] = {}
     by_kind: dict[str, int] = {}
+    kinds: dict[tuple[Any, Any], str] = {}  # a few distinct action pairs recur thousands of times
     for item in sorted(found, key=lambda d: (d.round, d.seat)):
         label = f"round {item.round} seat {item.seat}"
         by_turn[label] = by_turn.get(label, 0) + 1
-        win_json, score_json = model.action_to_json(item.win_action), model.action_to_json(item.score_action)
-        if isinstance(win_json, str) and isinstance(score_json, str):
-            kind = f"'{win_json}' instead of '{score_json}'"
-        else:
-            kind = "a different collection or other choice"
+        pair = (item.win_action, item.score_action)
+        kind = kinds.get(pair)
+        if kind is None:
+            win_json, score_json = model.action_to_json(item.win_action), model.action_to_json(item.score_action)
+            if isinstance(win_json, str) and isinstance(score_json, str):
+                kind = f"'{win_json}' instead of '{score_json}'"
+            else:
+                kind = "a different collection or other choice"
+            kinds[pair] = kind
         by_kind[kind] = by_kind.get(kind, 0) + 1
     return {
         "win_vs_score": outcome_breakdown(solution, None, table)["share"],

@@ -14,7 +14,7 @@ the start-of-turn values and the choice at every decision node for every ``d``.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,13 +24,16 @@ import numpy.typing as npt
 from gamebag.agents.solvers.model import RoundsModel, TurnPosition
 from gamebag.agents.solvers.turn_graph import (
     DECISION,
+    Evaluation,
     FloatArray,
     TurnGraph,
     compile_turn,
     decision_reach,
     evaluate,
+    evaluate_reference,
 )
 
+Evaluator = Callable[[TurnGraph, FloatArray, "npt.NDArray[np.int8] | None"], Evaluation]
 SHARE = (1.0, 0.5, 0.0)  # seat 0's value of a win, a shared win, a loss
 OUTRIGHT_WIN = (1.0, 0.0, 0.0)
 SHARED_WIN = (0.0, 1.0, 0.0)
@@ -111,6 +114,7 @@ def _backward(
     outcome_values: tuple[float, float, float],
     fixed: dict[int, npt.NDArray[np.int8] | None] | None = None,
     fixed_for_level: dict[tuple[int, int], npt.NDArray[np.int8]] | None = None,
+    evaluator: Evaluator = evaluate,
 ) -> dict[tuple[int, int], Level]:
     """Backward induction over the schedule.
 
@@ -127,7 +131,7 @@ def _backward(
             choices = fixed_for_level[(round_no, seat)]
         elif fixed is not None:
             choices = fixed.get(seat)
-        evaluation = evaluate(graph, mover_values, choices)
+        evaluation = evaluator(graph, mover_values, choices)
         root = evaluation.values[graph.root]
         levels[(round_no, seat)] = Level(
             round=round_no,
@@ -140,12 +144,17 @@ def _backward(
     return levels
 
 
-def solve_rounds_win(model: RoundsModel, graph: TurnGraph | None = None) -> RoundsWinSolution:
-    """Both seats maximise their own win share; returns seat 0's share under optimal play."""
+def solve_rounds_win(model: RoundsModel, graph: TurnGraph | None = None, *, compiled: bool = True) -> RoundsWinSolution:
+    """Both seats maximise their own win share; returns seat 0's share under optimal play.
+
+    ``compiled=False`` evaluates the turns with the NumPy reference pass instead of
+    the compiled one (for checking them against each other).
+    """
     started = time.perf_counter()
     graph = graph or compile_turn(model)
     rounds, tiebreak_rounds = model.round_structure()
-    levels = _backward(graph, rounds, tiebreak_rounds, SHARE)
+    evaluator: Evaluator = evaluate if compiled else evaluate_reference
+    levels = _backward(graph, rounds, tiebreak_rounds, SHARE, evaluator=evaluator)
     value = float(levels[(1, 0)].start_values[0])
     solution = RoundsWinSolution(
         graph=graph,
@@ -155,7 +164,7 @@ def solve_rounds_win(model: RoundsModel, graph: TurnGraph | None = None) -> Roun
         value=value,
         seconds=0.0,
     )
-    solution.breakdown = outcome_breakdown(solution, None, None)
+    solution.breakdown = outcome_breakdown(solution, None, None, evaluator)
     solution.seconds = time.perf_counter() - started  # the solve and its outcome breakdown
     return solution
 
@@ -173,6 +182,7 @@ def outcome_breakdown(
     solution: RoundsWinSolution,
     seat0_score_choices: npt.NDArray[np.int8] | None,
     seat1_score_choices: npt.NDArray[np.int8] | None,
+    evaluator: Evaluator = evaluate,
 ) -> dict[str, float]:
     """Exact outcome probabilities when each seat plays its win policy or a given score policy."""
     fixed: dict[int, npt.NDArray[np.int8] | None] = {}
@@ -183,7 +193,9 @@ def outcome_breakdown(
         per_level.update(seat_levels)
     result = {}
     for name, outcome_values in (("share", SHARE), ("first_wins", OUTRIGHT_WIN), ("shared", SHARED_WIN)):
-        levels = _backward(solution.graph, solution.rounds, solution.tiebreak_rounds, outcome_values, fixed, per_level)
+        levels = _backward(
+            solution.graph, solution.rounds, solution.tiebreak_rounds, outcome_values, fixed, per_level, evaluator
+        )
         result[name] = float(levels[(1, 0)].start_values[0])
     result["second_wins"] = max(0.0, 1.0 - result["first_wins"] - result["shared"])
     return result
@@ -253,40 +265,45 @@ def differences(solution: RoundsWinSolution, score_choice: dict[int, int]) -> tu
     Returns the differences and the number of reachable decision situations.
     """
     graph = solution.graph
+    flat = graph.flat()
     reach = level_reach(solution)
     found: list[Difference] = []
     situations = 0
+    # Every decision node's children side by side, so a level's comparison is a few array operations.
+    decisions = np.array(graph.decision_nodes, dtype=np.int64)
+    first_edge = flat.start[decisions]
+    counts = flat.start[decisions + 1] - first_edge
+    edges = np.concatenate([np.arange(f, f + n) for f, n in zip(first_edge, counts, strict=True)])
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    scored_child = flat.children[first_edge + np.array([score_choice[n] for n in graph.decision_nodes])]
+    several = counts >= 2
     for (round_no, seat), level in sorted(solution.levels.items()):
         mass = reach[(round_no, seat)]
         if not mass.any():
             continue
         turn = (round_no, seat, level.low, level.high)
         end_values = _end_values(graph, solution.levels, solution.rounds, solution.tiebreak_rounds, SHARE, turn)
-        evaluation = evaluate(graph, end_values)
-        node_reach = decision_reach(graph, level.choices) * mass[np.newaxis, :]
-        for slot, node in enumerate(graph.decision_nodes):
-            kids = graph.children[node]
-            reachable = node_reach[node] > 0
-            situations += int(reachable.sum())
-            if len(kids) < 2:
-                continue
-            options = evaluation.values[kids]
-            best = options.max(axis=0)
-            scored = options[score_choice[node]]
-            gain = best - scored
-            for column in np.nonzero(reachable & (gain > MEANINGFUL_GAIN))[0]:
-                found.append(
-                    Difference(
-                        round=round_no,
-                        seat=seat,
-                        difference=int(level.low + column),
-                        node=graph.nodes[node],
-                        win_action=graph.actions[node][int(level.choices[slot, column])],
-                        score_action=graph.actions[node][score_choice[node]],
-                        gain=float(gain[column]),
-                        reach=float(node_reach[node, column]),
-                    )
+        values = evaluate(graph, end_values).values
+        node_reach = decision_reach(graph, level.choices)[decisions] * mass[np.newaxis, :]
+        reachable = node_reach > 0
+        situations += int(reachable.sum())
+        best = np.maximum.reduceat(values[flat.children[edges]], offsets, axis=0)
+        gain = best - values[scored_child]
+        meaningful = reachable & several[:, np.newaxis] & (gain > MEANINGFUL_GAIN)
+        for slot, column in zip(*np.nonzero(meaningful), strict=True):
+            node = graph.decision_nodes[slot]
+            found.append(
+                Difference(
+                    round=round_no,
+                    seat=seat,
+                    difference=int(level.low + column),
+                    node=graph.nodes[node],
+                    win_action=graph.actions[node][int(level.choices[slot, column])],
+                    score_action=graph.actions[node][score_choice[node]],
+                    gain=float(gain[slot, column]),
+                    reach=float(node_reach[slot, column]),
                 )
+            )
     found.sort(key=lambda d: -d.weight)
     return found, situations
 

@@ -7,7 +7,8 @@ the nodes in that order is then a single pass. Two evaluators share the layout:
 * ``exact_expectimax``: exact ``Fraction`` values for one utility of the points
   scored (the expected-score objective);
 * ``evaluate``: float values for many utilities at once (one per column, e.g.
-  one per score difference), maximising at decisions or following given choices.
+  one per score difference), maximising at decisions or following given choices;
+  it runs compiled (``kernels.py``), ``evaluate_reference`` is the NumPy original.
 
 Ties between choices go to the first choice in the game's own order; in float
 evaluation, choices within ``TIE_TOLERANCE`` of the best count as tied, so tiny
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.agents.solvers.kernels import FlatGraph, evaluate_flat, reach_flat
 from gamebag.agents.solvers.model import TurnModel
 
 END, CHANCE, DECISION = 0, 1, 2
@@ -50,6 +52,7 @@ class TurnGraph:
     decision_nodes: list[int] = field(default_factory=list)
     decision_slot: dict[int, int] = field(default_factory=dict)  # node -> row in choice tables
     end_nodes: list[int] = field(default_factory=list)
+    _flat: FlatGraph | None = field(default=None, repr=False, compare=False)
 
     @property
     def max_points(self) -> int:
@@ -61,6 +64,31 @@ class TurnGraph:
 
     def end_points_array(self) -> IntArray:
         return np.array([self.points[n] for n in self.end_nodes], dtype=np.int64)
+
+    def flat(self) -> FlatGraph:
+        """The graph as flat arrays for the compiled passes (built once)."""
+        if self._flat is None:
+            start = np.zeros(self.size + 1, dtype=np.int32)
+            start[1:] = np.cumsum([len(kids) for kids in self.children])
+            probability = np.zeros(int(start[-1]), dtype=np.float64)
+            row = np.full(self.size, -1, dtype=np.int32)
+            for node, kind in enumerate(self.kinds):
+                if kind == CHANCE:
+                    probability[start[node] : start[node + 1]] = self.float_probabilities[node]
+            for k, node in enumerate(self.end_nodes):
+                row[node] = k
+            for slot, node in enumerate(self.decision_nodes):
+                row[node] = slot
+            self._flat = FlatGraph(
+                kinds=np.array(self.kinds, dtype=np.int8),
+                start=start,
+                children=np.array([c for kids in self.children for c in kids], dtype=np.int32),
+                probability=probability,
+                row=row,
+                root=self.root,
+                decisions=len(self.decision_nodes),
+            )
+        return self._flat
 
 
 def _expand(model: TurnModel, node: Hashable) -> tuple[int, list[tuple[Any, Hashable]]]:
@@ -211,6 +239,54 @@ def evaluate(
 
     ``end_values`` has one row per ``graph.end_nodes`` entry and one column per
     utility. Decisions maximise, unless ``fixed_choices`` (decision nodes x
+    columns, or decision nodes x 1) says which child each decision takes. The
+    compiled pass (``kernels.evaluate_flat``) does the work; ``evaluate_reference``
+    is the same pass in NumPy, kept as its specification.
+    """
+    flat = graph.flat()
+    fixed = _NO_CHOICES if fixed_choices is None else np.ascontiguousarray(fixed_choices, dtype=np.int8)
+    values, choices = evaluate_flat(
+        flat.kinds,
+        flat.start,
+        flat.children,
+        flat.probability,
+        flat.row,
+        flat.decisions,
+        np.ascontiguousarray(end_values, dtype=np.float64),
+        fixed,
+        fixed_choices is not None,
+        TIE_TOLERANCE,
+    )
+    return Evaluation(values, choices)
+
+
+def decision_reach(graph: TurnGraph, choices: npt.NDArray[np.int8]) -> FloatArray:
+    """Probability of reaching each node from the root, per column, following ``choices`` (compiled)."""
+    flat = graph.flat()
+    reach: FloatArray = reach_flat(
+        flat.kinds,
+        flat.start,
+        flat.children,
+        flat.probability,
+        flat.row,
+        flat.root,
+        np.ascontiguousarray(choices, dtype=np.int8),
+    )
+    return reach
+
+
+_NO_CHOICES = np.zeros((1, 1), dtype=np.int8)
+
+
+def evaluate_reference(
+    graph: TurnGraph,
+    end_values: FloatArray,
+    fixed_choices: npt.NDArray[np.int8] | None = None,
+) -> Evaluation:
+    """Values of every node given the utility of each end node (rows of ``end_values``).
+
+    ``end_values`` has one row per ``graph.end_nodes`` entry and one column per
+    utility. Decisions maximise, unless ``fixed_choices`` (decision nodes x
     columns, or decision nodes x 1) says which child each decision takes.
     """
     columns = end_values.shape[1]
@@ -243,7 +319,7 @@ def evaluate(
     return Evaluation(values, choices)
 
 
-def decision_reach(graph: TurnGraph, choices: npt.NDArray[np.int8]) -> FloatArray:
+def decision_reach_reference(graph: TurnGraph, choices: npt.NDArray[np.int8]) -> FloatArray:
     """Probability of reaching each node from the root, per column, following ``choices``."""
     columns = choices.shape[1]
     reach = np.zeros((graph.size, columns), dtype=np.float64)

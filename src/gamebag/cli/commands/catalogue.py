@@ -17,17 +17,20 @@ def register(app: typer.Typer) -> None:
         """List every game (players, options) and every agent."""
         console = Console()
         table = Table(title="Games", show_lines=True)
-        for column in ("id", "title", "players", "options (default)"):
-            table.add_column(column)
+        # Long names fold onto the next line instead of being cut at the terminal's width.
+        table.add_column("id", overflow="fold")
+        table.add_column("title", overflow="fold", ratio=1)
+        table.add_column("players", no_wrap=True)
+        table.add_column("options (default)", overflow="fold", ratio=3)
         for game_id in gamebag.games():
             cls = gamebag.entry(game_id).game_class
             options = "\n".join(f"{o.name} ({o.default!r}): {o.allowed()}" for o in cls.option_specs) or "-"
             table.add_row(game_id, cls.title, f"{cls.min_players}-{cls.max_players}", options)
         console.print(table)
         agents = Table(title="Agents (name or name:key=value,key=value)")
-        agents.add_column("name")
-        agents.add_column("games")
-        agents.add_column("what it does")
+        agents.add_column("name", overflow="fold")
+        agents.add_column("games", overflow="fold")
+        agents.add_column("what it does", overflow="fold", ratio=1)
         for agent in agent_entries():
             agents.add_row(agent.name, ", ".join(agent.games) if agent.games else "all", agent.doc)
         console.print(agents)

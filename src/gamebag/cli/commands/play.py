@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 
 import gamebag
@@ -16,11 +18,15 @@ from gamebag.agents.registry import make_agent
 from gamebag.cli.common import build_game, split_agents
 from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.match import Match
-from gamebag.core.protocol import Game
-from gamebag.core.records import Record
+from gamebag.core.protocol import Game, JsonDict
+from gamebag.core.records import Record, apply_event
 from gamebag.core.rng import derive_rng
 
 HUMAN = "human"
+SPECTATOR = -1  # the key of the spectator's view when no human plays
+INTERRUPTED = 130  # the shell's exit status for a program stopped by Ctrl-C (128 + SIGINT)
+AUTO_DELAY = 0.8  # seconds a single legal choice stays on screen before it is played
+MAX_AUTO_DELAY = 10.0
 
 
 def register(app: typer.Typer) -> None:
@@ -43,8 +49,18 @@ def register(app: typer.Typer) -> None:
         resume: Path | None = typer.Option(
             None, "--resume", help="Continue the game in this record (its game, players and options are used)."
         ),
+        auto_delay: float = typer.Option(
+            AUTO_DELAY,
+            "--auto-delay",
+            help=f"Seconds a decision with a single legal choice is shown before it is played (0-{MAX_AUTO_DELAY:g}).",
+        ),
     ) -> None:
-        """Play GAME in the terminal. You see only what your seat may know."""
+        """Play GAME in the terminal. You see only what your seat may know.
+
+        Ctrl-C or Ctrl-D saves the game and leaves (Ctrl-C with exit status 130).
+        """
+        if not 0 <= auto_delay <= MAX_AUTO_DELAY:
+            raise GamebagError(f"--auto-delay must be from 0 to {MAX_AUTO_DELAY:g} seconds, not {auto_delay:g}")
         events: list[dict[str, Any]] = []
         if resume is not None:
             saved = Record.load(resume)
@@ -68,7 +84,7 @@ def register(app: typer.Typer) -> None:
             import secrets
 
             seed = secrets.randbelow(2**31)
-        TerminalGame(rules, names, bots, seed, record, events).run()
+        TerminalGame(rules, names, bots, seed, record, events, auto_delay).run()
 
 
 def _option_text(value: Any) -> str:
@@ -78,7 +94,14 @@ def _option_text(value: Any) -> str:
 
 
 class TerminalGame:
-    """The loop of a terminal game: ask humans, let bots act, show each reveal."""
+    """The loop of a terminal game: ask humans, let bots act, tell each human everything that happened.
+
+    After every state change (each joint action and each chance event) every human seat's view is
+    compared with the one it saw before, and the game's narrator turns the difference into lines in
+    the rulebook's words; a human sees all of them before its next decision (hot seat: each only
+    its own). Choices are listed in plain words with their codes; ``?`` explains the decision; a
+    decision with a single legal choice is played after a short notice.
+    """
 
     def __init__(
         self,
@@ -88,27 +111,38 @@ class TerminalGame:
         seed: int,
         record: Path | None,
         events: list[dict[str, Any]],
+        auto_delay: float = AUTO_DELAY,
     ) -> None:
         self.game = game
         self.record_path = record
         self.names = names
         self.bots = bots
         self.seed = seed
+        self.auto_delay = auto_delay
         try:
             self.match = Match(game, seed, events)
         except GamebagError as error:
             raise RecordError(f"the saved game cannot be resumed: {error}") from None
         self.match.record.meta = {"seed": seed}
         self.console = Console()
-        self.render = gamebag.entry(game.game_id).render_view
-        humans = [p for p, name in enumerate(names) if name == HUMAN]
-        self.viewer = humans[0] if humans else None
+        self.entry = gamebag.entry(game.game_id)
+        self.render = self.entry.render_view
+        self.humans = [p for p, name in enumerate(names) if name == HUMAN]
+        self.viewer = self.humans[0] if self.humans else None
+        # What each human (or, with no human, the spectator: key -1) last saw, and what it has not read yet.
+        self.seen: dict[int, JsonDict | None] = {}
+        self.unread: dict[int, list[str]] = {}
+        for seat in self.humans or [SPECTATOR]:
+            self.seen[seat] = None
+            self.unread[seat] = []
+        self.observe(self.match.state)
 
     def run(self) -> None:
+        interrupted = False
         try:
             finished = self.play()
         except KeyboardInterrupt:
-            finished = False
+            finished, interrupted = False, True
         if finished:
             self.show_final()
         if finished and self.record_path is None:
@@ -118,17 +152,48 @@ class TerminalGame:
         path.write_text(json.dumps(self.match.record.to_json(), indent=1), encoding="utf-8")
         if finished:
             self.console.print(f"The game's record is saved in {path}; `gamebag replay {path}` shows it.")
-        else:
-            self.console.print(
-                f"The game so far is saved in {path}; continue it with "
-                f"`gamebag play {self.game.game_id} --resume {path} --seats {','.join(self.names)}`."
-            )
+            return
+        self.console.print(f"The game so far is saved in {path}; continue it with")
+        # One line however narrow the terminal, so it can be copied as it is.
+        self.console.print(
+            f"  gamebag play {self.game.game_id} --resume {path} --seats {','.join(self.names)}",
+            soft_wrap=True,
+            highlight=False,
+        )
+        if interrupted:
+            raise typer.Exit(INTERRUPTED)
+
+    # ---- what happened ------------------------------------------------------------------------
+    def observe(self, state: Any) -> None:
+        """Narrate the change from what each human last saw to ``state``."""
+        for seat in self.seen:
+            view = self.game.public_view(state) if seat == SPECTATOR else self.game.observation(state, seat)
+            self.unread[seat].extend(self.entry.narrate(self.seen[seat], view))
+            self.seen[seat] = view
+        if not self.humans:
+            self.print_unread(SPECTATOR)
+
+    def print_unread(self, seat: int) -> None:
+        lines, self.unread[seat] = self.unread[seat], []
+        if lines and seat != SPECTATOR:
+            self.console.print(Rule("since your last decision", style="dim"))
+        for line in lines:
+            self.console.print(line, highlight=False)
+
+    def submit(self, seat: int, action: Any) -> None:
+        before = self.match.state
+        events = self.match.submit(seat, action)
+        state = before
+        for event in events:  # one step at a time, so nothing between two decisions goes untold
+            state = apply_event(self.game, state, event)
+            self.observe(state)
 
     def play(self) -> bool:
         """Play until the end (True) or until a human leaves (False)."""
         self.console.print(
             f"[bold]{self.game.title}[/bold] - {self.game.num_players} players, seed {self.seed}. "
             + ", ".join(f"seat {p}: {name}" for p, name in enumerate(self.names))
+            + ". Type ? at a prompt for help."
         )
         step = 0
         while not self.match.is_over:
@@ -142,37 +207,75 @@ class TerminalGame:
                     if action is None:
                         self.console.print("Game left before the end.")
                         return False
-                self.match.submit(seat, action)
+                self.submit(seat, action)
         return True
 
+    # ---- asking a human -------------------------------------------------------------------------
     def ask(self, seat: int) -> Any:
-        if sum(name == HUMAN for name in self.names) > 1:
-            # Hot seat: hide the previous player's screen before the next one looks.
+        legal = list(self.match.legal_actions(seat))
+        view = self.match.view(seat)
+        hot_seat = len(self.humans) > 1
+        if len(legal) == 1:
+            if hot_seat:  # the words may hold the seat's secrets: the others are looking
+                self.console.print(f"Seat {seat} has a single choice now; it is played.")
+            else:
+                self.print_unread(seat)
+                words = self.words(view, legal[0])
+                self.console.print(f"Only one choice now, so it is played: [bold]{words}[/bold]", highlight=False)
+            time.sleep(self.auto_delay)
+            return legal[0]
+        if hot_seat:
+            # Hide the previous player's screen before the next one looks.
             self.console.clear()
             try:
                 self.console.input(f"Pass the keyboard to seat {seat}, then press Enter. ")
             except EOFError:
                 return None
+        self.print_unread(seat)
         self.console.print(Rule(f"seat {seat} ({self.names[seat]}) to choose"))
-        self.console.print(self.render(self.match.view(seat)))
-        legal = list(self.match.legal_actions(seat))
-        labels = [json.dumps(self.game.action_to_json(a)) for a in legal]
+        self.console.print(self.render(view))
         numbered = not all(isinstance(a, int) and not isinstance(a, bool) for a in legal)
-        if numbered:
-            for k, label in enumerate(labels, 1):
-                self.console.print(f"  [{k}] {label}", highlight=False)
-            hint = f"a number from 1 to {len(legal)}, or an action as written above"
-        else:
-            hint = "one of " + ", ".join(labels)
+        self.show_choices(view, legal, numbered)
+        hint = (
+            f"a number from 1 to {len(legal)} or a code in brackets"
+            if numbered
+            else "one of " + ", ".join(json.dumps(self.game.action_to_json(a)) for a in legal)
+        )
         while True:
             try:
-                text = self.console.input(f"Your choice ({hint}): ").strip()
+                text = self.console.input(f"Your choice ({hint}; ? for help): ").strip()
             except EOFError:
                 return None
+            if text in ("?", "help"):
+                self.show_help(view, legal, numbered)
+                continue
             action = self.parse(text, legal, numbered)
             if action is not None:
                 return action
-            self.console.print(f"[yellow]{text!r} is not a legal choice now.[/yellow] Enter {hint}.")
+            self.console.print(f"[yellow]{text!r} is not a legal choice now.[/yellow] Enter {hint}, or ? for help.")
+
+    def words(self, view: JsonDict, action: Any) -> str:
+        return self.entry.action_words(view, self.game.action_to_json(action))
+
+    def show_choices(self, view: JsonDict, legal: list[Any], numbered: bool) -> None:
+        for k, action in enumerate(legal, 1):
+            code = json.dumps(self.game.action_to_json(action))
+            label = f"[{k}]" if numbered else f"{code}:"
+            shortcut = f"  [dim]({code.strip(chr(34))})[/dim]" if numbered else ""
+            self.console.print(f"  {escape(label)} {self.words(view, action)}{shortcut}", highlight=False)
+
+    def show_help(self, view: JsonDict, legal: list[Any], numbered: bool) -> None:
+        self.console.print(Rule(f"{self.game.title}: help", style="dim"))
+        self.console.print(self.game.summary)
+        explanation = self.entry.decision_help(view)
+        if explanation:
+            self.console.print(f"[bold]This decision:[/bold] {explanation}", highlight=False)
+        self.console.print(
+            f"Full rules: `gamebag rules {self.game.game_id}`. Type the number of a choice"
+            + (" or its code (in brackets)" if numbered else "")
+            + ". Ctrl-C or Ctrl-D saves the game and leaves; `--resume` continues it."
+        )
+        self.show_choices(view, legal, numbered)
 
     def parse(self, text: str, legal: list[Any], numbered: bool) -> Any:
         if numbered and text.isdigit() and 1 <= int(text) <= len(legal):
@@ -188,6 +291,8 @@ class TerminalGame:
         return action if action in legal else None
 
     def show_final(self) -> None:
+        for seat in self.seen:
+            self.print_unread(seat)
         self.console.print(Rule("game over"))
         view = self.match.view(self.viewer) if self.viewer is not None else self.match.public()
         self.console.print(self.render(view))

@@ -11,6 +11,8 @@ import gamebag
 from gamebag.cli.common import dumps, plain_number
 from gamebag.core.records import Record, replay
 
+UNFINISHED = 3  # exit status for a record whose game is not over
+
 
 def register(app: typer.Typer) -> None:
     @app.command("replay")
@@ -21,9 +23,11 @@ def register(app: typer.Typer) -> None:
         """Check every event of a record against the rules and print the final position.
 
         A record that breaks a rule exits with status 2 and names the event (0-based) and the rule.
+        A record of a game that is not over exits with status 3 and says so.
         """
         record = Record.load(file)
         game, state = replay(record, gamebag.make)
+        finished = game.is_terminal(state)
         if as_json:
             result = {
                 "game": game.game_id,
@@ -39,7 +43,18 @@ def register(app: typer.Typer) -> None:
                 "view": game.public_view(state),
             }
             typer.echo(dumps(result))
+            if not finished:
+                raise typer.Exit(UNFINISHED)
             return
         console = Console()
         console.print(gamebag.entry(game.game_id).render_view(game.public_view(state)))
         console.print(f"\n{len(record.events)} events replayed; every one follows the rules.")
+        if not finished:
+            waiting = ", ".join(f"seat {seat}" for seat in game.acting_players(state)) or "chance"
+            console.print(
+                f"[yellow]The record is unfinished: the game is not over[/yellow] (round "
+                f"{game.round_number(state)}, waiting for {waiting}). `gamebag play {game.game_id} --resume "
+                f"{file}` continues it.",
+                highlight=False,
+            )
+            raise typer.Exit(UNFINISHED)

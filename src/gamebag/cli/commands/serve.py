@@ -38,6 +38,12 @@ def register(app: typer.Typer) -> None:
             help="SQLite commits: normal (each action survives the server being killed) or full "
             "(also a power cut: the disk is flushed on every commit, a few ms each).",
         ),
+        public_url: str = typer.Option(
+            "",
+            "--public-url",
+            help="The address others open (a reverse proxy's https://...); invite links use it. "
+            "Default: the LAN address when --host is 0.0.0.0.",
+        ),
         log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level (info shows each request)."),
         bot_workers: int = typer.Option(
             2, "--bot-workers", min=1, max=64, help="Worker processes for bots, searches and solves."
@@ -81,9 +87,16 @@ def register(app: typer.Typer) -> None:
         except DatabaseInUseError as error:
             typer.echo(f"error: {error}", err=True)
             sys.exit(1)
-        application = create_app(url, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync, limits=limits)
+        from gamebag.web.invites import invite_base
+
+        base = invite_base(host, port, public_url)
+        application = create_app(
+            url, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync, limits=limits, invite_base=base
+        )
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
+        if base:
+            typer.echo(f"invite links use {base} (what phones on this network open)")
         typer.echo(f"database: {safe_url(url)}  (Ctrl-C stops the server)")
         try:
             _run(uvicorn, application, host, port, log_level)

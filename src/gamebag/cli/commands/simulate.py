@@ -12,7 +12,8 @@ from rich.table import Table
 import gamebag
 from gamebag.cli.common import dumps, progress_bar, split_agents
 from gamebag.core.options import parse_option_pairs
-from gamebag.sim.simulate import SimulationResult, SimulationSpec, run_simulation, validate_spec
+from gamebag.fast import compiler_problem
+from gamebag.sim.simulate import SimulationResult, SimulationSpec, choose_engine, run_simulation, validate_spec
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +30,13 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no progress bar)."),
         record: Path | None = typer.Option(None, "--record", help="Write every game's record into this folder."),
+        engine: str = typer.Option(
+            "auto",
+            "--engine",
+            "-e",
+            help="auto: the compiled fast engine when the game, options and agents all have kernels, else the "
+            "rules engine; rules or fast to choose (the fast engine keeps no records).",
+        ),
     ) -> None:
         """Simulate GAMES games and print win share per seat (95% interval), mean scores and rounds."""
         cls = gamebag.entry(game).game_class
@@ -42,6 +50,7 @@ def register(app: typer.Typer) -> None:
             options=parse_option_pairs(option),
         )
         validate_spec(spec)
+        choose_engine(spec, engine, keep_records=record is not None)  # a bad --engine fails before any game
         spec = SimulationSpec(
             game=spec.game,
             players=spec.players,
@@ -54,9 +63,12 @@ def register(app: typer.Typer) -> None:
         if show_progress:
             with progress_bar() as bar:
                 task = bar.add_task(f"simulating {game}", total=games)
-                result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k))
+                result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k), engine=engine)
         else:
-            result = run_simulation(spec, workers, record)
+            result = run_simulation(spec, workers, record, engine=engine)
+        if engine == "auto" and result.engine_reason is not None and compiler_problem() is not None:
+            # The one case worth a notice: the machine's compiler, not the request, kept the fast engine out.
+            typer.echo(f"notice: using the rules engine: {result.engine_reason}", err=True)
         if as_json:
             typer.echo(dumps(result.to_json()))
         else:
@@ -83,6 +95,8 @@ def print_result(result: SimulationResult) -> None:
         f"mean rounds: {result.mean_rounds:.2f}   games per second: {result.games_per_second:,.0f}"
         f"   options: {dict(spec.options) or 'defaults'}"
     )
+    why = f" ({result.engine_reason})" if result.engine_reason else ""
+    console.print(f"engine: {result.engine}{why}", markup=False)
     if "ended_by" in result.extra:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in result.extra["ended_by"].items())
         console.print(f"how the games ended: {reasons}")

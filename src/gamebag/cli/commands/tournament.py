@@ -15,6 +15,7 @@ from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (
     DEFAULT_LADDER_STEPS,
+    ENGINES,
     TournamentResult,
     TournamentSpec,
     run_tournament,
@@ -52,6 +53,13 @@ def register(app: typer.Typer) -> None:
         plot: Path = typer.Option(
             None, "--plot", help=f"Draw the results into this file ({', '.join(SUPPORTED_SUFFIXES)})."
         ),
+        engine: str = typer.Option(
+            "auto",
+            "--engine",
+            "-e",
+            help="auto: matchups whose agents all have compiled policies play on the fast engine, the others on "
+            "the rules engine; rules or fast to choose.",
+        ),
     ) -> None:
         """Play every pairing (or seat mix for more players) with seats rotated; print win rates, ratings, ladder."""
         if plot is not None and plot.suffix.lower() not in SUPPORTED_SUFFIXES:
@@ -74,7 +82,9 @@ def register(app: typer.Typer) -> None:
         )
         if no_ladder and ladder is not None:
             raise GamebagError("--ladder and --no-ladder contradict each other; give one of them")
-        result = _run(spec, workers, show_progress=not as_json and sys.stderr.isatty())
+        if engine not in ENGINES:
+            raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
         if plot is not None:
             plot_tournament(result, plot)
         if as_json:
@@ -85,12 +95,12 @@ def register(app: typer.Typer) -> None:
                 Console().print(f"plot written to {plot}")
 
 
-def _run(spec: TournamentSpec, workers: int, show_progress: bool) -> TournamentResult:
+def _run(spec: TournamentSpec, workers: int, engine: str, show_progress: bool) -> TournamentResult:
     if not show_progress:
-        return run_tournament(spec, workers)
+        return run_tournament(spec, workers, engine=engine)
     with progress_bar() as bar:
         task = bar.add_task(f"tournament: {spec.game}", total=total_games(spec))
-        return run_tournament(spec, workers, progress=lambda k: bar.advance(task, k))
+        return run_tournament(spec, workers, progress=lambda k: bar.advance(task, k), engine=engine)
 
 
 def print_result(result: TournamentResult) -> None:
@@ -131,4 +141,5 @@ def print_result(result: TournamentResult) -> None:
         )
     else:
         console.print("skill ladder skipped (--no-ladder)")
-    console.print(f"played in {result.seconds:.1f} s")
+    why = f" ({result.engine_reason})" if result.engine_reason else ""
+    console.print(f"played in {result.seconds:.1f} s   engine: {result.engine}{why}", markup=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
-from gamebag.games.catch_a_dragon.render import render_view
+from gamebag.games.catch_a_dragon.render import action_words, decision_help, narrate, render_view
 from gamebag.games.catch_a_dragon.rules import CatchADragon, DragonState
 
 __all__ = ["CatchADragon", "DragonState"]
@@ -16,4 +16,4 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-register(CatchADragon, render_view, rules_text)
+register(CatchADragon, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)

@@ -112,3 +112,51 @@ def _ring(view: JsonDict) -> str:
     if view["cyclic"]:
         ring += " > back to 1"
     return ring + f"  (duplicate bust: {view['duplicate_bust']})"
+
+
+# ---- the terminal: events, choices in words, help ---------------------------------------------
+def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
+    """Every roll, collection and turn's end between two views of one seat, its own bust included."""
+    lines: list[str] = []
+    if before is None:
+        return lines
+    me = after.get("seat")
+    seat = after["turn_seat"]
+    last = after.get("last_turn")
+    if last and last != before.get("last_turn"):
+        text = describe_turn(last).replace("Last turn: ", "", 1)
+        if me == last["seat"]:
+            text = text.replace(f"seat {me} ", f"you (seat {me}) ", 1)
+        lines.append(text)
+    if seat is not None and seat != me:
+        who = f"seat {seat}"
+        if after["phase"] == "collect" and after["rolled"] and after["rolled"] != before.get("rolled"):
+            lines.append(f"{who} rolls {dragons(after['rolled'])}.")
+        if after["phase"] == "decide" and after["collected"] != before.get("collected"):
+            lines.append(f"{who} collects and holds {dragons(after['collected'])}: {_set_text(after)}.")
+    if after["round"] != before["round"] and not after["over"]:
+        lines.append(f"[bold]Round {after['round']}[/bold] begins.")
+    return lines
+
+
+def action_words(view: JsonDict, action: Any) -> str:
+    """Collect, stop or roll in plain words."""
+    if action == "stop":
+        return f"stop and score {view['set_points']}"
+    if action == "roll":
+        left = view["dice_left"]
+        return f"roll the {left} other {'die' if left == 1 else 'dice'}"
+    if isinstance(action, list):
+        return "collect " + " and ".join(dragons([c]) for c in action)
+    return str(action)
+
+
+def decision_help(view: JsonDict) -> str:
+    """What this decision means."""
+    if view["phase"] == "collect":
+        return (
+            "Collect one or more of the dice just rolled that fit your set: all identical colours (n "
+            "identical score n x n) or all different colours (linked chains score 2 per dragon, a lone "
+            "dragon 1). Rolling no die that fits is a bust: 0 points for the turn."
+        )
+    return "Stop and score your set now, or roll the dice you have not collected (a bust scores 0)."

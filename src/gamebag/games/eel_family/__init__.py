@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
-from gamebag.games.eel_family.render import render_view
+from gamebag.games.eel_family.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eel_family.rules import EelFamilyGame, EelHarvest, EelState, WriggleRoulette
 
 __all__ = ["EelFamilyGame", "EelHarvest", "EelState", "WriggleRoulette"]
@@ -16,5 +16,5 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-register(EelHarvest, render_view, rules_text)
-register(WriggleRoulette, render_view, rules_text)
+for _rules in (EelHarvest, WriggleRoulette):
+    register(_rules, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)

@@ -66,3 +66,41 @@ def describe_grab(last: JsonDict) -> str:
     elif last["round_over"]:
         line += "\nEveryone has exited: the round is over."
     return line
+
+
+# ---- the terminal: events, choices in words, help ---------------------------------------------
+def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
+    """Every grab revealed between two views of one seat, the ones after it exited included."""
+    lines: list[str] = []
+    if before is None:
+        return lines
+    last = after.get("last_grab")
+    moved_on = (after["round"], after["grab"]) != (before["round"], before["grab"])
+    if last and (last != before.get("last_grab") or moved_on):
+        lines.extend(describe_grab(last).split("\n"))
+    if after["round"] != before["round"] and not after["over"]:
+        lines.append(f"[bold]Round {after['round']}[/bold] begins; scores: " + _scores(after))
+    return lines
+
+
+def _scores(view: JsonDict) -> str:
+    return ", ".join(f"seat {p} {score}" for p, score in enumerate(view["scores"]))
+
+
+def action_words(view: JsonDict, action: object) -> str:
+    """A grab count in plain words (0 is exiting)."""
+    if action == 0:
+        seat = view.get("seat")
+        reserve = view["reserves"][seat] if isinstance(seat, int) else 0
+        return f"exit: score the {reserve} eel(s) in your reserve and leave the round"
+    return f"grab {action} token(s)"
+
+
+def decision_help(view: JsonDict) -> str:
+    """What a grab decision means."""
+    return (
+        f"Everyone still in the round chooses at the same time, in secret, how many tokens to grab "
+        f"(0 to {view['max_grab']}). Drawn eels go to your reserve, snakes to the centre. 0 means exit: you "
+        f"score your reserve and are out of the round. When the snakes in the centre reach "
+        f"{view['threshold']}, a snake outbreak ends the round (see the rules for who loses their eels)."
+    )

@@ -6,7 +6,7 @@ from importlib import resources
 
 from gamebag.core.registry import register
 from gamebag.games.eigen_kweek.game import EigenKweek
-from gamebag.games.eigen_kweek.render import render_view
+from gamebag.games.eigen_kweek.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eigen_kweek.state import KweekState
 
 __all__ = ["EigenKweek", "KweekState"]
@@ -17,4 +17,4 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-register(EigenKweek, render_view, rules_text)
+register(EigenKweek, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)

@@ -50,6 +50,43 @@ CARD_PHASE: dict[str, Phase | None] = {
     "DEN OLLANDER": None,
 }
 CARDS: tuple[str, ...] = tuple(CARD_PHASE)
+# Each card's special action in the rulebook's words ("Extended Description").
+CARD_TEXT: dict[str, str] = {
+    "RIA": "Play this character card after all players have chosen a character card. When you play this "
+    "card, the stack of character cards is shuffled and you may blindly take a character card. You look at "
+    "the card and pass it to the player to your left or right. Depending on your choice, all players pass "
+    "their character card to the left or to the right.",
+    "KEUN": "When you play this character card, you may take all weed tokens from one plant card. This may "
+    "be from your own plant card or from an opponent's.",
+    "FLUPPE": "When you play this character card, you immediately receive two weed tokens for each plant "
+    "card on your player board. Add these to your collection.",
+    "GRIET": "When you play this character card, you may completely fill one plant card of your choice with "
+    "weed tokens.",
+    "PASTOOR": "When you play this character card, you may take one coin of your choice from an opponent and "
+    "add it to your own collection.",
+    "STEVEN": "When you play this character card, you may add 2 weed tokens to your bid. NOTE: You do not "
+    "physically receive these 2 tokens into your bid.",
+    "CHANTAL": "When you play this character card, you receive from every player 1 weed token of the bid "
+    "they hold in their hand. You add these weed tokens to your collection. Only after this is the bid "
+    "counted. NOTE: You do not add these weed tokens to your own bid.",
+    "LUCIEN": "When you play this character card, you may, if you have bid the lowest, blindly take one coin "
+    "from the coin bag and add it to your collection. NOTE: In case of a tie, or if no one has bid, no coin "
+    "may be taken from the coin bag. This does not count as the lowest bid.",
+    "STEFAAN": "When you play this character card, in case of a tie (the same bid), you may take coins from "
+    "the trading table first, at the corner where you hand in your weed tokens. NOTE: The other players who "
+    "have the same bid win nothing and return their bid to their collection.",
+    "FRANK": "When you play this character card, you only need to pay half of the indicated price when "
+    "sowing or ploughing over.",
+    "BERNARD": "When you play this character card, you may block an opponent for the entire cultivate phase. "
+    "The blocked player can therefore do nothing in this phase.",
+    "JOS": "When you play this character card, you may, during the harvest, empty all your plant cards at "
+    "the same time. You therefore take all weed tokens from all your own plant cards.",
+    "JULITA": "When you play this character card, you may block a character card of an opponent and undo its "
+    "effect. NOTE: The whole character card is blocked. So even if that card had an effect on the other "
+    "players, that effect is also undone for those players.",
+    "DEN OLLANDER": "When you play this character card, you may take a character card of an opponent and use "
+    "it. NOTE: You may only take character cards that have not been played.",
+}
 JULITA = "JULITA"
 OLLANDER = "DEN OLLANDER"
 # Cards played with "play:<CARD>" (JULITA is played as "block:<CARD>", DEN OLLANDER as "take:<seat>").

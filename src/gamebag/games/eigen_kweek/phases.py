@@ -103,6 +103,7 @@ def begin_round(config: Config, d: Draft) -> None:
     d.trade = None
     d.bernard_target = None
     d.phase = Phase.DEAL
+    d.say(f"phase: {PHASE_TITLES[Phase.DEAL]}")
     d.stack_known = set()
     for seat in range(n):
         if d.kept[seat]:
@@ -150,8 +151,24 @@ def apply_choose(config: Config, d: Draft, moves: dict[int, Move]) -> None:
 
 
 # ---- windows and the effects resolved when they close --------------------------------------
+PHASE_TITLES = {
+    Phase.DEAL: "Deal Characters",
+    Phase.GROWTH: "Growth",
+    Phase.TRADE: "Trade",
+    Phase.CULTIVATE: "Cultivate",
+    Phase.HAND_IN: "Hand In Characters",
+}
+
+
+def enter_phase(d: Draft, phase: Phase) -> None:
+    """Move on to ``phase`` and say so in the public log (once per phase)."""
+    if d.phase != phase:
+        d.phase = phase
+        d.say(f"phase: {PHASE_TITLES[phase]}")
+
+
 def open_window(config: Config, d: Draft, phase: Phase) -> None:
-    d.phase = phase
+    enter_phase(d, phase)
     d.step = Step.WINDOW
     d.window_step = 1
     if all(card is None for card in d.peek("held")):
@@ -331,7 +348,7 @@ def begin_growth(config: Config, d: Draft) -> None:
         # Rulebook: no plant cards lie in round 1, so the growth phase is skipped.
         begin_trade(d)
         return
-    d.phase = Phase.GROWTH
+    enter_phase(d, Phase.GROWTH)
     grown = 0
     short = False
     for board in d.boards:
@@ -344,13 +361,14 @@ def begin_growth(config: Config, d: Draft) -> None:
             short = short or got < wanted
             board[index] = slot + got
             grown += got
-    d.say(f"growth: {grown} weed token(s) grow on the plant cards" + (" (the pot ran dry)" if short else ""))
+    d.say(f"the plants grow: {grown} weed token(s) from the pot onto the plant cards"
+          + (" (the pot ran dry)" if short else ""))
     open_window(config, d, Phase.GROWTH)
 
 
 # ---- trade --------------------------------------------------------------------------------
 def begin_trade(d: Draft) -> None:
-    d.phase = Phase.TRADE
+    enter_phase(d, Phase.TRADE)
     d.step = Step.BID
 
 
@@ -411,9 +429,15 @@ def reveal_bids(config: Config, d: Draft) -> None:
         else:
             d.tokens[seat] += hands[seat]
     d.bids = None
-    shown = ", ".join(f"seat {s}: {bids[s]}" + (f" (counts {counts[s]})" if counts[s] != bids[s] else "")
+    shown = ", ".join(f"seat {s} bid {bids[s]}" + (f" (counts {counts[s]})" if counts[s] != bids[s] else "")
                       for s in range(n))
-    d.say(f"the bids: {shown}")
+    d.say(f"all players open their hands: {shown}")
+    tied = sorted({counts[s] for s in range(n) if counts[s] > 0 and s not in order})
+    for count in tied:
+        seats = " and ".join(f"seat {s}" for s in range(n) if counts[s] == count and s not in order)
+        d.say(f"{seats} bid the same ({count}): no corner, and the bid goes back to the collection")
+    if order:
+        d.say("the order of choosing corners: " + ", ".join(f"seat {s}" for s in order))
     lucky = None
     # A bidder is a player who put weed tokens in the hand; an empty hand "cannot bid anything".
     # Bids compare as counted, after CHANTAL ("only after this is the bid counted"), so a hand
@@ -474,7 +498,7 @@ def take_corner(config: Config, d: Draft, corner: int) -> None:
     got = [v for v, count in zip(config.values, coins, strict=True) for _ in range(count)]
     d.corners[corner] = [0] * len(config.values)
     d.trade = Trade(trade.bids, trade.hands, trade.counts, trade.order, (*trade.chosen, corner), trade.lucien)
-    d.say(f"seat {seat} takes corner {corner + 1} ({len(got)} coin(s))")
+    d.say(f"seat {seat} takes the {len(got)} coin(s) of corner {corner + 1} and hands in its bid")
     d.note(seat, f"corner {corner + 1} held coins worth {', '.join(map(str, got)) or 'nothing'}")
     next_corner(config, d)
 
@@ -572,6 +596,8 @@ def end_round(config: Config, d: Draft, keeps: dict[int, bool]) -> None:
         return
     if d.refill_left < CORNERS:
         d.say(f"the coin bag holds only {d.refill_left} coin(s): only those go on the table")
+    else:
+        d.say("four coins are taken from the coin bag and placed on corners 1 to 4 of the trading table")
     d.step = Step.REFILL
 
 

@@ -1,14 +1,31 @@
-"""Text rendering of Eigen Kweek views (Rich markup), kept apart from the rules."""
+"""Text rendering of Eigen Kweek views (Rich markup), kept apart from the rules.
+
+``render_view`` draws the table; ``narrate`` tells a seat what happened between
+two of its views (the public log and its private notes, with the text of every
+character card it is dealt); ``action_words`` and ``decision_help`` put choices
+and decisions in plain words for the terminal.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.games.eigen_kweek.characters import describe_target
+from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
+
+# The rulebook's names of the phases.
+PHASE_NAMES = {
+    "deal": "Deal Characters",
+    "growth": "Growth",
+    "trade": "Trade",
+    "cultivate": "Cultivate",
+    "hand_in": "Hand In Characters",
+}
 
 STEP_HELP = {
     "choose": "choose one of your two dealt character cards (the other goes back to the stack)",
-    "window": "play your character card now, or pass",
+    "window": "play your character card now, or pass (JULITA and DEN OLLANDER can be played in every phase)",
     "ria_choice": "RIA: draw a card from the stack (you may), or take none",
     "ria_direction": "RIA: pass every card to the left (next seat) or to the right",
     "keun": "KEUN: take all weed tokens from one plant card",
@@ -19,6 +36,23 @@ STEP_HELP = {
     "corner": "choose a corner of the trading table and take its coins",
     "cultivate": "sow, harvest, plough over, or pass",
     "keep": "keep your unplayed character card for next round, or hand it in",
+}
+
+# Longer explanations for `?` at the terminal.
+STEP_DETAIL = {
+    "choose": "You keep one card for this round, face down; the other goes back to the stack. Each card says "
+    "in which phase it can be played.",
+    "window": "Every player holding an unplayed card decides at the same time, in secret: pass or play. Cards "
+    "played are turned up together; after a step in which someone played, everyone may react in another "
+    "step. KEUN, GRIET, PASTOOR and BERNARD name their target as they are played; the effects happen, in "
+    "the rulebook's order, when nobody plays any more.",
+    "bid": "Put weed tokens from your collection into your closed hand. The highest bid chooses a corner of "
+    "the trading table first and pays its tokens into the pot; equal bids take nothing and keep their "
+    "tokens. With tokens you must bid at least one.",
+    "corner": "Take all the coins of one corner (their values are hidden until you take them).",
+    "cultivate": "One action: sow a plant card (pay its cost), harvest all tokens of one card, plough one "
+    "over into a potato sack (pay its plough-over cost and take its tokens), or pass. Four potato sacks win.",
+    "keep": "A kept card is your card next round, and you are dealt no new cards then.",
 }
 
 
@@ -102,6 +136,101 @@ def _play(play: JsonDict) -> str:
         text += f" blocking {play['target']}"
     elif play["card"] == "DEN OLLANDER":
         text += f" taking from seat {play['target']}"
+    elif isinstance(play["target"], str):
+        text += f": {describe_target(play['card'], play['target'])}"
     if play["blocked"]:
         text += " (blocked)"
+    return text
+
+
+# ---- the terminal: events, choices in words, help ---------------------------------------------
+def card_text(card: str) -> str:
+    """A character card with its phase and its special action, in the rulebook's words."""
+    phase = CARD_PHASE.get(card)
+    when = "All" if phase is None else PHASE_NAMES[phase]
+    return f"[bold]{card}[/bold] (Phase: {when}): {CARD_TEXT.get(card, '')}"
+
+
+def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
+    """What happened between two views of one seat: public events, private notes, cards seen."""
+    lines: list[str] = []
+    you, was = after.get("you"), (before or {}).get("you")
+    if before is None:
+        events, notes = list(after["log"]), list(you["notes"]) if you else []
+    elif before["round"] == after["round"]:
+        events = after["log"][len(before["log"]):]
+        notes = you["notes"][len(was["notes"]):] if you and was else []
+    else:
+        events = after["last_round_log"][len(before["log"]):]
+        events += [f"[bold]Round {after['round']}[/bold] begins"] + after["log"]
+        notes = list(you["notes"]) if you else []
+    lines.extend(f"[bold]{line}[/bold]" if line.startswith("phase: ") else line for line in events)
+    lines.extend(f"(only you know) {note}" for note in notes)
+    if you:
+        seen = set(was["dealt"]) | ({was["card"]} if was["card"] else set()) if was else set()
+        for card in you["dealt"]:
+            if card not in seen:
+                lines.append("Dealt to you: " + card_text(card))
+        if you["card"] and you["card"] not in seen and you["card"] not in you["dealt"]:
+            lines.append("Your character card now: " + card_text(you["card"]))
+    return lines
+
+
+def action_words(view: JsonDict, action: Any) -> str:
+    """One Eigen Kweek action in plain words."""
+    if not isinstance(action, str):
+        return str(action)
+    kind, _, rest = action.partition(":")
+    parts = rest.split(":") if rest else []
+    you = view.get("you") or {}
+    words = _WORDS.get(kind)
+    return words(view, you, parts) if words is not None else action
+
+
+def _tokens_on(view: JsonDict, seat: int, cost: str) -> int:
+    for slot in view["table"][seat]["board"]:
+        if str(slot["cost"]) == cost:
+            return int(slot["tokens"])
+    return 0
+
+
+_WORDS: dict[str, Any] = {
+    "choose": lambda v, y, p: f"choose {p[0]} for this round",
+    "pass": lambda v, y, p: "pass" if v["step"] != "cultivate" else "pass (do nothing this phase)",
+    "play": lambda v, y, p: f"play {p[0]}",
+    "block": lambda v, y, p: f"play JULITA: block {p[0]} and undo its effect",
+    "take": lambda v, y, p: f"play DEN OLLANDER: take the unplayed card of seat {p[0]}",
+    "ria": lambda v, y, p: {
+        "draw": "draw a card from the stack",
+        "skip": "take no card from the stack",
+        "left": "everyone passes to the left (to the next seat)",
+        "right": "everyone passes to the right (to the previous seat)",
+    }[p[0]],
+    "keun": lambda v, y, p: f"take the {_tokens_on(v, int(p[0]), p[1])} weed token(s) on the {p[1]} card of "
+    f"seat {p[0]}" + (" (yours)" if int(p[0]) == v["seat"] else ""),
+    "griet": lambda v, y, p: f"fill your {p[0]} card",
+    "rob": lambda v, y, p: f"take a coin{f' worth {p[1]}' if len(p) > 1 else ''} from seat {p[0]}",
+    "bernard": lambda v, y, p: f"block seat {p[0]} for the cultivate phase",
+    "bid": lambda v, y, p: f"bid {p[0]} weed token(s)",
+    "corner": lambda v, y, p: f"take corner {p[0]} ({v['corners'][int(p[0]) - 1]} coin(s))",
+    "sow": lambda v, y, p: f"sow the {p[0]} plant card, paying {p[1]}",
+    "plough": lambda v, y, p: f"plough over the {p[0]} card ({_tokens_on(v, v['seat'], p[0])} token(s)) into a "
+    f"potato sack, paying {p[1]}",
+    "harvest": lambda v, y, p: f"harvest the {_tokens_on(v, v['seat'], p[0])} weed token(s) on your {p[0]} card",
+    "harvest_all": lambda v, y, p: "JOS: harvest all your plant cards at once",
+    "keep": lambda v, y, p: f"keep {y.get('card') or 'your card'} for next round",
+    "hand_in": lambda v, y, p: f"hand {y.get('card') or 'your card'} in",
+}
+
+
+def decision_help(view: JsonDict) -> str:
+    """What the decision in ``view`` means."""
+    step = view["step"]
+    phase = PHASE_NAMES.get(view["phase"], view["phase"])
+    text = f"Phase: {phase}. " + STEP_HELP.get(step, "")
+    if step in STEP_DETAIL:
+        text += "\n" + STEP_DETAIL[step]
+    you = view.get("you") or {}
+    for card in [*you.get("dealt", []), *([you["card"]] if you.get("card") else [])]:
+        text += "\n" + card_text(card)
     return text

@@ -28,3 +28,37 @@ def render_view(view: JsonDict) -> str:
             lines.append("[red]The last roll was a 1: that turn's total was lost.[/red]")
         lines.append(f"Seat {view['turn_seat']} rolls the die.")
     return "\n".join(lines)
+
+
+# ---- the terminal: events, choices in words, help ---------------------------------------------
+def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
+    """Every roll and every hold between two views of one seat."""
+    if before is None:
+        return []
+    lines: list[str] = []
+    for seat, (old, new) in enumerate(zip(before["scores"], after["scores"], strict=True)):
+        if new != old:
+            lines.append(f"seat {seat} holds and banks {new - old}: {new} in all.")
+    roller = before["turn_seat"]
+    if roller is None:
+        return lines
+    if after["last_roll"] == 1 and after["turn_seat"] != roller:
+        lines.append(f"seat {roller} rolls a 1: the turn total is lost.")
+    elif after["turn_seat"] == roller and after["last_roll"] is not None and (
+        (after["last_roll"], after["turn_total"]) != (before["last_roll"], before["turn_total"])
+    ):
+        lines.append(f"seat {roller} rolls {after['last_roll']} (turn total {after['turn_total']}).")
+    return lines
+
+
+def action_words(view: JsonDict, action: object) -> str:
+    if action == "hold":
+        return f"hold: bank your turn total of {view['turn_total']}"
+    return "roll the die" if action == "roll" else str(action)
+
+
+def decision_help(view: JsonDict) -> str:
+    return (
+        f"Roll to add the die to your turn total (a 1 loses it and ends your turn), or hold to bank it. "
+        f"First to {view['goal']} wins."
+    )

@@ -100,7 +100,7 @@ function render(context) {
       "div",
       { class: "info-line" },
       h("strong", {}, view.tiebreak_round ? `Tie-break round ${view.tiebreak_round}` : `Round ${view.round} of ${view.rounds}`),
-      h("span", {}, `bust rule: ${view.duplicate_bust}`),
+      h("span", {}, view.duplicate_bust === "any" ? "a colour you already hold busts a set of different colours" : "only a roll with no new colour busts a set of different colours"),
     ),
   );
   const last = lastTurnText(view, names);
@@ -186,4 +186,37 @@ function describe(previous, next, context) {
   return lines;
 }
 
-export default { render, describe, label };
+const howToPlay = [
+  "On your turn, roll the eggs (dice). Each shows a dragon colour.",
+  "Collect one or more hatchlings that fit your set: all the same colour, or all different.",
+  "Then stop and score, or roll the eggs you have not collected yet.",
+  "All the same: the count squared (3 of a kind = 9). All different: 1 each, and colours that link into a chain on the ring (each next to the one before) score 2 each.",
+  "If a roll gives nothing that fits your set, you bust: the turn scores nothing.",
+  "Play four rounds (everyone has one turn a round); the highest score wins, and a tie plays another round.",
+];
+
+function hint(context) {
+  const { view, legal } = context;
+  if (legal.some(Array.isArray)) {
+    return "Pick the hatchlings to keep: all of one colour, or all different colours. Chains of neighbouring colours on the ring score double.";
+  }
+  return `Stop: score ${view.set_points} now. Roll: throw the ${plural(view.dice_left, "egg")} left; nothing that fits your set means a bust and 0 this turn.`;
+}
+
+function privateInfo(context) {
+  const { view, seat } = context;
+  return h("div", { id: "my-set" }, h("strong", {}, "You: "), `${plural(view.scores[seat], "fame point")}; this turn: ${setText(view)}.`);
+}
+
+function explainEnd(context, result) {
+  const { view, names } = context;
+  const winners = result.winners.map((p) => `${names[p]} (${view.scores[p]})`);
+  if (!winners.length) return "Nobody won.";
+  const extra = view.tiebreak_round ? ` after ${plural(view.tiebreak_round, "tie-break round")}` : "";
+  return `${listWords(winners)} ${winners.length > 1 ? "share the highest fame" : "has the highest fame"} at the end of round ${view.rounds}${extra}.`;
+}
+
+export default {
+  render, describe, label, howToPlay, hint, privateInfo, explainEnd,
+  rulebookWin: () => "Play four complete rounds. The player with the highest score at the end of round four wins. If tied, all players play another round.",
+};

@@ -57,7 +57,22 @@ function bagNode(view) {
   );
 }
 
+function outbreakNode(view, animate) {
+  const last = view.last_grab;
+  const snakes = last.snakes ? last.snakes.reduce((a, b) => a + (b || 0), 0) : 0;
+  const slots = [];
+  for (let i = 0; i < view.threshold; i += 1) slots.push(token("snake", animate ? "reveal" : ""));
+  return h(
+    "div",
+    { id: "centre", class: `outbreak${animate ? " shake" : ""}` },
+    h("div", { class: "caption" }, "Snake outbreak!"),
+    h("div", { class: "tokens" }, slots),
+    h("div", { class: "small" }, `The snakes in the centre reached ${view.threshold}${snakes ? ` (${plural(snakes, "snake")} in the last grab)` : ""}: the round ended.`),
+  );
+}
+
 function centreNode(view, animate) {
+  if (view.last_grab && view.last_grab.outbreak && view.centre_snakes === 0) return outbreakNode(view, animate);
   const slots = [];
   let freshCount = 0;
   if (view.last_grab && !view.last_grab.round_over) {
@@ -174,6 +189,68 @@ function render(context) {
   }
 }
 
+const HOW_TO = {
+  "wriggle-roulette": [
+    "Everyone grabs in secret at the same time: choose how many pieces to take from the bag (0 up to the limit shown).",
+    "Eels you grab go to your reserve (not yet points). Snakes go to the centre of the table for all to see.",
+    "When the snakes in the centre reach the threshold, there is a snake outbreak: whoever holds the most eels loses them all; everyone else still in the round scores their reserve.",
+    "Grabbing 0 means you exit the round: you score your reserve at once and sit out until the next round.",
+    "The first player to reach 20 points wins.",
+  ],
+  "eel-harvest": [
+    "Everyone draws in secret at the same time: choose how many tokens to draw from the bag (0 up to the limit shown).",
+    "Eels you draw go to your reserve (not yet points). Snakes go to the centre.",
+    "When the snakes in the centre and in this draw reach the outbreak number, the player holding the most tokens in this draw loses all the eels collected this round; the others score the eels in front of them.",
+    "Drawing 0 means you exit the round: you score the eels in front of you and sit out until the next round.",
+    "At the end of a round, if someone has 20 points, the game ends: the highest score wins.",
+  ],
+};
+
+const RULEBOOK_WIN = {
+  "wriggle-roulette": "The first player to reach 20 points wins the game immediately.",
+  "eel-harvest": "At the end of a round, if a player reaches 20 points, the game ends. The player with the highest score wins. In case of a tie, the player who exited earlier in the final round is the loser. If still tied, victory is shared.",
+};
+
+function hint(context) {
+  const { view, seat } = context;
+  const reserve = view.reserves[seat];
+  const left = view.threshold - view.centre_snakes;
+  return `Your grab stays secret until everyone has chosen. You hold ${plural(reserve, "eel")} unscored; ` +
+    `${plural(left, "more snake")} in the centre and the round ends in an outbreak. 0 exits now and scores ${reserve}.`;
+}
+
+function privateInfo(context) {
+  const { view, seat } = context;
+  const most = Math.max(...view.reserves.filter((r, p) => view.in_round[p]), 0);
+  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most ? " (the most at the table: at risk in an outbreak)" : "";
+  return h(
+    "div",
+    { id: "my-reserve" },
+    h("strong", {}, "You: "),
+    `${plural(view.scores[seat], "point")}, ${plural(view.reserves[seat], "eel")} in reserve${risk}.`,
+  );
+}
+
+function explainEnd(context, result) {
+  const { view, names } = context;
+  const target = view.target || 20;
+  const winners = result.winners.map((p) => `${names[p]} (${view.scores[p]})`);
+  const reached = view.scores.map((score, p) => [score, p]).filter(([score]) => score >= target).map(([, p]) => names[p]);
+  if (!winners.length) return "Nobody won.";
+  const base = reached.length ? `${listWords(reached)} reached ${target} points` : `The round limit ended the game`;
+  return `${base}; ${listWords(winners)} ${winners.length > 1 ? "share the highest score" : "has the highest score"}.`;
+}
+
+export const eelExtras = {
+  howToPlay: null, // set per game below (the table page reads renderer.howToPlay)
+  hint, privateInfo, explainEnd,
+  rulebookWin: (context) => RULEBOOK_WIN[context.table.game] || null,
+};
+
+export function eelRenderer(gameId) {
+  return { render, describe, label, ...eelExtras, howToPlay: HOW_TO[gameId] || HOW_TO["wriggle-roulette"] };
+}
+
 function label(count, view) {
   return count === 0 ? "exit the round" : `grab ${count}`;
 }
@@ -222,4 +299,4 @@ function describe(previous, next, context) {
   return lines;
 }
 
-export default { render, describe, label };
+export default eelRenderer("wriggle-roulette");

@@ -45,6 +45,35 @@ export function actionLabel(action, seatNames) {
   }
 }
 
+const PHASES = {
+  deal: "Deal characters", growth: "Growth", trade: "Trading", cultivate: "Sow, plough and harvest",
+  hand_in: "Keep or hand in characters", over: "Game over",
+};
+const STEPS = {
+  choose: "everyone picks a character in secret", window: "characters may be played now", bid: "secret bids",
+  corner: "taking corners in bid order", ria_direction: "RIA passes the cards", keep: "keep your character or hand it in",
+  bernard: "BERNARD picks a target", cultivate: "each player sows, ploughs or harvests", rob: "ROB picks a target",
+};
+const ENDED_BY = { four_sacks: "a player has four potato sacks", round_cap: "the round limit was reached (most potato sacks win)" };
+
+/** Human words for the phase and step of the view (never the engine's codes). */
+export function phaseWords(view) {
+  if (view.over) return "Game over";
+  const phase = PHASES[view.phase] || String(view.phase || "").replaceAll("_", " ");
+  const step = view.step && view.step !== view.phase ? STEPS[view.step] || String(view.step).replaceAll("_", " ") : "";
+  return step ? `${phase}: ${step}` : phase;
+}
+
+const STEP_HINTS = {
+  choose: "Keep one of the two characters dealt to you; the other goes back. Nobody sees which you keep until it is played.",
+  window: "You may play your character now if its moment has come, or pass. Playing reveals it to everyone.",
+  bid: "Bid weed tokens from your hand in secret; bids are revealed together. The highest bid takes a corner first (ties take nothing). Bids are paid.",
+  corner: "Take one corner's coins; corners go in bid order.",
+  cultivate: "Spend coins to sow a plant card, or plough a full one over into a potato sack, or harvest weed tokens into your hand.",
+  keep: "Keep your character for the next round (you will not be dealt new ones) or hand it in.",
+  ria_direction: "Pass the cards to the left or to the right: everyone passes their character that way.",
+};
+
 function withNames(text, seatNames) {
   return String(text).replace(/\bseat (\d+)/g, (whole, index) => seatNames[Number(index)] || whole);
 }
@@ -93,7 +122,7 @@ function playerBoard(context, entry) {
     h("div", { class: "name" }, seatName(table, p), badges),
     sacks(entry.sacks),
     h("div", { class: "small", style: { margin: "0.3em 0" } }, `${plural(entry.coins, "coin")} (values hidden)`, hidden.length ? " · " : "", hidden),
-    h("div", { style: { display: "grid", gridTemplateColumns: "repeat(2, 1fr)", gap: "4px" } }, (entry.board || []).map((card) => plantCard(card, view))),
+    h("div", { class: "plant-grid" }, (entry.board || []).map((card) => plantCard(card, view))),
   );
 }
 
@@ -189,17 +218,19 @@ function render(context) {
       "div",
       { class: "info-line" },
       h("strong", {}, `Round ${view.round}`),
-      h("span", {}, `phase: ${view.phase}${view.step ? ` (${view.step})` : ""}`),
+      h("span", { id: "phase" }, phaseWords(view)),
       chooser ? h("span", {}, `${chooser} chooses`) : null,
-      view.over && view.ended_by ? h("span", {}, `ended by ${view.ended_by}`) : null,
+      view.over && view.ended_by ? h("span", {}, `The game ended because ${ENDED_BY[view.ended_by] || String(view.ended_by).replaceAll("_", " ")}.`) : null,
     ),
   );
   board.appendChild(h("div", { class: "centre" }, tradingTable(view, context), supplies(view)));
   const grid = h("div", { class: "player-grid" });
   for (const entry of view.table || []) grid.appendChild(playerBoard(context, entry));
   board.appendChild(grid);
-  const mine = privateArea(view);
-  if (mine) board.appendChild(mine);
+  if (context.result || context.seat === null) {
+    const mine = privateArea(view);
+    if (mine) board.appendChild(mine);
+  }
   if (legal.length) controlsFor(context);
 }
 
@@ -228,4 +259,69 @@ function label(action, view) {
   return actionLabel(action, null);
 }
 
-export default { render, describe, label };
+const howToPlay = [
+  "Goal: be the first with four potato sacks on your player board.",
+  "Each round: everyone keeps one of two character cards dealt in secret; characters can be played at their moment for a special action.",
+  "Growth: weed tokens grow on your sown plant cards.",
+  "Trading: everyone bids weed tokens from their hand in secret; highest bids take the coins on the trading table's corners first.",
+  "Then spend coins to sow plant cards (they grow weed tokens) or plough a full card over into a potato sack, or harvest weed tokens into your hand.",
+  "Your coins' values, your hand and your character are secret: they are shown next to your buttons.",
+];
+
+function hint(context) {
+  const { view, legal } = context;
+  const kinds = new Set(legal.map((a) => (typeof a === "string" ? a.split(":")[0] : "")));
+  if (kinds.has("play") || kinds.has("block")) return STEP_HINTS.window;
+  return STEP_HINTS[view.step] || `${phaseWords(view)}: choose one of the actions below.`;
+}
+
+function privateInfo(context) {
+  const you = context.view.you;
+  if (!you) return null;
+  const coins = you.coins || [];
+  return h(
+    "dl",
+    { class: "kv", id: "my-hand" },
+    h("dt", {}, "Weed tokens in hand"), h("dd", {}, String(you.tokens)),
+    h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
+    h("dt", {}, "Your character"), h("dd", {}, you.card || "none"),
+    you.dealt && you.dealt.length ? [h("dt", {}, "Dealt to you"), h("dd", {}, you.dealt.join(", "))] : null,
+    you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
+  );
+}
+
+function explainEnd(context, result) {
+  const { view, names } = context;
+  const winners = result.winners.map((p) => names[p]);
+  const sacks = (view.table || []).map((entry) => entry.sacks);
+  if (!winners.length) return "Nobody won.";
+  const why = view.ended_by === "round_cap"
+    ? `the round limit was reached and ${winners.length > 1 ? "they have" : "has"} the most potato sacks`
+    : `${winners.length > 1 ? "they have" : "has"} four potato sacks`;
+  return `${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}: ${why} (sacks: ${names.map((n, p) => `${n} ${sacks[p]}`).join(", ")}).`;
+}
+
+function revealEnd(context, finalViews) {
+  const names = context.names;
+  return h(
+    "div",
+    { class: "player-grid light" },
+    finalViews.map((view, p) => {
+      const you = view.you || {};
+      const coins = you.coins || [];
+      return h(
+        "dl",
+        { class: "kv", "data-revealed": p },
+        h("dt", {}, "Player"), h("dd", {}, h("strong", {}, names[p])),
+        h("dt", {}, "Character"), h("dd", {}, you.card || "none"),
+        h("dt", {}, "Coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
+        h("dt", {}, "Weed tokens in hand"), h("dd", {}, String(you.tokens ?? 0)),
+      );
+    }),
+  );
+}
+
+export default {
+  render, describe, label, howToPlay, hint, privateInfo, explainEnd, revealEnd,
+  rulebookWin: () => "The rounds are repeated in this way until there is a player who has four potato sacks lying on their player board. That player has won!",
+};

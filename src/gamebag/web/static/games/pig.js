@@ -28,7 +28,7 @@ function render(context) {
       "div",
       { class: "centre" },
       h("div", {}, h("div", { class: "caption" }, "Last roll"), dieFace(view.last_roll, animate && view.last_roll)),
-      h("div", {}, h("div", { class: "caption" }, `${seatName(table, view.turn_seat)}'s turn`), h("div", { class: "score", id: "turn-total" }, `${view.turn_total} at risk`)),
+      h("div", {}, h("div", { class: "caption" }, view.over ? "Final scores" : `${seatName(table, view.turn_seat)}'s turn`), h("div", { class: "score", id: "turn-total" }, `${view.turn_total} at risk`)),
     ),
   );
   const grid = h("div", { class: "player-grid" });
@@ -77,4 +77,31 @@ function label(action) {
   return action;
 }
 
-export default { render, describe, label };
+const howToPlay = [
+  "On your turn you roll one die again and again; each roll adds to the turn's points at risk.",
+  "Rolling a 1 ends your turn and you lose the points at risk.",
+  "Hold to bank the points at risk into your score; then the other player rolls.",
+  "The first to reach the goal (100 unless the table says otherwise) wins at once.",
+];
+
+function hint(context) {
+  const { view } = context;
+  return `Roll: add to the ${view.turn_total} at risk, but a 1 loses them all. Hold: bank ${view.turn_total} for good and pass the die.`;
+}
+
+function privateInfo(context) {
+  const { view, seat } = context;
+  const need = Math.max(0, view.goal - view.scores[seat] - view.turn_total);
+  return h("div", { id: "my-score" }, h("strong", {}, "You: "), `${view.scores[seat]} banked, ${view.turn_total} at risk; ${need} more to reach ${view.goal}.`);
+}
+
+function explainEnd(context, result) {
+  const { view, names } = context;
+  const winners = result.winners.map((p) => `${names[p]} (${view.scores[p]})`);
+  return winners.length ? `${listWords(winners)} reached ${view.goal} first.` : "Nobody reached the goal.";
+}
+
+export default {
+  render, describe, label, howToPlay, hint, privateInfo, explainEnd,
+  rulebookWin: () => "The first player whose banked score plus running total reaches the goal wins at once; there is no need to hold.",
+};

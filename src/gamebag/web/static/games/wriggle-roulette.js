@@ -1,2 +1,4 @@
 // wriggle-roulette shares the Eel family table (see eel-family.js).
-export { default } from "./eel-family.js";
+import { eelRenderer } from "./eel-family.js";
+
+export default eelRenderer("wriggle-roulette");

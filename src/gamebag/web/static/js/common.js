@@ -103,3 +103,101 @@ export function tableIdFromPath() {
   const parts = window.location.pathname.split("/").filter(Boolean);
   return decodeURIComponent(parts[parts.length - 1] || "");
 }
+
+/** Inline Markdown (bold, code, links shown as their text) as DOM nodes: never parsed as HTML. */
+function inlineNodes(text) {
+  const nodes = [];
+  const pattern = /(\*\*[^*]+\*\*|`[^`]+`|\[[^\]]+\]\([^)]*\))/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) nodes.push(text.slice(last, match.index));
+    const token = match[0];
+    if (token.startsWith("**")) nodes.push(h("strong", {}, token.slice(2, -2)));
+    else if (token.startsWith("`")) nodes.push(h("code", {}, token.slice(1, -1)));
+    else nodes.push(token.slice(1, token.indexOf("]")));
+    last = match.index + token.length;
+  }
+  if (last < text.length) nodes.push(text.slice(last));
+  return nodes;
+}
+
+/** A Markdown page (headings, paragraphs, lists, tables) as DOM nodes, for the rules sheet. */
+export function markdownNodes(markdown) {
+  const out = [];
+  const lines = String(markdown || "").split("\n");
+  let paragraph = [];
+  let list = null;
+  let table = null;
+  const flush = () => {
+    if (paragraph.length) out.push(h("p", {}, inlineNodes(paragraph.join(" "))));
+    paragraph = [];
+    if (list) out.push(list);
+    list = null;
+    if (table) out.push(h("div", { class: "table-scroll", tabindex: 0 }, table));
+    table = null;
+  };
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+    const item = /^\s*(?:[-*]|\d+\.)\s+(.*)$/.exec(line);
+    if (!line.trim()) {
+      flush();
+    } else if (heading) {
+      flush();
+      const level = Math.min(6, heading[1].length + 2);
+      out.push(h(`h${level}`, {}, inlineNodes(heading[2])));
+    } else if (line.startsWith("|")) {
+      if (paragraph.length || list) flush();
+      const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+      if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
+      if (!table) table = h("table", { class: "list" });
+      table.appendChild(h("tr", {}, cells.map((c) => h(table.children.length ? "td" : "th", {}, inlineNodes(c)))));
+    } else if (item) {
+      if (paragraph.length || table) flush();
+      if (!list) list = h("ul");
+      list.appendChild(h("li", {}, inlineNodes(item[1])));
+    } else if (list && /^\s+/.test(raw)) {
+      list.lastChild.appendChild(document.createTextNode(` ${line.trim()}`));
+    } else {
+      if (list || table) flush();
+      paragraph.push(line.trim());
+    }
+  }
+  flush();
+  return out;
+}
+
+/** A QR code (rows of "0"/"1" from the server) as an SVG picture with a quiet zone. */
+export function qrPicture(rows, label) {
+  const size = rows.length;
+  const quiet = 4;
+  let path = "";
+  rows.forEach((row, y) => {
+    for (let x = 0; x < row.length; x += 1) if (row[x] === "1") path += `M${x + quiet} ${y + quiet}h1v1h-1z`;
+  });
+  const total = size + 2 * quiet;
+  return svg(
+    "svg",
+    { viewBox: `0 0 ${total} ${total}`, class: "qr", role: "img", "aria-label": label, "shape-rendering": "crispEdges" },
+    svg("rect", { width: total, height: total, fill: "#fff" }),
+    svg("path", { d: path, fill: "#000" }),
+  );
+}
+
+/** Show a failure to the person (a visible notice) and report it to the server's log. */
+export function reportFailure(where, error, notice) {
+  const text = `${where}: ${error && error.message ? error.message : String(error)}`;
+  console.error(text, error);
+  if (notice) {
+    notice.hidden = false;
+    notice.textContent = `Something went wrong drawing this page (${text}). The plain view is shown instead; reloading may help.`;
+  }
+  try {
+    fetch("/api/client-errors", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ where, message: text.slice(0, 500), page: window.location.pathname }),
+    }).catch(() => {});
+  } catch (ignored) {
+    // reporting is best effort
+  }
+}

@@ -1,5 +1,6 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
 import { h, plural } from "./common.js";
+import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
   games: document.getElementById("games"),
@@ -11,6 +12,9 @@ const elements = {
   error: document.getElementById("lobby-error"),
   invites: document.getElementById("invites"),
   inviteList: document.getElementById("invite-list"),
+  inviteNote: document.getElementById("invite-note"),
+  hosted: document.getElementById("hosted"),
+  hostedPanel: document.getElementById("hosted-panel"),
   tables: document.getElementById("tables"),
 };
 
@@ -61,11 +65,13 @@ function renderSeats() {
   for (let seat = 0; seat < count; seat += 1) {
     const kind = h(
       "select",
-      { id: `seat-kind-${seat}`, "data-seat": seat },
+      { id: `seat-kind-${seat}`, "data-seat": seat, "aria-label": `Who plays seat ${seat + 1}` },
       h("option", { value: "", selected: seat < 2 }, "a person (invite link)"),
       agents.map((a) => h("option", { value: a, selected: seat >= 2 && a === preferred }, `bot: ${a}`)),
     );
-    const name = h("input", { id: `seat-name-${seat}`, type: "text", maxlength: 40, placeholder: `Player ${seat + 1}` });
+    const name = h("input", {
+      id: `seat-name-${seat}`, type: "text", maxlength: 40, placeholder: `Player ${seat + 1}`, "aria-label": `Name for seat ${seat + 1}`,
+    });
     elements.seatRows.appendChild(h("div", { class: "seat-row" }, h("span", {}, `Seat ${seat + 1}`), name, kind));
   }
 }
@@ -109,32 +115,46 @@ async function createTable(event) {
   loadTables();
 }
 
-function showInvites(answer) {
+async function showInvites(answer) {
   elements.invites.hidden = false;
-  elements.inviteList.replaceChildren();
-  for (const seat of answer.seats) {
-    if (seat.bot) {
-      elements.inviteList.appendChild(h("div", { class: "invite" }, h("span", { class: "who" }, seat.name), h("span", { class: "muted" }, `bot (${seat.agent})`)));
-      continue;
-    }
-    const url = `${window.location.origin}${seat.invite}`;
-    const field = h("input", { type: "text", readonly: true, value: url, "data-invite": seat.seat });
-    const copy = h("button", {
-      type: "button",
-      onclick: async () => {
-        field.select();
-        try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch (error) { document.execCommand("copy"); }
-      },
-    }, "Copy");
-    elements.inviteList.appendChild(
-      h("div", { class: "invite" }, h("span", { class: "who" }, seat.name), field, copy, h("a", { href: seat.invite, target: "_blank" }, "Open")),
+  const hostUrl = `${window.location.origin}${answer.host}`;
+  rememberHosted({ id: answer.id, game: selected.title, host: answer.host, at: Date.now() });
+  const call = hostCall(answer.id, answer.host_token);
+  const showError = (text) => {
+    elements.error.textContent = text;
+  };
+  const draw = async () => {
+    const data = await call(`/api/tables/${encodeURIComponent(answer.id)}/host`);
+    elements.inviteNote.textContent = addressNote(data.invite_base);
+    elements.inviteList.replaceChildren(
+      ...data.seats.map((seat) => seatCard(seat, data.agents, answer.id, call, draw, showError)),
+      h("div", { class: "invite-card" },
+        h("div", { class: "muted small" }, "host page"),
+        h("div", {},
+          h("label", { for: "host-link" }, h("strong", {}, "Your host page"),
+            h("span", { class: "small" }, " · recovers these links later, hands a no-show's seat to a bot")),
+          h("input", { id: "host-link", type: "text", readonly: true, value: hostUrl }),
+          h("div", { class: "actions" }, copyButton(hostUrl, "Copy the host page link"),
+            h("a", { class: "button", href: answer.host, id: "host-page" }, "Open the host page"),
+            h("a", { class: "button", href: answer.spectate }, "Watch")))),
     );
+  };
+  try {
+    await draw();
+  } catch (error) {
+    elements.error.textContent = `The invites could not be shown: ${error.message}`;
   }
-  const watch = `${window.location.origin}${answer.spectate}`;
-  elements.inviteList.appendChild(
-    h("div", { class: "invite" }, h("span", { class: "who" }, "Spectators"), h("input", { type: "text", readonly: true, value: watch }), h("span"), h("a", { href: answer.spectate, target: "_blank" }, "Watch")),
-  );
   elements.invites.scrollIntoView({ behavior: "smooth" });
+  showHosted();
+}
+
+function showHosted() {
+  const hosted = hostedTables();
+  elements.hostedPanel.hidden = !hosted.length;
+  elements.hosted.replaceChildren(
+    ...hosted.map((t) => h("li", {}, h("a", { href: t.host }, `${t.game || "table"} ${t.id}`),
+      h("span", { class: "small muted" }, ` · opened ${new Date(t.at || 0).toLocaleString()}`))),
+  );
 }
 
 async function loadTables() {
@@ -179,6 +199,7 @@ async function start() {
   elements.players.addEventListener("change", renderSeats);
   elements.form.addEventListener("submit", createTable);
   loadTables();
+  showHosted();
 }
 
 start();

@@ -1,45 +1,52 @@
-// The table page: one seat's (or a spectator's) live view of a game, with its log.
+// The table page: one seat's (or a spectator's) live view of a game, with what just happened,
+// a hint for each decision, the log (a drawer on phones), the rules sheet and the end summary.
 import { TableClient } from "./client.js";
 import {
-  describeRun, h, jsonText, listWords, loadRenderer, logItem, readToken, seatName, tableIdFromPath,
+  describeRun, h, jsonText, listWords, loadRenderer, logItem, markdownNodes, readToken, reportFailure,
+  seatName, tableIdFromPath,
 } from "./common.js";
 
 const tableId = tableIdFromPath();
 const token = readToken();
+const byId = (id) => document.getElementById(id);
 const elements = {
-  title: document.getElementById("title"),
-  who: document.getElementById("who"),
-  status: document.getElementById("status"),
-  seats: document.getElementById("seats"),
-  board: document.getElementById("board"),
-  controls: document.getElementById("controls"),
-  turn: document.getElementById("turn"),
-  timer: document.getElementById("timer"),
-  notice: document.getElementById("notice"),
-  log: document.getElementById("log"),
-  result: document.getElementById("result"),
+  title: byId("title"), who: byId("who"), status: byId("status"), seats: byId("seats"), board: byId("board"),
+  controls: byId("controls"), controlsPanel: byId("controls-panel"), turn: byId("turn"), timer: byId("timer"),
+  notice: byId("notice"), log: byId("log"), logPanel: byId("log-panel"), summary: byId("summary"),
+  happened: byId("happened"), hint: byId("hint"), private: byId("private"), myChoice: byId("my-choice"),
+  waiting: byId("waiting"), renderError: byId("render-error"), rules: byId("rules"), sound: byId("sound"),
 };
+const HAPPENED_LINES = 6;
 
 let renderer = null;
+let fallback = null; // the generic renderer, used when the game's own one fails
 let current = null; // the last state message
 let deadlineAt = null;
 let noticeTimer = null;
 let queue = Promise.resolve();
+let controlsKey = null; // which decision the controls on screen were built for
+let happenedLines = [];
+let wasMyTurn = false;
+let rulesLoaded = false;
+let rematchWanted = false;
+let soundOn = window.localStorage.getItem("gamebag-sound") === "on";
 
 const client = new TableClient(tableId, token, {
   status(online) {
     elements.status.className = `status-dot ${online ? "online" : "offline"}`;
+    elements.status.setAttribute("aria-label", online ? "connected" : "reconnecting");
     elements.status.title = online ? "connected" : "reconnecting…";
   },
   message(message) {
     // Handle messages strictly in order, even while a renderer module loads.
-    queue = queue.then(() => handle(message)).catch((error) => console.error(error));
+    queue = queue.then(() => handle(message)).catch((error) => reportFailure("table page", error, elements.renderError));
   },
 });
 
 async function handle(message) {
   if (message.type === "state") {
     if (!renderer) renderer = await loadRenderer(message.table.game);
+    if (!fallback) fallback = (await import("/static/games/generic.js")).default;
     onState(message);
   } else if (message.type === "presence" && current) {
     for (const seat of current.table.seats) seat.connected = message.connected.includes(seat.seat);
@@ -54,70 +61,172 @@ function describeContext(message) {
   return { table, seat: message.seat, names: table.seats.map((s) => s.name) };
 }
 
+function safeDescribe(previous, next, context) {
+  try {
+    return renderer.describe(previous, next, context);
+  } catch (error) {
+    reportFailure(`${renderer === fallback ? "generic" : current.table.game} log`, error, elements.renderError);
+    return fallback.describe(previous, next, context);
+  }
+}
+
 function onState(message) {
   const context = describeContext(message);
   const animate = !current || current.step !== message.step;
+  let fresh = [];
   if (message.history) {
     elements.log.replaceChildren();
-    const lines = describeRun(renderer, message.history, context);
-    for (const line of lines) elements.log.appendChild(logItem(line, false));
-  } else if (current) {
-    for (const line of renderer.describe(current.view, message.view, context)) {
-      elements.log.appendChild(logItem(line, true));
+    let lines = [];
+    try {
+      lines = describeRun(renderer, message.history, context);
+    } catch (error) {
+      reportFailure(`${message.table.game} log`, error, elements.renderError);
     }
+    for (const line of lines) elements.log.appendChild(logItem(line, false));
+    if (!current && lines.length) fresh = lines.slice(-3);
+  } else if (current) {
+    fresh = safeDescribe(current.view, message.view, context);
+    for (const line of fresh) elements.log.appendChild(logItem(line, true));
   }
   elements.log.scrollTop = elements.log.scrollHeight;
+  if (fresh.length) holdHappened(fresh);
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
   render(animate);
+  if (message.next && rematchWanted) goTo(message.next.path);
+}
+
+// ---- what just happened: held on screen until dismissed or the next decision is made ----
+function holdHappened(lines) {
+  happenedLines = [...happenedLines, ...lines].slice(-HAPPENED_LINES);
+  showHappened(true);
+}
+
+function lineText(line) {
+  return typeof line === "string" ? line : line.text;
+}
+
+function showHappened(animate) {
+  const box = elements.happened;
+  if (!happenedLines.length) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const important = [...happenedLines].reverse().find((l) => typeof l !== "string" && l.kind === "big");
+  box.hidden = false;
+  box.className = `happened${animate ? " arrive" : ""}${important ? " big" : ""}`;
+  box.replaceChildren(
+    h("div", { class: "row" },
+      h("strong", { class: "grow" }, "What just happened"),
+      h("button", { type: "button", class: "link-button", id: "happened-dismiss", onclick: dismissHappened }, "Dismiss")),
+    h("ul", {}, happenedLines.map((line) => h("li", { class: typeof line === "string" ? "" : line.kind || "" }, lineText(line)))),
+  );
+}
+
+function dismissHappened() {
+  happenedLines = [];
+  showHappened(false);
+}
+
+// ---- drawing ----
+function safeRender(context) {
+  try {
+    renderer.render(context);
+    return;
+  } catch (error) {
+    reportFailure(`${context.table.game} table`, error, elements.renderError);
+  }
+  context.board.replaceChildren();
+  context.controls.replaceChildren();
+  fallback.render(context);
+}
+
+function extra(name, context, ...rest) {
+  if (!renderer[name]) return null;
+  try {
+    return renderer[name](context, ...rest);
+  } catch (error) {
+    reportFailure(`${context.table.game} ${name}`, error, elements.renderError);
+    return null;
+  }
 }
 
 function render(animate) {
   const message = current;
   const table = message.table;
-  document.title = `${table.title} · gamebag`;
+  const myTurn = message.seat !== null && !message.result && message.legal.length > 0;
   document.body.classList.toggle("playing", message.seat !== null && !message.result);
-  elements.title.textContent = `${table.title} · table ${table.id}`;
+  elements.title.textContent = table.title;
   elements.who.textContent = message.seat === null ? "watching" : `you are ${seatName(table, message.seat)}`;
   renderSeats();
+  const controls = h("div");
   const context = {
     ...describeContext(message),
-    view: message.view,
-    legal: message.legal,
-    result: message.result,
-    step: message.step,
-    animate,
-    board: elements.board,
-    controls: elements.controls,
+    view: message.view, legal: message.legal, result: message.result, step: message.step, animate,
+    board: elements.board, controls,
     act: (action) => {
-      if (!client.act(action, message.step)) showNotice("not connected: reconnecting, try again in a moment");
+      if (!client.act(action, message.step)) {
+        showNotice("not connected: reconnecting, try again in a moment");
+        return;
+      }
+      dismissHappened(); // the next decision is made: the summary has done its job
     },
   };
   elements.board.replaceChildren();
-  elements.controls.replaceChildren();
-  renderer.render(context);
+  safeRender(context);
+  // The move buttons are rebuilt only when the decision changes: another player choosing
+  // meanwhile leaves yours (and a half-made choice in a list) exactly where they were.
+  const key = JSON.stringify([message.step, message.seat, message.legal]);
+  if (key !== controlsKey) {
+    elements.controls.replaceChildren(...controls.childNodes);
+    controlsKey = key;
+  }
+  markChoice(message);
   elements.turn.textContent = turnText(message);
+  elements.hint.textContent = myTurn ? extra("hint", context) || "" : "";
+  elements.hint.hidden = !elements.hint.textContent;
+  const privateNode = message.seat !== null && !message.result ? extra("privateInfo", context) : null;
+  elements.private.replaceChildren(...(privateNode ? [privateNode] : []));
+  elements.private.hidden = !privateNode;
   // Machine-readable state for tests and assistive tools: whose move it is, and the step.
-  const waitingForMe = message.seat !== null && message.view.choices && message.view.choices.waiting_for.includes(message.seat);
   document.body.dataset.step = String(message.step);
-  document.body.dataset.turn = message.result ? "over" : waitingForMe && message.legal.length ? "mine" : "wait";
-  const mine = message.view.choices ? message.view.choices.mine : null;
-  if (mine !== null && mine !== undefined && message.legal.length) {
-    const label = renderer.label ? renderer.label(mine, message.view) : jsonText(mine);
-    elements.controls.appendChild(
-      h("p", { class: "small", id: "my-choice" }, `Your secret choice: ${label}. You may change it until everyone has chosen.`),
-    );
-  }
-  if (!message.legal.length && !message.result) {
-    const waiting = message.view.choices ? message.view.choices.waiting_for : [];
-    if (waiting.length) {
-      elements.controls.appendChild(
-        h("p", { class: "muted" }, `Waiting for ${listWords(waiting.map((s) => seatName(table, s)))}.`),
-      );
-    }
-  }
-  renderResult(message);
+  document.body.dataset.turn = message.result ? "over" : myTurn && waitingForMe(message) ? "mine" : "wait";
+  const waiting = message.view.choices ? message.view.choices.waiting_for : [];
+  elements.waiting.hidden = !!(message.legal.length || message.result || !waiting.length);
+  elements.waiting.textContent = elements.waiting.hidden ? "" : `Waiting for ${listWords(waiting.map((s) => seatName(table, s)))}.`;
+  yourTurnSignal(document.body.dataset.turn === "mine", table);
+  renderSummary(message, context);
   tick();
+}
+
+function waitingForMe(message) {
+  const choices = message.view.choices;
+  return !choices || choices.waiting_for.includes(message.seat);
+}
+
+/** Highlight the button of the secret choice already made (it may be changed until all have chosen). */
+function markChoice(message) {
+  const mine = message.view.choices ? message.view.choices.mine : null;
+  const chosen = mine === null || mine === undefined ? null : JSON.stringify(mine);
+  for (const button of elements.controls.querySelectorAll("button[data-action]")) {
+    const isMine = chosen !== null && button.dataset.action === chosen;
+    button.classList.toggle("chosen", isMine);
+    button.setAttribute("aria-pressed", isMine ? "true" : "false");
+  }
+  if (chosen !== null && message.legal.length) {
+    let label = jsonText(mine);
+    try {
+      if (renderer.label) label = renderer.label(mine, message.view);
+    } catch (error) {
+      reportFailure(`${message.table.game} label`, error, elements.renderError);
+    }
+    elements.myChoice.textContent = `Your secret choice: ${label}. You may change it until everyone has chosen.`;
+    elements.myChoice.hidden = false;
+  } else {
+    elements.myChoice.hidden = true;
+    elements.myChoice.textContent = "";
+  }
 }
 
 function turnText(message) {
@@ -125,8 +234,52 @@ function turnText(message) {
   const choices = message.view.choices || { waiting_for: [], chosen: [] };
   if (message.seat !== null && choices.waiting_for.includes(message.seat)) return "Your move";
   if (message.seat !== null && choices.chosen.includes(message.seat)) return "Chosen: waiting for the others";
-  return "";
+  return message.seat === null ? "Watching" : "Waiting for the others";
 }
+
+// ---- your turn: the tab title, a vibration where supported, and an optional sound ----
+function yourTurnSignal(mine, table) {
+  document.title = `${mine ? "● Your move · " : ""}${table.title} · gamebag`;
+  if (mine && !wasMyTurn) {
+    // Browsers allow vibration only after the person has touched the page once.
+    const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && touched) {
+      try { navigator.vibrate(150); } catch (ignored) { /* not supported here */ }
+    }
+    if (soundOn) beep();
+  }
+  wasMyTurn = mine;
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const oscillator = audio.createOscillator();
+    const gain = audio.createGain();
+    oscillator.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start();
+    oscillator.stop(audio.currentTime + 0.35);
+  } catch (ignored) {
+    // no sound device: the title and vibration still tell
+  }
+}
+
+function showSound() {
+  elements.sound.textContent = soundOn ? "Sound: on" : "Sound: off";
+  elements.sound.setAttribute("aria-pressed", soundOn ? "true" : "false");
+}
+
+elements.sound.addEventListener("click", () => {
+  soundOn = !soundOn;
+  window.localStorage.setItem("gamebag-sound", soundOn ? "on" : "off");
+  showSound();
+  if (soundOn) beep();
+});
+showSound();
 
 function renderSeats() {
   if (!current) return;
@@ -140,13 +293,11 @@ function renderSeats() {
       else if (choices.waiting_for.includes(seat.seat)) {
         state = h("span", { class: `badge ${simultaneous ? "waiting" : "turn"}` }, simultaneous ? "choosing…" : "to play");
       }
+      const presence = seat.bot ? "bot" : seat.connected ? "connected" : "not connected";
       return h(
         "span",
         { class: `seat-chip${seat.seat === me ? " me" : ""}`, "data-seat": seat.seat },
-        h("span", {
-          class: `status-dot ${seat.bot || seat.connected ? "online" : ""}`,
-          title: seat.bot ? "bot" : seat.connected ? "connected" : "not connected",
-        }),
+        h("span", { class: `status-dot ${seat.bot || seat.connected ? "online" : ""}`, role: "img", "aria-label": presence, title: presence }),
         seat.name,
         seat.bot ? h("span", { class: "badge" }, "bot") : null,
         state,
@@ -155,25 +306,128 @@ function renderSeats() {
   );
 }
 
-function renderResult(message) {
-  elements.result.replaceChildren();
-  if (!message.result) return;
+// ---- the end of the game ----
+function renderSummary(message, context) {
+  const box = elements.summary;
+  if (!message.result) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  if (box.dataset.step === String(message.step) && box.dataset.next === String(!!message.next)) return;
+  box.dataset.step = String(message.step);
+  box.dataset.next = String(!!message.next);
   const table = message.table;
-  const winners = message.result.winners.map((s) => seatName(table, s));
-  const scores = message.result.scores.map((score, s) => `${seatName(table, s)} ${score}`).join(" · ");
+  const result = message.result;
+  const names = context.names;
+  const winners = result.winners.map((s) => names[s]);
+  const headline = winners.length
+    ? `${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}`
+    : "No winner";
   const replayHref = `/replay/${encodeURIComponent(table.id)}${token ? `#seat=${token}` : ""}`;
-  elements.result.appendChild(
-    h(
-      "div",
-      { class: "result-banner", id: "result-banner" },
-      `Game over: ${winners.length ? `${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}` : "no winner"}. `,
-      h("span", { class: "small" }, scores),
-      " ",
-      h("a", { href: replayHref }, "Replay step by step"),
-      " · ",
-      h("a", { href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: "" }, "Download the record"),
-    ),
+  const why = extra("explainEnd", context, result);
+  const rulebook = extra("rulebookWin", context);
+  const rounds = result.rounds || [];
+  const roundTable = rounds.length
+    ? h("div", { class: "table-scroll rounds", tabindex: 0, role: "region", "aria-label": "Scores by round" },
+      h("table", { class: "list", id: "scores-by-round" },
+        h("caption", {}, "Scores at the end of each round"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((n) => h("th", { scope: "col" }, n)))),
+        h("tbody", {}, rounds.map((row) => h("tr", {}, h("th", { scope: "row" }, row.round ?? "end"), row.scores.map((s) => h("td", {}, s)))))))
+    : null;
+  const revealed = result.final_views ? extra("revealEnd", context, result.final_views) : null;
+  const rematchButton = message.next
+    ? h("a", { class: "button primary", href: message.next.path, id: "rematch-join" }, "Join the rematch")
+    : message.seat !== null
+      ? h("button", { type: "button", class: "primary", id: "rematch", onclick: startRematch }, "Rematch with the same seats")
+      : null;
+  box.hidden = false;
+  box.replaceChildren(
+    h("div", { class: "result-banner", id: "result-banner" },
+      h("h2", {}, `Game over: ${headline}.`),
+      h("p", { class: "scores" }, result.scores.map((score, s) => `${names[s]} ${score}`).join(" · ")),
+      why ? h("p", { id: "why" }, why) : null,
+      rulebook ? h("blockquote", { class: "rulebook" }, h("span", { class: "small" }, "The rulebook: "), `“${rulebook}”`) : null,
+      h("div", { class: "row actions" },
+        rematchButton,
+        h("a", { href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: "", class: "button" }, "Download the record"),
+        h("a", { href: replayHref, class: "button" }, "Replay step by step")),
+      h("p", { class: "notice", id: "rematch-notice", role: "alert" })),
+    h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
   );
+}
+
+let leaving = false;
+function goTo(path) {
+  if (leaving) return; // the answer and the table's own message may both say where: go once
+  leaving = true;
+  window.location.assign(path);
+}
+
+async function startRematch(event) {
+  const button = event.currentTarget;
+  button.disabled = true;
+  button.textContent = "Opening the rematch…";
+  rematchWanted = true;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, {
+      method: "POST", headers: token ? { "x-seat-token": token } : {},
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    goTo(answer.path);
+  } catch (error) {
+    rematchWanted = false;
+    button.disabled = false;
+    button.textContent = "Rematch with the same seats";
+    byId("rematch-notice").textContent = `The rematch could not be opened: ${error.message}`;
+  }
+}
+
+// ---- rules sheet and log drawer ----
+async function openRules() {
+  const quick = byId("rules-quick");
+  if (!quick.childNodes.length && renderer && renderer.howToPlay) {
+    quick.replaceChildren(h("ul", {}, renderer.howToPlay.map((line) => h("li", {}, line))));
+  }
+  if (typeof elements.rules.showModal === "function") elements.rules.showModal();
+  else elements.rules.setAttribute("open", "");
+  if (!rulesLoaded && current) {
+    rulesLoaded = true;
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(current.table.game)}/rules`);
+      const answer = await response.json();
+      byId("rules-full").replaceChildren(...markdownNodes(answer.markdown || "No rules page for this game."));
+    } catch (error) {
+      rulesLoaded = false;
+      byId("rules-full").textContent = "The rules could not be loaded; try again.";
+    }
+  }
+}
+
+byId("rules-open").addEventListener("click", openRules);
+byId("rules-close").addEventListener("click", () => elements.rules.close());
+
+function setLog(open) {
+  elements.logPanel.classList.toggle("open", open);
+  byId("log-open").setAttribute("aria-expanded", open ? "true" : "false");
+  if (open) byId("log-close").focus();
+}
+byId("log-open").addEventListener("click", () => setLog(!elements.logPanel.classList.contains("open")));
+byId("log-close").addEventListener("click", () => {
+  setLog(false);
+  byId("log-open").focus();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && elements.logPanel.classList.contains("open")) setLog(false);
+});
+
+// On a phone the move panel is fixed at the bottom: keep the page's end clear of it.
+if (window.ResizeObserver) {
+  new ResizeObserver(() => {
+    const fixed = window.getComputedStyle(elements.controlsPanel).position === "fixed";
+    document.body.style.paddingBottom = fixed ? `${elements.controlsPanel.offsetHeight + 8}px` : "";
+  }).observe(elements.controlsPanel);
 }
 
 function showNotice(text) {

@@ -1,0 +1,50 @@
+// The host page: every seat's invite link and QR code (recovered at any time with the host
+// link), who is connected, a new link for a seat, and a no-show's seat handed to a bot.
+import { h, qrPicture, tableIdFromPath } from "./common.js";
+import { addressNote, copyButton, hostCall, seatCard } from "./invites.js";
+
+const tableId = tableIdFromPath();
+const hostToken = (/(?:^|[#&])host=([A-Za-z0-9_-]+)/.exec(window.location.hash) || [])[1] || null;
+const elements = {
+  title: document.getElementById("title"),
+  error: document.getElementById("host-error"),
+  seats: document.getElementById("host-seats"),
+  watch: document.getElementById("host-watch"),
+  note: document.getElementById("address-note"),
+};
+
+const call = hostCall(tableId, hostToken);
+const showError = (text) => {
+  elements.error.textContent = text;
+};
+
+async function load() {
+  if (!hostToken) {
+    elements.error.textContent = "This page needs the host link you got when the table was opened (it ends in #host=…).";
+    return;
+  }
+  try {
+    const answer = await call(`/api/tables/${encodeURIComponent(tableId)}/host`);
+    elements.error.textContent = "";
+    elements.title.textContent = `Host · ${answer.table.title}`;
+    elements.note.textContent = addressNote(answer.invite_base);
+    elements.seats.replaceChildren(...answer.seats.map((seat) => seatCard(seat, answer.agents, tableId, call, load, showError)));
+    elements.watch.replaceChildren(
+      h("div", { class: "invite-card" },
+        qrPicture(answer.spectate_qr, "QR code of the watch link"),
+        h("div", {},
+          h("label", { for: "watch-link" }, h("strong", {}, "Spectators")),
+          h("input", { id: "watch-link", type: "text", readonly: true, value: answer.spectate }),
+          h("div", { class: "actions" }, copyButton(answer.spectate, "Copy the watch link"),
+            h("a", { class: "button", href: `/play/${encodeURIComponent(tableId)}` }, "Watch"),
+            answer.next ? h("a", { class: "button", href: answer.next }, "The rematch") : null))),
+    );
+  } catch (error) {
+    elements.error.textContent = `This table's invites could not be loaded: ${error.message}`;
+  }
+}
+
+load();
+window.setInterval(() => {
+  if (!document.querySelector("main").contains(document.activeElement)) load();
+}, 10000);

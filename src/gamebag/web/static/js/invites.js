@@ -1,0 +1,105 @@
+// Invite cards shared by the lobby and the host page: each person's seat with its link, its QR
+// code, a new link on request and, for a seat nobody has taken, a hand-over to a bot.
+import { h, qrPicture } from "./common.js";
+
+export function hostCall(tableId, hostToken) {
+  return async (path, options = {}) => {
+    const response = await fetch(path, {
+      ...options,
+      headers: { "x-host-token": hostToken || "", ...(options.body ? { "content-type": "application/json" } : {}) },
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    return answer;
+  };
+}
+
+export function copyButton(text, label) {
+  const button = h("button", {
+    type: "button",
+    "aria-label": label,
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(text);
+        button.textContent = "Copied";
+      } catch (error) {
+        button.textContent = "Select the link and copy it";
+      }
+    },
+  }, "Copy");
+  return button;
+}
+
+export function seatCard(seat, agents, tableId, call, reload, showError) {
+  const status = seat.bot ? `played by a bot (${seat.agent})` : seat.connected ? "connected" : "not connected yet";
+  if (seat.bot) {
+    return h("div", { class: "invite-card", "data-seat": seat.seat },
+      h("div", { class: "muted small" }, "bot seat"),
+      h("div", {}, h("strong", {}, seat.name), h("div", { class: "small" }, status)));
+  }
+  const linkId = `invite-${seat.seat}`;
+  const agent = h("select", { id: `bot-agent-${seat.seat}`, "aria-label": `Agent for ${seat.name}'s seat` },
+    agents.map((a) => h("option", { value: a, selected: a === "heuristic" }, a)));
+  const toBot = h("button", {
+    type: "button", id: `to-bot-${seat.seat}`,
+    onclick: async () => {
+      toBot.disabled = true;
+      try {
+        await call(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat.seat}/bot`, {
+          method: "POST", body: JSON.stringify({ agent: agent.value }),
+        });
+        await reload();
+      } catch (error) {
+        showError(`The seat could not be handed to a bot: ${error.message}`);
+        toBot.disabled = false;
+      }
+    },
+  }, "Hand this seat to a bot");
+  const reissue = h("button", {
+    type: "button",
+    onclick: async () => {
+      try {
+        await call(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat.seat}/reissue`, { method: "POST", body: "{}" });
+        await reload();
+      } catch (error) {
+        showError(`A new link could not be made: ${error.message}`);
+      }
+    },
+  }, "New link (the old one stops working)");
+  return h("div", { class: "invite-card", "data-seat": seat.seat },
+    qrPicture(seat.qr, `QR code of ${seat.name}'s invite link`),
+    h("div", {},
+      h("label", { for: linkId }, h("strong", {}, seat.name), h("span", { class: "small" }, ` · ${status}`)),
+      h("input", { id: linkId, type: "text", readonly: true, value: seat.invite, "data-invite": seat.seat }),
+      h("div", { class: "actions" },
+        copyButton(seat.invite, `Copy ${seat.name}'s link`),
+        h("a", { href: seat.invite, class: "button", target: "_blank", rel: "noopener" }, "Open"),
+        reissue),
+      seat.connected ? null : h("div", { class: "actions" }, agent, toBot)));
+}
+
+
+/** The address note: links must use an address other devices can open. */
+export function addressNote(inviteBase) {
+  if (inviteBase) return `Links use ${inviteBase}, the address phones on this network can open.`;
+  if (["localhost", "127.0.0.1", "[::1]"].includes(window.location.hostname)) {
+    return "These links use this computer's own address, which other devices cannot open: start the server with --host 0.0.0.0 so phones on your network can join.";
+  }
+  return "";
+}
+
+/** Remember a table this browser opened, so its host page can be found again from the lobby. */
+export function rememberHosted(entry) {
+  const list = hostedTables().filter((t) => t.id !== entry.id);
+  list.unshift(entry);
+  window.localStorage.setItem("gamebag-hosted", JSON.stringify(list.slice(0, 20)));
+}
+
+export function hostedTables() {
+  try {
+    const list = JSON.parse(window.localStorage.getItem("gamebag-hosted") || "[]");
+    return Array.isArray(list) ? list.filter((t) => t && typeof t.id === "string" && typeof t.host === "string") : [];
+  } catch (error) {
+    return [];
+  }
+}

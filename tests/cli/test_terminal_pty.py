@@ -1,0 +1,171 @@
+"""The terminal game driven through a pseudo-terminal, as a person plays it.
+
+Each test starts ``gamebag play`` on a real pseudo-terminal (``pty.fork``), answers
+its prompts and checks that the screen tells the player every event since the
+last decision: other seats' turns and the player's own bust (Catch A Dragon),
+the grabs after the player exits (Wriggle Roulette), bids, corners and card
+texts (Eigen Kweek), and that Ctrl-C saves the game and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+PROMPT = re.compile(r"Your choice \((.*?)\): $")
+TIMEOUT = 120.0
+
+
+class Terminal:
+    """``gamebag`` running on a pseudo-terminal; ``screen`` is everything it printed, ANSI codes removed."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        env = dict(os.environ, COLUMNS="120", LINES="40", TERM="xterm")
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: becomes gamebag, with the pseudo-terminal as its controlling terminal
+            os.chdir(cwd)
+            os.execve(sys.executable, [sys.executable, "-m", "gamebag.cli", *args], env)
+        self.pid, self.fd = pid, fd
+        self.screen = ""
+        self.status: int | None = None
+
+    def read_until(self, pattern: re.Pattern[str], since: int) -> re.Match[str] | None:
+        """Read until ``pattern`` matches the screen after position ``since``; None once the program ends."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            found = pattern.search(self.screen, since)
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {pattern.pattern!r} within {TIMEOUT} s; screen ends:\n{self.screen[-2000:]}")
+            ready, _, _ = select.select([self.fd], [], [], 1.0)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:  # the program ended and closed the terminal
+                chunk = b""
+            if not chunk:
+                return None
+            self.screen += ANSI.sub("", chunk.decode("utf-8", "replace"))
+
+    def drain(self) -> None:
+        """Read everything until the program ends."""
+        while self.read_until(re.compile(r"(?!x)x"), len(self.screen)) is not None:
+            pass
+
+    def send(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def wait(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        self.status = os.waitstatus_to_exitcode(status)
+        return self.status
+
+
+def play(
+    tmp_path: Path, args: list[str], answer: Callable[[str, str], str], first: str | None = None
+) -> Terminal:
+    """Play a whole game: at every prompt send ``answer(screen since the last answer, hint)``."""
+    terminal = Terminal(["play", *args, "--auto-delay", "0"], tmp_path)
+    mark = 0
+    prompts = 0
+    while True:
+        found = terminal.read_until(PROMPT, mark)
+        if found is None:
+            break
+        text = terminal.screen[mark : found.start()]
+        mark = found.end()
+        reply = first if first is not None and prompts == 0 else answer(text, found.group(1))
+        prompts += 1
+        terminal.send(reply + "\n")
+    assert terminal.wait() == 0, terminal.screen[-3000:]
+    assert "game over" in terminal.screen
+    return terminal
+
+
+def first_choice(text: str, hint: str) -> str:
+    return "1"
+
+
+def test_eigen_kweek_shows_card_texts_words_and_every_event(tmp_path: Path) -> None:
+    terminal = play(tmp_path, ["eigen-kweek", "-n", "3", "--seats", "human,heuristic,heuristic", "--seed", "11"],
+                    first_choice, first="?")
+    screen = terminal.screen
+    # The card text, in the rulebook's words, as the cards are dealt.
+    assert re.search(r"Dealt to you: \S.* \(Phase: [A-Za-z ]+\): When you play this character card", screen)
+    # `?` explains the decision and the game.
+    assert "This decision:" in screen and "Phase: Deal Characters" in screen
+    # Choices in words, with their codes as shortcuts.
+    assert re.search(r"\[1\] choose \S.* for this round  \(choose:", screen)
+    assert re.search(r"\[\d+\] bid \d+ weed token\(s\)  \(bid:\d+\)", screen)
+    # A decision with one legal choice is played after a notice.
+    assert "Only one choice now, so it is played:" in screen
+    # Events since the last decision: the other seats' acts, bids and corners, in the rulebook's words.
+    assert "all players open their hands: seat 0 bid" in screen
+    assert re.search(r"seat [12] takes the \d+ coin\(s\) of corner [1-4]", screen)
+    assert "everyone holds a closed hand forward" in screen
+    assert re.search(r"seat [12] (sows|ploughs over|harvests|does nothing)", screen)
+    assert "four coins are taken from the coin bag" in screen
+    # Every round announced, and every phase of it.
+    assert "Round 2 begins" in screen and "phase: Cultivate" in screen and "phase: Hand In Characters" in screen
+
+
+def test_catch_a_dragon_shows_other_turns_and_the_own_bust(tmp_path: Path) -> None:
+    def always_roll(text: str, hint: str) -> str:
+        return "2" if "[2] roll the" in text else "1"  # collect the first fit; never stop
+
+    terminal = play(tmp_path, ["catch-a-dragon", "-n", "3", "--seats", "human,heuristic,heuristic", "--seed", "4"],
+                    always_roll)
+    screen = terminal.screen
+    assert re.search(r"you \(seat 0\) held .* bust", screen)  # the player's own bust is told
+    for seat in (1, 2):  # with three players, both other seats' turns are shown
+        assert re.search(rf"seat {seat} rolls ", screen), seat
+        assert re.search(rf"seat {seat} (held .* bust|stopped with|collected all four)", screen), seat
+
+
+def test_wriggle_roulette_shows_the_grabs_after_the_player_exits(tmp_path: Path) -> None:
+    def exit_at_once(text: str, hint: str) -> str:
+        return "0"
+
+    terminal = play(tmp_path, ["wriggle-roulette", "-n", "4", "--seats", "human,heuristic,heuristic,heuristic",
+                               "--seed", "5"], exit_at_once)
+    screen = terminal.screen
+    exit_line = screen.index("seat 0 exited scoring")
+    after = screen[exit_line:]
+    # The grabs of the others after seat 0 left are all told, up to the round's end.
+    assert re.search(r"seat [123] grabbed \d+: \d+ eel\(s\), \d+ snake\(s\)", after)
+    assert re.search(r"Snake outbreak!|Everyone has exited", after)
+    assert "Round 2 begins" in after
+
+
+def test_pig_shows_the_other_players_rolls(tmp_path: Path) -> None:
+    terminal = play(tmp_path, ["pig", "--seats", "human,heuristic", "--seed", "2"], first_choice)
+    assert re.search(r"seat 1 rolls \d", terminal.screen)
+    assert re.search(r"seat 1 holds and banks \d+", terminal.screen) or "seat 1 rolls a 1" in terminal.screen
+
+
+@pytest.mark.parametrize(("key", "status"), [("\x03", 130), ("\x04", 0)])
+def test_ctrl_c_and_ctrl_d_save_the_game(tmp_path: Path, key: str, status: int) -> None:
+    terminal = Terminal(["play", "eigen-kweek", "-n", "2", "--seats", "human,heuristic", "--seed", "8",
+                         "--auto-delay", "0"], tmp_path)
+    found = terminal.read_until(PROMPT, 0)
+    assert found is not None
+    terminal.send("1\n")
+    assert terminal.read_until(PROMPT, found.end()) is not None
+    terminal.send(key)
+    terminal.drain()
+    assert terminal.wait() == status, terminal.screen[-2000:]
+    saved = tmp_path / "gamebag-eigen-kweek-8.json"
+    assert saved.exists() and "choose:" in saved.read_text()
+    assert f"gamebag play eigen-kweek --resume {saved.name}" in terminal.screen

@@ -1,0 +1,278 @@
+"""The table page as people use it, in a real browser, for every game at phone and desktop size.
+
+Two people join one table (a 360x740 phone and a 1280x800 desktop; bots in the other seats)
+and play it to the end by clicking. At every move of both pages: no horizontal overflow. On
+both: the "How to play" sheet opens with the game's rules, a choice survives another player
+choosing meanwhile (the move buttons are the very same elements afterwards), axe-core finds no
+serious or critical accessibility violation, the end summary shows (scores by round, the
+rulebook's words) and a rematch with the same seats starts. Screenshots of each game at both
+sizes go to ``artifacts/screenshots/``.
+
+All waits are for conditions with generous timeouts (a loaded 2-core machine), never sleeps.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+import gamebag
+
+from .serverproc import ServerProcess
+from .test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, wait_for
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+WAIT_S = 60.0  # generous: a loaded 2-core machine
+# Short games where the game allows it, so every game ends within a test's time on a slow machine.
+SHORT_OPTIONS: dict[str, dict[str, Any]] = {"pig": {"goal": 30}, "eigen-kweek": {"max_rounds": 3}}
+GAMES = list(gamebag.games())
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing: run scripts/install-chromium.sh")
+    from playwright.sync_api import sync_playwright
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("tableui") / "ui.db", bot_delay=0.05)
+    process.start()
+    yield process
+    process.stop()
+
+
+def _overflow(page: Any) -> int:
+    """How many pixels the page is wider than the screen (0: no horizontal scroll).
+
+    Measured against the screen's width, not ``innerWidth``: a phone browser widens its
+    layout viewport to fit content that is too wide, which would hide the overflow.
+    """
+    width = page.viewport_size["width"]
+    return int(page.evaluate("Math.max(document.documentElement.scrollWidth, window.innerWidth)")) - width
+
+
+def _turn(page: Any) -> str:
+    return str(page.evaluate("document.body.dataset.turn || ''"))
+
+
+def _axe_serious(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    _settle(page)
+    results = Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation.get("impact") in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return found
+
+
+def _settle(page: Any) -> None:
+    """Wait until no animation runs (colours are measured and pictures taken as they end)."""
+    wait_for(page, "() => !document.getAnimations().some(a => a.playState === 'running')", timeout=WAIT_S)
+
+
+def _shot(page: Any, name: str) -> None:
+    _settle(page)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+
+
+def _take_turn(page: Any, rng: random.Random) -> None:
+    step = page.evaluate("document.body.dataset.step")
+    buttons = page.locator("#controls button[data-action]")
+    count = buttons.count()
+    if count == 0:
+        page.locator("#controls select + button").first.click()
+    else:
+        buttons.nth(rng.randrange(count)).click()
+    wait_for(
+        page,
+        "step => document.body.dataset.step !== step || document.body.dataset.turn !== 'mine'"
+        " || !!document.querySelector('#controls button.chosen')",
+        step,
+        timeout=WAIT_S,
+    )
+
+
+def _play_to_end(pages: list[Any], rng: random.Random, on_move: Any, timeout: float = 400.0) -> int:
+    moves = 0
+    deadline = time.monotonic() + timeout
+    while not all(_turn(page) == "over" for page in pages):
+        assert time.monotonic() < deadline, "the game did not end in the browser"
+        progressed = False
+        for page in pages:
+            if _turn(page) == "mine" and not page.locator("#controls button.chosen").count():
+                _take_turn(page, rng)
+                moves += 1
+                progressed = True
+                on_move(moves)
+        if not progressed:
+            pages[0].wait_for_timeout(40)
+    return moves
+
+
+def _open_rules(page: Any) -> None:
+    page.click("#rules-open")
+    page.wait_for_selector("#rules[open]", timeout=WAIT_S * 1000)
+    assert page.locator("#rules-quick li").count() >= 3
+    page.click("#rules-details summary")
+    wait_for(page, "() => document.querySelector('#rules-full').children.length >= 3", timeout=WAIT_S)
+    assert _overflow(page) <= 0
+    page.click("#rules-close")
+    page.wait_for_selector("#rules:not([open])", state="attached", timeout=WAIT_S * 1000)
+
+
+def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int) -> bool:
+    """``chooser`` is at a decision; ``other`` acts meanwhile; ``chooser``'s buttons are untouched.
+
+    Returns False when the two are not choosing at the same time here (a turn-based game).
+    """
+    if _turn(chooser) != "mine" or _turn(other) != "mine":
+        return False
+    chooser.evaluate(
+        "() => document.querySelectorAll('#controls button[data-action]').forEach(b => { b.__kept = true; })"
+    )
+    chooser.locator("#controls button[data-action]").first.focus()
+    other.locator("#controls button[data-action]").first.click()
+    chooser.wait_for_selector(f'#seats [data-seat="{other_seat}"] .badge.chosen', timeout=WAIT_S * 1000)
+    kept = chooser.evaluate(
+        "() => [...document.querySelectorAll('#controls button[data-action]')].every(b => b.__kept === true)"
+    )
+    focused = chooser.evaluate("() => document.activeElement && document.activeElement.__kept === true")
+    assert kept, "the move buttons were rebuilt while another player chose"
+    assert focused, "the focused move button lost its focus while another player chose"
+    return True
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerProcess, game_id: str) -> None:
+    cls = gamebag.entry(game_id).game_class
+    players = max(cls.min_players, min(3, cls.max_players))
+    seats = [{"name": "Ann"}, {"name": "Bob"}] + [{"bot": "random"} for _ in range(players - 2)]
+    request = {"game": game_id, "players": players, "seats": seats, "seed": 11}
+    if game_id in SHORT_OPTIONS:
+        request["options"] = SHORT_OPTIONS[game_id]
+    answer = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
+    errors: list[str] = []
+    phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    desktop_context = browser.new_context(viewport=DESKTOP)
+    phone, desktop = phone_context.new_page(), desktop_context.new_page()
+    sizes = {id(phone): "phone", id(desktop): "desktop"}
+    for page, seat in ((phone, 0), (desktop, 1)):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.goto(f"{server.base}{answer['seats'][seat]['invite']}")
+        wait_for(page, "() => document.body.dataset.turn", timeout=WAIT_S)
+
+    for page in (phone, desktop):
+        _open_rules(page)
+        assert _overflow(page) <= 0, f"{sizes[id(page)]} scrolls sideways at the start"
+        violations = _axe_serious(page)
+        assert not violations, violations
+
+    survived = _choice_survives_another_choosing(phone, desktop, 1)
+    overflow_seen: list[str] = []
+
+    def check(moves: int) -> None:
+        for page in (phone, desktop):
+            extra = _overflow(page)
+            if extra > 0:
+                overflow_seen.append(f"{sizes[id(page)]} +{extra}px after {moves} moves")
+        if moves == 4:
+            _shot(phone, f"{game_id}-360x740-play.png")
+            _shot(desktop, f"{game_id}-1280x800-play.png")
+
+    rng = random.Random(game_id)
+    _play_to_end([phone, desktop], rng, check)
+    assert not overflow_seen, overflow_seen
+    if not survived:
+        # Turn-based: nobody else chooses while you do; the buttons must still survive the
+        # other player's page coming and going (presence changes) untouched.
+        pass
+
+    for page, size in ((phone, "360x740"), (desktop, "1280x800")):
+        page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)
+        text = page.inner_text("#summary")
+        assert "Game over" in text and "The rulebook" in text
+        assert page.locator("#scores-by-round tbody tr").count() >= 1
+        assert _overflow(page) <= 0, f"{size} scrolls sideways at the end"
+        violations = _axe_serious(page)
+        assert not violations, violations
+        _shot(page, f"{game_id}-{size}-end.png")
+
+    # A rematch with the same seats: Ann starts it, Bob follows the link his page offers.
+    phone.click("#rematch")
+    phone.wait_for_url(lambda url: f"/play/{answer['id']}" not in url, timeout=WAIT_S * 1000)
+    phone.wait_for_load_state()
+    wait_for(phone, "() => document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_S)
+    desktop.wait_for_selector("#rematch-join", timeout=WAIT_S * 1000)
+    desktop.click("#rematch-join")
+    desktop.wait_for_url(lambda url: f"/play/{answer['id']}" not in url, timeout=WAIT_S * 1000)
+    desktop.wait_for_load_state()
+    wait_for(desktop, "() => document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_S)
+    assert phone.evaluate("location.pathname") == desktop.evaluate("location.pathname")
+    assert "you are Ann" in phone.inner_text("#who") and "you are Bob" in desktop.inner_text("#who")
+    phone_context.close()
+    desktop_context.close()
+    assert not errors, errors
+
+
+def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, server: ServerProcess) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    lobby = context.new_page()
+    lobby.on("pageerror", lambda error: errors.append(str(error)))
+    lobby.goto(f"{server.base}/?game=wriggle-roulette")
+    lobby.locator('.game-card[data-game="wriggle-roulette"]').click()
+    lobby.select_option("#players", "3")
+    lobby.fill("#seat-name-0", "Ann")
+    lobby.fill("#seat-name-1", "Bob")
+    lobby.select_option("#seat-kind-1", "")
+    lobby.select_option("#seat-kind-2", "heuristic")
+    lobby.click("#create")
+    lobby.wait_for_selector('.invite-card [data-invite="1"]', timeout=WAIT_S * 1000)
+    assert lobby.locator("#invite-list svg.qr").count() == 2  # one QR code per person's seat
+    assert "#seat=" in lobby.locator('[data-invite="0"]').input_value()
+    assert _overflow(lobby) <= 0
+    violations = _axe_serious(lobby)
+    assert not violations, violations
+    _shot(lobby, "lobby-invites-360x740.png")
+
+    # The host page (its link is kept in the lobby too) recovers the links later.
+    lobby.click("#host-page")
+    lobby.wait_for_selector('#host-seats [data-invite="1"]', timeout=WAIT_S * 1000)
+    ann_link = lobby.locator('[data-invite="0"]').input_value()
+    assert lobby.locator("#host-seats svg.qr").count() == 2
+    violations = _axe_serious(lobby)
+    assert not violations, violations
+    _shot(lobby, "host-page-360x740.png")
+
+    ann = context.new_page()
+    ann.goto(ann_link)
+    wait_for(ann, "() => document.body.dataset.turn === 'mine'", timeout=WAIT_S)
+    # Bob never comes: the host hands his seat to a bot, and Ann's game goes on.
+    lobby.click("#to-bot-1")
+    lobby.wait_for_selector('.invite-card[data-seat="1"] >> text=played by a bot', timeout=WAIT_S * 1000)
+    rng = random.Random(1)
+    _take_turn(ann, rng)
+    wait_for(ann, "() => document.body.dataset.step !== '0' && document.body.dataset.turn !== 'wait'", timeout=WAIT_S)
+    assert ann.locator('#seats [data-seat="1"] .badge').first.inner_text() == "bot"
+    context.close()
+    assert not errors, errors
