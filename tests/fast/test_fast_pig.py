@@ -98,8 +98,8 @@ def test_compiled_policies_choose_as_the_agents(options: dict[str, Any]) -> None
     keys = np.zeros(len(decisions), dtype=np.uint64)
     for name in ("heuristic", "optimal-score", "optimal-win"):
         agent = make_agent(name, game)
-        score, win = fast_pig.policy_tables(game, [name, name])
-        chosen = fast_pig.policy_rows(fast_pig.policy_codes([name, name]), board, keys, counters, score, win)
+        tables = fast_pig.policy_tables(game, [name, name])
+        chosen = fast_pig.policy_rows(fast_pig.policy_codes([name, name]), board, keys, counters, *tables)
         for row, state in enumerate(decisions):
             expected = game.action_index(agent.act(SeatView(game, state, state.seat), derive_rng(0)))
             assert chosen[row, state.seat] == expected, f"{name} at {state}"

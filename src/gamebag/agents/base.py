@@ -16,7 +16,11 @@ from gamebag.core.rng import Rng
 
 
 class SeatView:
-    """Everything one seat may use to choose an action."""
+    """Everything one seat may use to choose an action.
+
+    The observation is built on first use: agents that never read it (``random``) cost
+    the game no view at all.
+    """
 
     __slots__ = ("_observation", "_state", "game", "legal_actions", "player")
 
@@ -29,7 +33,7 @@ class SeatView:
 
     @property
     def observation(self) -> JsonDict:
-        """The seat's observation (built on first use: agents that only need the legal actions skip it)."""
+        """What this seat may know (``game.observation`` of the real state)."""
         if self._observation is None:
             self._observation = self.game.observation(self._state, self.player)
         return self._observation

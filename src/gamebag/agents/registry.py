@@ -28,8 +28,21 @@ class AgentEntry:
     games: tuple[str, ...] | None  # None: every game
 
 
+@dataclass(frozen=True)
+class HeuristicParameter:
+    """A parameter a game's heuristic takes (``heuristic:abstain=STEVEN``): its allowed values.
+
+    A value may name several of them joined with ``+`` (``abstain=STEVEN+JULITA``).
+    """
+
+    name: str
+    values: tuple[str, ...]
+    doc: str
+
+
 _AGENTS: dict[str, AgentEntry] = {}
 _HEURISTICS: dict[str, Callable[[Game[Any, Any, Any]], Agent]] = {}
+_CONFIGURED_HEURISTICS: dict[str, tuple[tuple[HeuristicParameter, ...], AgentFactory]] = {}
 
 
 def register_agent(name: str, factory: AgentFactory, doc: str, games: tuple[str, ...] | None = None) -> None:
@@ -41,12 +54,49 @@ def register_heuristic(game_id: str, factory: Callable[[Game[Any, Any, Any]], Ag
     _HEURISTICS[game_id] = factory
 
 
-def heuristic_for(game: Game[Any, Any, Any]) -> Agent:
+def register_heuristic_parameters(
+    game_id: str, parameters: tuple[HeuristicParameter, ...], factory: AgentFactory
+) -> None:
+    """Parameters ``game_id``'s heuristic takes, and the factory that reads them (values already checked)."""
+    _CONFIGURED_HEURISTICS[game_id] = (parameters, factory)
+
+
+def heuristic_parameters(game_id: str) -> tuple[HeuristicParameter, ...]:
+    """The parameters ``game_id``'s heuristic takes (none for most games)."""
     _load()
+    entry = _CONFIGURED_HEURISTICS.get(game_id)
+    return entry[0] if entry is not None else ()
+
+
+def heuristic_for(game: Game[Any, Any, Any], params: Mapping[str, str] | None = None) -> Agent:
+    _load()
+    if params:
+        parameters, configured = _CONFIGURED_HEURISTICS.get(game.game_id, ((), None))
+        check_params("heuristic", params, tuple(p.name for p in parameters))
+        assert configured is not None  # check_params refused every parameter of a game without any
+        for parameter in parameters:
+            if parameter.name in params:
+                parameter_values(parameter, params[parameter.name])  # refuses unknown values
+        return configured(game, params)
     factory = _HEURISTICS.get(game.game_id)
     if factory is None:
         raise UnknownAgentError(f"no heuristic agent exists for {game.game_id}")
     return factory(game)
+
+
+def parameter_values(parameter: HeuristicParameter, text: str) -> tuple[str, ...]:
+    """The allowed values named in ``text`` (``+``-joined, case-insensitive), in their own spelling."""
+    by_key = {value.casefold(): value for value in parameter.values}
+    chosen = []
+    for piece in (p.strip() for p in text.split("+")):
+        value = by_key.get(piece.casefold())
+        if value is None:
+            raise UnknownAgentError(
+                f"heuristic parameter {parameter.name}={piece!r} is not known; allowed: "
+                f"{', '.join(parameter.values)} (join several with +)"
+            )
+        chosen.append(value)
+    return tuple(dict.fromkeys(chosen))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -59,6 +109,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise UnknownAgentError(f"agent parameter {part!r} in {spec!r} must be written key=value")
         params[key.strip()] = value.strip()
     return name, params
+
+
+def split_agent_specs(text: str) -> list[str]:
+    """``"ismcts:iterations=200,c=1.4,random"`` -> ``["ismcts:iterations=200,c=1.4", "random"]``.
+
+    A comma-separated piece holding ``=`` but no ``:`` is another parameter of the
+    agent before it.
+    """
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and names:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
 
 
 def make_agent(spec: str, game: Game[Any, Any, Any]) -> Agent:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 import gamebag
+from gamebag.agents.registry import split_agent_specs
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.core.protocol import Game
@@ -18,23 +19,6 @@ from gamebag.core.protocol import Game
 def build_game(game_id: str, players: int | None, option_pairs: Sequence[str]) -> Game[Any, Any, Any]:
     """``gamebag.make`` from command-line values."""
     return gamebag.make(game_id, players, **parse_option_pairs(option_pairs))
-
-
-def split_agent_specs(text: str) -> list[str]:
-    """``"ismcts:iterations=200,c=1.4,random"`` -> ``["ismcts:iterations=200,c=1.4", "random"]``.
-
-    A comma-separated piece holding ``=`` but no ``:`` is another parameter of the
-    agent before it.
-    """
-    names: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece and names:
-            names[-1] += "," + piece
-        else:
-            names.append(piece)
-    return names
 
 
 def split_agents(text: str, players: int) -> list[str]:

@@ -6,13 +6,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamebag.agents.base import Agent
-from gamebag.agents.registry import check_params, heuristic_for, register_agent
+from gamebag.agents.registry import heuristic_for, register_agent
 from gamebag.core.protocol import Game
 
 
 def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
-    check_params("heuristic", params, ())
-    return heuristic_for(game)
+    return heuristic_for(game, params)
 
 
-register_agent("heuristic", _make, "a sensible hand-written strategy for each game")
+register_agent(
+    "heuristic",
+    _make,
+    "a sensible hand-written strategy for each game; eigen-kweek: abstain=CARD (+CARD...) never uses those cards",
+)

@@ -10,14 +10,19 @@ fullest card it can pay for, or harvests a full card.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gamebag.agents.base import Agent, SeatView
-from gamebag.agents.registry import register_heuristic
+from gamebag.agents.registry import (
+    HeuristicParameter,
+    parameter_values,
+    register_heuristic,
+    register_heuristic_parameters,
+)
 from gamebag.core.protocol import Game, JsonDict
 from gamebag.core.rng import Rng
-from gamebag.games.eigen_kweek.components import GROWTH
+from gamebag.games.eigen_kweek.components import CARDS, GROWTH
 
 # Cards worth keeping for next round rather than being dealt two new ones.
 KEEP_WORTH = 3.0
@@ -265,4 +270,15 @@ def _make(game: Game[Any, Any, Any]) -> Agent:
     return EigenKweekHeuristic()
 
 
+ABSTAIN = HeuristicParameter(
+    "abstain", CARDS, "character cards the heuristic never chooses, plays or keeps (to measure their worth)"
+)
+
+
+def _make_configured(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
+    abstain = params.get("abstain", "")
+    return EigenKweekHeuristic(frozenset(parameter_values(ABSTAIN, abstain)) if abstain else frozenset())
+
+
 register_heuristic("eigen-kweek", _make)
+register_heuristic_parameters("eigen-kweek", (ABSTAIN,), _make_configured)

@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 import gamebag
-from gamebag.cli.common import dumps, progress_bar, split_agent_specs
+from gamebag.agents.registry import split_agent_specs
+from gamebag.cli.common import dumps, progress_bar
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (

@@ -102,8 +102,13 @@ def play_games(
 
 @numba.njit(cache=True)
 def reset_games(
-    states: Int32s, cfg: Config, run: np.uint64, which: npt.NDArray[np.bool_], index: Int64s,
-    keys: UInt64s, counters: UInt64s,
+    states: Int32s,
+    cfg: Config,
+    run: np.uint64,
+    which: npt.NDArray[np.bool_],
+    index: Int64s,
+    keys: UInt64s,
+    counters: UInt64s,
 ) -> None:  # pragma: no cover - compiled
     """Start afresh every env ``k`` with ``which[k]``, as game ``index[k]`` of the run."""
     for k in range(states.shape[0]):

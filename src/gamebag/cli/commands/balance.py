@@ -1,0 +1,236 @@
+"""``gamebag balance``: the designer's balance lab on the command line (see ``gamebag.lab``)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gamebag.cli.common import dumps
+from gamebag.core.errors import GamebagError
+from gamebag.core.options import parse_option_pairs
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("balance")
+    def balance(
+        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        players: str = typer.Option(
+            None, "--players", "-n", help="Player counts: 4, 2-8 or 2,4,6 (default: the game's)."
+        ),
+        agents: str = typer.Option(
+            None, "--agents", "-a", help="One agent for every seat, or one per seat (default: the strongest fast bot)."
+        ),
+        vary: list[str] = typer.Option(
+            [], "--vary", "-v", help="An option's values: name=a,b,c (repeatable; cells are the product)."
+        ),
+        option: list[str] = typer.Option([], "--option", "-o", help="A fixed game option key=value (repeatable)."),
+        games: int = typer.Option(2000, "--games", "-g", help="Games per cell (the most, with --until)."),
+        until: float = typer.Option(
+            None, "--until", help="Stop a cell once every seat's 95% interval is narrower than this."
+        ),
+        seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers anywhere."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (or CPUs of a local Ray)."),
+        executor: str = typer.Option("local", "--executor", help="local (this machine) or ray."),
+        address: str = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)."),
+        max_rounds: int = typer.Option(
+            1000, "--max-rounds", help="Stop a game after this many rounds (reported as capped)."
+        ),
+        cards: bool = typer.Option(
+            False, "--cards", help="Card study: each card's worth to a seat that abstains from it."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        per_game: Path = typer.Option(None, "--per-game", help="Write one row per game to FILE.csv or FILE.parquet."),
+        plot: Path = typer.Option(None, "--plot", help="Draw shares and lengths to FILE (.png, .svg, .pdf)."),
+        report: Path = typer.Option(None, "--report", help="Write an offline HTML report into this folder."),
+    ) -> None:
+        """Seat balance, option effects and game length of GAME, with intervals, tests and warnings."""
+        from gamebag import lab
+        from gamebag.lab.export import check_table_path
+        from gamebag.lab.figures import check_plot_path
+
+        if per_game is not None:
+            check_table_path(per_game)
+        if plot is not None:
+            check_plot_path(plot)
+        fixed = parse_option_pairs(option)
+        show = not as_json and sys.stderr.isatty()
+        with _Progress(show) as progress:
+            if cards:
+                if vary:
+                    raise GamebagError("--cards compares cards at fixed options; leave out --vary")
+                count = _one_count(game, players)
+                progress.games = games
+                study = lab.card_study(
+                    game, count, games, seed, workers, executor, address, fixed, progress.advance, progress.done
+                )
+                result = study.study
+            else:
+                cells, _ = lab.plan(game, players, agents, vary, fixed, seed)
+                progress.start_cells([c.label for c in cells], games)
+                result = lab.balance(
+                    game,
+                    players,
+                    agents,
+                    vary,
+                    fixed,
+                    games,
+                    until,
+                    seed,
+                    workers,
+                    executor,
+                    address,
+                    max_rounds,
+                    progress.advance,
+                    progress.done,
+                )
+                study = None
+        if per_game is not None:
+            from gamebag.lab.export import write_table
+
+            write_table(result.per_game, per_game)
+        if plot is not None:
+            from gamebag.lab.figures import plot_study
+
+            plot_study(result, plot)
+        if report is not None:
+            from gamebag.lab.report import write_report
+
+            write_report(result, report, "gamebag " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+        if as_json:
+            typer.echo(dumps(study.to_json() if study is not None else result.to_json()))
+            return
+        print_result(result)
+        if study is not None:
+            print_cards(study)
+
+
+class _Progress:
+    """One progress bar per cell on standard error, moving as games finish."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.bar: Any = None
+        self.tasks: dict[int, Any] = {}
+        self.games: int | None = None  # a bar's total where cells are not known in advance (card studies)
+
+    def __enter__(self) -> _Progress:
+        if self.show:
+            from gamebag.cli.common import progress_bar
+
+            self.bar = progress_bar()
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def start_cells(self, labels: list[str], games: int) -> None:
+        if self.bar is None:
+            return
+        for index, label in enumerate(labels):
+            self.tasks[index] = self.bar.add_task(label, total=games)
+
+    def advance(self, cell: int, games: int) -> None:
+        if self.bar is None:
+            return
+        if cell not in self.tasks:
+            self.tasks[cell] = self.bar.add_task(f"cell {cell}", total=self.games)
+        self.bar.advance(self.tasks[cell], games)
+
+    def done(self, run: Any) -> None:
+        if self.bar is not None and run.cell.index in self.tasks:
+            task = self.tasks[run.cell.index]
+            self.bar.update(task, completed=run.games, total=run.games)
+
+
+def _one_count(game: str, players: str | None) -> int:
+    import gamebag
+    from gamebag.lab.cells import parse_players
+
+    counts = parse_players(players, game) if players else (gamebag.entry(game).game_class.default_players,)
+    if len(counts) != 1:
+        raise GamebagError("--cards studies one player count at a time; give --players N")
+    return counts[0]
+
+
+def print_result(result: Any) -> None:
+    console = Console()
+    if result.interrupted:
+        console.print("[bold yellow]interrupted[/bold yellow]: what finished before Ctrl-C")
+    table = Table(title=f"{result.game}: balance per cell (seed {result.seed})", show_lines=True)
+    for column in (
+        "cell",
+        "games",
+        "seat shares (95% interval)",
+        "fairness p",
+        "shared",
+        "length mean / median (10%-90%)",
+        "ended by",
+    ):
+        table.add_column(
+            column, justify="left" if column in ("cell", "seat shares (95% interval)", "ended by") else "right"
+        )
+    for cell in result.cells:
+        shares = "\n".join(
+            f"{seat}: {share:.3f} ({low:.3f}-{high:.3f})"
+            for seat, (share, (low, high)) in enumerate(zip(cell.win_share, cell.win_share_ci, strict=True))
+        )
+        length = cell.length
+        table.add_row(
+            cell.cell.label + ("" if cell.engine == "rules" else "\n[dim]compiled engine[/dim]"),
+            f"{cell.games:,}" + (" (until)" if cell.stopped_early else ""),
+            shares,
+            _p(cell.fairness_p),
+            f"{cell.shared_win_rate:.3f}",
+            f"{length.mean:.2f} / {length.median:g} ({length.p10:g}-{length.p90:g})",
+            "\n".join(f"{k}: {v}" for k, v in cell.ended_by.items()),
+        )
+    console.print(table)
+    if result.comparisons:
+        labels = {c.cell.index: c.cell.label for c in result.cells}
+        first = labels.get(result.comparisons[0].against, "")
+        versus = Table(title=f"against the first cell ({first}): difference, 95% interval, p")
+        for column in ("cell", "seat share differences", "length difference"):
+            versus.add_column(column)
+        for comparison in result.comparisons:
+            seats = "\n".join(
+                f"{seat}: {d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f}) p={_p(d.p)}"
+                for seat, d in enumerate(comparison.seats)
+            )
+            d = comparison.length
+            versus.add_row(
+                labels.get(comparison.cell, ""), seats, f"{d.estimate:+.2f} ({d.low:+.2f} to {d.high:+.2f}) p={_p(d.p)}"
+            )
+        console.print(versus)
+    for notice in result.notices:
+        console.print(f"[dim]note: {notice}[/dim]", highlight=False)
+    for warning in result.warnings:
+        console.print(f"[bold yellow]warning:[/bold yellow] {warning}", highlight=False)
+    console.print(f"{sum(c.games for c in result.cells):,} games in {result.seconds:.1f} s")
+
+
+def print_cards(study: Any) -> None:
+    table = Table(title="each card's worth to seat 0: win share playing it vs abstaining from it")
+    for column in ("card", "with the card", "without it", "worth (95% interval)", "p"):
+        table.add_column(column, justify="left" if column == "card" else "right")
+    for row in sorted(study.rows, key=lambda r: -r.difference.estimate):
+        d = row.difference
+        table.add_row(
+            row.card,
+            f"{row.with_card:.3f} ({row.with_card_ci[0]:.3f}-{row.with_card_ci[1]:.3f})",
+            f"{row.without_card:.3f} ({row.without_card_ci[0]:.3f}-{row.without_card_ci[1]:.3f})",
+            f"{d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f})",
+            _p(d.p),
+        )
+    Console().print(table)
+
+
+def _p(p: float) -> str:
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"

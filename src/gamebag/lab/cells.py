@@ -1,0 +1,211 @@
+"""What a balance study plays: its cells (player count x option values x agents), validated up front.
+
+A study names player counts (``2-8`` or ``2,4,6``) and options to vary
+(``rotate_start=true,false``); its cells are the product. Every cell is checked
+before any game is played (options through the game's own validation, agents
+through the agent registry), so a typo fails at once with the allowed values and
+changes nothing. Each cell's seed is derived from the study seed and the cell's
+own content, so adding a cell to a study never changes the games of the others.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+import gamebag
+from gamebag.agents.registry import make_agent
+from gamebag.core.errors import GamebagError, OptionError, UnknownAgentError
+from gamebag.core.options import options_to_json, parse_option_pairs
+from gamebag.core.protocol import Game
+from gamebag.core.rng import derive_seed
+
+# Bounds on what one study may ask for (every cost a user controls has a bound).
+MAX_CELLS = 400
+MAX_GAMES_PER_CELL = 1_000_000
+MAX_VALUES_PER_OPTION = 50
+
+# The agents a study uses when none are named, strongest first. Each answers in a table
+# look-up or a few lines of arithmetic; searching agents (ismcts, equilibrium) are too slow
+# for tens of thousands of games, and random agents would measure the dice, not the game.
+FAST_AGENTS_BY_STRENGTH = ("optimal-win", "optimal-score", "heuristic")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration of a study: a player count, option values and one agent per seat."""
+
+    index: int
+    game: str
+    players: int
+    options: Mapping[str, Any]  # the options given (varied and fixed), as validated JSON values
+    agents: tuple[str, ...]
+    seed: int = field(compare=False)
+
+    def make_game(self) -> Game[Any, Any, Any]:
+        return gamebag.make(self.game, self.players, **self.options)
+
+    def uses_defaults(self) -> bool:
+        """Whether every option given is the game's default (so this cell plays the game as published)."""
+        defaults = gamebag.make(self.game, self.players).options
+        return all(options_to_json({k: defaults[k]})[k] == v for k, v in self.options.items())
+
+    @property
+    def label(self) -> str:
+        """A short readable name: ``4p rotate_start=true``."""
+        parts = [f"{self.players}p", *(f"{k}={_show(v)}" for k, v in self.options.items())]
+        agents = sorted(set(self.agents))
+        if len(agents) == 1:
+            parts.append(agents[0])
+        else:
+            parts.append("/".join(self.agents))
+        return " ".join(parts)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value))
+    return "none" if value is None else str(value)
+
+
+def parse_players(text: str, game_id: str) -> tuple[int, ...]:
+    """``"2-8"``, ``"2,4,6"`` or ``"4"`` -> player counts, each allowed for the game."""
+    cls = gamebag.entry(game_id).game_class
+    allowed = f"{cls.min_players} to {cls.max_players}"
+    counts: list[int] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        low, sep, high = piece.partition("-")
+        try:
+            first, last = (int(low), int(high)) if sep else (int(piece), int(piece))
+        except ValueError:
+            raise GamebagError(
+                f"--players {text!r}: write a count, a range or a list, e.g. 4, 2-8 or 2,4,6 ({allowed} for {game_id})"
+            ) from None
+        if first > last:
+            raise GamebagError(f"--players {piece!r}: the range runs backwards")
+        counts.extend(range(first, last + 1))
+    if not counts:
+        raise GamebagError(f"--players is empty; allowed: {allowed} for {game_id}")
+    bad = [n for n in counts if not cls.min_players <= n <= cls.max_players]
+    if bad:
+        raise GamebagError(f"{game_id} is played by {allowed} players, not {', '.join(map(str, bad))}")
+    return tuple(dict.fromkeys(counts))
+
+
+def parse_vary(items: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``["rotate_start=true,false"]`` -> ``[("rotate_start", ["true", "false"])]``.
+
+    A value holding commas itself (a list option such as ``faces``) is written with
+    ``|`` between the values: ``faces=green,gold,...|gold,green,...``.
+    """
+    result: list[tuple[str, list[str]]] = []
+    for item in items:
+        name, sep, values = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name or not values.strip():
+            raise GamebagError(f"--vary {item!r} must be written name=a,b,c, for example rotate_start=true,false")
+        separator = "|" if "|" in values else ","
+        options = [v.strip() for v in values.split(separator) if v.strip()]
+        if len(options) > MAX_VALUES_PER_OPTION:
+            raise GamebagError(f"--vary {name}: at most {MAX_VALUES_PER_OPTION} values, not {len(options)}")
+        if any(name == seen for seen, _ in result):
+            raise GamebagError(f"--vary {name} is given twice; list all its values in one --vary")
+        result.append((name, options))
+    return result
+
+
+def default_agent(game_id: str, players: int, options: Mapping[str, Any]) -> str:
+    """The strongest agent of ``FAST_AGENTS_BY_STRENGTH`` that plays this configuration."""
+    game = gamebag.make(game_id, players, **options)
+    for name in FAST_AGENTS_BY_STRENGTH:
+        try:
+            make_agent(name, game)
+        except UnknownAgentError:
+            continue
+        return name
+    raise GamebagError(f"no fast agent plays {game_id} with {players} players; name agents with --agents")
+
+
+def build_cells(
+    game_id: str,
+    players: Sequence[int],
+    agents: Sequence[str] | None,
+    vary: Sequence[tuple[str, Sequence[str]]] = (),
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> tuple[list[Cell], list[str]]:
+    """Every cell of the study, validated, and the notices to show (such as the default agents chosen).
+
+    ``agents``: one spec for every seat, or one per seat (then every player count must match),
+    or ``None`` for the strongest fast agent of each configuration.
+    """
+    gamebag.entry(game_id)  # an unknown game fails here, listing the known ones
+    fixed = dict(options or {})
+    for name, _ in vary:
+        if name in fixed:
+            raise GamebagError(f"option {name!r} is both fixed (--option) and varied (--vary); choose one")
+    size = len(players)
+    for _, values in vary:
+        size *= max(1, len(values))
+    if size > MAX_CELLS:
+        raise GamebagError(f"the study has {size} cells; at most {MAX_CELLS} (fewer players or option values)")
+    notices: list[str] = []
+    chosen_defaults: dict[str, list[int]] = {}
+    cells: list[Cell] = []
+    names = [name for name, _ in vary]
+    for n in players:
+        for values in product(*(list(v) for _, v in vary)):
+            given = {**fixed, **dict(zip(names, values, strict=True))}
+            try:
+                game = gamebag.make(game_id, n, **given)
+            except OptionError as error:
+                raise OptionError(f"{n} players, {_describe(given)}: {error}") from None
+            validated = options_to_json({k: game.options[k] for k in given})
+            if agents is None:
+                agent = default_agent(game_id, n, validated)
+                chosen_defaults.setdefault(agent, []).append(n)
+                seats = (agent,) * n
+            else:
+                seats = _seat_agents(agents, n)
+            for spec in dict.fromkeys(seats):
+                make_agent(spec, game)  # unknown agents and bad parameters fail before any game
+            cell_seed = derive_seed(seed, "balance", game_id, n, json.dumps(validated, sort_keys=True), *seats)
+            cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed))
+    for agent, counts in chosen_defaults.items():
+        notices.append(
+            f"agents: none named, so every seat plays {agent!r}, the strongest fast agent for "
+            f"{_counts(counts)} players (name others with --agents; random agents measure luck, not the game)"
+        )
+    return cells, notices
+
+
+def options_from_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """Fixed options from ``--option key=value`` pairs."""
+    return parse_option_pairs(pairs)
+
+
+def _seat_agents(agents: Sequence[str], players: int) -> tuple[str, ...]:
+    if len(agents) == 1:
+        return (agents[0],) * players
+    if len(agents) != players:
+        raise GamebagError(
+            f"{len(agents)} agents given for {players} seats; give one agent for every seat, or one per seat "
+            "with a single player count"
+        )
+    return tuple(agents)
+
+
+def _describe(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
+
+
+def _counts(counts: Sequence[int]) -> str:
+    unique = sorted(set(counts))
+    return ", ".join(map(str, unique))

@@ -1,0 +1,95 @@
+"""A study as pictures: seat win shares with 95% intervals per cell, and game-length histograms.
+
+Drawn with matplotlib's object interface (no global pyplot state, no display);
+the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gamebag.core.errors import GamebagError
+from gamebag.lab.results import BalanceResult
+
+if TYPE_CHECKING:  # matplotlib is imported only when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+SUPPORTED_SUFFIXES = (".png", ".svg", ".pdf")
+MAX_HISTOGRAMS = 12
+
+
+def check_plot_path(path: Path) -> None:
+    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise GamebagError(
+            f"cannot draw a plot as {path.name!r}: name a file ending in {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+
+
+def shares_panel(result: BalanceResult, axis: Axes) -> None:
+    """Each cell's seat shares with their intervals, against the fair share 1/n (dashed)."""
+    position = 0.0
+    ticks, labels = [], []
+    for cell in result.cells:
+        n = cell.cell.players
+        xs = [position + seat for seat in range(n)]
+        lows = [cell.win_share[s] - cell.win_share_ci[s][0] for s in range(n)]
+        highs = [cell.win_share_ci[s][1] - cell.win_share[s] for s in range(n)]
+        axis.errorbar(xs, cell.win_share, yerr=[lows, highs], fmt="o", capsize=3, color="tab:blue")
+        axis.hlines(1 / n, xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed", linewidth=1)
+        ticks.append(position + (n - 1) / 2)
+        labels.append(f"{cell.cell.label}\np={cell.fairness_p:.2g}")
+        position += n + 1.5
+    axis.set_xticks(ticks, labels, fontsize=8, rotation=30, ha="right")
+    axis.set_ylabel("win share by seat, seat 0 first (95% interval)")
+    axis.set_title(f"{result.game}: seat shares per cell (dashed: fair share; p: fairness test)", fontsize=11)
+    axis.grid(axis="y", alpha=0.3)
+
+
+def lengths_panel(result: BalanceResult, axis: Axes) -> None:
+    """Each cell's histogram of game length (the first ``MAX_HISTOGRAMS`` cells)."""
+    for cell in result.cells[:MAX_HISTOGRAMS]:
+        histogram = cell.length.histogram
+        if not histogram or cell.games == 0:
+            continue
+        starts = [start for start, _ in histogram]
+        shares = [count / cell.games for _, count in histogram]
+        axis.step(starts, shares, where="post", label=cell.cell.label, linewidth=1.2)
+    axis.set_xlabel("game length (rounds)")
+    axis.set_ylabel("share of games")
+    axis.set_title(f"{result.game}: game length per cell", fontsize=11)
+    if result.cells:
+        axis.legend(fontsize=7)
+    axis.grid(alpha=0.3)
+
+
+def shares_figure(result: BalanceResult) -> Figure:
+    from matplotlib.figure import Figure
+
+    seats = sum(c.cell.players for c in result.cells)
+    figure = Figure(figsize=(max(6.0, 0.45 * seats + 2), 5.0), layout="constrained")
+    shares_panel(result, figure.subplots())
+    return figure
+
+
+def lengths_figure(result: BalanceResult) -> Figure:
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.5, 5.0), layout="constrained")
+    lengths_panel(result, figure.subplots())
+    return figure
+
+
+def plot_study(result: BalanceResult, path: Path) -> None:
+    """Write shares and length histograms side by side to ``path``."""
+    check_plot_path(path)
+    from matplotlib.figure import Figure
+
+    seats = sum(c.cell.players for c in result.cells)
+    figure = Figure(figsize=(max(13.0, 0.45 * seats + 9), 5.4), layout="constrained")
+    left, right = figure.subplots(1, 2, width_ratios=[1.5, 1])
+    shares_panel(result, left)
+    lengths_panel(result, right)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)

@@ -1,0 +1,170 @@
+"""Playing one block of a cell's games: compiled engine or rules engine, the same numbers anywhere.
+
+Game ``i`` of a cell is seeded by ``(cell seed, i)`` only: with the rules engine it
+draws from ``derive_rng(cell seed, "game", i)``, with the compiled engine from the
+kernel's counter-based generator keyed the same way. Which engine plays a cell is
+decided once, before the study starts, so a block gives the same rows whether it
+runs in this process, in a worker process or on a Ray node.
+
+The rules-engine loop also counts the simultaneous decisions (two or more seats
+choosing at once) where every seat chose the same action, which the study reports
+when bots move in lockstep, and stops a game that passes ``max_rounds`` (no
+winner; reported as capped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.agents.base import SeatView
+from gamebag.agents.registry import make_agent
+from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.rng import derive_rng
+from gamebag.lab.cells import Cell
+
+RULES = "rules"
+FAST = "compiled"
+LAB_CAP = "lab round cap"
+# The compiled engine reports progress after each sub-batch of this many games.
+FAST_TICK = 500
+MAX_STEPS_PER_ROUND = 100_000
+
+Tick = Callable[[int], None]
+
+
+@dataclass
+class Block:
+    """The per-game rows of games ``start .. start + len - 1`` of one cell."""
+
+    cell: int
+    start: int
+    scores: npt.NDArray[np.float64]  # [games, players]
+    returns: npt.NDArray[np.float64]  # [games, players] win shares
+    length: npt.NDArray[np.int64]  # [games]: the game's round count
+    ended_by: list[str]  # "" for an ordinary end
+    first_player: npt.NDArray[np.int64]
+    joint: npt.NDArray[np.int64]  # simultaneous decisions per game (-1: not measured)
+    alike: npt.NDArray[np.int64]  # of those, how many had every seat choose the same action
+
+    def __len__(self) -> int:
+        return int(self.length.shape[0])
+
+
+def choose_engine(cell: Cell) -> tuple[str, str | None]:
+    """``(engine, reason)``: the compiled engine where one plays the cell, else the rules engine and why."""
+    from gamebag.fast import unavailable_reason
+
+    reason = unavailable_reason(cell.make_game(), list(cell.agents))
+    return (RULES, reason) if reason is not None else (FAST, None)
+
+
+def play_block(cell: Cell, start: int, stop: int, engine: str, max_rounds: int, tick: Tick | None = None) -> Block:
+    """Play games ``start .. stop - 1`` of ``cell`` on ``engine``; ``tick(k)`` after every finished game(s).
+
+    A game longer than ``max_rounds`` counts as capped on either engine: it has no
+    winner. The rules engine stops it at the cap; the compiled engine plays it out
+    (its own step cap stops only runaway policies) and the lab marks it afterwards.
+    """
+    if engine == FAST:
+        try:
+            block = _play_fast(cell, start, stop, tick)
+        except RuntimeError:  # the kernel's own step cap: this block is played by the rules engine
+            return _play_rules(cell, start, stop, max_rounds, None)
+        capped = block.length > max_rounds
+        if np.any(capped):
+            block.returns[capped] = 0.0
+            block.ended_by = [LAB_CAP if c else reason for c, reason in zip(capped, block.ended_by, strict=True)]
+        return block
+    return _play_rules(cell, start, stop, max_rounds, tick)
+
+
+def _play_fast(cell: Cell, start: int, stop: int, tick: Tick | None) -> Block:
+    from gamebag.fast import engine_for
+
+    game = cell.make_game()
+    engine = engine_for(game, list(cell.agents))
+    if engine is None:
+        raise RuntimeError(f"{cell.game}: the compiled engine chosen for this study is not available here")
+    parts = []
+    for first in range(start, stop, FAST_TICK):
+        last = min(stop, first + FAST_TICK)
+        parts.append(engine.play(game, list(cell.agents), cell.seed, first, last))
+        if tick is not None:
+            tick(last - first)
+    count = stop - start
+    names = [name for part in parts for name in (part.ended_by_names[int(k)] for k in part.ended_by)]
+    return Block(
+        cell=cell.index,
+        start=start,
+        scores=np.concatenate([p.scores for p in parts]).astype(np.float64),
+        returns=np.concatenate([p.returns for p in parts]).astype(np.float64),
+        length=np.concatenate([p.length for p in parts]).astype(np.int64),
+        ended_by=names,
+        first_player=np.concatenate([p.first_player for p in parts]).astype(np.int64),
+        joint=np.full(count, -1, np.int64),
+        alike=np.zeros(count, np.int64),
+    )
+
+
+def _play_rules(cell: Cell, start: int, stop: int, max_rounds: int, tick: Tick | None) -> Block:
+    game = cell.make_game()
+    agents = [make_agent(spec, game) for spec in cell.agents]
+    n, count = cell.players, stop - start
+    scores = np.zeros((count, n))
+    returns = np.zeros((count, n))
+    length = np.zeros(count, np.int64)
+    joint = np.zeros(count, np.int64)
+    alike = np.zeros(count, np.int64)
+    ended_by: list[str] = []
+    for row, index in enumerate(range(start, stop)):
+        rng = derive_rng(cell.seed, "game", index)
+        state, capped, joint[row], alike[row] = _play_one(game, agents, rng, max_rounds)
+        scores[row] = game.scores(state)
+        length[row] = game.round_number(state)
+        if capped:
+            ended_by.append(LAB_CAP)
+        else:
+            returns[row] = game.returns(state)
+            reason = game.public_view(state).get("ended_by")
+            ended_by.append(reason if isinstance(reason, str) else "")
+        if tick is not None:
+            tick(1)
+    return Block(
+        cell=cell.index,
+        start=start,
+        scores=scores,
+        returns=returns,
+        length=length,
+        ended_by=ended_by,
+        first_player=np.zeros(count, np.int64),  # every game here starts with seat 0
+        joint=joint,
+        alike=alike,
+    )
+
+
+def _play_one(game: Game[Any, Any, Any], agents: list[Any], rng: Any, max_rounds: int) -> tuple[Any, bool, int, int]:
+    """Play one game; ``(final state, capped, simultaneous decisions, all-alike decisions)``."""
+    state = game.initial_state()
+    joint = alike = 0
+    steps = 0
+    while True:
+        kind = game.node_kind(state)
+        if kind is NodeKind.TERMINAL:
+            return state, False, joint, alike
+        if kind is NodeKind.CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            moves = {p: agents[p].act(SeatView(game, state, p), rng) for p in game.acting_players(state)}
+            if len(moves) >= 2:
+                joint += 1
+                first = next(iter(moves.values()))
+                alike += all(move == first for move in moves.values())
+            state = game.apply(state, moves)
+        steps += 1
+        if game.round_number(state) > max_rounds or steps > MAX_STEPS_PER_ROUND * max_rounds:
+            return state, True, joint, alike

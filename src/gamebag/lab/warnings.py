@@ -1,0 +1,93 @@
+"""Warnings a designer needs before trusting a study's numbers.
+
+* random agents: they measure luck, not the game;
+* capped games: a game stopped by a round cap has no real winner;
+* a cell whose games last far longer or shorter than the default options' (often
+  the bots misreading a variant, not the variant itself);
+* degenerate runs: bots that choose the same action at nearly every simultaneous
+  decision (then ties and shared fates come from the bots' symmetry).
+
+For cells played on the compiled engine the lockstep rate is measured on a short
+probe of the same configuration played by the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gamebag.lab.cells import Cell
+from gamebag.lab.play import RULES, Block, play_block
+from gamebag.lab.results import CellResult
+from gamebag.lab.study import CellRun
+
+ALIKE_WARNING = 0.9  # share of simultaneous decisions with every seat choosing the same
+LENGTH_RATIO = 2.0  # a mean length over twice, or under half, the default options'
+CAP_WARNING = 0.0  # any capped game is worth a warning
+PROBE_GAMES = 20
+REFERENCE_GAMES = 200
+
+
+def probe_alike(cell: Cell, max_rounds: int) -> float | None:
+    """The lockstep rate of ``cell``'s agents over a few rules-engine games (None: no simultaneous moves)."""
+    block = play_block(cell, 0, PROBE_GAMES, RULES, max_rounds)
+    joint = int(block.joint.sum())
+    return float(block.alike.sum() / joint) if joint else None
+
+
+def reference_length(cell: Cell, max_rounds: int, games: int) -> float:
+    """Mean length of ``games`` games of ``cell``'s players and agents under the default options."""
+    default = Cell(cell.index, cell.game, cell.players, {}, cell.agents, cell.seed)
+    block: Block = play_block(default, 0, games, RULES, max_rounds)
+    return float(np.mean(block.length))
+
+
+def study_warnings(
+    runs: list[CellRun],
+    results: list[CellResult],
+    max_rounds: int,
+    reference: Callable[[Cell], float] | None = None,
+) -> list[str]:
+    """Every warning for the cells of a study (``reference`` gives a default-options mean length)."""
+    out: list[str] = []
+    random_cells = [r.cell.label for r in results if any(a.split(":")[0] == "random" for a in r.cell.agents)]
+    if random_cells:
+        out.append(
+            "random agents in " + _few(random_cells) + ": random play measures luck, not the game's balance; "
+            "use heuristic or an optimal agent"
+        )
+    for result in results:
+        capped = sum(count for reason, count in result.ended_by.items() if "cap" in reason)
+        if capped > CAP_WARNING:
+            out.append(
+                f"{result.cell.label}: {capped} of {result.games} games hit a round cap and have no real winner "
+                f"(--max-rounds {max_rounds}); the bots may be stuck"
+            )
+        if result.alike_rate is not None and result.alike_rate >= ALIKE_WARNING:
+            out.append(
+                f"{result.cell.label}: the bots chose the same action at {result.alike_rate:.0%} of simultaneous "
+                "decisions (degenerate lockstep play); ties and shared losses then come from the bots' symmetry"
+            )
+    defaults: dict[tuple[int, tuple[str, ...]], CellResult] = {}
+    for result in results:
+        if result.cell.uses_defaults():
+            defaults.setdefault((result.cell.players, result.cell.agents), result)
+    for result in results:
+        if result.cell.uses_defaults() or result.games == 0:
+            continue
+        base = defaults.get((result.cell.players, result.cell.agents))
+        mean = base.length.mean if base is not None else (reference(result.cell) if reference else None)
+        if mean is None or mean <= 0:
+            continue
+        ratio = result.length.mean / mean
+        if ratio > LENGTH_RATIO or ratio < 1 / LENGTH_RATIO:
+            out.append(
+                f"{result.cell.label}: games last {result.length.mean:.1f} rounds on average against "
+                f"{mean:.1f} with the default options ({ratio:.1f}x); check that the bots suit this variant"
+            )
+    return out
+
+
+def _few(labels: list[str]) -> str:
+    return ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")

@@ -1,0 +1,49 @@
+"""Card studies and the ``heuristic:abstain=CARD`` agent spec."""
+
+from __future__ import annotations
+
+import pytest
+
+import gamebag
+from gamebag import lab
+from gamebag.agents.registry import make_agent
+from gamebag.core.errors import GamebagError, UnknownAgentError
+from gamebag.core.rng import derive_rng
+from gamebag.games.eigen_kweek.components import CARDS
+from gamebag.sim.play import play_game
+
+
+def test_abstain_spec_names_cards_case_insensitively() -> None:
+    game = gamebag.make("eigen-kweek", 3)
+    agent = make_agent("heuristic:abstain=steven+Den Ollander", game)
+    assert agent.abstain == frozenset({"STEVEN", "DEN OLLANDER"})  # type: ignore[attr-defined]
+    with pytest.raises(UnknownAgentError, match="allowed: RIA"):
+        make_agent("heuristic:abstain=BOB", game)
+    with pytest.raises(UnknownAgentError, match="no parameter"):
+        make_agent("heuristic:abstain=STEVEN", gamebag.make("pig"))
+
+
+def test_abstaining_from_the_spec_never_plays_the_card() -> None:
+    game = gamebag.make("eigen-kweek", 2)
+    agents = [make_agent("heuristic:abstain=STEVEN", game), make_agent("heuristic", game)]
+    for index in range(3):
+        record = play_game(game, agents, derive_rng(2, index)).record
+        assert record is not None
+        mine = [e.get("moves", {}).get("0", "") for e in record.events]
+        assert "choose:STEVEN" not in mine and "play:STEVEN" not in mine
+
+
+def test_card_study_has_a_row_per_card() -> None:
+    study = lab.card_study("eigen-kweek", 2, games=6, seed=4)
+    assert [row.card for row in study.rows] == list(CARDS)
+    assert study.study.cells[0].cell.agents == ("heuristic", "heuristic")
+    for row in study.rows:
+        low, high = row.without_card_ci
+        assert low <= row.without_card <= high
+        assert row.difference.estimate == pytest.approx(row.with_card - row.without_card)
+    assert len(study.to_json()["cards"]) == len(CARDS)
+
+
+def test_card_study_needs_cards() -> None:
+    with pytest.raises(GamebagError, match="no cards"):
+        lab.card_study("pig", 2, games=5)
