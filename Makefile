@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,rl,sb3,cluster]'
+	$(BIN)/pip install --quiet -e '.[test,rl,sb3,jax,cluster]'
 	touch $(STAMP)
 
 # The main job: the multiplayer web app (it prints the address to open).
