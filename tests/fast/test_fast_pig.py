@@ -15,7 +15,7 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
-from gamebag.games.pig.rules import PHASES, PigState
+from gamebag.games.pig.rules import Phase, PigState
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -36,7 +36,7 @@ def rules_row(state: PigState) -> list[int]:
         state.scores[1],
         state.seat,
         state.turn_total,
-        PHASES.index(state.phase),
+        list(Phase).index(state.phase),
         0 if state.last_roll is None else state.last_roll,
         state.turns,
         -1 if state.winner is None else state.winner,
@@ -116,7 +116,7 @@ def test_step_batch_views_equal_the_rules_engine() -> None:
                 scores=(int(row[0]), int(row[1])),
                 seat=int(row[2]),
                 turn_total=int(row[3]),
-                phase=PHASES[row[4]],
+                phase=list(Phase)[row[4]],
                 last_roll=None if row[5] == 0 else int(row[5]),
                 turns=int(row[6]),
                 winner=winner,

@@ -57,7 +57,7 @@ LAST_ENDED = 40  # index into TURN_ENDINGS
 FIELDS = 41
 TURN_ENDINGS = ("bust", "stop", "four")
 BUST, STOP_END, FOUR = 0, 1, 2
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, COLLECTING, DECIDING, OVER = 0, 1, 2, 3
 # Action indices: ``CatchADragon.all_actions()`` is (stop, roll, *collections).
 STOP, ROLL = 0, 1

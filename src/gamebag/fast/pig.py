@@ -31,7 +31,7 @@ from gamebag.fast.rng import draw_below, game_key, run_key
 SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
 FIELDS = 8
 FIELD_NAMES = ("score0", "score1", "seat", "turn_total", "phase", "last_roll", "turns", "winner")
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, DECIDING, OVER = 0, 1, 2
 # Action indices, in the order of ``Pig.all_actions()``.
 HOLD, ROLL = 0, 1
