@@ -46,7 +46,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -62,8 +61,6 @@ NAME_PREFIX = "gamebag_"
 DEFAULT_MAX_GAME_LENGTH = 1000
 DEFAULT_MAX_CHANCE_OUTCOMES = 1024
 ADAPTER_PARAMETERS = ("players", "max_game_length", "max_chance_outcomes", "start", "turn_based")
-# How many seeded random playouts decide a game's move structure when it declares no traits.
-TRAIT_PROBE_GAMES = 3
 # Chance states whose outcome lists a configured game keeps (searches revisit them).
 CHANCE_CACHE_SIZE = 4096
 
@@ -138,33 +135,10 @@ def _parameter_specification(game_class: type[Game[Any, Any, Any]]) -> dict[str,
     return spec
 
 
-@cache
 def game_traits(game_class: type[Game[Any, Any, Any]]) -> tuple[bool, bool]:
-    """``(sequential, perfect_information)`` of a game: what it declares in ``traits``.
-
-    A game that declares no traits is read from ``has_hidden_information`` and a few
-    seeded random playouts at its default player count (sequential when no decision
-    node had more than one seat choosing).
-    """
-    traits = getattr(game_class, "traits", None)
-    if traits is not None:
-        return bool(traits.sequential), bool(traits.perfect_information)
-    game = game_class()
-    rng = random.Random(0)
-    sequential = True
-    for _ in range(TRAIT_PROBE_GAMES):
-        state = game.initial_state()
-        for _step in range(5000):
-            kind = game.node_kind(state)
-            if kind is NodeKind.TERMINAL:
-                break
-            if kind is NodeKind.CHANCE:
-                state = game.apply_chance(state, game.sample_chance(state, rng))
-                continue
-            acting = game.acting_players(state)
-            sequential &= len(acting) == 1
-            state = game.apply(state, {p: rng.choice(list(game.legal_actions(state, p))) for p in acting})
-    return sequential, not getattr(game_class, "has_hidden_information", True)
+    """``(sequential, perfect_information)`` of a game, as it declares them in ``traits``."""
+    traits = game_class.traits
+    return traits.sequential, traits.perfect_information
 
 
 def _game_type(game_class: type[Game[Any, Any, Any]], sequential: bool, perfect: bool) -> pyspiel.GameType:
@@ -871,10 +845,7 @@ def register_openspiel_games() -> list[str]:
         name = spiel_name(game_id)
         if name not in known:
             game_class = gamebag.entry(game_id).game_class
-            # A game that declares its traits is registered as it is; otherwise the registry
-            # holds the general type and each loaded game reports its probed one (``game_traits``).
-            traits = game_traits(game_class) if getattr(game_class, "traits", None) is not None else (False, False)
-            game_type = _game_type(game_class, *traits)
+            game_type = _game_type(game_class, *game_traits(game_class))
             _GAME_CLASSES[name] = _game_class(game_id)
             pyspiel.register_game(game_type, _GAME_CLASSES[name])
         names.append(name)
