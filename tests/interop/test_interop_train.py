@@ -12,6 +12,7 @@ import gamebag
 from gamebag.agents.learned import LearnedAgent, NumpyPolicy, load_policy, save_policy
 from gamebag.agents.random_agent import RandomAgent
 from gamebag.cli.app import app
+from gamebag.core.errors import GamebagError
 from gamebag.core.rng import make_rng
 from gamebag.sim.play import play_game
 
@@ -65,4 +66,4 @@ def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
     game = gamebag.make("pig", 2)
     play_game(game, [LearnedAgent(game, policy), RandomAgent()], make_rng(0))
     bad = CliRunner().invoke(app, ["train", "pig", "--steps", "10"])
-    assert bad.exit_code != 0 and "steps must be" in bad.output
+    assert isinstance(bad.exception, GamebagError) and "steps must be" in str(bad.exception)

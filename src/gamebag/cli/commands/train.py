@@ -38,10 +38,11 @@ def register(app: typer.Typer) -> None:
             raise TrainError(f"--eval-games must be from 0 to 100,000, not {eval_games}")
         try:
             from gamebag.agents.learned import policy_name, save_policy
-            from gamebag.interop.train import evaluations, train
+            from gamebag.interop.train import check_budget, evaluations, train
         except ImportError as error:
             raise TrainError(f"training needs the 'sb3' and 'rl' extras (install '.[rl,sb3]'): {error}") from None
         try:
+            check_budget(steps, envs)
             policy = train(
                 game, count, steps=steps, seed=seed, envs=envs, options=dict(rules.options), progress=console.print
             )
