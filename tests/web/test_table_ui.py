@@ -142,9 +142,12 @@ def _open_rules(page: Any) -> None:
 def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int) -> bool:
     """``chooser`` is at a decision; ``other`` acts meanwhile; ``chooser``'s buttons are untouched.
 
-    Returns False when the two are not choosing at the same time here (a turn-based game).
+    In a turn-based game nobody else can choose while you choose: then the test checks that
+    premise (only one of the two pages offers moves at any time).
     """
     if _turn(chooser) != "mine" or _turn(other) != "mine":
+        offering = [page.locator("#controls button[data-action]").count() > 0 for page in (chooser, other)]
+        assert offering.count(True) <= 1, "two players were offered moves at a turn-based decision"
         return False
     chooser.evaluate(
         "() => document.querySelectorAll('#controls button[data-action]').forEach(b => { b.__kept = true; })"
@@ -187,7 +190,9 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         violations = _axe_serious(page)
         assert not violations, violations
 
-    survived = _choice_survives_another_choosing(phone, desktop, 1)
+    start = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()
+    both_choose = {0, 1} <= set(start["view"]["choices"]["waiting_for"])
+    assert _choice_survives_another_choosing(phone, desktop, 1) == both_choose
     overflow_seen: list[str] = []
 
     def check(moves: int) -> None:
@@ -202,10 +207,6 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
     rng = random.Random(game_id)
     _play_to_end([phone, desktop], rng, check)
     assert not overflow_seen, overflow_seen
-    if not survived:
-        # Turn-based: nobody else chooses while you do; the buttons must still survive the
-        # other player's page coming and going (presence changes) untouched.
-        pass
 
     for page, size in ((phone, "360x740"), (desktop, "1280x800")):
         page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)
@@ -276,3 +277,32 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     assert ann.locator('#seats [data-seat="1"] .badge').first.inner_text() == "bot"
     context.close()
     assert not errors, errors
+
+
+BROKEN_RENDERER = """
+import generic from "./generic.js";
+export default { ...generic, render() { throw new Error("test renderer broke"); } };
+"""
+
+
+def test_a_renderer_failure_is_shown_and_logged_not_hidden(browser: Any, server: ServerProcess) -> None:
+    answer = httpx.post(
+        f"{server.base}/api/tables", json={"game": "pig", "players": 2, "seats": [{}, {"bot": "random"}]}, timeout=30
+    ).json()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.route(
+        "**/static/games/pig.js",
+        lambda route: route.fulfill(status=200, content_type="text/javascript", body=BROKEN_RENDERER),
+    )
+    page.goto(f"{server.base}{answer['seats'][0]['invite']}")
+    page.wait_for_selector("#render-error:not([hidden])", timeout=WAIT_S * 1000)
+    assert "test renderer broke" in page.inner_text("#render-error")
+    # The plain view stands in, with working move buttons.
+    assert page.locator("#board .generic-view").count() == 1
+    assert page.locator("#controls button[data-action]").count() >= 1
+    deadline = time.monotonic() + WAIT_S
+    while "test renderer broke" not in server.log_path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the server's log never got the browser's report"
+        page.wait_for_timeout(100)
+    context.close()

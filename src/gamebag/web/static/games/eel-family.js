@@ -23,6 +23,12 @@ export function token(kind, extraClass) {
   return picture;
 }
 
+/** "grab" in Wriggle Roulette, "draw" in Eel Harvest (each rulebook's own word). */
+function verb(view, word) {
+  if (!view || view.game !== "eel-harvest") return word;
+  return { Grab: "Draw", grab: "draw", grabs: "draws", grabbed: "drew" }[word] || word;
+}
+
 /** How many eels and snakes seat p drew in the last grab (either encoding of the view). */
 export function drawnOf(last, p) {
   if (last.drawn) {
@@ -110,11 +116,11 @@ function lastGrabNode(view, p, animate) {
       if (animate) piece.style.animationDelay = `${0.12 * i + 0.1 * p}s`;
       return piece;
     });
-    parts.push(h("span", {}, `grabbed ${count}: `), h("span", { class: "tokens", style: { display: "inline-flex" } }, pieces));
+    parts.push(h("span", {}, `${verb(view, "grabbed")} ${count}: `), h("span", { class: "tokens", style: { display: "inline-flex" } }, pieces));
     if (last.losers.includes(p)) parts.push(h("div", { class: "badge out" }, "lost their eels"));
     else if (last.scored[p] > 0) parts.push(h("div", { class: "badge chosen" }, `scored ${last.scored[p]}`));
   }
-  return h("div", { class: "small last-grab", style: { marginTop: "0.3em" } }, "Last grab: ", parts);
+  return h("div", { class: "small last-grab", style: { marginTop: "0.3em" } }, `Last ${verb(view, "grab")}: `, parts);
 }
 
 function playerNode(context, p) {
@@ -155,10 +161,10 @@ function render(context) {
       "div",
       { class: "info-line" },
       h("strong", {}, `Round ${view.round}`),
-      h("span", {}, `grab ${view.grab}`),
+      h("span", {}, `${verb(view, "grab")} ${view.grab}`),
       h("span", {}, `${startName} starts`),
       h("span", {}, `first to ${view.target || 20} points`),
-      h("span", {}, `at most ${view.max_grab} a grab`),
+      h("span", {}, `at most ${view.max_grab} a ${verb(view, "grab")}`),
     ),
   );
   board.appendChild(h("div", { class: "centre" }, bagNode(view), centreNode(view, context.animate)));
@@ -168,7 +174,7 @@ function render(context) {
   if (legal.length) {
     const mine = view.choices ? view.choices.mine : null;
     const me = context.seat;
-    controls.appendChild(h("h3", {}, "How many will you grab? (secret until everyone has chosen)"));
+    controls.appendChild(h("h3", {}, view.game === "eel-harvest" ? "How many will you draw?" : "How many will you grab?"));
     controls.appendChild(
       h(
         "div",
@@ -179,9 +185,10 @@ function render(context) {
             {
               class: `${count === mine ? "chosen" : ""}${count === 0 ? "" : " primary"}`,
               "data-action": JSON.stringify(count),
+              "aria-label": count === 0 ? `Exit the round and score ${view.reserves[me]}` : `${verb(view, "Grab")} ${count}`,
               onclick: () => act(count),
             },
-            count === 0 ? `Exit (score ${view.reserves[me]})` : `Grab ${count}`,
+            count === 0 ? `Exit +${view.reserves[me]}` : String(count),
           ),
         ),
       ),
@@ -215,14 +222,14 @@ function hint(context) {
   const { view, seat } = context;
   const reserve = view.reserves[seat];
   const left = view.threshold - view.centre_snakes;
-  return `Your grab stays secret until everyone has chosen. You hold ${plural(reserve, "eel")} unscored; ` +
-    `${plural(left, "more snake")} in the centre and the round ends in an outbreak. 0 exits now and scores ${reserve}.`;
+  return `Secret until everyone has chosen. ${plural(left, "more snake")} in the centre ends the round in an outbreak. ` +
+    `Exit scores your ${plural(reserve, "eel")} now and sits out the round.`;
 }
 
 function privateInfo(context) {
   const { view, seat } = context;
   const most = Math.max(...view.reserves.filter((r, p) => view.in_round[p]), 0);
-  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most ? " (the most at the table: at risk in an outbreak)" : "";
+  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most ? " (the most: at risk in an outbreak)" : "";
   return h(
     "div",
     { id: "my-reserve" },
@@ -252,7 +259,7 @@ export function eelRenderer(gameId) {
 }
 
 function label(count, view) {
-  return count === 0 ? "exit the round" : `grab ${count}`;
+  return count === 0 ? "exit the round" : `${verb(view, "grab")} ${count}`;
 }
 
 function describe(previous, next, context) {
@@ -272,7 +279,7 @@ function describe(previous, next, context) {
         continue;
       }
       const drawn = drawnOf(last, p);
-      let text = `${names[p]} grabs ${count}: ${plural(drawn.eels, "eel")}, ${plural(drawn.snakes, "snake")}.`;
+      let text = `${names[p]} ${verb(next, "grabs")} ${count}: ${plural(drawn.eels, "eel")}, ${plural(drawn.snakes, "snake")}.`;
       if (last.exited.includes(p)) text += ` Then ${names[p]} must exit, scoring ${last.scored[p]}.`;
       lines.push(text);
     }

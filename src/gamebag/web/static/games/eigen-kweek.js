@@ -33,7 +33,7 @@ export function actionLabel(action, seatNames) {
     case "griet": return `the ${rest[0]}-card`;
     case "rob": return rest.length > 1 ? `Rob ${who(rest[0])} (a ${rest[1]})` : `Rob ${who(rest[0])}`;
     case "bernard": return `Bernard on ${who(rest[0])}`;
-    case "bid": return `Bid ${rest[0]}`;
+    case "bid": return rest[0];
     case "corner": return `Corner ${rest[0]}`;
     case "sow": return `Sow the ${rest[0]}-card (pay ${rest[1] || "?"})`;
     case "plough": return `Plough the ${rest[0]}-card (pay ${rest[1] || "?"})`;
@@ -67,7 +67,7 @@ export function phaseWords(view) {
 const STEP_HINTS = {
   choose: "Keep one of the two characters dealt to you; the other goes back. Nobody sees which you keep until it is played.",
   window: "You may play your character now if its moment has come, or pass. Playing reveals it to everyone.",
-  bid: "Bid weed tokens from your hand in secret; bids are revealed together. The highest bid takes a corner first (ties take nothing). Bids are paid.",
+  bid: "Secret bid of weed tokens from your hand, revealed together and paid. Highest bid picks a corner first; equal bids take nothing.",
   corner: "Take one corner's coins; corners go in bid order.",
   cultivate: "Spend coins to sow a plant card, or plough a full one over into a potato sack, or harvest weed tokens into your hand.",
   keep: "Keep your character for the next round (you will not be dealt new ones) or hand it in.",
@@ -256,6 +256,7 @@ function describe(previous, next, context) {
 }
 
 function label(action, view) {
+  if (typeof action === "string" && action.startsWith("bid:")) return `a bid of ${action.slice(4)}`;
   return actionLabel(action, null);
 }
 
@@ -295,8 +296,9 @@ function explainEnd(context, result) {
   const winners = result.winners.map((p) => names[p]);
   const sacks = (view.table || []).map((entry) => entry.sacks);
   if (!winners.length) return "Nobody won.";
+  const cap = view.max_rounds ? ` of ${view.max_rounds} rounds, an option of this table,` : "";
   const why = view.ended_by === "round_cap"
-    ? `the round limit was reached and ${winners.length > 1 ? "they have" : "has"} the most potato sacks`
+    ? `the round limit${cap} was reached before anyone had four sacks, and the most potato sacks win`
     : `${winners.length > 1 ? "they have" : "has"} four potato sacks`;
   return `${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}: ${why} (sacks: ${names.map((n, p) => `${n} ${sacks[p]}`).join(", ")}).`;
 }

@@ -1,5 +1,5 @@
 // The replay page: a finished game step by step, as one seat saw it (invite link) or as spectators did.
-import { describeRun, h, loadRenderer, logItem, readToken, tableIdFromPath } from "./common.js";
+import { describeRun, h, loadRenderer, logItem, readToken, reportFailure, tableIdFromPath } from "./common.js";
 
 const tableId = tableIdFromPath();
 const token = readToken();
@@ -30,7 +30,14 @@ function show(target, animate) {
   };
   elements.seats.replaceChildren(...table.seats.map((s) => h("span", { class: `seat-chip${s.seat === data.seat ? " me" : ""}` }, s.name, s.bot ? h("span", { class: "badge" }, "bot") : null)));
   elements.board.replaceChildren();
-  renderer.render(context);
+  try {
+    renderer.render(context);
+    // What the seat held in secret at this step (its own view only), below the table.
+    const secret = data.seat !== null && renderer.privateInfo && !context.result ? renderer.privateInfo(context) : null;
+    if (secret) elements.board.appendChild(h("div", { class: "private replay-private" }, secret));
+  } catch (error) {
+    reportFailure(`${table.game} replay`, error, elements.notice);
+  }
   elements.log.replaceChildren(...describeRun(renderer, data.steps.slice(0, index + 1), context).map((line, i, all) => logItem(line, animate && i === all.length - 1)));
   elements.log.scrollTop = elements.log.scrollHeight;
 }
