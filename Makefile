@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play serve test lint typecheck pytest bench browser clean
+.PHONY: run play serve test lint typecheck pytest bench browser postgres clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,13 +24,18 @@ play: $(STAMP)
 browser:
 	bash scripts/install-chromium.sh
 
+# Debian's PostgreSQL for the multi-process web tests, installed when missing (the tests start
+# their own throw-away cluster).
+postgres:
+	bash scripts/install-postgres.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-pytest: $(STAMP) browser
+pytest: $(STAMP) browser postgres
 	$(BIN)/pytest -q
 
 # Every check: ruff, mypy --strict on src/, and the whole pytest suite (slow and browser tests included).

@@ -37,7 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
     args = parser.parse_args()
-    configs = [("wriggle-roulette", 4)] + [(g, gamebag.entry(g).game_class.default_players) for g in gamebag.games()]
+    configs = [("wriggle-roulette", 4)] + [(g, gamebag.entry(g).game_class.default_players) for g in gamebag.game_ids()]
     seen = set()
     print(f"{'game':<20} {'players':>7} {'games':>8} {'games/s':>10}")
     for game_id, players in configs:

@@ -68,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     count = 4 if args.quick else 10
     print(f"{'game':18s} {'iter/s':>8s} {'ismcts move (default) mean/max s':>34s} {'heuristic ms':>13s}")
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         game = gamebag.make(game_id, 2)
         spots = positions(game, count)
         probe = IsmctsAgent(game, settings_from_params(game, {"iterations": str(args.iterations)}))
@@ -83,7 +83,7 @@ def main() -> None:
             f"   {1000 * statistics.mean(heuristic):10.2f}"
         )
     print(f"(default budget: iterations={DEFAULT_ITERATIONS}, capped at the default time limit)")
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         if "equilibrium" not in available_agents(game_id):
             continue
         game = gamebag.make(game_id, 2)

@@ -20,9 +20,10 @@ one generator per game from ``derive_rng(seed, stage, configuration, players, ga
    normally; its win share against the fair share 1/players. A card "decides
    games" if giving it up costs a lot; the script flags a loss over 10 points.
 
-Run: ``.venv/bin/python bench/tune_eigen_kweek.py`` (all three stages, about
-two and a half minutes on one core; ``--stage`` runs one; ``--stage report`` and
-``--stage ablation`` use the current defaults).
+Run: ``.venv/bin/python bench/tune_eigen_kweek.py`` (all three stages, about 15, 3
+and 7 minutes on a busy 2-core machine; ``--stage`` runs one; ``--stage report`` and
+``--stage ablation`` use the current defaults, while ``all`` runs them on the grid's
+pick).
 """
 
 from __future__ import annotations

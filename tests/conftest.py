@@ -10,7 +10,7 @@ from gamebag.sim.play import random_walk
 def configurations() -> list[tuple[str, int]]:
     """(game id, players) pairs the conformance suite covers: min, default and max players."""
     configs: list[tuple[str, int]] = []
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         cls = gamebag.entry(game_id).game_class
         for n in sorted({cls.min_players, cls.default_players, cls.max_players}):
             configs.append((game_id, n))

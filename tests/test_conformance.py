@@ -30,7 +30,37 @@ NOT_AN_ACTION = ("not", "an", "action")
 
 
 def test_every_rulebook_game_is_registered() -> None:
-    assert {"eel-harvest", "wriggle-roulette"} <= set(gamebag.games())
+    assert gamebag.game_ids() == ("catch-a-dragon", "eel-harvest", "eigen-kweek", "pig", "wriggle-roulette")
+    import gamebag.games as games_package
+
+    assert games_package.__name__ == "gamebag.games", "the games package is not shadowed by a function"
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=IDS)
+def test_declared_traits_hold(game_id: str, players: int) -> None:
+    game = gamebag.make(game_id, players)
+    traits = game.traits
+    most_acting = 0
+    chance_nodes = 0
+    for seed in range(2):
+        for state in random_walk(game, make_rng(seed)):
+            kind = game.node_kind(state)
+            if kind is NodeKind.CHANCE:
+                chance_nodes += 1
+            elif kind is NodeKind.DECISION:
+                acting = game.acting_players(state)
+                most_acting = max(most_acting, len(acting))
+                if traits.sequential:
+                    assert len(acting) == 1, f"a sequential game has {len(acting)} seats acting at once"
+                if traits.perfect_information:
+                    for p in range(players):
+                        assert game.resample_from_infostate(state, p, make_rng(p)) == state
+                        seen = game.observation(state, p)
+                        assert seen.pop("seat") == p
+                        assert seen == game.public_view(state), "with perfect information a seat sees the table"
+    assert (chance_nodes > 0) == traits.chance
+    if traits.simultaneous and players > 1:
+        assert most_acting > 1, "a game declared simultaneous never had two seats choosing at once"
 
 
 @pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=IDS)
@@ -88,7 +118,7 @@ def test_observations_are_json_and_leak_nothing(game_id: str, players: int) -> N
                 if other != state:
                     hidden_changes += 1
                     assert game.public_view(other) == game.public_view(state)
-    if game.has_hidden_information:
+    if game.traits.hidden_information:
         assert hidden_changes > 0, "the sampler never varied any hidden data"
 
 
@@ -190,7 +220,7 @@ def _bad_options_and_counts(game_id: str) -> list[tuple[dict[str, Any], int]]:
     return [({"no_such_option": 1}, cls.default_players), ({}, cls.max_players + 1), ({}, cls.min_players - 1)]
 
 
-@pytest.mark.parametrize("game_id", sorted(gamebag.games()))
+@pytest.mark.parametrize("game_id", sorted(gamebag.game_ids()))
 def test_bad_options_and_player_counts_are_refused_clearly(game_id: str) -> None:
     from gamebag.core.errors import OptionError
 

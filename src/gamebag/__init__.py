@@ -19,8 +19,9 @@ from gamebag.core.errors import (
     RecordError,
     UnknownGameError,
 )
-from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.protocol import Game
 from gamebag.core.registry import GameEntry
+from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
 
 __version__ = "0.1.0"
 
@@ -29,25 +30,24 @@ __all__ = [
     "GamebagError",
     "IllegalActionError",
     "IllegalChanceOutcomeError",
+    "Information",
+    "Moves",
     "NodeKind",
     "OptionError",
     "PlayerCountError",
     "RecordError",
+    "Termination",
+    "Traits",
     "UnknownGameError",
     "entry",
-    "games",
+    "game_ids",
     "make",
 ]
 
 
-def _load_games() -> None:
-    # Importing the games package registers every game it contains. The import
-    # binds the subpackage to the name ``games`` on this module; the function of
-    # that name, defined below, is rebound after it so ``gamebag.games()`` works.
-    importlib.import_module("gamebag.games")
-
-
-_load_games()
+# Importing the games package registers every game it contains; ``gamebag.games``
+# is that package, and the list of registered ids is ``game_ids()``.
+importlib.import_module("gamebag.games")
 
 
 def make(game_id: str, players: int | None = None, **options: Any) -> Game[Any, Any, Any]:
@@ -55,8 +55,8 @@ def make(game_id: str, players: int | None = None, **options: Any) -> Game[Any, 
     return entry(game_id).game_class(players, **options)
 
 
-def games() -> tuple[str, ...]:
-    """The ids of every registered game."""
+def game_ids() -> tuple[str, ...]:
+    """The ids of every registered game, sorted."""
     from gamebag.core import registry
 
     return registry.game_ids()

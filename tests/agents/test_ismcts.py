@@ -45,7 +45,7 @@ def decision_states(game: Game[Any, Any, Any], seed: int, every: int = 5, limit:
 
 
 def game_ids() -> list[str]:
-    return list(gamebag.games())
+    return list(gamebag.game_ids())
 
 
 @pytest.mark.parametrize("game_id", game_ids())
@@ -118,16 +118,18 @@ def test_exits_when_exiting_wins_wriggle_roulette() -> None:
     assert agent.act(SeatView(game, state, 0), make_rng(2)) == 0
 
 
+@pytest.mark.parametrize("playouts", ["auto", "rules"])
 @pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,bias=1,final=mix"])
-def test_beats_random_at_a_small_budget(spec: str) -> None:
+def test_beats_random_at_a_small_budget(spec: str, playouts: str) -> None:
+    """On compiled playouts (auto: the fast engine) as on the rules engine's."""
     game = gamebag.make("eel-harvest", 2)
-    agent = make_agent(spec, game)
+    agent = make_agent(f"{spec},playouts={playouts}", game)
     opponent = make_agent("random", game)
     wins = 0.0
-    for index in range(8):
+    for index in range(12):
         seats = [agent, opponent] if index % 2 == 0 else [opponent, agent]
         wins += play_game(game, seats, make_rng(index), keep_record=False).returns[index % 2]
-    assert wins >= 7
+    assert wins >= 10
 
 
 def test_time_budget_and_simultaneous_statistics() -> None:

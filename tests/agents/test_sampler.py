@@ -20,7 +20,7 @@ from gamebag.core.rng import Rng, make_rng
 
 def configurations() -> list[tuple[str, int]]:
     configs = []
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         cls = gamebag.entry(game_id).game_class
         for players in sorted({cls.min_players, 2 if cls.min_players <= 2 else cls.min_players, cls.max_players}):
             configs.append((game_id, players))

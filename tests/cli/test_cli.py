@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,20 @@ def test_replay_json_of_a_good_record(tmp_path: Path) -> None:
     assert data["game"] == "wriggle-roulette"
     assert data["terminal"] is False and data["winners"] == []
     assert data["scores"] == [18, 11]
+
+
+def test_replay_says_when_a_record_is_unfinished(tmp_path: Path) -> None:
+    result = run("replay", str(write(tmp_path, GOOD_RECORD)))
+    assert result.returncode == 3, result.stderr
+    assert "The record is unfinished: the game is not over" in " ".join(result.stdout.split())
+    assert "--resume" in result.stdout
+
+
+def test_list_folds_long_option_names_instead_of_cutting_them() -> None:
+    listing = subprocess.run([*GAMEBAG, "list"], capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "COLUMNS": "80"})
+    assert listing.returncode == 0 and "…" not in listing.stdout
+    assert "outbreak_scores_reserv" in listing.stdout
 
 
 def test_replay_of_a_finished_game(tmp_path: Path) -> None:

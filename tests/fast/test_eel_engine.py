@@ -170,3 +170,55 @@ def test_a_game_that_never_ends_is_an_error_not_a_result() -> None:
     out = np.zeros((1, 2), np.int32), np.zeros((1, 2)), np.zeros(1, np.int32), np.zeros(1, np.int8)
     batch.play_games(cfg, np.zeros(2, np.int64), np.uint64(1), np.int64(0), *out)
     assert out[3][0] == layout.END_STEP_CAP
+
+
+def test_playouts_from_rules_states_follow_the_rules_engine() -> None:
+    """Compiled playouts (for search) from a mid-game state, pending draws included, against
+    rules-engine playouts of the same policy: same win shares within sampling error."""
+    from scipy import stats
+
+    from gamebag.agents.registry import make_agent
+    from gamebag.core.rng import derive_rng
+    from gamebag.sim.play import play_game
+
+    game = gamebag.make("wriggle-roulette", 3)
+    engine = engine_for(game, ["heuristic"] * 3)
+    assert engine is not None
+    state = game.apply(game.initial_state(), {0: 4, 1: 1, 2: 2})
+    state = game.apply_chance(state, ("EEEE", "E", "ES"))
+    state = game.apply(state, {0: 3, 1: 2, 2: 4})  # a chance node: the draws are pending
+    compiled = np.array([engine.playout(game, state, ["heuristic"] * 3, seed) for seed in range(3000)])
+    assert np.allclose(compiled.sum(axis=1), 1.0)
+    agents = [make_agent("heuristic", game) for _ in range(3)]
+
+    class FromState:
+        def initial_state(self) -> object:
+            return state
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(game, name)
+
+    rules = np.array(
+        [play_game(FromState(), agents, derive_rng("playout", k), keep_record=False).returns for k in range(600)]  # type: ignore[arg-type]
+    )
+    for seat in range(3):
+        assert stats.ttest_ind(compiled[:, seat], rules[:, seat], equal_var=False).pvalue > 0.01 / 3
+    assert engine.playout(game, state, ["heuristic"] * 3, 5) == engine.playout(game, state, ["heuristic"] * 3, 5)
+    assert engine.playout(gamebag.make("pig"), object(), ["random"] * 2, 1) is None
+
+
+def test_ismcts_plays_out_on_the_fast_engine_and_stays_reproducible() -> None:
+    from gamebag.agents.base import SeatView
+    from gamebag.agents.ismcts import SearchSettings, _Search
+    from gamebag.agents.registry import make_agent
+    from gamebag.core.rng import make_rng
+
+    game = gamebag.make("wriggle-roulette", 3)
+    state = game.initial_state()
+    assert _Search(game, 0, SearchSettings()).compiled is not None
+    assert _Search(game, 0, SearchSettings(playouts="rules")).compiled is None
+    fast = make_agent("ismcts:iterations=200", game)
+    first = fast.act(SeatView(game, state, 0), make_rng(9))
+    assert first == fast.act(SeatView(game, state, 0), make_rng(9))
+    rules = make_agent("ismcts:iterations=200,playouts=rules", game)
+    assert rules.act(SeatView(game, state, 0), make_rng(9)) in range(5)

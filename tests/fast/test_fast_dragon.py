@@ -16,7 +16,7 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast import dragon as fast_dragon
 from gamebag.fast import engine_for
-from gamebag.games.catch_a_dragon.rules import PHASES, DragonState
+from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 
 # (players, options, seat agents cycled over the replayed games)
 OPTION_SETS: list[tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]] = [
@@ -48,7 +48,7 @@ def counts(faces: tuple[int, ...]) -> list[int]:
 def rules_row(state: DragonState) -> list[int]:
     """A rules-engine state as a kernel board row."""
     row = [*state.scores, *([0] * (8 - len(state.scores)))]
-    row += [state.round_no, state.seat, PHASES.index(state.phase), *counts(state.collected), *counts(state.rolled)]
+    row += [state.round_no, state.seat, list(Phase).index(state.phase), *counts(state.collected), *counts(state.rolled)]
     row.append(sum(1 << seat for seat in state.winners))
     last = state.last_turn
     if last is None:

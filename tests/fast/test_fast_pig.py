@@ -15,7 +15,7 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
-from gamebag.games.pig.rules import PHASES, PigState
+from gamebag.games.pig.rules import Phase, PigState
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -36,7 +36,7 @@ def rules_row(state: PigState) -> list[int]:
         state.scores[1],
         state.seat,
         state.turn_total,
-        PHASES.index(state.phase),
+        list(Phase).index(state.phase),
         0 if state.last_roll is None else state.last_roll,
         state.turns,
         -1 if state.winner is None else state.winner,
@@ -98,8 +98,8 @@ def test_compiled_policies_choose_as_the_agents(options: dict[str, Any]) -> None
     keys = np.zeros(len(decisions), dtype=np.uint64)
     for name in ("heuristic", "optimal-score", "optimal-win"):
         agent = make_agent(name, game)
-        score, win = fast_pig.policy_tables(game, [name, name])
-        chosen = fast_pig.policy_rows(fast_pig.policy_codes([name, name]), board, keys, counters, score, win)
+        tables = fast_pig.policy_tables(game, [name, name])
+        chosen = fast_pig.policy_rows(fast_pig.policy_codes([name, name]), board, keys, counters, *tables)
         for row, state in enumerate(decisions):
             expected = game.action_index(agent.act(SeatView(game, state, state.seat), derive_rng(0)))
             assert chosen[row, state.seat] == expected, f"{name} at {state}"
@@ -116,7 +116,7 @@ def test_step_batch_views_equal_the_rules_engine() -> None:
                 scores=(int(row[0]), int(row[1])),
                 seat=int(row[2]),
                 turn_total=int(row[3]),
-                phase=PHASES[row[4]],
+                phase=list(Phase)[row[4]],
                 last_roll=None if row[5] == 0 else int(row[5]),
                 turns=int(row[6]),
                 winner=winner,

@@ -31,7 +31,7 @@ def _quiet() -> Iterator[None]:
 
 def test_every_game_is_registered_under_the_gamebag_namespace() -> None:
     ids = gamebag_gymnasium.register_envs()
-    assert ids == [f"gamebag/{game_id}-v0" for game_id in gamebag.games()]
+    assert ids == [f"gamebag/{game_id}-v0" for game_id in gamebag.game_ids()]
     assert set(ids) <= set(gymnasium.registry)
     assert env_id("wriggle-roulette") == "gamebag/wriggle-roulette-v0"
 
@@ -58,7 +58,7 @@ def _play(environment: GamebagEnv, seed: int) -> tuple[float, int, list[bytes]]:
             return total, steps, seen
 
 
-@pytest.mark.parametrize("game_id", gamebag.games())
+@pytest.mark.parametrize("game_id", gamebag.game_ids())
 def test_same_seed_same_episode_and_win_reward(game_id: str) -> None:
     players = gamebag.entry(game_id).game_class.default_players
     environment = GamebagEnv(game_id, players, opponents="random")
@@ -68,7 +68,7 @@ def test_same_seed_same_episode_and_win_reward(game_id: str) -> None:
     assert _play(environment, seed=4) == first
 
 
-@pytest.mark.parametrize("game_id", gamebag.games())
+@pytest.mark.parametrize("game_id", gamebag.game_ids())
 def test_score_reward_adds_up_to_the_final_score(game_id: str) -> None:
     players = gamebag.entry(game_id).game_class.default_players
     environment = GamebagEnv(game_id, players, seat=players - 1, reward="score")

@@ -43,9 +43,9 @@ def _random_step(state: GamebagSpielState, rng: random.Random) -> None:
 
 def test_every_game_is_registered_with_its_type() -> None:
     names = openspiel_game.register_openspiel_games()
-    assert names == [spiel_name(game_id) for game_id in gamebag.games()]
+    assert names == [spiel_name(game_id) for game_id in gamebag.game_ids()]
     assert set(names) <= set(pyspiel.registered_names())
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         game_type = load(game_id).get_type()
         game_class = gamebag.entry(game_id).game_class
         assert game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS

@@ -87,7 +87,7 @@ def test_rgb_array_rendering() -> None:
     assert image.min() < 128 < image.max()  # text drawn on a white ground
 
 
-@pytest.mark.parametrize("game_id", gamebag.games())
+@pytest.mark.parametrize("game_id", gamebag.game_ids())
 def test_games_pickle_and_deep_copy(game_id: str) -> None:
     game = gamebag.make(game_id)
     for clone in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):

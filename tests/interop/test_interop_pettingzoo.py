@@ -97,7 +97,7 @@ def test_aec_and_parallel_play_the_same_game(game_id: str, players: int) -> None
     assert par.table.state == aec.table.state
 
 
-@pytest.mark.parametrize("game_id", gamebag.games())
+@pytest.mark.parametrize("game_id", gamebag.game_ids())
 def test_score_rewards_add_up_to_the_final_scores(game_id: str) -> None:
     players = gamebag.entry(game_id).game_class.default_players
     aec = env(game_id, players, reward="score")

@@ -135,7 +135,7 @@ def test_list_shows_the_new_options() -> None:
 
 
 def test_rules_pages_document_the_new_options() -> None:
-    pages = {game_id: gamebag.entry(game_id).rules_text() for game_id in gamebag.games()}
+    pages = {game_id: gamebag.entry(game_id).rules_text() for game_id in gamebag.game_ids()}
     for name in ("`eels`", "`snakes`", "`target`", "`max_grab`", "`outbreak_snakes`"):
         assert name in pages["eel-harvest"]
     assert "`dice`" in pages["catch-a-dragon"] and "`rounds`" in pages["catch-a-dragon"]

@@ -21,10 +21,11 @@ Message = dict[str, Any]
 
 
 @contextmanager
-def web_client(tmp_path: Path, name: str = "web.db", **options: Any) -> Iterator[TestClient]:
+def web_client(tmp_path: Path, name: str = "web.db", url: str | None = None, **options: Any) -> Iterator[TestClient]:
+    """An in-process server on an SQLite file in ``tmp_path`` (or on the database ``url``)."""
     options.setdefault("bot_delay", 0.0)
     options.setdefault("allow_seed", True)
-    app = create_app(f"sqlite:///{tmp_path / name}", **options)
+    app = create_app(url or f"sqlite:///{tmp_path / name}", **options)
     with TestClient(app) as client:
         yield client
 

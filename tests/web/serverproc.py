@@ -23,10 +23,19 @@ def free_port() -> int:
 class ServerProcess:
     """``gamebag serve`` in a child process; ``kill()`` sends SIGKILL, ``start()`` runs it again."""
 
-    def __init__(self, db_path: Path, port: int | None = None, bot_delay: float = 0.0) -> None:
-        self.db_url = f"sqlite:///{db_path}"
+    def __init__(
+        self,
+        db_path: Path,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        db_url: str | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        """A server on the SQLite file ``db_path``, or on ``db_url`` (its log then goes next to ``db_path``)."""
+        self.db_url = db_url or f"sqlite:///{db_path}"
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(".log")
 
@@ -51,6 +60,7 @@ class ServerProcess:
             "--bot-delay",
             str(self.bot_delay),
             "--allow-seed",
+            *self.extra,
         ]
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))

@@ -14,7 +14,7 @@ from .helpers import open_table, web_client
 def test_catalogue_lists_every_registered_game_with_options_and_agents(tmp_path: Path) -> None:
     with web_client(tmp_path) as client:
         games = client.get("/api/games").json()
-    assert [g["id"] for g in games] == list(gamebag.games())
+    assert [g["id"] for g in games] == list(gamebag.game_ids())
     for game in games:
         cls = gamebag.entry(game["id"]).game_class
         assert game["min_players"] == cls.min_players and game["max_players"] == cls.max_players
@@ -106,7 +106,7 @@ def test_pages_are_served(tmp_path: Path) -> None:
         for path in ("/", f"/play/{table['id']}", f"/replay/{table['id']}", "/static/js/table.js"):
             response = client.get(path)
             assert response.status_code == 200, path
-        renderers = [g for g in gamebag.games() if client.get(f"/static/games/{g}.js").status_code == 200]
+        renderers = [g for g in gamebag.game_ids() if client.get(f"/static/games/{g}.js").status_code == 200]
         # A game without its own table is shown by the generic one, which must always be there.
         assert client.get("/static/games/generic.js").status_code == 200
         assert renderers, "the games' own table renderers are served"

@@ -195,7 +195,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     assert not unexpected, unexpected
 
 
-OTHER_GAMES = [g for g in gamebag.games() if g != "wriggle-roulette"]
+OTHER_GAMES = [g for g in gamebag.game_ids() if g != "wriggle-roulette"]
 
 
 @pytest.mark.parametrize("game_id", OTHER_GAMES)

@@ -38,7 +38,7 @@ from .helpers import (
     without_choices,
 )
 
-GAMES = gamebag.games()
+GAMES = gamebag.game_ids()
 SEED = "leak-canary-seed-5f3e9a"
 # Everything a state message may hold; anything else would be a new channel to check.
 STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", "history"}

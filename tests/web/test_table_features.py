@@ -14,7 +14,7 @@ from gamebag.web.invites import invite_base, lan_address, qr_rows
 from .helpers import hello, open_table, play_whole_game, receive_until, web_client
 
 
-@pytest.mark.parametrize("game_id", gamebag.games())
+@pytest.mark.parametrize("game_id", gamebag.game_ids())
 def test_every_game_serves_its_rules_page(tmp_path: Path, game_id: str) -> None:
     with web_client(tmp_path) as client:
         answer = client.get(f"/api/games/{game_id}/rules").json()

@@ -33,7 +33,7 @@ DESKTOP = {"width": 1280, "height": 800}
 WAIT_S = 60.0  # generous: a loaded 2-core machine
 # Short games where the game allows it, so every game ends within a test's time on a slow machine.
 SHORT_OPTIONS: dict[str, dict[str, Any]] = {"pig": {"goal": 30}, "eigen-kweek": {"max_rounds": 3}}
-GAMES = list(gamebag.games())
+GAMES = list(gamebag.game_ids())
 
 
 @pytest.fixture(scope="module")

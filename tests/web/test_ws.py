@@ -15,7 +15,7 @@ from gamebag.core.records import Record, replay
 
 from .helpers import hello, open_table, play_whole_game, receive, receive_until, record_of, web_client
 
-GAMES = gamebag.games()
+GAMES = gamebag.game_ids()
 
 
 def _players_for(game_id: str) -> int:

@@ -16,16 +16,27 @@ from gamebag.core.rng import Rng
 
 
 class SeatView:
-    """Everything one seat may use to choose an action."""
+    """Everything one seat may use to choose an action.
 
-    __slots__ = ("_state", "game", "legal_actions", "observation", "player")
+    The observation is built on first use: agents that never read it (``random``) cost
+    the game no view at all.
+    """
+
+    __slots__ = ("_observation", "_state", "game", "legal_actions", "player")
 
     def __init__(self, game: Game[Any, Any, Any], state: Any, player: int) -> None:
         self.game = game
         self.player = player
-        self.observation: JsonDict = game.observation(state, player)
         self.legal_actions: Sequence[Any] = game.legal_actions(state, player)
         self._state = state
+        self._observation: JsonDict | None = None
+
+    @property
+    def observation(self) -> JsonDict:
+        """What this seat may know (``game.observation`` of the real state)."""
+        if self._observation is None:
+            self._observation = self.game.observation(self._state, self.player)
+        return self._observation
 
     def sample_state(self, rng: Rng) -> Any:
         """A full state the seat cannot tell apart from the real one (for search)."""

@@ -1,8 +1,9 @@
 """The exception hierarchy of gamebag.
 
-Every error a user can cause is a ``GamebagError``; each one also derives from
-``ValueError`` (or ``KeyError`` semantics are avoided on purpose) so callers that
-only know the standard library still catch it.
+Every error a user can cause is a ``GamebagError``, and each one also derives
+from ``ValueError``, so callers that only know the standard library still catch
+it. None derives from ``KeyError``, whose message is the repr of a key rather
+than a sentence.
 """
 
 from __future__ import annotations

@@ -65,11 +65,7 @@ class Match:
             raise IllegalActionError(
                 f"seat {player} does not act now; waiting for seat(s) {', '.join(map(str, self.waiting_for()))}"
             )
-        legal = self.game.legal_actions(self.state, player)
-        if action not in legal:
-            shown = ", ".join(repr(self.game.action_to_json(a)) for a in list(legal)[:12])
-            more = ", ..." if len(legal) > 12 else ""
-            raise IllegalActionError(f"{action!r} is not a legal choice for seat {player} now; legal: {shown}{more}")
+        self.game.check_action(self.state, player, action)
         self.pending[player] = action
         if any(p not in self.pending for p in acting):
             return []

@@ -14,19 +14,28 @@ In the spirit of OpenSpiel and Pgx:
   player may know; ``public_view`` is what a spectator sees;
 * actions and chance outcomes have a JSON encoding (for records), and actions an
   integer index (for array-based learners).
+
+``apply`` and ``apply_chance`` are template methods, as ``step``/``_step`` in Pgx:
+they check the joint action (or the outcome) once, for every game, and then call
+the game's ``_apply`` (or ``_apply_chance``), which may assume a legal input. The
+boilerplate has defaults: the observation is the public view plus the seat's
+secrets (``_private_view``), a perfect-information game's resample returns the
+state itself, and actions and outcomes made of JSON scalars and tuples encode
+themselves.
 """
 
 from __future__ import annotations
 
-import enum
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, PlayerCountError
 from gamebag.core.options import Option, OptionValue, validate_options
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
 
 StateT = TypeVar("StateT", bound=Hashable)
 ActionT = TypeVar("ActionT", bound=Hashable)
@@ -34,20 +43,25 @@ OutcomeT = TypeVar("OutcomeT", bound=Hashable)
 
 JsonDict = dict[str, Any]
 
+# How many legal actions or outcomes an error message lists before "...".
+SHOWN_CHOICES = 12
 
-class NodeKind(enum.Enum):
-    """What happens next in a state."""
-
-    DECISION = "decision"
-    CHANCE = "chance"
-    TERMINAL = "terminal"
+__all__ = [
+    "Game",
+    "Information",
+    "JsonDict",
+    "Moves",
+    "NodeKind",
+    "Termination",
+    "Traits",
+]
 
 
 class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     """A rulebook, configured with a player count and validated options.
 
-    Subclasses set the class attributes and implement the abstract methods. All
-    methods are pure functions of their arguments.
+    Subclasses set the class attributes (``traits`` included) and implement the
+    abstract methods. All methods are pure functions of their arguments.
     """
 
     game_id: ClassVar[str]
@@ -57,11 +71,11 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
+    traits: ClassVar[Traits]
     option_specs: ClassVar[tuple[Option, ...]] = ()
-    # True when some states hold data a player may not know (secret choices, hands, face-down items).
-    has_hidden_information: ClassVar[bool] = False
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
+        self._check_declarations()
         if players is None:
             players = self.default_players
         if isinstance(players, bool) or not isinstance(players, int):
@@ -75,6 +89,14 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         self.num_players: int = players
         self.options: Mapping[str, OptionValue] = validate_options(self.option_specs, options)
         self._configure()
+
+    @classmethod
+    def _check_declarations(cls) -> None:
+        """Refuse a game class whose declarations cannot be true (a programming error)."""
+        if not isinstance(getattr(cls, "traits", None), Traits):
+            raise TypeError(f"{cls.__name__} must declare its traits: traits = Traits(...)")
+        if cls.traits.hidden_information and cls.resample_from_infostate is Game.resample_from_infostate:
+            raise TypeError(f"{cls.__name__} hides information, so it must implement resample_from_infostate")
 
     def _configure(self) -> None:
         """Derive constants from ``num_players`` and ``options`` (override as needed)."""
@@ -100,12 +122,18 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def legal_actions(self, state: StateT, player: int) -> Sequence[ActionT]:
         """The actions ``player`` may choose now (empty if the player does not act)."""
 
-    @abstractmethod
+    @final
     def apply(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
-        """The state after the joint action ``moves`` (one entry per acting player).
+        """The state after the joint action ``moves`` (one legal action per acting player).
 
         Raises ``IllegalActionError`` naming the rule broken; ``state`` is unchanged.
         """
+        self.check_joint_action(state, moves)
+        return self._apply(state, moves)
+
+    @abstractmethod
+    def _apply(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
+        """The state after ``moves``, already checked: one legal action per acting player."""
 
     @abstractmethod
     def chance_outcomes(self, state: StateT) -> Sequence[tuple[OutcomeT, Fraction]]:
@@ -114,6 +142,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def sample_chance(self, state: StateT, rng: Rng) -> OutcomeT:
         """Draw one outcome with the caller's generator (games may do this faster)."""
         outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise IllegalChanceOutcomeError(self._no_chance_message(state))
         pick = Fraction(rng.random())
         total = Fraction(0)
         for outcome, probability in outcomes:
@@ -122,9 +152,15 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
                 return outcome
         return outcomes[-1][0]
 
-    @abstractmethod
+    @final
     def apply_chance(self, state: StateT, outcome: OutcomeT) -> StateT:
         """The state after ``outcome``; raises ``IllegalChanceOutcomeError`` if impossible."""
+        self.check_outcome(state, outcome)
+        return self._apply_chance(state, outcome)
+
+    @abstractmethod
+    def _apply_chance(self, state: StateT, outcome: OutcomeT) -> StateT:
+        """The state after ``outcome``, already checked by ``check_outcome``."""
 
     # ---- results --------------------------------------------------------------------------
     def is_terminal(self, state: StateT) -> bool:
@@ -146,44 +182,93 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         share = 1.0 / len(winners)
         return tuple(share if seat in winners else 0.0 for seat in range(self.num_players))
 
+    def termination(self, state: StateT) -> Termination | None:
+        """Why a finished game ended; ``None`` while it goes on (or if the game does not say)."""
+        return None
+
     @abstractmethod
     def round_number(self, state: StateT) -> int:
         """The current round (1-based); after the end, the number of rounds played."""
 
     # ---- information ----------------------------------------------------------------------
-    @abstractmethod
     def observation(self, state: StateT, player: int) -> JsonDict:
-        """A JSON-ready view holding exactly what ``player`` may know."""
+        """A JSON-ready view holding exactly what ``player`` may know.
+
+        By default: the public view, the seat, and the seat's secrets (``_private_view``).
+        """
+        view = self.public_view(state)
+        view["seat"] = player
+        view.update(self._private_view(state, player))
+        return view
+
+    def _private_view(self, state: StateT, player: int) -> JsonDict:
+        """What ``player`` knows beyond the public view (its hand, its pending choice)."""
+        return {}
 
     @abstractmethod
     def public_view(self, state: StateT) -> JsonDict:
         """A JSON-ready view holding what a spectator may know."""
 
-    @abstractmethod
     def resample_from_infostate(self, state: StateT, player: int, rng: Rng) -> StateT:
         """A state drawn from those ``player`` cannot tell apart from ``state``.
 
-        Search agents call this to determinise hidden information. Games whose
-        states hold nothing hidden return ``state``. The conformance suite checks
-        that the sample gives ``player`` the same observation.
+        Search agents call this to determinise hidden information. With perfect
+        information that is ``state`` itself (the default); games that hide
+        information must override it. The conformance suite checks that the
+        sample gives ``player`` the same observation.
         """
+        return state
 
     # ---- encodings ------------------------------------------------------------------------
-    @abstractmethod
     def action_to_json(self, action: ActionT) -> Any:
-        """The record encoding of an action."""
+        """The record encoding of an action (by default: tuples become lists)."""
+        return _to_json(action)
 
-    @abstractmethod
     def action_from_json(self, data: Any) -> ActionT:
-        """Decode an action; raises ``IllegalActionError`` for a malformed one."""
+        """Decode an action; raises ``IllegalActionError`` for a malformed one.
 
-    @abstractmethod
+        By default the action of ``all_actions()`` whose encoding is ``data``; a string
+        is also tried without surrounding spaces and in lower case (for typing).
+        """
+        table = self._actions_by_json()
+        candidates = [data]
+        if isinstance(data, str):
+            candidates += [data.strip(), data.strip().lower()]
+        for candidate in candidates:
+            key = _json_key(candidate)
+            if key is not None and key in table:
+                return table[key]
+        shown = _show_choices([self.action_to_json(a) for a in self.all_actions()])
+        raise IllegalActionError(f"{data!r} is not a {self.title} action; actions: {shown}")
+
+    def _actions_by_json(self) -> dict[str, ActionT]:
+        cached: dict[str, ActionT] | None = getattr(self, "_actions_by_json_cache", None)
+        if cached is None:
+            cached = {}
+            for action in self.all_actions():
+                key = _json_key(self.action_to_json(action))
+                if key is not None:
+                    cached[key] = action
+            self._actions_by_json_cache = cached
+        return cached
+
     def outcome_to_json(self, outcome: OutcomeT) -> Any:
-        """The record encoding of a chance outcome."""
+        """The record encoding of a chance outcome (by default: tuples become lists)."""
+        return _to_json(outcome)
 
-    @abstractmethod
     def outcome_from_json(self, data: Any) -> OutcomeT:
-        """Decode a chance outcome; raises ``IllegalChanceOutcomeError`` for a malformed one."""
+        """Decode a chance outcome; raises ``IllegalChanceOutcomeError`` for a malformed one.
+
+        By default lists become tuples; whether the outcome can happen is checked by
+        ``apply_chance``.
+        """
+        value = _from_json(data)
+        if value is None:
+            raise IllegalChanceOutcomeError(
+                f"{data!r} is not a {self.title} chance outcome: write a number, a text or a list of them"
+            )
+        outcome: OutcomeT = value  # type: ignore[assignment]  # apply_chance checks it
+        return outcome
 
     @abstractmethod
     def all_actions(self) -> Sequence[ActionT]:
@@ -207,11 +292,11 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def observation_tensor(self, state: StateT, player: int) -> list[float]:
         """A fixed-length numeric encoding of ``observation(state, player)``."""
 
-    # ---- helpers for implementers -----------------------------------------------------
+    # ---- the checks behind apply and apply_chance ---------------------------------------
     def check_joint_action(self, state: StateT, moves: Mapping[int, ActionT]) -> None:
         """Raise unless ``moves`` has exactly one legal action per acting player."""
         if self.node_kind(state) is not NodeKind.DECISION:
-            raise IllegalActionError(f"no player may act now: the game is at a {self.node_kind(state).value} node")
+            raise IllegalActionError(f"no player may act now: the game is at a {self.node_kind(state)} node")
         acting = self.acting_players(state)
         extra = sorted(set(moves) - set(acting))
         if extra:
@@ -222,10 +307,72 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         missing = [p for p in acting if p not in moves]
         if missing:
             raise IllegalActionError(f"missing the choice of seat(s) {', '.join(map(str, missing))}")
+        for player in acting:
+            self.check_action(state, player, moves[player])
 
-    def check_outcome(self, state: StateT, outcome: OutcomeT) -> None:
-        """Raise unless the state is a chance node (games check the outcome itself)."""
+    def check_action(self, state: StateT, player: int, action: Any) -> None:
+        """Raise unless ``action`` is one of ``player``'s legal actions now (same value and type)."""
+        legal = self.legal_actions(state, player)
+        if not is_choice(action, legal):
+            raise IllegalActionError(self._illegal_action_message(state, player, action, legal))
+
+    def _illegal_action_message(self, state: StateT, player: int, action: Any, legal: Sequence[ActionT]) -> str:
+        """Why ``action`` is refused; games override this to name the rule broken."""
+        shown = _show_choices([self.action_to_json(a) for a in legal])
+        return f"seat {player}: {action!r} is not allowed now; allowed: {shown}"
+
+    def check_outcome(self, state: StateT, outcome: Any) -> None:
+        """Raise unless the state is a chance node and ``outcome`` can happen there."""
         if self.node_kind(state) is not NodeKind.CHANCE:
-            raise IllegalChanceOutcomeError(
-                f"no chance event happens now: the game is at a {self.node_kind(state).value} node"
-            )
+            raise IllegalChanceOutcomeError(self._no_chance_message(state))
+        self._check_outcome(state, outcome)
+
+    def _no_chance_message(self, state: StateT) -> str:
+        return f"no chance event happens now: the game is at a {self.node_kind(state)} node"
+
+    def _check_outcome(self, state: StateT, outcome: Any) -> None:
+        """Raise unless ``outcome`` is one of ``chance_outcomes(state)``.
+
+        Games whose chance nodes have many outcomes override this with a direct check.
+        """
+        possible = [o for o, _ in self.chance_outcomes(state)]
+        if not is_choice(outcome, possible):
+            shown = _show_choices([self.outcome_to_json(o) for o in possible])
+            raise IllegalChanceOutcomeError(f"{outcome!r} cannot happen now; possible outcomes: {shown}")
+
+
+def is_choice(item: Any, choices: Sequence[Any]) -> bool:
+    """Whether ``item`` is one of ``choices``, with the same type (so ``True`` is not ``1``)."""
+    try:
+        position = choices.index(item)
+    except (ValueError, TypeError):
+        return False
+    return type(choices[position]) is type(item)
+
+
+def _show_choices(encoded: Sequence[Any]) -> str:
+    shown = ", ".join(json.dumps(e) for e in encoded[:SHOWN_CHOICES])
+    return shown + (", ..." if len(encoded) > SHOWN_CHOICES else "")
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_to_json(item) for item in value]
+    return value
+
+
+def _from_json(data: Any) -> Hashable | None:
+    """Lists to tuples; ``None`` for data that is not JSON scalars and lists."""
+    if isinstance(data, list):
+        items = [_from_json(item) for item in data]
+        return None if any(item is None for item in items) else tuple(items)
+    if isinstance(data, str | int | float):
+        return data
+    return None
+
+
+def _json_key(data: Any) -> str | None:
+    try:
+        return json.dumps(data, sort_keys=True)
+    except (TypeError, ValueError):
+        return None

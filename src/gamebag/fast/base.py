@@ -125,6 +125,16 @@ class FastEngine(ABC):
     ) -> BatchResult:
         """Play games ``start .. stop - 1`` of the run seeded ``seed``."""
 
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        """Each seat's win share after playing the rules engine's ``state`` to the end with the
+        compiled ``agents`` (for search playouts), drawing from the generator keyed by ``seed``.
+
+        ``None`` where this engine cannot start from a rules-engine state (the default).
+        """
+        return None
+
     @abstractmethod
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         """A step batch of ``num_envs`` games of ``game`` (call ``reset`` before stepping)."""

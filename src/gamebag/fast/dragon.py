@@ -57,7 +57,7 @@ LAST_ENDED = 40  # index into TURN_ENDINGS
 FIELDS = 41
 TURN_ENDINGS = ("bust", "stop", "four")
 BUST, STOP_END, FOUR = 0, 1, 2
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, COLLECTING, DECIDING, OVER = 0, 1, 2, 3
 # Action indices: ``CatchADragon.all_actions()`` is (stop, roll, *collections).
 STOP, ROLL = 0, 1
@@ -695,8 +695,22 @@ def win_tables(game: Game[Any, Any, Any]) -> tuple[IntArray, Int8Array, npt.NDAr
     return slots, np.concatenate(parts).astype(np.int8), offset, low, width
 
 
+_TABLES: dict[tuple[Any, ...], TablesArrays] = {}
+KEPT_TABLES = 8  # configurations whose tables stay in memory (a simulation asks once per chunk)
+
+
 def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> TablesArrays:
-    """The tables the named policies read (a placeholder where no policy reads one)."""
+    """The tables the named policies read (a placeholder where no policy reads one), kept per configuration."""
+    key = (game.num_players, tuple(sorted(game.options.items())), *(name in agents for name in POLICIES[1:]))
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= KEPT_TABLES:
+            _TABLES.pop(next(iter(_TABLES)))
+        tables = _TABLES[key] = _build_tables(game, agents)
+    return tables
+
+
+def _build_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> TablesArrays:
     rules = rules_of(game)
     value, roll = heuristic_tables(rules) if "heuristic" in agents else (np.zeros(1), np.zeros(1, dtype=np.int8))
     collect, decide = (
@@ -735,7 +749,6 @@ class DragonStepBatch(StepBatch):
         self.index = np.zeros(num_envs, dtype=np.int64)
         self.finished = np.zeros(num_envs, dtype=np.bool_)
         self.run = np.uint64(0)
-        self._tables: dict[tuple[str, ...], TablesArrays] = {}
 
     def reset(self, seed: int | str, first_index: int = 0) -> None:
         self.run = run_key(seed)
@@ -772,10 +785,7 @@ class DragonStepBatch(StepBatch):
             )
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
-        key = tuple(agents)
-        tables = self._tables.get(key)
-        if tables is None:
-            tables = self._tables[key] = policy_tables(self.game, agents)
+        tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, self.rules, tables)
 
     def to_act(self) -> npt.NDArray[np.bool_]:

@@ -31,7 +31,7 @@ from gamebag.fast.rng import draw_below, game_key, run_key
 SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
 FIELDS = 8
 FIELD_NAMES = ("score0", "score1", "seat", "turn_total", "phase", "last_roll", "turns", "winner")
-# Phases, in the order of the rules engine's ``PHASES``.
+# Phases, in the order of the rules engine's ``Phase`` enum.
 ROLLING, DECIDING, OVER = 0, 1, 2
 # Action indices, in the order of ``Pig.all_actions()``.
 HOLD, ROLL = 0, 1
@@ -113,7 +113,9 @@ def choose(
     key: np.uint64,
     counters: npt.NDArray[np.uint64],
     score_roll: Int8Array,
-    win_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
 ) -> int:
     """The action ``policy`` takes at deciding row ``i`` (``random`` draws from the game's stream)."""
     total = board[i, TOTAL]
@@ -125,8 +127,10 @@ def choose(
         return HOLD if total >= HOLD_AT else ROLL
     if policy == OPTIMAL_SCORE:
         return int(score_roll[total])
+    # The win solution's own choice table: [own score, other score, decision slot] -> child index.
     seat = board[i, SEAT]
-    return int(win_roll[board[i, SCORE0 + seat], board[i, SCORE0 + 1 - seat], total])
+    slot = win_slot[total]
+    return int(win_action[slot, win_choice[board[i, SCORE0 + seat], board[i, SCORE0 + 1 - seat], slot]])
 
 
 # ---- whole games ---------------------------------------------------------------------------
@@ -139,7 +143,9 @@ def play_games(
     sides: int,
     policies: Int8Array,
     score_roll: Int8Array,
-    win_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
 ) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
     """Scores, win shares and rounds of games ``start .. stop - 1`` of the run keyed ``run``."""
     games = stop - start
@@ -158,7 +164,9 @@ def play_games(
                 counters[0] += np.uint64(1)
                 apply_roll(board, 0, face, goal)
             else:
-                action = choose(policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_roll)
+                action = choose(
+                    policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_choice, win_slot, win_action
+                )
                 apply_action(board, 0, action)
         scores[g, 0] = board[0, SCORE0]
         scores[g, 1] = board[0, SCORE1]
@@ -217,14 +225,18 @@ def policy_rows(
     keys: npt.NDArray[np.uint64],
     counters: npt.NDArray[np.uint64],
     score_roll: Int8Array,
-    win_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
 ) -> npt.NDArray[np.int64]:
     """Each deciding seat's action under its compiled policy (0 elsewhere)."""
     actions = np.zeros((board.shape[0], 2), dtype=np.int64)
     for i in range(board.shape[0]):
         if board[i, PHASE] == DECIDING:
             seat = board[i, SEAT]
-            actions[i, seat] = choose(policies[seat], board, i, keys[i], counters, score_roll, win_roll)
+            actions[i, seat] = choose(
+                policies[seat], board, i, keys[i], counters, score_roll, win_choice, win_slot, win_action
+            )
     return actions
 
 
@@ -282,32 +294,45 @@ def score_table(game: Game[Any, Any, Any]) -> Int8Array:
     return table
 
 
-def win_table(game: Game[Any, Any, Any]) -> Int8Array:
-    """``[own score, other score, total]``: the optimal-win action at every decision."""
+def win_tables(game: Game[Any, Any, Any]) -> tuple[Int8Array, IntArray, Int8Array]:
+    """The optimal-win solution's choice table as it is, the decision slot of every running
+    total, and the action of every (slot, choice)."""
+    # The solved policy is the optimal-win agent's own (computed once per process).
     from gamebag.agents.solvers.race import RaceWinSolution
     from gamebag.agents.solvers.solutions import win_solution
 
-    rules = rules_of(game)
     solution = win_solution(game)
     if not isinstance(solution, RaceWinSolution):
         raise TypeError("Pig's win solution is a race solution")
     graph = solution.graph
-    table = np.full((rules.goal, rules.goal, rules.goal), ROLL, dtype=np.int8)
-    for node in graph.decision_nodes:
-        total = _node_total(graph.nodes[node])
-        codes = np.array([_action_code(a) for a in graph.actions[node]], dtype=np.int8)
-        table[:, :, total] = codes[solution.choices[:, :, graph.decision_slot[node]]]
-    return table
+    slots = np.zeros(rules_of(game).goal, dtype=np.int32)
+    actions = np.zeros((len(graph.decision_nodes), NUM_ACTIONS), dtype=np.int8)
+    for slot, node in enumerate(graph.decision_nodes):
+        slots[_node_total(graph.nodes[node])] = slot
+        for k, action in enumerate(graph.actions[node]):
+            actions[slot, k] = _action_code(action)
+    return solution.choices, slots, actions
 
 
-_UNUSED = np.zeros((1, 1, 1), dtype=np.int8)
+PolicyTables = tuple[Int8Array, Int8Array, IntArray, Int8Array]
+_TABLES: dict[tuple[Any, ...], PolicyTables] = {}
+KEPT_TABLES = 8  # configurations whose tables stay in memory (a simulation asks once per chunk)
 
 
-def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> tuple[Int8Array, Int8Array]:
-    """The solved tables the agents need (a placeholder where no agent reads one)."""
-    score = score_table(game) if "optimal-score" in agents else _UNUSED[0, 0]
-    win = win_table(game) if "optimal-win" in agents else _UNUSED
-    return score, win
+def policy_tables(game: Game[Any, Any, Any], agents: Sequence[str]) -> PolicyTables:
+    """The solved tables the agents need (a placeholder where no agent reads one), kept per configuration."""
+    key = (game.num_players, tuple(sorted(game.options.items())), "optimal-score" in agents, "optimal-win" in agents)
+    tables = _TABLES.get(key)
+    if tables is None:
+        score = score_table(game) if "optimal-score" in agents else np.zeros(1, dtype=np.int8)
+        if "optimal-win" in agents:
+            choice, slots, actions = win_tables(game)
+        else:
+            choice, slots, actions = np.zeros((1, 1, 1), np.int8), np.zeros(1, np.int32), np.zeros((1, 1), np.int8)
+        if len(_TABLES) >= KEPT_TABLES:
+            _TABLES.pop(next(iter(_TABLES)))
+        tables = _TABLES[key] = (score, choice, slots, actions)
+    return tables
 
 
 def policy_codes(agents: Sequence[str]) -> Int8Array:
@@ -333,7 +358,6 @@ class PigStepBatch(StepBatch):
         self.index = np.zeros(num_envs, dtype=np.int64)
         self.finished = np.zeros(num_envs, dtype=np.bool_)
         self.run = np.uint64(0)
-        self._tables: dict[tuple[str, ...], tuple[Int8Array, Int8Array]] = {}
 
     def reset(self, seed: int | str, first_index: int = 0) -> None:
         self.run = run_key(seed)
@@ -369,10 +393,7 @@ class PigStepBatch(StepBatch):
             )
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
-        key = tuple(agents)
-        tables = self._tables.get(key)
-        if tables is None:
-            tables = self._tables[key] = policy_tables(self.game, agents)
+        tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, *tables)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
@@ -420,9 +441,8 @@ class PigEngine(FastEngine):
         if not 0 <= start <= stop:
             raise ValueError(f"games {start}..{stop - 1}: start must be 0 or more and at most stop")
         rules = rules_of(game)
-        score, win = policy_tables(game, agents)
         scores, returns, length = play_games(
-            run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), score, win
+            run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), *policy_tables(game, agents)
         )
         games = stop - start
         return BatchResult(

@@ -23,7 +23,7 @@ __all__ = ["GamebagEnv", "env_id", "register_envs"]
 def register_envs() -> list[str]:
     """Register every game that is not registered yet; return all gamebag ids."""
     ids = []
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         name = env_id(game_id)
         if name not in gymnasium.registry:
             gymnasium.register(

@@ -626,7 +626,7 @@ def register_openspiel_games() -> list[str]:
     """Register every gamebag game not yet known to pyspiel; return all their names."""
     known = set(pyspiel.registered_names())
     names = []
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         name = spiel_name(game_id)
         if name not in known:
             game_type = _game_type(gamebag.entry(game_id).game_class)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -35,6 +36,8 @@ from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.ws import table_socket
 
+APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
+SETTINGS_ENV = "GAMEBAG_SERVE_SETTINGS"  # the settings ``serve`` hands to those processes (JSON)
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 
 log = logging.getLogger("gamebag.web")
@@ -60,6 +63,46 @@ def _seat_from_request(request: Request, table: LiveTable) -> int | None:
     return table.seat_of_token(token)
 
 
+@dataclasses.dataclass(frozen=True)
+class ServeSettings:
+    """Everything ``create_app`` takes, as ``serve --workers N`` passes it to its processes."""
+
+    db_url: str
+    bot_delay: float
+    allow_seed: bool
+    sync: str
+    limits: Limits
+    invite_base: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ServeSettings:
+        data = json.loads(text)
+        limits = data.pop("limits")
+        limits["allowed_origins"] = tuple(limits["allowed_origins"])
+        return cls(limits=Limits(**limits), **data)
+
+    def app_arguments(self) -> dict[str, Any]:
+        return {
+            "db_url": self.db_url,
+            "bot_delay": self.bot_delay,
+            "allow_seed": self.allow_seed,
+            "sync": self.sync,
+            "limits": self.limits,
+            "invite_base": self.invite_base,
+        }
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of ``serve --workers N``'s processes, from ``$GAMEBAG_SERVE_SETTINGS``."""
+    text = os.environ.get(SETTINGS_ENV)
+    if not text:
+        raise RuntimeError(f"{SETTINGS_ENV} is not set: start the processes with gamebag serve --workers N")
+    return create_app(**ServeSettings.from_json(text).app_arguments())
+
+
 def create_app(
     db_url: str = DEFAULT_DB_URL,
     *,
@@ -82,11 +125,11 @@ def create_app(
         store = Store(db_url, sync=sync)
         manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
-        manager.start()
+        await manager.start()
         try:
             yield
         finally:
-            manager.stop()
+            await manager.stop()
             store.close()
 
     app = FastAPI(title="gamebag", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -323,6 +366,9 @@ def create_app(
             "tables": len(manager.tables),
             "connections": manager.hub.count(),
             "bot_workers": manager.pool.processes,
+            "owned": len(manager.tables),
+            "watched": len(manager.replicas),
+            "takeovers": manager.takeovers,
         }
 
     # ---- the table socket ---------------------------------------------------------------------

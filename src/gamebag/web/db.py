@@ -38,7 +38,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
@@ -173,6 +173,13 @@ def _make_engine(url: str, sync: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
 
 
+TABLES_CHANNEL = "gamebag_tables"  # the bus channel where every table change is announced
+
+
+class LeaseLostError(RuntimeError):
+    """This process wrote to a table whose lease another process has taken; nothing was written."""
+
+
 class DatabaseInUseError(RuntimeError):
     """Another server process already serves this SQLite file."""
 
@@ -251,6 +258,7 @@ class Store:
         if sync not in SYNC_MODES:
             raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self.url = url
+        self.node: str | None = None  # this process's id in a cluster (PostgreSQL); None: the only one
         self._lock = lock_sqlite(url)
         try:
             self.engine = _make_engine(url, sync)
@@ -263,6 +271,10 @@ class Store:
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
 
     def _add_columns(self) -> None:
         present = {column["name"] for column in inspect(self.engine).get_columns(TableRow.__tablename__)}
@@ -294,6 +306,7 @@ class Store:
                     finished=config.finished,
                     host_token=config.host_token or None,
                     last_active=config.created_at,
+                    owner=self.node,
                 )
             )
             session.flush()
@@ -303,16 +316,36 @@ class Store:
                 )
 
     # Accepted actions are written with SQLAlchemy Core (no ORM unit of work): they are the
-    # hot path of a busy server, one transaction each.
-    def save_pending(self, table_id: str, seat: int, action_json: Any) -> None:
+    # hot path of a busy server, one transaction each. In a cluster (``node`` set) each write
+    # first checks, in its transaction, that this process still holds the table's lease (so a
+    # process that lost it cannot write), and announces the change on the bus, which
+    # PostgreSQL delivers at commit.
+    def _touch(self, connection: Connection, table_id: str, values: dict[str, Any], step: int, kind: str) -> None:
+        query = update(TableRow).where(TableRow.id == table_id)
+        if self.node is not None:
+            query = query.where(TableRow.owner == self.node, TableRow.lease_until > self.clock_sql())
+        if connection.execute(query.values(**values)).rowcount != 1 and self.node is not None:
+            raise LeaseLostError(f"this server no longer holds table {table_id}")
+        self.announce(connection, table_id, step, kind)
+
+    def announce(self, connection: Connection, table_id: str, step: int, kind: str) -> None:
+        """Tell the other processes (at commit) that ``table_id`` changed (PostgreSQL only)."""
+        if self.node is None:
+            return
+        payload = json.dumps({"k": kind, "t": table_id, "s": step, "n": self.node})
+        connection.execute(
+            text("SELECT pg_notify(:channel, :payload)"), {"channel": TABLES_CHANNEL, "payload": payload}
+        )
+
+    def save_pending(self, table_id: str, seat: int, action_json: Any, step: int = 0) -> None:
         """Store (or replace) one secret choice, in its own transaction."""
         pending = Base.metadata.tables[PendingRow.__tablename__]
         with self.engine.begin() as connection:
+            self._touch(connection, table_id, {"last_active": now()}, step, "pending")
             connection.execute(delete(pending).where(pending.c.table_id == table_id, pending.c.seat == seat))
             connection.execute(
                 insert(pending), [{"table_id": table_id, "seat": seat, "action": json.dumps(action_json)}]
             )
-            connection.execute(update(TableRow).where(TableRow.id == table_id).values(last_active=now()))
 
     def save_events(self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool) -> None:
         """Append record events and clear the pending choices, in one transaction."""
@@ -320,22 +353,25 @@ class Store:
             {"table_id": table_id, "idx": first_index + offset, "data": json.dumps(data)}
             for offset, data in enumerate(events)
         ]
+        values: dict[str, Any] = {"last_active": now()}
+        if finished:
+            values["finished"] = True
         with self.engine.begin() as connection:
+            self._touch(connection, table_id, values, first_index + len(rows), "events")
             if rows:
                 connection.execute(insert(Base.metadata.tables[EventRow.__tablename__]), rows)
             pending = Base.metadata.tables[PendingRow.__tablename__]
             connection.execute(delete(pending).where(pending.c.table_id == table_id))
-            values: dict[str, Any] = {"last_active": now()}
-            if finished:
-                values["finished"] = True
-            connection.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     def close_table(self, table_id: str, reason: str) -> None:
         """Close an unfinished table for good (``reason``: "host" or "expired")."""
         with self.engine.begin() as connection:
             connection.execute(
-                update(TableRow).where(TableRow.id == table_id, TableRow.closed.is_(None)).values(closed=reason)
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.closed.is_(None))
+                .values(closed=reason, owner=None, lease_until=None)
             )
+            self.announce(connection, table_id, -1, "closed")
 
     def reissue_token(self, table_id: str, seat: int, token: str) -> None:
         """Give a seat a new token: the old one stops working."""
@@ -343,6 +379,68 @@ class Store:
             connection.execute(
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(token=token)
             )
+            self.announce(connection, table_id, -1, "seats")
+
+    # ---- leases (a cluster of processes on PostgreSQL) ---------------------------------------
+    def clock_sql(self) -> Any:
+        """The database's clock in seconds (one clock for every process, wherever it runs)."""
+        return text("EXTRACT(EPOCH FROM clock_timestamp())")
+
+    def acquire(self, table_id: str, seconds: float) -> bool:
+        """Take (or keep) the table's lease unless another live process holds it."""
+        if self.node is None:
+            raise RuntimeError("leases exist only in a cluster")
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                text(
+                    "UPDATE web_tables SET owner = :node, lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
+                    "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
+                    "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp())) RETURNING id"
+                ),
+                {"node": self.node, "s": seconds, "id": table_id},
+            ).first()
+            return row is not None
+
+    def renew(self, table_ids: Iterable[str], seconds: float) -> set[str]:
+        """Extend this process's leases; the ids it still holds."""
+        ids = list(table_ids)
+        if not ids or self.node is None:
+            return set()
+        with self.engine.begin() as connection:
+            rows = connection.execute(
+                text(
+                    "UPDATE web_tables SET lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
+                    "WHERE id = ANY(:ids) AND owner = :node "
+                    "AND lease_until >= EXTRACT(EPOCH FROM clock_timestamp()) RETURNING id"
+                ),
+                {"node": self.node, "s": seconds, "ids": ids},
+            )
+            return {row[0] for row in rows}
+
+    def release(self, table_ids: Iterable[str]) -> None:
+        ids = list(table_ids)
+        if not ids or self.node is None:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(
+                text("UPDATE web_tables SET owner = NULL, lease_until = NULL WHERE id = ANY(:ids) AND owner = :node"),
+                {"node": self.node, "ids": ids},
+            )
+
+    def owners(self, table_ids: Iterable[str]) -> dict[str, str | None]:
+        """Each table's owner, None where its lease is free (no owner, or expired)."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        with self.engine.begin() as connection:
+            rows = connection.execute(
+                text(
+                    "SELECT id, CASE WHEN lease_until >= EXTRACT(EPOCH FROM clock_timestamp()) THEN owner END "
+                    "FROM web_tables WHERE id = ANY(:ids)"
+                ),
+                {"ids": ids},
+            )
+            return {row[0]: row[1] for row in rows}
 
     def set_seat_agent(self, table_id: str, seat: int, agent: str) -> None:
         """Hand a person's seat to a bot (its token stops working for people)."""
@@ -350,11 +448,13 @@ class Store:
             connection.execute(
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
             )
+            self.announce(connection, table_id, -1, "seats")
 
     def set_rematch(self, table_id: str, next_id: str) -> None:
         """Remember the rematch table of ``table_id``."""
         with self.engine.begin() as connection:
             connection.execute(update(TableRow).where(TableRow.id == table_id).values(next_id=next_id))
+            self.announce(connection, table_id, -1, "seats")
 
     def idle_tables(self, before: float, limit: int = 500) -> list[str]:
         """Open, unfinished tables where nothing happened since ``before`` (oldest first)."""

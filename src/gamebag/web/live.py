@@ -43,12 +43,15 @@ class LiveTable:
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
-    def rebuild(cls, stored: StoredTable, store: Store) -> LiveTable:
-        """Replay the stored events and pending choices; save any chance events they lead to."""
+    def rebuild(cls, stored: StoredTable, store: Store | None) -> LiveTable:
+        """Replay the stored events and pending choices; save any chance events they lead to.
+
+        ``store`` None: a read-only replica (another process owns the table and writes).
+        """
         config = stored.config
         game = gamebag.make(config.game, config.players, **config.options)
         match = Match(game, config.seed, stored.events)
-        if len(match.record.events) > len(stored.events):
+        if store is not None and len(match.record.events) > len(stored.events):
             # The stored events ended at a chance node (a table that has not started, for
             # one): resolving it is deterministic, so saving it now changes nothing.
             extra = match.record.events[len(stored.events) :]
@@ -129,7 +132,7 @@ class LiveTable:
             if events:
                 store.save_events(self.id, before[1], events, self.match.is_over)
             else:
-                store.save_pending(self.id, seat, self.game.action_to_json(action))
+                store.save_pending(self.id, seat, self.game.action_to_json(action), before[1])
         except BaseException:
             self.match.state = before[0]
             del self.match.record.events[before[1] :]

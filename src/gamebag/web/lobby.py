@@ -98,7 +98,7 @@ def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
 def catalogue() -> list[dict[str, Any]]:
     """Every registered game, with what the lobby form needs to open a table of it."""
     games = []
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         cls = gamebag.entry(game_id).game_class
         games.append(
             {
@@ -118,8 +118,8 @@ def catalogue() -> list[dict[str, Any]]:
 @lru_cache(maxsize=16)
 def rules_markdown(game_id: str) -> str:
     """The rules page (``rules.md``) of the package that defines ``game_id``'s game class."""
-    if game_id not in gamebag.games():
-        raise LobbyError(f"unknown game {game_id!r}; known: {', '.join(gamebag.games())}")
+    if game_id not in gamebag.game_ids():
+        raise LobbyError(f"unknown game {game_id!r}; known: {', '.join(gamebag.game_ids())}")
     module_name = gamebag.entry(game_id).game_class.__module__
     module = sys.modules[module_name]
     package = module_name if hasattr(module, "__path__") else module_name.rsplit(".", 1)[0]
@@ -195,7 +195,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         raise LobbyError(f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed_keys))}")
     game_id = data.get("game")
     if not isinstance(game_id, str):
-        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.games())}")
+        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.game_ids())}")
     players = data.get("players")
     options = data.get("options") or {}
     if not isinstance(options, dict):

@@ -11,6 +11,18 @@ rebuilt table's bots choose exactly as they would have.
 Tables are loaded when first asked for (a restart loads nothing up front),
 unloaded when idle with nobody connected, closed by their host or when nobody
 has acted for ``Limits.idle_expiry_hours``.
+
+On PostgreSQL several processes serve one set of tables. Each table has one
+owner at a time, the process holding its lease in the database: only the owner
+applies actions, runs the table's bots and turn clock, and writes (each write
+checks the lease in its own transaction). Another process with clients at the
+table keeps a read-only *replica*, reloaded from the database whenever the bus
+announces a change, sends its clients their views from it, and forwards their
+actions to the owner over the bus (each forwarded action names the step it was
+chosen at, so a retry can never be applied twice). The owner renews its leases
+every third of ``Limits.lease_seconds``; when it dies its leases run out, and a
+process watching the table takes it over by rebuilding it from the database,
+where every acknowledged action already is.
 """
 
 from __future__ import annotations
@@ -24,9 +36,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamebag.core.errors import GamebagError
 from gamebag.core.rng import derive_rng
 from gamebag.web.bounds import LobbyError
-from gamebag.web.db import Store, TableConfig, now
+from gamebag.web.cluster import Bus, new_node_id, node_channel
+from gamebag.web.db import TABLES_CHANNEL, LeaseLostError, Store, TableConfig, now
 from gamebag.web.hub import Connection, Hub
 from gamebag.web.live import LiveTable, SeatError, Submission
 from gamebag.web.lobby import parse_table_request, rematch_config
@@ -48,6 +62,13 @@ class TableClosedError(LookupError):
 
 class HostError(PermissionError):
     """A host-only request without the table's host token."""
+
+
+class ForwardError(GamebagError):
+    """An action for a table owned by another process that could not be confirmed."""
+
+
+FORWARD_SECONDS = 5.0  # how long a forwarded action waits for the owner's answer
 
 
 @dataclass
@@ -98,26 +119,51 @@ class TableManager:
         self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
         self.actions_accepted = 0
         self.fallback_moves = 0
+        # a cluster (PostgreSQL): this process's id, the bus, tables owned elsewhere that local
+        # clients watch, forwarded actions awaiting their answer, seats connected elsewhere
+        self.node: str | None = None
+        self.bus: Bus | None = None
+        self.replicas: dict[str, LiveTable] = {}
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._remote_seats: dict[str, dict[str, set[int]]] = {}
+        self._leases: asyncio.Task[None] | None = None
+        self.takeovers = 0
 
     # ---- life of the server ------------------------------------------------------------------
-    def start(self) -> None:
-        """Start the sweeper; tables are loaded when first asked for."""
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+    async def start(self) -> None:
+        """Start the sweeper (and, on PostgreSQL, the bus and the leases); tables load when asked for."""
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep_forever())
+        if self.store.is_postgresql:
+            self.node = new_node_id()
+            self.store.node = self.node
+            self.bus = Bus(self.store.url, self.node)
+            await self.bus.start(self._on_bus, self._reload_replicas)
+            self._leases = loop.create_task(self._keep_leases())
 
-    def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+    async def stop(self) -> None:
+        for task in (self._sweeper, self._leases):
+            if task is not None:
+                task.cancel()
         for automation in self._automation.values():
             if automation.clock.handle is not None:
                 automation.clock.handle.cancel()
         for task in list(self._tasks):
             task.cancel()
         self.pool.close()
+        if self.node is not None:
+            self.store.release(list(self.tables))
+        if self.bus is not None:
+            await self.bus.close()
 
     # ---- tables -------------------------------------------------------------------------------
     def get(self, table_id: str) -> LiveTable:
-        """The table, loaded from the database (and its bots and clock set going) if need be."""
-        table = self.tables.get(table_id)
+        """The table, loaded from the database (and its bots and clock set going) if need be.
+
+        In a cluster this process takes the table's lease if it is free; otherwise the
+        table is a replica of the owner's.
+        """
+        table = self.tables.get(table_id) or self.replicas.get(table_id)
         if table is not None:
             return table
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
@@ -125,11 +171,18 @@ class TableManager:
             raise UnknownTableError(f"no table {table_id!r} on this server")
         if stored.config.closed is not None:
             raise TableClosedError(f"table {table_id} was {_closed_words(stored.config.closed)}")
+        if self.node is not None and not self.store.acquire(table_id, self.limits.lease_seconds):
+            replica = LiveTable.rebuild(stored, None)
+            self.replicas[table_id] = replica
+            return replica
         self._make_room()
         table = LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
         self.automate(table)
         return table
+
+    def owns(self, table: LiveTable) -> bool:
+        return self.tables.get(table.id) is table
 
     async def create(self, request: Any) -> LiveTable:
         """Open a table from a lobby request (``LobbyError`` names what is wrong).
@@ -195,7 +248,8 @@ class TableManager:
                 connection.seat = None  # the link no longer holds the seat: it watches from now on
         self.publish(table)
         self.announce_presence(table)
-        self.automate(table)
+        if self.owns(table):
+            self.automate(table)  # elsewhere the owning process starts the bot when the bus tells it
 
     def end_summary(self, table: LiveTable) -> dict[str, Any] | None:
         """Scores by round and every seat's final view, once the game is over (kept while loaded)."""
@@ -263,9 +317,12 @@ class TableManager:
         self.announce_presence(table)
         return token
 
-    def _unload(self, table_id: str) -> None:
-        self.tables.pop(table_id, None)
+    def _unload(self, table_id: str, release: bool = True) -> None:
+        owned = self.tables.pop(table_id, None) is not None
+        self.replicas.pop(table_id, None)
         self._summaries.pop(table_id, None)
+        if owned and release and self.node is not None:
+            self.store.release([table_id])
         automation = self._automation.pop(table_id, None)
         if automation is not None:
             self._stop_clock(automation)
@@ -306,21 +363,213 @@ class TableManager:
         for table_id, automation in list(self._automation.items()):
             if automation.touched < quiet and not self.hub.members(table_id) and not automation.tasks:
                 self._unload(table_id)
+        for table_id in list(self.replicas):
+            if not self.hub.members(table_id):
+                self.replicas.pop(table_id, None)
+
+    # ---- a cluster: leases, replicas, the bus ---------------------------------------------------
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.lease_seconds / 3.0)
+            try:
+                self.check_leases()
+            except Exception:
+                log.exception("renewing leases failed; trying again")
+
+    def check_leases(self) -> None:
+        """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone."""
+        owned = set(self.tables)
+        kept = self.store.renew(owned, self.limits.lease_seconds)
+        for table_id in owned - kept:
+            log.warning("table %s: lease lost to another process", table_id)
+            self._demote(table_id)
+        watched = [table_id for table_id in self.replicas if self.hub.members(table_id)]
+        for table_id, owner in self.store.owners(watched).items():
+            if owner is None:
+                self._promote(table_id)
+
+    def _promote(self, table_id: str) -> bool:
+        """Take a watched table over from the database if its lease is free; True if this process owns it."""
+        if table_id in self.tables:
+            return True
+        if not self.store.acquire(table_id, self.limits.lease_seconds):
+            return False
+        stored = self.store.load(table_id)
+        if stored is None or stored.config.closed is not None:
+            self.store.release([table_id])
+            return False
+        self.replicas.pop(table_id, None)
+        table = LiveTable.rebuild(stored, self.store)
+        self.tables[table_id] = table
+        self.takeovers += 1
+        log.warning("table %s taken over at step %d", table_id, table.step)
+        self.automate(table)
+        self.publish(table)
+        return True
+
+    def _demote(self, table_id: str) -> None:
+        """This process lost a table's lease: stop its bots; keep a replica for local clients."""
+        self._unload(table_id, release=False)
+        if self.hub.members(table_id):
+            self._refresh(table_id)
+
+    def _refresh(self, table_id: str) -> None:
+        """Reload a replica from the database and send local clients their views."""
+        stored = self.store.load(table_id)
+        if stored is None:
+            return
+        if stored.config.closed is not None:
+            self._closed_elsewhere(table_id, stored.config.closed)
+            return
+        old = self.replicas.get(table_id)
+        replica = LiveTable.rebuild(stored, None)
+        self.replicas[table_id] = replica
+        if old is not None:
+            self._drop_stale_seats(old, replica)
+        self.publish(replica)
+
+    def _reload_replicas(self) -> None:
+        for table_id in list(self.replicas):
+            try:
+                self._refresh(table_id)
+            except Exception:
+                log.exception("replica %s could not be reloaded", table_id)
+
+    def _closed_elsewhere(self, table_id: str, reason: str) -> None:
+        text = dumps({"type": "closed", "reason": reason, "message": f"this table was {_closed_words(reason)}"})
+        for connection in self.hub.members(table_id):
+            connection.send(text)
+            connection.close(flush=True)
+        self._unload(table_id, release=False)
+
+    def _drop_stale_seats(self, old: LiveTable, new: LiveTable) -> None:
+        """Local sockets of seats changed on another process: a re-issued token closes them, a seat
+        handed to a bot makes them watchers."""
+        changed = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.token != b.token}
+        to_bots = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.agent is None and b.agent}
+        notice = dumps({"type": "error", "message": "this seat's link was re-issued by the host", "ref": None})
+        for connection in self.hub.members(old.id):
+            if connection.seat in changed:
+                connection.send(notice)
+                connection.close(flush=True)
+            elif connection.seat in to_bots:
+                connection.seat = None
+
+    async def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if channel == TABLES_CHANNEL:
+            if message.get("n") == self.node and kind in ("events", "pending"):
+                return
+            table_id = str(message.get("t"))
+            if kind == "presence":
+                seats = {int(seat) for seat in message.get("seats", ())}
+                self._remote_seats.setdefault(table_id, {})[str(message.get("n"))] = seats
+                table = self.tables.get(table_id) or self.replicas.get(table_id)
+                if table is not None:
+                    self.announce_presence(table, broadcast=False)
+            elif kind == "closed":
+                if table_id in self.tables or table_id in self.replicas:
+                    self._closed_elsewhere(table_id, "host")
+            elif kind == "seats":
+                owned = self.tables.get(table_id)
+                if owned is not None:
+                    stored = self.store.load(table_id)
+                    if stored is not None:
+                        before = LiveTable(owned.config, owned.game, owned.match)
+                        owned.reconfigure(stored.config)
+                        self._drop_stale_seats(before, owned)
+                        self.publish(owned)
+                        self.automate(owned)  # a seat handed to a bot elsewhere: its bot plays here
+                elif table_id in self.replicas:
+                    self._refresh(table_id)
+            elif table_id in self.tables:
+                self._demote(table_id)  # another process wrote: this one's lease is gone
+            elif table_id in self.replicas:
+                self._refresh(table_id)
+        elif kind == "act":
+            await self._act_for_other(message)
+        elif kind in ("ack", "error"):
+            future = self._answers.get(str(message.get("r")))
+            if future is not None and not future.done():
+                future.set_result(message)
+
+    async def _act_for_other(self, message: dict[str, Any]) -> None:
+        """An action forwarded by another process: apply it here if this process owns the table."""
+        answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
+        table_id = str(message.get("t"))
+        try:
+            table = self.get(table_id)
+            if not self.owns(table):
+                answer["m"] = "the table moved to another server; choose again"
+            elif message.get("s") != table.step:
+                answer["m"] = f"the table has moved on (step {table.step}, not {message.get('s')}); choose again"
+            else:
+                submission = self.act(table, int(message["seat"]), message.get("a"))
+                answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
+        except (GamebagError, LookupError, LeaseLostError) as error:
+            answer["m"] = str(error)
+        except Exception:
+            log.exception("forwarded action at table %s failed", table_id)
+            answer["m"] = "the server could not apply this action; nothing changed"
+        if self.bus is not None:
+            await self.bus.send(node_channel(str(message.get("n"))), answer)
+
+    async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
+        """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
+        if self.bus is None or self.node is None:
+            raise ForwardError("this table is not served here")
+        owner = self.store.owners([table.id]).get(table.id)
+        if owner is None or owner == self.node:
+            if self._promote(table.id):
+                owned = self.tables[table.id]
+                if owned.step != step:
+                    raise ForwardError(f"the table has moved on (step {owned.step}, not {step}); choose again")
+                submission = self.act(owned, seat, action_json)
+                return {"k": "ack", "s": submission.step, "e": bool(submission.events)}
+            owner = self.store.owners([table.id]).get(table.id)
+            if owner is None:
+                raise ForwardError("the table's server is changing; choose again in a moment")
+        reference = new_node_id()
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[reference] = future
+        try:
+            await self.bus.send(
+                node_channel(owner),
+                {"k": "act", "t": table.id, "seat": seat, "a": action_json, "s": step, "r": reference, "n": self.node},
+            )
+            return await asyncio.wait_for(future, FORWARD_SECONDS)
+        except TimeoutError:
+            raise ForwardError(
+                "the table's server did not answer in time; look at the table and choose again if it still asks"
+            ) from None
+        finally:
+            self._answers.pop(reference, None)
 
     # ---- acting -------------------------------------------------------------------------------
     def act(self, table: LiveTable, seat: int, action_json: Any) -> Submission:
         """Apply one action durably, then tell every reader, then wake bots and the clock."""
-        submission = table.submit(seat, action_json, self.store)
+        try:
+            submission = table.submit(seat, action_json, self.store)
+        except LeaseLostError:
+            self._demote(table.id)  # another process owns the table now; nothing was written here
+            raise ForwardError("the table moved to another server; choose again") from None
         self.actions_accepted += 1
         self.publish(table)
         self.automate(table)
         return submission
 
     # ---- messages -------------------------------------------------------------------------------
+    def connected_seats(self, table_id: str) -> set[int]:
+        """Seats with a connection here or (in a cluster) on another process."""
+        seats = self.hub.connected_seats(table_id)
+        for elsewhere in self._remote_seats.get(table_id, {}).values():
+            seats |= elsewhere
+        return seats
+
     def meta(self, table: LiveTable) -> dict[str, Any]:
         clock = self._automation.get(table.id)
         deadline = clock.clock.deadline if clock is not None and clock.clock.step == table.step else None
-        return table_meta(table, self.hub.connected_seats(table.id), deadline)
+        return table_meta(table, self.connected_seats(table.id), deadline)
 
     def sync(self, connection: Connection, table: LiveTable) -> None:
         """Send one connection the whole picture, with its seat's recent history."""
@@ -350,11 +599,22 @@ class TableManager:
             for connection in connections:
                 connection.send(text)
 
-    def announce_presence(self, table: LiveTable) -> None:
+    def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:
         """Tell every reader which seats are connected (public: anyone at a table sees who sits)."""
-        text = dumps({"type": "presence", "connected": sorted(self.hub.connected_seats(table.id))})
+        text = dumps({"type": "presence", "connected": sorted(self.connected_seats(table.id))})
         for connection in self.hub.members(table.id):
             connection.send(text)
+        if broadcast and self.bus is not None:
+            here = sorted(self.hub.connected_seats(table.id))
+            message = {"k": "presence", "t": table.id, "n": self.node, "seats": here}
+            self._spawn(self._automation.setdefault(table.id, _Automation()), self._send_quietly(message))
+
+    async def _send_quietly(self, message: dict[str, Any]) -> None:
+        if self.bus is not None:
+            try:
+                await self.bus.send(TABLES_CHANNEL, message)
+            except Exception:
+                log.warning("presence could not be sent on the bus", exc_info=True)
 
     # ---- bots and the turn clock ----------------------------------------------------------------
     def automate(self, table: LiveTable) -> None:

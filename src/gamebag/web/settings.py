@@ -41,3 +41,5 @@ class Limits:
     unload_seconds: float = 600.0  # an idle table with nobody connected leaves memory after this
     sweep_seconds: float = 30.0  # how often expiry and unloading are checked
     allowed_origins: tuple[str, ...] = ()  # origins besides the server's own that may POST and connect
+    # a cluster (PostgreSQL)
+    lease_seconds: float = 10.0  # a table whose owner stops renewing is taken over after this

@@ -68,9 +68,12 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
 
     import gamebag
     from gamebag.agents.base import Agent, SeatView
-    from gamebag.agents.registry import make_agent
+    from gamebag.agents.registry import available_agents, make_agent
     from gamebag.core.rng import derive_rng
 
+    # Import every game and agent module now, so that a job's time is its own work.
+    for game_id in gamebag.games():
+        available_agents(game_id)
     agents: OrderedDict[AgentKey, Agent] = OrderedDict()
     connection.send(("ready", None))
 

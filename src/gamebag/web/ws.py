@@ -80,9 +80,15 @@ async def _serve(connection: Connection, table: LiveTable, manager: TableManager
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            # The table object can change under a connection (taken over from another process,
+            # or handed to one): look it up for each frame.
+            table = manager.get(table.id)
             _handle_frame(frame, connection, table, manager, rates)
     except WebSocketDisconnect:
         pass
+    except (UnknownTableError, TableClosedError) as error:
+        connection.send(dumps(error_message(str(error))))
+        connection.close(flush=True)
     except Exception:
         log.exception("connection to table %s failed", table.id)
     finally:
@@ -90,8 +96,9 @@ async def _serve(connection: Connection, table: LiveTable, manager: TableManager
         manager.hub.remove(connection)
         connection.close()
         await writer
-        if was_joined and connection.seat is not None and manager.tables.get(table.id) is table:
-            manager.announce_presence(table)  # the others see that this seat left
+        current = manager.tables.get(table.id) or manager.replicas.get(table.id)
+        if was_joined and connection.seat is not None and current is not None:
+            manager.announce_presence(current)  # the others see that this seat left
 
 
 def _handle_frame(
@@ -182,6 +189,13 @@ def _act(message: dict[str, Any], connection: Connection, table: LiveTable, mana
         )
         manager.sync(connection, table)
         return
+    if not manager.owns(table):
+        task = asyncio.get_running_loop().create_task(
+            _forward(connection, table, manager, message["action"], table.step if step is None else step, ref)
+        )
+        _forwarding.add(task)
+        task.add_done_callback(_forwarding.discard)
+        return
     try:
         submission = manager.act(table, connection.seat, message["action"])
     except GamebagError as error:
@@ -194,3 +208,32 @@ def _act(message: dict[str, Any], connection: Connection, table: LiveTable, mana
     if submission.events:
         connection.limiter.refund()
     connection.send(dumps({"type": "ack", "ref": ref if isinstance(ref, int | str) else None, "step": submission.step}))
+
+
+_forwarding: set[asyncio.Task[None]] = set()  # forwarded actions awaiting the owner's answer
+
+
+async def _forward(
+    connection: Connection, table: LiveTable, manager: TableManager, action: Any, step: int, ref: Any
+) -> None:
+    """An action at a table another process owns: the owner applies it; its answer goes to the client."""
+    seat = connection.seat
+    if seat is None:
+        return
+    try:
+        answer = await manager.forward(table, seat, action, step)
+    except GamebagError as error:
+        answer = {"k": "error", "m": str(error)}
+    except Exception:
+        log.exception("forwarding an action at table %s failed", table.id)
+        answer = {"k": "error", "m": "the server could not pass this action on; nothing changed"}
+    reference = ref if isinstance(ref, int | str) else None
+    if answer.get("k") == "ack":
+        if answer.get("e"):
+            connection.limiter.refund()
+        connection.send(dumps({"type": "ack", "ref": reference, "step": answer.get("s")}))
+        return
+    connection.send(dumps(error_message(str(answer.get("m", "the action was refused")), ref)))
+    current = manager.tables.get(table.id) or manager.replicas.get(table.id)
+    if current is not None:
+        manager.sync(connection, current)

@@ -57,7 +57,7 @@ class OptimalWinAgent(Agent):
 
 
 def _supported(check: Callable[[type[Any]], bool]) -> tuple[str, ...]:
-    return tuple(game_id for game_id in gamebag.games() if check(gamebag.entry(game_id).game_class))
+    return tuple(game_id for game_id in gamebag.game_ids() if check(gamebag.entry(game_id).game_class))
 
 
 def _factory(name: str, build: Callable[[Game[Any, Any, Any]], Agent]) -> Any:

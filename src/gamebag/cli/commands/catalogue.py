@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         table.add_column("title", overflow="fold", ratio=1)
         table.add_column("players", no_wrap=True)
         table.add_column("options (default)", overflow="fold", ratio=3)
-        for game_id in gamebag.games():
+        for game_id in gamebag.game_ids():
             cls = gamebag.entry(game_id).game_class
             options = "\n".join(f"{o.name} ({o.default!r}): {o.allowed()}" for o in cls.option_specs) or "-"
             table.add_row(game_id, cls.title, f"{cls.min_players}-{cls.max_players}", options)

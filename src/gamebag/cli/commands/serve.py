@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import sys
 from typing import Any
@@ -63,12 +64,18 @@ def register(app: typer.Typer) -> None:
         allow_origin: list[str] = typer.Option(
             [], "--allow-origin", help="Another origin whose pages may open tables and sockets (repeatable)."
         ),
+        workers: int = typer.Option(
+            1, "--workers", min=1, max=64, help="Server processes on this address (more than 1 needs PostgreSQL)."
+        ),
+        lease_seconds: float = typer.Option(
+            10.0, "--lease-seconds", min=1.0, max=600.0, help="PostgreSQL: a dead process's tables move after this."
+        ),
     ) -> None:
         """Play any game in the browser with friends and bots. Prints the address to open."""
         import uvicorn
 
-        from gamebag.web.app import create_app
-        from gamebag.web.db import DatabaseInUseError, lock_sqlite, safe_url, unlock_sqlite
+        from gamebag.web.app import APP_FACTORY, SETTINGS_ENV, ServeSettings, create_app
+        from gamebag.web.db import DatabaseInUseError, lock_sqlite, safe_url, sqlite_path, unlock_sqlite
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         if sync not in SYNC_MODES:
@@ -81,7 +88,15 @@ def register(app: typer.Typer) -> None:
             idle_expiry_hours=expiry_hours,
             tables_per_minute=tables_per_minute,
             allowed_origins=tuple(allow_origin),
+            lease_seconds=lease_seconds,
         )
+        if workers > 1 and sqlite_path(url) is not None:
+            typer.echo(
+                "error: --workers above 1 needs PostgreSQL (--db postgresql+psycopg://...); one process "
+                "serves an SQLite file",
+                err=True,
+            )
+            sys.exit(1)
         try:
             lock = lock_sqlite(url)  # held for the life of this process; refused if another server has it
         except DatabaseInUseError as error:
@@ -90,22 +105,41 @@ def register(app: typer.Typer) -> None:
         from gamebag.web.invites import invite_base
 
         base = invite_base(host, port, public_url)
-        application = create_app(
-            url, bot_delay=bot_delay, allow_seed=allow_seed, sync=sync, limits=limits, invite_base=base
-        )
+        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
         if base:
             typer.echo(f"invite links use {base} (what phones on this network open)")
-        typer.echo(f"database: {safe_url(url)}  (Ctrl-C stops the server)")
+        processes = f", {workers} processes" if workers > 1 else ""
+        typer.echo(f"database: {safe_url(url)}{processes}  (Ctrl-C stops the server)")
         try:
-            _run(uvicorn, application, host, port, log_level)
+            if workers > 1:
+                # uvicorn starts the processes; each builds its app from the settings in the environment.
+                os.environ[SETTINGS_ENV] = settings.to_json()
+                _run(uvicorn, APP_FACTORY, host, port, log_level, workers=workers)
+            else:
+                _run(uvicorn, create_app(**settings.app_arguments()), host, port, log_level)
         finally:
             unlock_sqlite(lock)
 
 
-def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str) -> None:
+def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, workers: int = 1) -> None:
     """Serve ``application`` until stopped; a start-up failure (a database it cannot open) exits non-zero."""
+    if workers > 1:
+        uvicorn.run(
+            application,
+            factory=True,
+            workers=workers,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            h11_max_incomplete_event_size=16 * 1024,
+        )
+        return
     config = uvicorn.Config(
         application,
         host=host,

@@ -102,8 +102,13 @@ def play_games(
 
 @numba.njit(cache=True)
 def reset_games(
-    states: Int32s, cfg: Config, run: np.uint64, which: npt.NDArray[np.bool_], index: Int64s,
-    keys: UInt64s, counters: UInt64s,
+    states: Int32s,
+    cfg: Config,
+    run: np.uint64,
+    which: npt.NDArray[np.bool_],
+    index: Int64s,
+    keys: UInt64s,
+    counters: UInt64s,
 ) -> None:  # pragma: no cover - compiled
     """Start afresh every env ``k`` with ``which[k]``, as game ``index[k]`` of the run."""
     for k in range(states.shape[0]):
@@ -179,3 +184,39 @@ def observe(states: Int32s, cfg: Config, out: npt.NDArray[np.float32]) -> None: 
             out[k, player, j + 4] = ((s[START] - player) % n) / 8
             out[k, player, j + 5] = min(s[GRAB], 40) / 40
             out[k, player, j + 6] = cfg[C_MAX_GRAB] / cfg[C_GRAB_SCALE]
+
+
+@numba.njit(cache=True)
+def play_out(
+    s: Int32s, cfg: Config, policies: Int64s, pending: Int64s, has_pending: bool, key: np.uint64
+) -> bool:  # pragma: no cover - compiled
+    """Play the position ``s`` (awaiting the draws of ``pending`` when ``has_pending``) to the end.
+
+    Returns whether it ended (false: the grab cap was reached first).
+    """
+    n = cfg[C_PLAYERS]
+    counts = np.zeros(MAX_SEATS, np.int64)
+    eels = np.zeros(MAX_SEATS, np.int64)
+    snakes = np.zeros(MAX_SEATS, np.int64)
+    table = new_table(cfg)
+    heuristic = False
+    for p in range(n):
+        heuristic |= policies[p] == POLICY_HEURISTIC
+    counter = np.uint64(0)
+    if has_pending:
+        counter = sample_draws(s, cfg, pending, key, counter, eels, snakes)
+        resolve(s, cfg, pending, eels, snakes)
+    grabs = 0
+    while s[OVER] == 0:
+        if grabs >= MAX_GRABS_PER_GAME:
+            return False
+        if heuristic:
+            outbreak_table(s, cfg, table)
+        for p in range(n):
+            counts[p] = -1
+            if s[IN_ROUND + p]:
+                counts[p], counter = choose(s, cfg, p, policies[p], key, counter, table)
+        counter = sample_draws(s, cfg, counts, key, counter, eels, snakes)
+        resolve(s, cfg, counts, eels, snakes)
+        grabs += 1
+    return True

@@ -13,6 +13,8 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.eel import batch
 from gamebag.fast.eel.layout import (
+    BAG_EELS,
+    BAG_SNAKES,
     C_DICE,
     C_EELS,
     C_GRAB_SCALE,
@@ -25,20 +27,38 @@ from gamebag.fast.eel.layout import (
     C_TARGET,
     C_THRESHOLD,
     C_WRIGGLE,
+    CENTRE,
     CONFIG_WIDTH,
     END_STEP_CAP,
     ENDED_BY_NAMES,
+    EXIT_GRAB,
     FIELDS,
+    GRAB,
+    HAS_LAST,
     IN_ROUND,
+    LAST_COUNT,
+    LAST_EELS,
+    LAST_EXITED,
+    LAST_LOSER,
+    LAST_OUTBREAK,
+    LAST_ROUND_OVER,
+    LAST_SCORED,
+    LAST_SNAKES,
+    LONE_LEFT,
     MAX_GRABS_PER_GAME,
+    MAX_SEATS,
     OVER,
     POLICY_NAMES,
+    RESERVES,
+    ROUND,
+    SCORES,
     SEAT_BLOCKS,
+    START,
     WIDTH,
     WINNER,
 )
 from gamebag.fast.eel.policies import TYPICAL_OTHER_GRAB
-from gamebag.fast.rng import run_key
+from gamebag.fast.rng import game_key, run_key
 from gamebag.games.eel_family import rules
 from gamebag.games.eel_family.options import MAX_GRAB_LIMIT
 
@@ -98,6 +118,40 @@ def heuristic_count_bound(game: rules.EelFamilyGame) -> int:
     return math.comb(tokens, min(most_drawn, tokens // 2))
 
 
+def row_from_state(game: rules.EelFamilyGame, state: rules.EelState) -> npt.NDArray[np.int32]:
+    """The kernel row of a rules-engine position (a pending grab is not part of it)."""
+    row = np.zeros(WIDTH, np.int32)
+    n = game.num_players
+    row[SCORES : SCORES + n] = state.scores
+    row[RESERVES : RESERVES + n] = state.reserves
+    row[IN_ROUND : IN_ROUND + n] = state.in_round
+    row[EXIT_GRAB : EXIT_GRAB + n] = state.exit_grab
+    for seat in state.winners:
+        row[WINNER + seat] = 1
+    last = state.last
+    if last is not None:
+        row[LAST_COUNT : LAST_COUNT + n] = last.counts
+        row[LAST_EELS : LAST_EELS + n] = last.eels
+        row[LAST_SNAKES : LAST_SNAKES + n] = last.snakes
+        row[LAST_SCORED : LAST_SCORED + n] = last.scored
+        for seat in last.exited:
+            row[LAST_EXITED + seat] = 1
+        for seat in last.losers:
+            row[LAST_LOSER + seat] = 1
+        row[HAS_LAST] = 1
+        row[LAST_OUTBREAK] = int(last.outbreak)
+        row[LAST_ROUND_OVER] = int(last.round_over)
+    row[BAG_EELS] = state.bag_eels
+    row[BAG_SNAKES] = state.bag_snakes
+    row[CENTRE] = state.centre
+    row[ROUND] = state.round_no
+    row[START] = state.start
+    row[GRAB] = state.grab_no
+    row[LONE_LEFT] = -1 if state.lone_left is None else state.lone_left
+    row[OVER] = int(state.over)
+    return row
+
+
 class EelFamilyEngine(FastEngine):
     """One compiled engine for both rule sets; the subclasses only name the game id."""
 
@@ -148,6 +202,26 @@ class EelFamilyEngine(FastEngine):
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> EelStepBatch:
         return EelStepBatch(game, num_envs)
+
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        if not isinstance(game, rules.EelFamilyGame) or not isinstance(state, rules.EelState):
+            return None
+        if self.unsupported(game, agents) is not None or len(agents) != game.num_players:
+            return None
+        row = row_from_state(game, state)
+        pending = np.full(MAX_SEATS, -1, np.int64)
+        if state.pending is not None:
+            pending[: game.num_players] = state.pending
+        key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
+        ended = batch.play_out(
+            row, kernel_config(game), policy_codes(agents), pending, state.pending is not None, key
+        )
+        if not ended:
+            raise RuntimeError(f"{game.game_id} did not end within {MAX_GRABS_PER_GAME} grabs")
+        winners = row[WINNER : WINNER + game.num_players].astype(np.float64)
+        return tuple(float(x) for x in winners / winners.sum())
 
 
 class EelHarvestEngine(EelFamilyEngine):

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError
+from gamebag.core.errors import IllegalChanceOutcomeError, OptionError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.catch_a_dragon.dice import (
     DEFAULT_COLOURS,
     DICE,
@@ -45,7 +47,23 @@ ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
 MAX_ROUNDS = 20
 DragonAction = Dice | str
-PHASES = ("roll", "collect", "decide", "over")
+
+
+class Phase(StrEnum):
+    """How far a turn has got: dice about to be rolled (chance), collect, stop or roll, or the end."""
+
+    ROLL = "roll"
+    COLLECT = "collect"  # ``rolled`` holds the roll to collect from
+    DECIDE = "decide"
+    OVER = "over"
+
+
+NODE_KINDS = {
+    Phase.ROLL: NodeKind.CHANCE,
+    Phase.COLLECT: NodeKind.DECISION,
+    Phase.DECIDE: NodeKind.DECISION,
+    Phase.OVER: NodeKind.TERMINAL,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +80,12 @@ class TurnSummary:
 
 @dataclass(frozen=True, slots=True)
 class DragonState:
-    """A position: totals, whose turn, and how far the turn has got.
-
-    ``phase`` is ``roll`` (dice about to be rolled: a chance node), ``collect``
-    (``rolled`` holds the roll to collect from), ``decide`` (stop or roll) or ``over``.
-    """
+    """A position: totals, whose turn, and how far the turn has got."""
 
     scores: tuple[int, ...]
     round_no: int
     seat: int
-    phase: str
+    phase: Phase
     collected: Dice
     rolled: Dice
     last_turn: TurnSummary | None
@@ -100,6 +114,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 2
+    traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "faces",
@@ -171,7 +186,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             scores=(0,) * self.num_players,
             round_no=1,
             seat=0,
-            phase="roll",
+            phase=Phase.ROLL,
             collected=(),
             rolled=(),
             last_turn=None,
@@ -179,64 +194,56 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         )
 
     def node_kind(self, state: DragonState) -> NodeKind:
-        if state.phase == "over":
-            return NodeKind.TERMINAL
-        return NodeKind.CHANCE if state.phase == "roll" else NodeKind.DECISION
+        return NODE_KINDS[state.phase]
 
     def acting_players(self, state: DragonState) -> tuple[int, ...]:
-        return (state.seat,) if state.phase in ("collect", "decide") else ()
+        return (state.seat,) if NODE_KINDS[state.phase] is NodeKind.DECISION else ()
 
     def legal_actions(self, state: DragonState, player: int) -> Sequence[DragonAction]:
         if player != state.seat:
             return ()
-        if state.phase == "collect":
+        if state.phase == Phase.COLLECT:
             return legal_collections(state.collected, state.rolled, self.duplicate_bust)
-        if state.phase == "decide":
-            return (STOP, ROLL)
-        return ()
+        return (STOP, ROLL) if state.phase == Phase.DECIDE else ()
 
-    def apply(self, state: DragonState, moves: Mapping[int, DragonAction]) -> DragonState:
-        self.check_joint_action(state, moves)
-        action = moves[state.seat]
-        if state.phase == "collect":
-            return self._collect(state, action)
-        if action == STOP:
-            return self._end_turn(state, set_points(state.collected, self.cyclic), "stop")
-        if action == ROLL:
-            return replace(state, phase="roll", rolled=())
-        raise IllegalActionError(
-            f"seat {state.seat} holds {self.names.describe(state.collected)} and must now choose "
-            f"'stop' (score {set_points(state.collected, self.cyclic)}) or 'roll' the "
-            f"{self.dice - len(state.collected)} other dice, not {self._show(action)}"
+    def _illegal_action_message(
+        self, state: DragonState, player: int, action: Any, legal: Sequence[DragonAction]
+    ) -> str:
+        if state.phase == Phase.DECIDE:
+            return (
+                f"seat {state.seat} holds {self.names.describe(state.collected)} and must now choose "
+                f"'stop' (score {set_points(state.collected, self.cyclic)}) or 'roll' the "
+                f"{self.dice - len(state.collected)} other dice, not {self._show(action)}"
+            )
+        allowed = "; ".join(self.names.describe(c) for c in legal if not isinstance(c, str))
+        return (
+            f"seat {state.seat} rolled {self.names.describe(state.rolled)} holding "
+            f"{self.names.describe(state.collected)}: collect one or more of the dice just rolled "
+            f"that fit the set before stopping or rolling again; {self._show(action)} is not "
+            f"allowed. Allowed: {allowed}"
         )
 
-    def _collect(self, state: DragonState, action: DragonAction) -> DragonState:
-        legal = legal_collections(state.collected, state.rolled, self.duplicate_bust)
-        if action not in legal or isinstance(action, str):
-            allowed = "; ".join(self.names.describe(c) for c in legal)
-            raise IllegalActionError(
-                f"seat {state.seat} rolled {self.names.describe(state.rolled)} holding "
-                f"{self.names.describe(state.collected)}: collect one or more of the dice just rolled "
-                f"that fit the set before stopping or rolling again; {self._show(action)} is not "
-                f"allowed. Allowed: {allowed}"
-            )
+    def _apply(self, state: DragonState, moves: Mapping[int, DragonAction]) -> DragonState:
+        action = moves[state.seat]
+        if state.phase == Phase.DECIDE:
+            if action == STOP:
+                return self._end_turn(state, set_points(state.collected, self.cyclic), "stop")
+            return replace(state, phase=Phase.ROLL, rolled=())
+        assert not isinstance(action, str)  # a legal action at the collect step is a collection
         collected = merge(state.collected, action)
         if len(collected) == self.dice:
             return self._end_turn(replace(state, collected=collected), set_points(collected, self.cyclic), "four")
-        return replace(state, phase="decide", collected=collected)
+        return replace(state, phase=Phase.DECIDE, collected=collected)
 
     def chance_outcomes(self, state: DragonState) -> Sequence[tuple[Dice, Fraction]]:
-        if state.phase != "roll":
-            return ()
-        return roll_outcomes(self.dice - len(state.collected))
+        return roll_outcomes(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: DragonState, rng: Rng) -> Dice:
-        if state.phase != "roll":
+        if state.phase != Phase.ROLL:
             raise IllegalChanceOutcomeError("no dice are being rolled now")
         return tuple(sorted(rng.randrange(len(FACES)) + 1 for _ in range(self.dice - len(state.collected))))
 
-    def apply_chance(self, state: DragonState, outcome: Dice) -> DragonState:
-        self.check_outcome(state, outcome)
+    def _check_outcome(self, state: DragonState, outcome: Any) -> None:
         dice = self.dice - len(state.collected)
         if (
             not isinstance(outcome, tuple)
@@ -247,10 +254,12 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
                 f"seat {state.seat} rolls {dice} dice now (holding {len(state.collected)}): a roll is "
                 f"{dice} face(s) from 1 to 6 or colours {', '.join(self.names.colours)}, not {outcome!r}"
             )
+
+    def _apply_chance(self, state: DragonState, outcome: Dice) -> DragonState:
         roll = tuple(sorted(outcome))
         if is_bust(state.collected, roll, self.duplicate_bust):
             return self._end_turn(replace(state, rolled=roll), 0, "bust")
-        return replace(state, phase="collect", rolled=roll)
+        return replace(state, phase=Phase.COLLECT, rolled=roll)
 
     def _end_turn(self, state: DragonState, points: int, ended_by: str) -> DragonState:
         scores = list(state.scores)
@@ -266,7 +275,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         next_seat = state.seat + 1
         round_no = state.round_no
         winners: tuple[int, ...] = ()
-        phase = "roll"
+        phase = Phase.ROLL
         if next_seat == self.num_players:
             next_seat = 0
             if round_no >= self.rounds:
@@ -274,13 +283,13 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
                 leaders = tuple(p for p, s in enumerate(scores) if s == best)
                 tiebreaks_played = round_no - self.rounds
                 if len(leaders) == 1 or tiebreaks_played >= self.max_tiebreak_rounds:
-                    winners, phase = leaders, "over"
-            if phase != "over":
+                    winners, phase = leaders, Phase.OVER
+            if phase != Phase.OVER:
                 round_no += 1
         return DragonState(
             scores=tuple(scores),
             round_no=round_no,
-            seat=next_seat if phase != "over" else state.seat,
+            seat=next_seat if phase != Phase.OVER else state.seat,
             phase=phase,
             collected=(),
             rolled=(),
@@ -295,12 +304,19 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     def winners(self, state: DragonState) -> tuple[int, ...]:
         return state.winners
 
+    def termination(self, state: DragonState) -> Termination | None:
+        if state.phase != Phase.OVER:
+            return None
+        if len(state.winners) > 1:
+            return Termination.TIEBREAK_CAP
+        return Termination.ROUNDS
+
     def round_number(self, state: DragonState) -> int:
         return state.round_no
 
     # ---- information ----------------------------------------------------------------------
     def public_view(self, state: DragonState) -> JsonDict:
-        over = state.phase == "over"
+        over = state.phase == Phase.OVER
         collected = state.collected
         return {
             "game": self.game_id,
@@ -321,23 +337,15 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "set_kind": set_kind(collected),
             "set_points": set_points(collected, self.cyclic),
             "chains": self._chains_json(collected),
-            "rolled": self.names.colour_list(state.rolled) if state.phase == "collect" else [],
-            "rolled_faces": list(state.rolled) if state.phase == "collect" else [],
-            "last_roll": self.names.colour_list(state.rolled) if state.phase == "decide" else [],
+            "rolled": self.names.colour_list(state.rolled) if state.phase == Phase.COLLECT else [],
+            "rolled_faces": list(state.rolled) if state.phase == Phase.COLLECT else [],
+            "last_roll": self.names.colour_list(state.rolled) if state.phase == Phase.DECIDE else [],
             "dice_left": self.dice - len(collected),
             "last_turn": self._summary_json(state.last_turn),
             "over": over,
             "winners": list(state.winners),
             "options": options_to_json(self.options),
         }
-
-    def observation(self, state: DragonState, player: int) -> JsonDict:
-        view = self.public_view(state)
-        view["seat"] = player
-        return view
-
-    def resample_from_infostate(self, state: DragonState, player: int, rng: Rng) -> DragonState:
-        return state  # nothing is hidden: every die and score is on the table
 
     def _chains_json(self, collected: Dice) -> list[list[str]]:
         if set_kind(collected) != "different":
@@ -378,8 +386,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         n = self.num_players
         out: list[float] = [state.collected.count(face) / self.dice for face in FACES]
         out += [state.rolled.count(face) / self.dice for face in FACES]
-        out += [1.0 if state.phase == phase else 0.0 for phase in PHASES]
-        out.append(1.0 if state.seat == player and state.phase != "over" else 0.0)
+        out += [1.0 if state.phase == phase else 0.0 for phase in Phase]
+        out.append(1.0 if state.seat == player and state.phase != Phase.OVER else 0.0)
         out.append(set_points(state.collected, self.cyclic) / max(16, self.dice**2))
         # Totals, own seat first, padded to eight seats so every player count has one layout.
         order = [(player + k) % n for k in range(n)]

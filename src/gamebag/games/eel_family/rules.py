@@ -23,6 +23,7 @@ from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, O
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outcome_to_json
 from gamebag.games.eel_family.options import (
     EEL_HARVEST_OPTIONS,
@@ -86,8 +87,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
     default_players: ClassVar[int] = 4
     version: ClassVar[str] = "1.0"
     rule_set: ClassVar[str]
-    # Between the secret choice and the reveal, other players' counts are hidden.
-    has_hidden_information: ClassVar[bool] = True
+    # Everyone still in chooses a count at once; between the choice and the reveal the others' counts are hidden.
+    traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
 
     def _configure(self) -> None:
         n = self.num_players
@@ -146,17 +147,17 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             return ()
         return self._legal
 
-    def apply(self, state: EelState, moves: Mapping[int, int]) -> EelState:
-        self.check_joint_action(state, moves)
+    def _illegal_action_message(self, state: EelState, player: int, action: Any, legal: Sequence[int]) -> str:
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"seat {player}: a grab is a whole number of tokens, not {action!r}"
+        return (
+            f"seat {player}: may grab 0 to {self.max_grab} tokens with {self.num_players} players, "
+            f"not {action} (0 exits the round)"
+        )
+
+    def _apply(self, state: EelState, moves: Mapping[int, int]) -> EelState:
         counts = [-1] * self.num_players
         for seat, count in moves.items():
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise IllegalActionError(f"seat {seat}: a grab is a whole number of tokens, not {count!r}")
-            if not 0 <= count <= self.max_grab:
-                raise IllegalActionError(
-                    f"seat {seat}: may grab 0 to {self.max_grab} tokens with {self.num_players} players, "
-                    f"not {count} (0 exits the round)"
-                )
             counts[seat] = count
         pending = tuple(counts)
         if any(c > 0 for c in pending):
@@ -243,8 +244,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             drawn[seat] = "".join(tokens)
         return tuple(drawn)
 
-    def apply_chance(self, state: EelState, outcome: Outcome) -> EelState:
-        self.check_outcome(state, outcome)
+    def _check_outcome(self, state: EelState, outcome: Any) -> None:
+        """Check the draws directly: a grab's outcomes can number hundreds of thousands."""
         assert state.pending is not None  # a chance node always has pending counts
         if not isinstance(outcome, tuple) or len(outcome) != self.num_players:
             raise IllegalChanceOutcomeError("a draw outcome gives the tokens drawn by each seat")
@@ -275,6 +276,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
                 )
             if total_eels > eels:
                 raise IllegalChanceOutcomeError(f"the draws hold {total_eels} eels but the bag holds only {eels}")
+
+    def _apply_chance(self, state: EelState, outcome: Outcome) -> EelState:
+        assert state.pending is not None  # a chance node always has pending counts
         return self._resolve(state, state.pending, outcome)
 
     # ---- resolution of a grab ------------------------------------------------------------
@@ -419,6 +423,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
     def winners(self, state: EelState) -> tuple[int, ...]:
         return state.winners
 
+    def termination(self, state: EelState) -> Termination | None:
+        return Termination.GOAL if state.over else None
+
     def round_number(self, state: EelState) -> int:
         return state.round_no
 
@@ -448,13 +455,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         }
         return view
 
-    def observation(self, state: EelState, player: int) -> JsonDict:
-        view = self.public_view(state)
-        view["seat"] = player
-        view["my_pending_grab"] = (
-            state.pending[player] if state.pending is not None and state.pending[player] >= 0 else None
-        )
-        return view
+    def _private_view(self, state: EelState, player: int) -> JsonDict:
+        pending = state.pending
+        return {"my_pending_grab": pending[player] if pending is not None and pending[player] >= 0 else None}
 
     def resample_from_infostate(self, state: EelState, player: int, rng: Rng) -> EelState:
         if state.pending is None:
@@ -466,10 +469,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         return _replace(state, pending=tuple(counts))
 
     # ---- encodings ----------------------------------------------------------------------
-    def action_to_json(self, action: int) -> Any:
-        return action
-
     def action_from_json(self, data: Any) -> int:
+        """Any whole number: ``apply`` names the allowed range if it is out of it."""
         if isinstance(data, bool) or not isinstance(data, int):
             raise IllegalActionError(f"a grab is a whole number from 0 to {self.max_grab}, not {data!r}")
         return data

@@ -48,27 +48,28 @@ WITH_RIA = -2  # the card RIA's player drew and has not passed yet
 RESOLVED_AT_CLOSE = ("RIA", "KEUN", "FLUPPE", "GRIET", "PASTOOR", "BERNARD")
 
 
-def window_actions(state: KweekState, seat: int) -> list[str]:
+def window_actions(state: KweekState, seat: int) -> tuple[str, ...]:
     """What ``seat`` may do in the current window step (always at least ``pass``)."""
     card = state.held[seat]
     if card is None:
-        return []
-    actions = ["pass"]
-    if CARD_PHASE[card] is not None and CARD_PHASE[card] == state.phase:
-        actions.append(f"play:{card}")
-    elif card == OLLANDER:
-        actions.extend(
-            f"take:{other}"
-            for other in range(len(state.held))
-            if other != seat and state.held[other] is not None
-        )
-    elif card == JULITA:
-        actions.extend(
+        return ()
+    phase = CARD_PHASE[card]
+    if phase is not None:
+        return _PLAY_MENUS[card] if phase == state.phase else _PASS_ONLY
+    if card == OLLANDER:
+        return ("pass", *(f"take:{other}" for other, held in enumerate(state.held) if other != seat and held))
+    return (
+        "pass",
+        *(
             f"block:{play.card}"
             for play in state.plays
             if play.phase == state.phase and not play.blocked and play.seat != seat
-        )
-    return actions
+        ),
+    )
+
+
+_PASS_ONLY = ("pass",)
+_PLAY_MENUS = {card: ("pass", f"play:{card}") for card in CARD_PHASE}
 
 
 def apply_window_step(d: Draft, moves: dict[int, Move]) -> bool:
@@ -77,6 +78,8 @@ def apply_window_step(d: Draft, moves: dict[int, Move]) -> bool:
     Order within the reveal: the cards are turned up, then JULITA's blocks take
     effect (they target cards of earlier steps), then DEN OLLANDER's take.
     """
+    if all(move.kind == "pass" for move in moves.values()):
+        return False
     step = d.window_step
     blocks: list[tuple[int, str]] = []
     takes: list[int] = []
@@ -102,7 +105,7 @@ def apply_window_step(d: Draft, moves: dict[int, Move]) -> bool:
         _block(d, seat, card)
     for index in takes:
         _take(d, index)
-    return any(move.kind != "pass" for move in moves.values())
+    return True
 
 
 def _card_revealed(d: Draft, seat: int, card: str) -> None:

@@ -16,6 +16,7 @@ from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.components import OPTION_SPECS, build_config
@@ -27,6 +28,9 @@ _KIND: dict[Step, NodeKind] = {
     step: NodeKind.TERMINAL if rule is None else NodeKind.CHANCE if isinstance(rule, Chance) else NodeKind.DECISION
     for step, rule in STEPS.items()
 }
+# The table split by kind, so a lookup also says what kind of step it is.
+_DECISIONS: dict[Step, Decision] = {step: rule for step, rule in STEPS.items() if isinstance(rule, Decision)}
+_CHANCES: dict[Step, Chance] = {step: rule for step, rule in STEPS.items() if isinstance(rule, Chance)}
 
 
 class EigenKweek(Game[KweekState, str, Outcome]):
@@ -42,7 +46,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 4
-    has_hidden_information: ClassVar[bool] = True
+    traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTION_SPECS
 
     def _configure(self) -> None:
@@ -64,11 +68,16 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         return self._menus(state)[0]
 
     def legal_actions(self, state: KweekState, player: int) -> Sequence[str]:
+        memo = self._memo
+        if memo[0] is state:  # the common case: asked again about the last state
+            menu = memo[2].get(player)
+            if menu is not None:
+                return menu
         acting, menus = self._menus(state)
         menu = menus.get(player)
         if menu is None:
-            rule = STEPS[state.step]
-            if not isinstance(rule, Decision) or player not in acting:
+            rule = _DECISIONS.get(state.step)
+            if rule is None or player not in acting:
                 return ()
             menu = menus[player] = rule.legal(self.context, state, player)
         return menu
@@ -82,8 +91,8 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         memo = self._memo
         if memo[0] is state:
             return memo[1], memo[2]
-        rule = STEPS[state.step]
-        acting = rule.acting(state) if isinstance(rule, Decision) else ()
+        rule = _DECISIONS.get(state.step)
+        acting = rule.acting(state) if rule is not None else ()
         menus: dict[int, tuple[str, ...]] = {}
         self._memo = (state, acting, menus)
         return acting, menus
@@ -97,37 +106,35 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
         """The protocol's check, answered from the memo of the state's menus when all is well."""
-        acting = self._menus(state)[0]
-        if len(moves) == len(acting) and all(seat in moves for seat in acting):
+        acting, menus = self._menus(state)
+        if len(moves) == len(acting):
             for seat in acting:
-                action = moves[seat]
-                legal = self.legal_actions(state, seat)
+                action = moves.get(seat)
+                if action is None:
+                    break
+                legal = menus.get(seat) or self.legal_actions(state, seat)
                 if type(action) is not str or action not in legal:
                     raise IllegalActionError(self._illegal_action_message(state, seat, action, legal))
-            return
+            else:
+                return
         super().check_joint_action(state, moves)  # names what is missing or extra
 
-    def apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
-        self.check_joint_action(state, moves)
-        return self._apply(state, moves)
-
     def _apply(self, state: KweekState, moves: Mapping[int, str]) -> KweekState:
-        rule = STEPS[state.step]
-        assert isinstance(rule, Decision)  # checked: the state is a decision node
+        rule = _DECISIONS[state.step]  # checked: the state is a decision node
         d = Draft(state)
         rule.apply(self.config, d, {seat: self._catalogue[action] for seat, action in moves.items()})
         return d.freeze()
 
     # ---- chance ---------------------------------------------------------------------------
     def _chance(self, state: KweekState) -> Chance:
-        rule = STEPS[state.step]
-        if not isinstance(rule, Chance):
+        rule = _CHANCES.get(state.step)
+        if rule is None:
             raise IllegalChanceOutcomeError(f"no chance event happens at the {state.step} step")
         return rule
 
     def chance_outcomes(self, state: KweekState) -> Sequence[tuple[Outcome, Fraction]]:
-        rule = STEPS[state.step]
-        if not isinstance(rule, Chance):
+        rule = _CHANCES.get(state.step)
+        if rule is None:
             return []
         if rule.coins is None:
             share = Fraction(1, len(state.stack))
@@ -173,14 +180,8 @@ class EigenKweek(Game[KweekState, str, Outcome]):
                 f"not {outcome!r}"
             )
 
-    def apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
-        self._check_outcome(state, outcome)  # also refuses a state that is no chance node
-        return self._apply_chance(state, outcome)
-
     def _apply_chance(self, state: KweekState, outcome: Outcome) -> KweekState:
-        d = Draft(state)
-        self._chance(state).apply(self.config, d, outcome)
-        return d.freeze()
+        return self._chance(state).apply(self.config, state, outcome)
 
     # ---- results --------------------------------------------------------------------------
     def scores(self, state: KweekState) -> tuple[float, ...]:
@@ -189,6 +190,9 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def winners(self, state: KweekState) -> tuple[int, ...]:
         return state.winners
+
+    def termination(self, state: KweekState) -> Termination | None:
+        return {"four_sacks": Termination.GOAL, "round_cap": Termination.ROUND_CAP}.get(state.ended_by or "")
 
     def round_number(self, state: KweekState) -> int:
         return state.round_no

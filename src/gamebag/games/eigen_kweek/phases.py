@@ -28,12 +28,13 @@ from gamebag.games.eigen_kweek.components import (
     SACK,
     SACKS_TO_WIN,
     START_TOKENS,
+    TOTAL_TOKENS,
     Config,
     payment_text,
     payment_value,
 )
 from gamebag.games.eigen_kweek.nodes import Phase, Step
-from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, Trade, sacks
+from gamebag.games.eigen_kweek.state import Draft, KweekState, Play, Trade, sacks, with_fields
 
 
 def initial_state(config: Config) -> KweekState:
@@ -78,20 +79,31 @@ def initial_state(config: Config) -> KweekState:
 
 
 # ---- refill and the start of a round --------------------------------------------------------
-def place_refill_coin(config: Config, d: Draft, value: int) -> None:
+def place_refill_coin(config: Config, state: KweekState, value: int) -> KweekState:
+    """One coin from the bag onto the next corner; the fourth (or the bag's last) starts a round.
+
+    Built straight on the state (no draft): refilling is a quarter of all transitions.
+    """
     index = config.values.index(value)
-    d.bag[index] -= 1
-    d.corners[d.refill_next][index] += 1
-    if any(d.peek("bag_seen")):
-        d.bag_seen = [0] * len(config.values)  # a blind draw: nobody knows any more which coins are left
-    d.refill_next += 1
-    d.refill_left -= 1
-    if d.refill_left == 0:
-        if d.phase == Phase.SETUP:
-            begin_round(config, d)
-        else:
-            d.round_no += 1
-            begin_round(config, d)
+    bag = list(state.bag)
+    bag[index] -= 1
+    corners = list(state.corners)
+    row = list(corners[state.refill_next])
+    row[index] += 1
+    corners[state.refill_next] = tuple(row)
+    # A blind draw: nobody knows any more which coins are left in the bag.
+    seen = state.bag_seen if not any(state.bag_seen) else (0,) * len(config.values)
+    after = with_fields(
+        state, bag=tuple(bag), corners=tuple(corners), bag_seen=seen,
+        refill_next=state.refill_next + 1, refill_left=state.refill_left - 1,
+    )
+    if after.refill_left > 0:
+        return after
+    d = Draft(after)
+    if d.phase != Phase.SETUP:
+        d.round_no += 1
+    begin_round(config, d)
+    return d.freeze()
 
 
 def begin_round(config: Config, d: Draft) -> None:
@@ -128,12 +140,19 @@ def continue_deal(config: Config, d: Draft) -> None:
         open_window(config, d, Phase.DEAL)
 
 
-def deal_card(config: Config, d: Draft, card: str) -> None:
-    seat = next_deal_seat(d.peek("dealt"), d.peek("kept"))
-    assert seat is not None
-    d.stack.remove(card)
-    d.dealt[seat].append(card)
+def deal_card(config: Config, state: KweekState, card: str) -> KweekState:
+    """One character card from the stack to the next player to be dealt (straight on the state)."""
+    seat = next_deal_seat(state.dealt, state.kept)
+    assert seat is not None  # the deal step exists only while someone is to be dealt
+    dealt = list(state.dealt)
+    dealt[seat] = (*dealt[seat], card)
+    at = state.stack.index(card)
+    after = with_fields(state, stack=state.stack[:at] + state.stack[at + 1 :], dealt=tuple(dealt))
+    if after.stack and (len(dealt[seat]) < 2 or next_deal_seat(after.dealt, after.kept) is not None):
+        return after  # more cards to deal
+    d = Draft(after)
     continue_deal(config, d)
+    return d.freeze()
 
 
 def apply_choose(config: Config, d: Draft, moves: dict[int, Move]) -> None:
@@ -210,7 +229,8 @@ def name_targets(config: Config, d: Draft) -> None:
         d.chooser = seat
         d.step = AIMED[card].step
         return
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     if any(card is not None for card in d.peek("held")):
         d.window_step += 1
         d.step = Step.WINDOW
@@ -235,19 +255,19 @@ def aim(config: Config, d: Draft, seat: int, card: str, action: str) -> None:
 
 def close_window(config: Config, d: Draft) -> None:
     plays = d.peek("plays")
-    effects = [
-        play
-        for play in plays
-        if play.card in chars.RESOLVED_AT_CLOSE and not play.blocked and play.phase == d.phase
-    ]
-    if effects:
-        effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
-        d.queue = [play.card for play in effects]
-    # DEN OLLANDER's take can no longer be undone: forget which card it was.
-    if any(play.took is not None and play.phase == d.phase for play in plays):
-        d.plays = [
-            play if play.took is None or play.phase != d.phase else _forget_take(play) for play in plays
+    if plays:
+        phase = d.phase
+        effects = [
+            play
+            for play in plays
+            if play.card in chars.RESOLVED_AT_CLOSE and not play.blocked and play.phase == phase
         ]
+        if effects:
+            effects.sort(key=lambda play: RESOLUTION_ORDER[play.card])
+            d.queue = [play.card for play in effects]
+        # DEN OLLANDER's take can no longer be undone: forget which card it was.
+        if any(play.took is not None and play.phase == phase for play in plays):
+            d.plays = [play if play.took is None or play.phase != phase else _forget_take(play) for play in plays]
     d.window_step = 0
     resolve_queue(config, d)
 
@@ -283,7 +303,8 @@ def resolve_queue(config: Config, d: Draft) -> None:
             d.chooser = seat
             d.step = Step.ROB_DRAW
             return
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     after_window(config, d)
 
 
@@ -328,13 +349,14 @@ def apply_ria_direction(config: Config, d: Draft, direction: int) -> None:
 
 
 def after_window(config: Config, d: Draft) -> None:
-    if d.phase == Phase.DEAL:
+    phase = d.phase
+    if phase == Phase.DEAL:
         begin_growth(config, d)
-    elif d.phase == Phase.GROWTH:
+    elif phase == Phase.GROWTH:
         begin_trade(d)
-    elif d.phase == Phase.TRADE:
+    elif phase == Phase.TRADE:
         reveal_bids(config, d)
-    elif d.phase == Phase.CULTIVATE:
+    elif phase == Phase.CULTIVATE:
         d.step = Step.CULTIVATE
     elif any(card is not None for card in d.peek("held")):
         d.step = Step.KEEP
@@ -372,12 +394,16 @@ def begin_trade(d: Draft) -> None:
     d.step = Step.BID
 
 
-def bid_actions(state: KweekState, seat: int) -> list[str]:
+def bid_actions(state: KweekState, seat: int) -> tuple[str, ...]:
     """Rulebook: a player with weed tokens must bid at least one; with none, the hand is empty."""
-    tokens = state.tokens[seat]
-    if tokens == 0:
-        return ["bid:0"]
-    return [f"bid:{size}" for size in range(1, tokens + 1)]
+    return BID_MENUS[state.tokens[seat]]
+
+
+# The bids open to a collection of N weed tokens, for every N (built once).
+BID_MENUS: tuple[tuple[str, ...], ...] = (
+    ("bid:0",),
+    *(tuple(f"bid:{size}" for size in range(1, tokens + 1)) for tokens in range(1, TOTAL_TOKENS + 1)),
+)
 
 
 def apply_bids(config: Config, d: Draft, moves: dict[int, Move]) -> None:
@@ -464,7 +490,8 @@ def apply_lucien_draw(config: Config, d: Draft, value: int) -> None:
     d.bag_seen = [0] * len(config.values)
     d.say(f"LUCIEN: seat {seat} bid the lowest and draws a coin from the bag")
     d.note(seat, f"LUCIEN: you drew a coin worth {value}")
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     next_corner(config, d)
 
 
@@ -484,7 +511,8 @@ def next_corner(config: Config, d: Draft) -> None:
             return
         d.step = Step.CORNER
         return
-    d.chooser = None
+    if d.peek("chooser") is not None:
+        d.chooser = None
     open_window(config, d, Phase.CULTIVATE)
 
 

@@ -137,6 +137,8 @@ class Draft:
     winners: tuple[int, ...]
     ended_by: str | None
 
+    __slots__ = ("__dict__", "_state")
+
     def __init__(self, state: KweekState) -> None:
         self._state = state
 
@@ -160,11 +162,9 @@ class Draft:
 
     def freeze(self) -> KweekState:
         values = list(self._state)
-        for name, value in self.__dict__.items():
-            spec = _SPEC.get(name)
-            if spec is not None:
-                freeze = spec[2]
-                values[spec[0]] = value if freeze is None else freeze(value)
+        for name, value in self.__dict__.items():  # only fields: ``_state`` lives in a slot
+            index, _, freeze = _SPEC[name]
+            values[index] = value if freeze is None else freeze(value)
         return tuple.__new__(KweekState, values)
 
     # ---- small helpers the rules use everywhere ------------------------------------------
@@ -189,11 +189,11 @@ class Draft:
 
 
 def _rows(value: Any) -> Any:
-    return [list(row) for row in value]
+    return list(map(list, value))
 
 
 def _frozen_rows(value: Any) -> Any:
-    return tuple(tuple(row) for row in value)
+    return tuple(map(tuple, value))
 
 
 def _list_or_none(value: Any) -> Any:
@@ -235,6 +235,14 @@ for _index, _name in enumerate(KweekState._fields):
     _SPEC[_name] = (_index, *_conversions)
 
 
+def with_fields(state: KweekState, **changes: Any) -> KweekState:
+    """``state`` with some fields replaced (already in their frozen form)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_SPEC[name][0]] = value
+    return tuple.__new__(KweekState, values)
+
+
 def tokens_in_play(state: KweekState) -> int:
     """Every weed token counted once (116 when conservation holds)."""
     on_cards = sum(slot for board in state.boards for slot in board if slot > 0)
@@ -267,4 +275,5 @@ __all__ = [
     "growing",
     "sacks",
     "tokens_in_play",
+    "with_fields",
 ]

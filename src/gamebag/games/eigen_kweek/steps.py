@@ -93,7 +93,7 @@ class Chance:
 
     coins: Callable[[KweekState], tuple[int, ...]] | None  # None: a card from the stack
     where: str  # where the draw comes from, for error messages
-    apply: Callable[[Config, Draft, Outcome], None]
+    apply: Callable[[Config, KweekState, Outcome], KweekState]
 
 
 # ---- who acts --------------------------------------------------------------------------------
@@ -119,11 +119,19 @@ def _cultivators(state: KweekState) -> tuple[int, ...]:
 
 # ---- what they may do ------------------------------------------------------------------------
 def _choose_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
-    return tuple(f"choose:{card}" for card in sorted(set(state.dealt[seat])))
+    hand = state.dealt[seat]
+    menu = _CHOOSE_MENUS.get(hand)
+    if menu is None:
+        menu = _CHOOSE_MENUS[hand] = tuple(f"choose:{card}" for card in sorted(set(hand)))
+    return menu
+
+
+# Dealt hands (two of 14 cards, in dealing order: at most 14 x 14) -> the choices they give.
+_CHOOSE_MENUS: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def _window_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
-    return tuple(window_actions(state, seat))
+    return window_actions(state, seat)
 
 
 def _target_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
@@ -131,7 +139,7 @@ def _target_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]
 
 
 def _bid_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
-    return tuple(phases.bid_actions(state, seat))
+    return phases.bid_actions(state, seat)
 
 
 def _corner_legal(ctx: Context, state: KweekState, seat: int) -> tuple[str, ...]:
@@ -190,27 +198,41 @@ def _victim_coins(state: KweekState) -> tuple[int, ...]:
     return state.coins[state.rob_target]
 
 
-def _card(apply: Callable[[Config, Draft, str], None]) -> Callable[[Config, Draft, Outcome], None]:
-    def checked(config: Config, d: Draft, outcome: Outcome) -> None:
+def _card(apply: Callable[[Config, Draft, str], None]) -> Callable[[Config, KweekState, Outcome], KweekState]:
+    def on_draft(config: Config, state: KweekState, outcome: Outcome) -> KweekState:
         assert isinstance(outcome, str)  # checked against the stack before
+        d = Draft(state)
         apply(config, d, outcome)
+        return d.freeze()
 
-    return checked
+    return on_draft
 
 
-def _coin(apply: Callable[[Config, Draft, int], None]) -> Callable[[Config, Draft, Outcome], None]:
-    def checked(config: Config, d: Draft, outcome: Outcome) -> None:
+def _coin(apply: Callable[[Config, Draft, int], None]) -> Callable[[Config, KweekState, Outcome], KweekState]:
+    def on_draft(config: Config, state: KweekState, outcome: Outcome) -> KweekState:
         assert isinstance(outcome, int)  # checked against the coin source before
+        d = Draft(state)
         apply(config, d, outcome)
+        return d.freeze()
 
-    return checked
+    return on_draft
+
+
+def _deal(config: Config, state: KweekState, outcome: Outcome) -> KweekState:
+    assert isinstance(outcome, str)  # checked against the stack before
+    return phases.deal_card(config, state, outcome)
+
+
+def _refill(config: Config, state: KweekState, outcome: Outcome) -> KweekState:
+    assert isinstance(outcome, int)  # checked against the bag before
+    return phases.place_refill_coin(config, state, outcome)
 
 
 _TARGET = Decision(_chooser, _target_legal, _apply_target)
 
 STEPS: dict[Step, Decision | Chance | None] = {
-    Step.REFILL: Chance(_bag, "the coin bag", _coin(phases.place_refill_coin)),
-    Step.DEAL: Chance(None, "the stack", _card(phases.deal_card)),
+    Step.REFILL: Chance(_bag, "the coin bag", _refill),
+    Step.DEAL: Chance(None, "the stack", _deal),
     Step.RIA_DRAW: Chance(None, "the stack", _card(phases.apply_ria_draw)),
     Step.ROB_DRAW: Chance(_victim_coins, "the victim's coins", _coin(phases.apply_rob_draw)),
     Step.LUCIEN_DRAW: Chance(_bag, "the coin bag", _coin(phases.apply_lucien_draw)),

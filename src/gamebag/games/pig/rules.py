@@ -13,33 +13,41 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
+from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.options import Option, options_to_json
-from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice
 from gamebag.core.rng import Rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 
 ROLL = "roll"
 HOLD = "hold"
 SIDES = 6
 MAX_SIDES = 20
-PHASES = ("roll", "decide", "over")
+
+
+class Phase(StrEnum):
+    """Where a turn stands: the die about to be rolled (chance), hold or roll, or the end."""
+
+    ROLL = "roll"
+    DECIDE = "decide"
+    OVER = "over"
+
+
+NODE_KINDS = {Phase.ROLL: NodeKind.CHANCE, Phase.DECIDE: NodeKind.DECISION, Phase.OVER: NodeKind.TERMINAL}
 
 
 @dataclass(frozen=True, slots=True)
 class PigState:
-    """A position: banked scores, whose turn, the running total and the phase.
-
-    ``phase`` is ``roll`` (the die is about to be rolled: a chance node),
-    ``decide`` (hold or roll) or ``over``.
-    """
+    """A position: banked scores, whose turn, the running total and the phase."""
 
     scores: tuple[int, int]
     seat: int
     turn_total: int
-    phase: str
+    phase: Phase
     last_roll: int | None
     turns: int  # turns finished so far
     winner: int | None
@@ -65,6 +73,7 @@ class Pig(Game[PigState, str, int]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
+    traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
         Option(
@@ -87,75 +96,59 @@ class Pig(Game[PigState, str, int]):
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> PigState:
-        return PigState(scores=(0, 0), seat=0, turn_total=0, phase="roll", last_roll=None, turns=0, winner=None)
+        return PigState(scores=(0, 0), seat=0, turn_total=0, phase=Phase.ROLL, last_roll=None, turns=0, winner=None)
 
     def node_kind(self, state: PigState) -> NodeKind:
-        if state.phase == "over":
-            return NodeKind.TERMINAL
-        return NodeKind.CHANCE if state.phase == "roll" else NodeKind.DECISION
+        return NODE_KINDS[state.phase]
 
     def acting_players(self, state: PigState) -> tuple[int, ...]:
-        return (state.seat,) if state.phase == "decide" else ()
+        return (state.seat,) if state.phase == Phase.DECIDE else ()
 
     def legal_actions(self, state: PigState, player: int) -> Sequence[str]:
-        if state.phase != "decide" or player != state.seat:
-            return ()
-        return (HOLD, ROLL)
+        return (HOLD, ROLL) if state.phase == Phase.DECIDE and player == state.seat else ()
 
-    def apply(self, state: PigState, moves: Mapping[int, str]) -> PigState:
-        self.check_joint_action(state, moves)
-        action = moves[state.seat]
-        if action == ROLL:
-            return replace(state, phase="roll")
-        if action == HOLD:
-            scores = list(state.scores)
-            scores[state.seat] += state.turn_total
-            return self._next_turn(state, (scores[0], scores[1]))
-        raise IllegalActionError(
-            f"seat {state.seat} has {state.turn_total} this turn and must choose 'hold' or 'roll', not {action!r}"
-        )
+    def _illegal_action_message(self, state: PigState, player: int, action: Any, legal: Sequence[str]) -> str:
+        return f"seat {player} has {state.turn_total} this turn and must choose 'hold' or 'roll', not {action!r}"
 
-    def _next_turn(self, state: PigState, scores: tuple[int, int]) -> PigState:
+    def _apply(self, state: PigState, moves: Mapping[int, str]) -> PigState:
+        if moves[state.seat] == ROLL:
+            return replace(state, phase=Phase.ROLL)
+        return self._end_turn(state, state.turn_total, last_roll=state.last_roll)
+
+    def _end_turn(self, state: PigState, banked: int, last_roll: int | None) -> PigState:
+        """Bank ``banked`` points and pass the die, or end the game if they reach the goal."""
+        scores = list(state.scores)
+        scores[state.seat] += banked
+        won = scores[state.seat] >= self.goal
         return PigState(
-            scores=scores,
-            seat=1 - state.seat,
+            scores=(scores[0], scores[1]),
+            seat=state.seat if won else 1 - state.seat,
             turn_total=0,
-            phase="roll",
-            last_roll=state.last_roll,
+            phase=Phase.OVER if won else Phase.ROLL,
+            last_roll=last_roll,
             turns=state.turns + 1,
-            winner=None,
+            winner=state.seat if won else None,
         )
 
     def chance_outcomes(self, state: PigState) -> Sequence[tuple[int, Fraction]]:
-        if state.phase != "roll":
-            return ()
-        return tuple((face, self._face_chance) for face in self.faces)
+        return tuple((face, self._face_chance) for face in self.faces) if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: PigState, rng: Rng) -> int:
-        if state.phase != "roll":
+        if state.phase != Phase.ROLL:
             raise IllegalChanceOutcomeError("no die is being rolled now")
         return rng.randrange(self.sides) + 1
 
-    def apply_chance(self, state: PigState, outcome: int) -> PigState:
-        self.check_outcome(state, outcome)
-        if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in self.faces:
+    def _check_outcome(self, state: PigState, outcome: Any) -> None:
+        if not is_choice(outcome, self.faces):
             raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to {self.sides}, not {outcome!r}")
+
+    def _apply_chance(self, state: PigState, outcome: int) -> PigState:
         if outcome == 1:
-            return self._next_turn(replace(state, last_roll=1), state.scores)
+            return self._end_turn(state, 0, last_roll=1)
         total = state.turn_total + outcome
         if state.scores[state.seat] + total >= self.goal:
-            scores = list(state.scores)
-            scores[state.seat] += total
-            return PigState(
-                scores=(scores[0], scores[1]),
-                seat=state.seat,
-                turn_total=0,
-                phase="over",
-                last_roll=outcome,
-                turns=state.turns + 1,
-                winner=state.seat,
-            )
-        return replace(state, turn_total=total, phase="decide", last_roll=outcome)
+            return self._end_turn(state, total, last_roll=outcome)
+        return replace(state, turn_total=total, phase=Phase.DECIDE, last_roll=outcome)
 
     # ---- results --------------------------------------------------------------------------
     def scores(self, state: PigState) -> tuple[float, ...]:
@@ -164,13 +157,16 @@ class Pig(Game[PigState, str, int]):
     def winners(self, state: PigState) -> tuple[int, ...]:
         return () if state.winner is None else (state.winner,)
 
+    def termination(self, state: PigState) -> Termination | None:
+        return Termination.GOAL if state.phase == Phase.OVER else None
+
     def round_number(self, state: PigState) -> int:
         """A round is one turn of each player."""
-        return state.turns // 2 + 1 if state.phase != "over" else (state.turns - 1) // 2 + 1
+        return (state.turns - 1 if state.phase == Phase.OVER else state.turns) // 2 + 1
 
     # ---- information ----------------------------------------------------------------------
     def public_view(self, state: PigState) -> JsonDict:
-        over = state.phase == "over"
+        over = state.phase == Phase.OVER
         return {
             "game": self.game_id,
             "players": self.num_players,
@@ -187,31 +183,7 @@ class Pig(Game[PigState, str, int]):
             "options": options_to_json(self.options),
         }
 
-    def observation(self, state: PigState, player: int) -> JsonDict:
-        view = self.public_view(state)
-        view["seat"] = player
-        return view
-
-    def resample_from_infostate(self, state: PigState, player: int, rng: Rng) -> PigState:
-        return state  # nothing is hidden
-
     # ---- encodings ------------------------------------------------------------------------
-    def action_to_json(self, action: str) -> Any:
-        return action
-
-    def action_from_json(self, data: Any) -> str:
-        if isinstance(data, str) and data.strip().lower() in (HOLD, ROLL):
-            return data.strip().lower()
-        raise IllegalActionError(f"{data!r} is not a Pig action: write 'hold' or 'roll'")
-
-    def outcome_to_json(self, outcome: int) -> Any:
-        return outcome
-
-    def outcome_from_json(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int) or data not in self.faces:
-            raise IllegalChanceOutcomeError(f"a roll of the die is a face from 1 to {self.sides}, not {data!r}")
-        return data
-
     def all_actions(self) -> Sequence[str]:
         return (HOLD, ROLL)
 
@@ -221,8 +193,8 @@ class Pig(Game[PigState, str, int]):
             me / self.goal,
             other / self.goal,
             state.turn_total / self.goal,
-            1.0 if state.seat == player and state.phase != "over" else 0.0,
-            *(1.0 if state.phase == phase else 0.0 for phase in PHASES),
+            1.0 if state.seat == player and state.phase != Phase.OVER else 0.0,
+            *(1.0 if state.phase == phase else 0.0 for phase in Phase),
         ]
 
     # ---- the turn-level model read by the exact solvers ----------------------------------
