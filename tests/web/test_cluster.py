@@ -126,7 +126,7 @@ def _check_record(record: Message, acked: list[dict[int, Any]]) -> None:
 
 def test_one_process_on_postgresql_plays_whole_games(tmp_path: Path, pg_url: str) -> None:
     with web_client(tmp_path, url=pg_url) as client:
-        for index, game_id in enumerate(gamebag.games()):
+        for index, game_id in enumerate(gamebag.game_ids()):
             table = open_table(client, game_id, _players_for(game_id), bots={1: "random"}, seed=index)
             play_whole_game(client, table, seed=index, spectate=True)
             assert client.get(f"/api/tables/{table['id']}").json()["result"] is not None
@@ -142,7 +142,7 @@ def test_two_processes_seats_on_both_play_whole_games_of_every_game(tmp_path: Pa
     for server in servers:
         server.start()
     try:
-        for index, game_id in enumerate(gamebag.games()):
+        for index, game_id in enumerate(gamebag.game_ids()):
             home = servers[index % 2]  # tables opened (so owned) by each process in turn
             players = _players_for(game_id)
             seats_json = [{"name": f"P{p}"} for p in range(players)]

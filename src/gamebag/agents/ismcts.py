@@ -201,7 +201,7 @@ class _Search:
                     return
                 self.compiled = None
             if kind is chance:
-                state = game.apply_chance(state, game.sample_chance(state, rng))
+                state = game._apply_chance(state, game.sample_chance(state, rng))  # self-sampled: trusted
                 continue
             steps += 1
             if steps > MAX_ROLLOUT_STEPS:

@@ -43,7 +43,9 @@ def play_game(
             break
         if kind is NodeKind.CHANCE:
             outcome = game.sample_chance(state, rng)
-            state = game.apply_chance(state, outcome)
+            # An outcome the game sampled itself can happen by construction: its check is skipped
+            # (outcomes from outside, records and clients, still go through ``apply_chance``).
+            state = game._apply_chance(state, outcome)
             if record is not None:
                 record.events.append(chance_event(game, outcome))
             continue
@@ -72,7 +74,7 @@ def random_walk(game: Game[Any, Any, Any], rng: Rng, max_steps: int = 1_000_000)
         if kind is NodeKind.TERMINAL:
             return
         if kind is NodeKind.CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
+            state = game._apply_chance(state, game.sample_chance(state, rng))  # self-sampled: trusted
         else:
             moves = {}
             for p in game.acting_players(state):

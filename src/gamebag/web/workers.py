@@ -72,7 +72,7 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
     from gamebag.core.rng import derive_rng
 
     # Import every game and agent module now, so that a job's time is its own work.
-    for game_id in gamebag.games():
+    for game_id in gamebag.game_ids():
         available_agents(game_id)
     agents: OrderedDict[AgentKey, Agent] = OrderedDict()
     connection.send(("ready", None))

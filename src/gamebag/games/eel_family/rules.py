@@ -563,7 +563,22 @@ def _falling(n: int, k: int) -> int:
     return result
 
 
-def _replace(state: EelState, **changes: Any) -> EelState:
-    fields = {name: getattr(state, name) for name in EelState.__slots__}
-    fields.update(changes)
-    return EelState(**fields)
+def _replace(state: EelState, *, pending: tuple[int, ...] | None) -> EelState:
+    """``state`` awaiting the draws of ``pending`` (built field by field: the hottest copy of a grab)."""
+    return EelState(
+        state.scores,
+        state.reserves,
+        state.in_round,
+        state.bag_eels,
+        state.bag_snakes,
+        state.centre,
+        state.round_no,
+        state.start,
+        state.grab_no,
+        state.exit_grab,
+        state.lone_left,
+        pending,
+        state.last,
+        state.winners,
+        state.over,
+    )
