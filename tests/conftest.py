@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import gamebag
 from gamebag.core.rng import make_rng
 from gamebag.sim.play import random_walk
@@ -18,3 +20,15 @@ def configurations() -> list[tuple[str, int]]:
 
 
 __all__ = ["configurations", "make_rng", "random_walk"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests one after another on a single xdist worker.
+
+    ``make test`` runs pytest with ``-n auto --dist loadgroup``: every other test is
+    spread over the workers, while two real browsers and servers at once on a small
+    machine would only make each other time out.
+    """
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.xdist_group("browser"))
