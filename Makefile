@@ -37,9 +37,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-# In parallel over every core (pytest-xdist); the browser tests share one worker (tests/conftest.py).
+# In parallel over every core (pytest-xdist); browser tests take turns (a lock in tests/conftest.py).
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q -n auto --dist loadgroup
+	$(BIN)/pytest -q -n auto
 
 # Every check: ruff, import contracts, mypy --strict on src/, and the whole pytest suite (slow and
 # browser tests included).
