@@ -20,8 +20,8 @@ from gamebag import testing
 from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import JsonDict
 from gamebag.core.records import Record, replay
-from gamebag.core.rng import derive_rng
-from gamebag.core.traits import Information, Moves, Traits
+from gamebag.core.rng import derive_rng, make_rng
+from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.pig import Pig, PigState
 from gamebag.sim.play import play_game
 
@@ -95,7 +95,11 @@ def test_declared_traits_hold(game_id: str, players: int, options: dict[str, Any
 
 @pytest.mark.parametrize(ARGS, CONFIGS, ids=IDS)
 def test_random_playouts_end_with_winners(game_id: str, players: int, options: dict[str, Any]) -> None:
-    testing.check_playouts(gamebag.make(game_id, players, **options))
+    game = gamebag.make(game_id, players, **options)
+    testing.check_playouts(game)
+    states = list(testing.random_playout(game, make_rng(players)))
+    assert all(game.termination(state) is None for state in states[:-1]), "a game still going has not ended"
+    assert isinstance(game.termination(states[-1]), Termination), "every gamebag game says why it ended"
 
 
 @pytest.mark.parametrize(ARGS, CONFIGS, ids=IDS)

@@ -30,6 +30,7 @@ from gamebag.core.match import Match
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.records import Record, chance_event, moves_event, new_record, replay
 from gamebag.core.rng import Rng, make_rng
+from gamebag.core.traits import Termination
 
 AnyGame = Game[Any, Any, Any]
 GameFactory = Callable[..., AnyGame]
@@ -100,6 +101,8 @@ def check_playouts(game: AnyGame, seeds: int = 3) -> None:
         _require(all(0 <= w < game.num_players for w in winners), f"winners {winners} are not all seats")
         _require(abs(sum(game.returns(final)) - 1.0) < 1e-9, "the win shares of a finished game sum to one")
         _require(len(game.scores(final)) == game.num_players, "scores give one number per seat")
+        ended = game.termination(final)
+        _require(ended is None or isinstance(ended, Termination), f"termination {ended!r} is not a Termination")
 
 
 def check_records(game: AnyGame, factory: GameFactory, seed: int = 7) -> None:
