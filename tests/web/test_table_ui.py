@@ -74,6 +74,7 @@ def _turn(page: Any) -> str:
 def _axe_serious(page: Any) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
+    page.bring_to_front()
     _settle(page)
     results = Axe().run(page)
     found = []
@@ -90,8 +91,10 @@ def _settle(page: Any) -> None:
 
 
 def _shot(page: Any, name: str) -> None:
+    page.bring_to_front()  # a page in the background does not run its animations
+    page.wait_for_timeout(100)
     _settle(page)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True, animations="disabled")
 
 
 def _take_turn(page: Any, rng: random.Random) -> None:
@@ -137,6 +140,20 @@ def _open_rules(page: Any) -> None:
     assert _overflow(page) <= 0
     page.click("#rules-close")
     page.wait_for_selector("#rules:not([open])", state="attached", timeout=WAIT_S * 1000)
+
+
+def _keyboard_reaches_a_move(page: Any) -> None:
+    """Tab from the top of the page reaches a move button, and the focus ring is visible."""
+    page.locator("body").focus()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        focused = "() => !!document.activeElement.closest('#controls') && !!document.activeElement.dataset.action"
+        if page.evaluate(focused):
+            break
+    else:
+        raise AssertionError("no move button is reachable with the Tab key")
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", ""), "the focused move button shows no focus ring"
 
 
 def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int) -> bool:
@@ -190,6 +207,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         violations = _axe_serious(page)
         assert not violations, violations
 
+    _keyboard_reaches_a_move(phone if _turn(phone) == "mine" else desktop)
     start = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()
     both_choose = {0, 1} <= set(start["view"]["choices"]["waiting_for"])
     assert _choice_survives_another_choosing(phone, desktop, 1) == both_choose

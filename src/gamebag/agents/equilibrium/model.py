@@ -14,8 +14,10 @@ A round with two players is a finite stochastic game with simultaneous moves:
   set says), else the continuation value ``W[s0, s1]``: seat 0's chance to win
   a game whose next round starts at those scores.
 
-``RoundRules`` holds the numbers and the rule-set choices; it is read from a
-configured game (id, player count, options), never from a game's code.
+``RoundRules`` holds the rule-set choices, read from a configured game (id,
+player count, options). The rulebook's numbers (eels, snakes, target, outbreak
+threshold, largest grab) are the Eel family's own constants, imported from
+``gamebag.games.eel_family.options``, so the model cannot drift from the rules.
 """
 
 from __future__ import annotations
@@ -29,14 +31,16 @@ import numpy.typing as npt
 
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
+from gamebag.games.eel_family.options import EELS as EELS
+from gamebag.games.eel_family.options import SNAKE_THRESHOLD, default_max_grab
+from gamebag.games.eel_family.options import SNAKES as SNAKES
+from gamebag.games.eel_family.options import TARGET as TARGET
 
 FloatArray = npt.NDArray[np.float64]
 
-EELS = 51
-SNAKES = 17
-TARGET = 20
-THRESHOLD = 6  # snakes in the centre that make an outbreak with two players
-MAX_GRAB = 6  # most tokens one grab may take with two players
+PLAYERS = 2
+THRESHOLD = SNAKE_THRESHOLD[PLAYERS]  # snakes in the centre that make an outbreak with two players
+MAX_GRAB = default_max_grab(PLAYERS)  # most tokens one grab may take with two players
 ACTIONS = MAX_GRAB + 1  # grab 0 (exit) .. 6
 # Final scores the tables cover: a round starting below 20 adds at most 51, and a
 # lone player's table is also asked about an opponent who already scored past 20.
@@ -95,7 +99,7 @@ def rules_for(game: Game[Any, Any, Any]) -> RoundRules:
     rule_set = game.game_id
     if rule_set not in RULE_SETS:
         raise UnknownAgentError(f"the equilibrium agent plays {', '.join(sorted(RULE_SETS))} only, not {game.game_id}")
-    if game.num_players != 2:
+    if game.num_players != PLAYERS:
         raise UnknownAgentError(f"the equilibrium agent plays two-player games only, not {game.num_players} players")
     options = game.options
     changed = [name for name, value in _RULEBOOK.items() if options.get(name) not in (None, value)]
