@@ -222,11 +222,20 @@ function controlsFor(context) {
   }
   for (const [kind, actions] of groups) {
     controls.appendChild(h("h3", {}, GROUP_TITLES[kind] || kind));
-    if (actions.length > 12) {
-      const select = h("select", { "data-kind": kind }, actions.map((a) => h("option", { value: a }, actionLabel(a, seatNames))));
-      controls.appendChild(
-        h("div", { class: "choices" }, select, h("button", { class: "primary", "data-action": JSON.stringify(actions[0]), onclick: () => act(select.value) }, "Confirm")),
+    // Many choices (a long list of sowing payments, say) go in a list; bids stay buttons up to 30.
+    if (actions.length > (kind === "bid" ? 30 : 12)) {
+      const mine = context.view.choices ? context.view.choices.mine : null;
+      const select = h(
+        "select",
+        { "data-kind": kind, "aria-label": GROUP_TITLES[kind] || kind },
+        actions.map((a) => h("option", { value: a, selected: a === mine }, actionLabel(a, seatNames))),
       );
+      // The Confirm button carries the action picked in the list, so it is marked once chosen.
+      const confirm = h("button", { class: "primary", "data-action": JSON.stringify(select.value), onclick: () => act(select.value) }, "Confirm");
+      select.addEventListener("change", () => {
+        confirm.dataset.action = JSON.stringify(select.value);
+      });
+      controls.appendChild(h("div", { class: "choices" }, select, confirm));
       continue;
     }
     controls.appendChild(
