@@ -200,10 +200,10 @@ def exact_expectimax(graph: TurnGraph, utility: Callable[[int], Fraction]) -> Ex
     return ExactSolution(values, choice)
 
 
-def points_distribution(graph: TurnGraph, choice: dict[int, int]) -> dict[int, Fraction]:
-    """The exact distribution of a turn's points when every decision follows ``choice``."""
+def points_distribution(graph: TurnGraph, choice: dict[int, int], start: int | None = None) -> dict[int, Fraction]:
+    """The exact distribution of a turn's points from ``start`` (the root) when every decision follows ``choice``."""
     reach: list[Fraction] = [Fraction(0)] * graph.size
-    reach[graph.root] = Fraction(1)
+    reach[graph.root if start is None else start] = Fraction(1)
     result: dict[int, Fraction] = {}
     for node in range(graph.size - 1, -1, -1):
         mass = reach[node]
