@@ -34,7 +34,7 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
-from gamebag.games.catch_a_dragon.dice import all_collections, legal_collections, set_points
+from gamebag.games.catch_a_dragon.dice import all_collections, bust_probability, legal_collections, set_points
 from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 
 SIDES = 6
@@ -604,36 +604,13 @@ def board_row(state: DragonState) -> list[int]:
 
 
 def heuristic_points(faces: tuple[int, ...], cyclic: bool) -> float:
-    """The heuristic agent's own scoring (it reads a full ring of six as no chain: kept as is)."""
-    if not faces:
-        return 0.0
-    if len(set(faces)) == 1:
-        return float(len(faces) ** 2)
-    held = set(faces)
-    points = 0
-    for face in held:
-        before = face - 1 if face > 1 else (SIDES if cyclic else 0)
-        if before in held:
-            continue
-        length = 1
-        following = face % SIDES + 1 if cyclic or face < SIDES else 0
-        while following in held and following != face:
-            length += 1
-            following = following % SIDES + 1 if cyclic or following < SIDES else 0
-        points += 2 * length if length >= 2 else 1
-    return float(points)
+    """The heuristic agent's scoring: the game's own ``set_points``."""
+    return float(set_points(faces, cyclic))
 
 
 def heuristic_bust_chance(faces: tuple[int, ...], duplicate_bust: str, dice_in_all: int) -> float:
-    dice = dice_in_all - len(faces)
-    if len(faces) < 2 or dice == 0:
-        return 0.0
-    held = len(set(faces))
-    if held == 1:
-        return ((SIDES - 1) / SIDES) ** dice
-    if duplicate_bust == "any":
-        return 1.0 - ((SIDES - held) / SIDES) ** dice
-    return (held / SIDES) ** dice
+    """The heuristic agent's bust chance: the game's own exact ``bust_probability``."""
+    return float(bust_probability(faces, duplicate_bust, dice_in_all))
 
 
 def heuristic_estimate(faces: tuple[int, ...], cyclic: bool, duplicate_bust: str, dice_in_all: int) -> float:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from gamebag.agents.base import Agent, SeatView
-from gamebag.agents.equilibrium.model import RULE_SETS, FloatArray, RoundRules, rules_for
+from gamebag.agents.equilibrium.model import RULE_SETS, FloatArray, RoundRules, changed_numbers, rules_for
 from gamebag.agents.equilibrium.solver import EQUILIBRIUM, RoundBatch, RoundSolver, solve_matrix_games
 from gamebag.agents.equilibrium.tables import TABLES
 from gamebag.agents.registry import check_params, register_agent
@@ -52,6 +52,12 @@ class EquilibriumAgent(Agent):
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.rules = rules_for(game)
+        changed = changed_numbers(self.rules)
+        if changed:
+            raise UnknownAgentError(
+                "the equilibrium agent's tables are solved for the rulebook's numbers; it cannot play with "
+                f"option(s) {', '.join(changed)} changed (use heuristic or ismcts; gamebag solve values any numbers)"
+            )
         self.continuation, self.table_key = continuation_for(self.rules)
         self.solver = RoundSolver(self.rules)
         self._rounds: OrderedDict[tuple[int, int], RoundBatch] = OrderedDict()

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gamebag.agents.equilibrium.model import TARGET, FloatArray, RoundRules
+from gamebag.agents.equilibrium.model import FloatArray, RoundRules
 from gamebag.agents.equilibrium.solver import BEST_RESPONSE_0, BEST_RESPONSE_1, EQUILIBRIUM, RoundSolver
 from gamebag.agents.equilibrium.tables import TABLES_FILE, TABLES_FORMAT, read_tables
 
@@ -77,13 +77,14 @@ class Continuation:
         return (gain0 + gain1) / 2
 
 
-def _diagonal(total: int) -> list[tuple[int, int]]:
-    return [(s0, total - s0) for s0 in range(TARGET) if 0 <= total - s0 < TARGET]
+def _diagonal(total: int, target: int) -> list[tuple[int, int]]:
+    return [(s0, total - s0) for s0 in range(target) if 0 <= total - s0 < target]
 
 
 def _guess(values: FloatArray, s0: int, s1: int) -> FloatArray:
     """A starting point for ``W[s0, s1]`` from the neighbours already solved."""
-    if s0 + 1 < TARGET and s1 + 1 < TARGET:
+    target = values.shape[1]
+    if s0 + 1 < target and s1 + 1 < target:
         guess: FloatArray = values[:, s0 + 1, s1] + values[:, s0, s1 + 1] - values[:, s0 + 1, s1 + 1]
         return np.clip(guess, 0.0, 1.0)
     return np.full(values.shape[0], 0.5)
@@ -105,13 +106,14 @@ def build_continuation(
     """
     started = time.perf_counter()
     solver = RoundSolver(rules)
-    values = np.full((tracks, TARGET, TARGET), 0.5)
-    next_total, spent = 2 * TARGET - 2, 0.0
+    target = rules.target
+    values = np.full((tracks, target, target), 0.5)
+    next_total, spent = 2 * target - 2, 0.0
     if checkpoint is not None and checkpoint.exists():
         saved = np.load(checkpoint)
         values, next_total, spent = saved["values"], int(saved["next_total"]), float(saved["seconds"])
     for total in range(next_total, -1, -1):
-        pairs = _diagonal(total)
+        pairs = _diagonal(total, target)
         x0 = np.stack([_guess(values, s0, s1) for s0, s1 in pairs])  # [pair, track]
         v0 = _solve_at(solver, values, pairs, x0)
         x1 = v0
