@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,rl,sb3,cluster]'
+	$(BIN)/pip install --quiet -e '.[test,rl,sb3,jax,cluster]'
 	touch $(STAMP)
 
 # The main job: the multiplayer web app (it prints the address to open).
@@ -29,16 +29,20 @@ browser:
 postgres:
 	bash scripts/install-postgres.sh
 
+# ruff, and import-linter's contracts on the layers (pyproject.toml, [tool.importlinter]).
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
+# In parallel over every core (pytest-xdist); browser tests take turns (a lock in tests/conftest.py).
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
 
-# Every check: ruff, mypy --strict on src/, and the whole pytest suite (slow and browser tests included).
+# Every check: ruff, import contracts, mypy --strict on src/, and the whole pytest suite (slow and
+# browser tests included).
 test: lint typecheck pytest
 
 bench: $(STAMP)

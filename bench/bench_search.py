@@ -26,6 +26,7 @@ from gamebag.agents.ismcts import DEFAULT_ITERATIONS, IsmctsAgent, settings_from
 from gamebag.agents.registry import available_agents, make_agent
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import make_rng
+from gamebag.fast import FastEngine, engine_for
 
 
 def positions(game: Game[Any, Any, Any], count: int, seed: int = 1) -> list[tuple[Any, int]]:
@@ -83,6 +84,24 @@ def main() -> None:
             f"   {1000 * statistics.mean(heuristic):10.2f}"
         )
     print(f"(default budget: iterations={DEFAULT_ITERATIONS}, capped at the default time limit)")
+    print("ISMCTS playouts in the compiled engine (playouts=auto) vs the rules engine (playouts=rules),")
+    print("iterations per CPU-second of this process, after one warm-up move:")
+    for game_id in gamebag.game_ids():
+        game = gamebag.make(game_id, 2)
+        engine = engine_for(game, ["heuristic"] * 2)
+        if engine is None or type(engine).playout is FastEngine.playout:
+            continue  # no compiled playouts for this game
+        spots = positions(game, count)
+        rates = []
+        for playout in ("auto", "rules"):
+            params = {"iterations": str(args.iterations), "playouts": playout}
+            probe = IsmctsAgent(game, settings_from_params(game, params))
+            probe.search(SeatView(game, *spots[0]), make_rng(0))
+            started = time.process_time()
+            for index, (state, player) in enumerate(spots):
+                probe.search(SeatView(game, state, player), make_rng(index))
+            rates.append(args.iterations * len(spots) / (time.process_time() - started))
+        print(f"{game_id:18s} compiled {rates[0]:8.0f}   rules {rates[1]:8.0f}   ratio {rates[0] / rates[1]:5.1f}")
     for game_id in gamebag.game_ids():
         if "equilibrium" not in available_agents(game_id):
             continue

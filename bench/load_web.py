@@ -1,20 +1,26 @@
 """Load test of the web server on loopback: many WebSocket clients at many tables, with bots.
 
-Starts ``gamebag serve`` on a free 127.0.0.1 port with a fresh SQLite file, opens the
-tables, connects one client per person's seat, and lets every client play random legal
-moves (after a think time, or at once with ``--think 0``), until every game ends or the
-time limit passes.
-Everything is bounded: the number of clients and tables, and the wall time.
+Starts ``gamebag serve`` on free 127.0.0.1 ports: one process on a fresh SQLite file
+(``--db sqlite``), or ``--processes`` processes sharing a throw-away PostgreSQL
+database (``--db postgres``; Debian's server, as the tests start it), or both layouts
+one after the other (``--compare``: 1 process, then 2, on PostgreSQL). It opens the
+tables, connects one client per person's seat (seat ``p`` of table ``t`` to process
+``(t + p) mod N``, as a load balancer would spread them, so a table's seats sit on
+different processes), and lets every client play random legal moves after a think time
+(a person's pace; ``--think 0``: at once, saturation), until every game ends or the
+time limit passes. Everything is bounded: clients, tables and wall time.
 
 Reports actions per second, latency from sending an action to receiving its broadcast
 (the server acknowledges an action only after queueing the new state to every reader, so
 the acknowledgement arrives right behind the acting client's own copy), latency from the
 server's commit to the delivery of each state message, errors, lost actions (acknowledged
 but missing from the record) and leaked secrets (a message holding another seat's view or
-pending choice).
+pending choice), and leaks of server resources: sockets still open on the server after
+every client left, and the growth of the server processes' memory over the run.
 
     .venv/bin/python bench/load_web.py --clients 200 --tables 50 --duration 30 --think 0.5
     .venv/bin/python bench/load_web.py --think 0      # every client acts at once: saturation
+    .venv/bin/python bench/load_web.py --compare --clients 1000 --tables 250 --think 2 --duration 60
 """
 
 from __future__ import annotations
@@ -35,7 +41,21 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+# Open limits for one load generator on 127.0.0.1 (the server's defaults are per client address).
+OPEN_LIMITS = [
+    "--tables-per-minute",
+    "100000",
+    "--tables-per-hour",
+    "1000000",
+    "--connects-per-minute",
+    "1000000",
+    "--sockets-per-address",
+    "100000",
+]
 
 
 @dataclass
@@ -58,7 +78,7 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, db_path: Path, sync: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db_url: str, sync: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-c",
@@ -66,15 +86,15 @@ def start_server(port: int, db_path: Path, sync: str) -> subprocess.Popen[bytes]
         "serve",
         "--port",
         str(port),
-        "--db",
-        f"sqlite:///{db_path}",
         "--bot-delay",
         "0",
         "--allow-seed",
         "--sync",
         sync,
+        *OPEN_LIMITS,
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    env = {**os.environ, "GAMEBAG_DB": db_url}
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -103,50 +123,68 @@ async def play_seat(
     url: str, token: str, seat: int, seed: int, stats: ClientStats, stop_at: float, think: float
 ) -> None:
     rng = random.Random(seed)
-    ref = 0
     pending_refs: dict[int, tuple[int, Any]] = {}
     background: set[asyncio.Task[None]] = set()
     async with connect(url, max_size=2**22, open_timeout=30) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        while time.monotonic() < stop_at:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
-            except TimeoutError:
+        try:
+            await read_and_play(ws, token, seat, rng, stats, stop_at, think, pending_refs, background)
+        finally:
+            for task in background:  # moves still being "thought about" when the client leaves
+                task.cancel()
+
+
+async def read_and_play(
+    ws: Any,
+    token: str,
+    seat: int,
+    rng: random.Random,
+    stats: ClientStats,
+    stop_at: float,
+    think: float,
+    pending_refs: dict[int, tuple[int, Any]],
+    background: set[asyncio.Task[None]],
+) -> None:
+    ref = 0
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    while time.monotonic() < stop_at:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
+        except TimeoutError:
+            return
+        received = time.time()
+        message = json.loads(raw)
+        stats.messages += 1
+        kind = message["type"]
+        if kind == "error":
+            stats.errors.append(message["message"])
+        elif kind == "ack":
+            sent = stats.sent_at.pop(message["ref"], None)
+            step_action = pending_refs.pop(message["ref"], None)
+            if sent is not None:
+                stats.ack_latency.append(time.perf_counter() - sent)
+            if step_action is not None:
+                stats.acted[step_action[0]] = step_action[1]
+        elif kind == "state":
+            stats.delivery_latency.append(max(0.0, received - message["at"]))
+            check_secrets(message, seat, stats)
+            if message["result"] is not None:
+                stats.finished = True
                 return
-            received = time.time()
-            message = json.loads(raw)
-            stats.messages += 1
-            kind = message["type"]
-            if kind == "error":
-                stats.errors.append(message["message"])
-            elif kind == "ack":
-                sent = stats.sent_at.pop(message["ref"], None)
-                step_action = pending_refs.pop(message["ref"], None)
-                if sent is not None:
-                    stats.ack_latency.append(time.perf_counter() - sent)
-                if step_action is not None:
-                    stats.acted[step_action[0]] = step_action[1]
-            elif kind == "state":
-                stats.delivery_latency.append(max(0.0, received - message["at"]))
-                check_secrets(message, seat, stats)
-                if message["result"] is not None:
-                    stats.finished = True
-                    return
-                step = message["step"]
-                waiting = message["view"]["choices"]["waiting_for"]
-                already = step in stats.acted or any(s == step for s, _ in pending_refs.values())
-                if seat in waiting and message["legal"] and not already:
-                    ref += 1
-                    action = rng.choice(message["legal"])
-                    pending_refs[ref] = (step, action)
-                    stats.chosen[step] = action
-                    # A person looks at the table before choosing (uniform, mean ``think``);
-                    # meanwhile this client keeps reading, so no latency is counted twice.
-                    delay = rng.uniform(0, 2 * think) if think > 0 else 0.0
-                    send = {"type": "act", "action": action, "step": step, "ref": ref}
-                    thinking = asyncio.create_task(act_later(ws, send, delay, stats))
-                    background.add(thinking)
-                    thinking.add_done_callback(background.discard)
+            step = message["step"]
+            waiting = message["view"]["choices"]["waiting_for"]
+            already = step in stats.acted or any(s == step for s, _ in pending_refs.values())
+            if seat in waiting and message["legal"] and not already:
+                ref += 1
+                action = rng.choice(message["legal"])
+                pending_refs[ref] = (step, action)
+                stats.chosen[step] = action
+                # A person looks at the table before choosing (uniform, mean ``think``);
+                # meanwhile this client keeps reading, so no latency is counted twice.
+                delay = rng.uniform(0, 2 * think) if think > 0 else 0.0
+                send = {"type": "act", "action": action, "step": step, "ref": ref}
+                thinking = asyncio.create_task(act_later(ws, send, delay, stats))
+                background.add(thinking)
+                thinking.add_done_callback(background.discard)
 
 
 async def act_later(ws: Any, message: dict[str, Any], delay: float, stats: ClientStats) -> None:
@@ -156,14 +194,36 @@ async def act_later(ws: Any, message: dict[str, Any], delay: float, stats: Clien
     await ws.send(json.dumps(message))
 
 
-def lost_actions(record: dict[str, Any], seat: int, acted: dict[int, Any]) -> int:
-    """Acknowledged actions of ``seat`` that the stored record does not hold where they belong."""
+def stored(engine: Any, table_id: str) -> tuple[dict[str, Any], dict[int, Any]]:
+    """A table's stored events (and whether it finished) and its pending secret choices."""
+    with engine.connect() as connection:
+        events = [
+            json.loads(row[0])
+            for row in connection.execute(
+                text("SELECT data FROM web_events WHERE table_id = :t ORDER BY idx"), {"t": table_id}
+            )
+        ]
+        pending = {
+            int(row[0]): json.loads(row[1])
+            for row in connection.execute(
+                text("SELECT seat, action FROM web_pending WHERE table_id = :t"), {"t": table_id}
+            )
+        }
+        finished = connection.execute(text("SELECT finished FROM web_tables WHERE id = :t"), {"t": table_id}).scalar()
+    return {"events": events, "finished": bool(finished)}, pending
+
+
+def lost_actions(record: dict[str, Any], seat: int, acted: dict[int, Any], pending: Any = None) -> int:
+    """Acknowledged actions of ``seat`` that the database holds neither where they belong nor as pending."""
     lost = 0
     events = record["events"]
     for step, action in acted.items():
         later = [e for e in events[step:] if "moves" in e and str(seat) in e["moves"]]
-        if not later or later[0]["moves"][str(seat)] != action:
-            lost += 1
+        if later and later[0]["moves"][str(seat)] == action:
+            continue
+        if not later and step == len(events) and pending == action:
+            continue  # a secret choice made at the current step, not yet revealed
+        lost += 1
     return lost
 
 
@@ -174,46 +234,73 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process and its children (the bot workers), in KiB."""
+    total = 0
+    pids = [pid]
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(child) for child in children]
+    except OSError:
+        pass
+    for each in pids:
+        try:
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int]) -> dict[str, Any]:
     seats_per_table = args.clients // args.tables
     players = seats_per_table + args.bots
+    base = bases[0]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         tables = []
         for index in range(args.tables):
             seats = [{} for _ in range(seats_per_table)] + [{"bot": args.bot} for _ in range(args.bots)]
-            response = await http.post(
-                "/api/tables", json={"game": args.game, "players": players, "seats": seats, "seed": index}
+            response = await http.post(  # each process opens (and so owns) its share of the tables
+                f"{bases[index % len(bases)]}/api/tables",
+                json={"game": args.game, "players": players, "seats": seats, "seed": index},
             )
             response.raise_for_status()
             tables.append(response.json())
+        # Memory once the tables are open (bot workers started): the play must not make it grow.
+        memory_before = sum(rss_kib(pid) for pid in pids)
         started = time.monotonic()
         stop_at = started + args.duration
         jobs = []
         stats: list[tuple[dict[str, Any], int, ClientStats]] = []
-        ws_base = base.replace("http://", "ws://")
-        for table in tables:
+        for number, table in enumerate(tables):
             for seat in table["seats"]:
                 if seat["bot"]:
                     continue
                 client_stats = ClientStats()
                 stats.append((table, seat["seat"], client_stats))
+                ws_base = bases[(number + seat["seat"]) % len(bases)].replace("http://", "ws://")
                 url = f"{ws_base}/ws/tables/{table['id']}"
                 seed = 1000 * seat["seat"] + len(jobs)
                 jobs.append(play_seat(url, seat["token"], seat["seat"], seed, client_stats, stop_at, args.think))
-        results = await asyncio.gather(*jobs, return_exceptions=True)
+        # Clients connect over the first seconds, as people arrive; all play at once after.
+        arrivals = (staggered(job, i, args.arrival) for i, job in enumerate(jobs))
+        results = await asyncio.gather(*arrivals, return_exceptions=True)
         elapsed = time.monotonic() - started
         crashed = [r for r in results if isinstance(r, BaseException)]
         lost = 0
         finished_tables = 0
+        engine = create_engine(db_url)
         for table in tables:
-            response = await http.get(f"/api/tables/{table['id']}/record")
-            if response.status_code != 200:
-                continue  # still running when time ran out: its last actions may be pending
-            finished_tables += 1
-            record = response.json()
+            # Straight from the database: an acknowledged action was committed, finished game or not.
+            record, pending = stored(engine, table["id"])
+            finished_tables += bool(record["finished"])
             for owner, seat, client_stats in stats:
                 if owner is table:
-                    lost += lost_actions(record, seat, client_stats.acted)
+                    lost += lost_actions(record, seat, client_stats.acted, pending.get(seat))
+        engine.dispose()
+        open_after = await open_sockets(http, bases)
+        memory_after = sum(rss_kib(pid) for pid in pids)
     actions = sum(len(s.acted) for _, _, s in stats)
     ack = [x for _, _, s in stats for x in s.ack_latency]
     delivery = [x for _, _, s in stats for x in s.delivery_latency]
@@ -237,8 +324,55 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
         "error_examples": sorted({e for _, _, s in stats for e in s.errors})[:3] + [repr(c) for c in crashed[:3]],
         "lost_actions": lost,
         "leaked_secrets": sum(len(s.leaks) for _, _, s in stats),
+        "sockets_open_after": open_after,
+        "server_memory_growth_mib": round((memory_after - memory_before) / 1024, 1),
         "games_finished": finished_tables,
     }
+
+
+async def staggered(job: Any, index: int, spread: float) -> None:
+    await asyncio.sleep(random.Random(index).uniform(0, spread))
+    await job
+
+
+async def open_sockets(http: httpx.AsyncClient, bases: list[str]) -> int:
+    """Sockets the servers still hold once every client has left (they close within seconds)."""
+    deadline = time.monotonic() + 15
+    while True:
+        count = sum([(await http.get(f"{base}/api/health")).json()["connections"] for base in bases])
+        if count == 0 or time.monotonic() > deadline:
+            return int(count)
+        await asyncio.sleep(0.2)
+
+
+def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str, Any]:
+    """Start the servers (and PostgreSQL if asked), run the load, stop everything."""
+    with tempfile.TemporaryDirectory() as folder:
+        cluster = None
+        if db == "postgres":
+            sys.path.insert(0, str(ROOT))
+            from tests.web.postgres import PostgresCluster
+
+            cluster = PostgresCluster()
+            cluster.start()
+            db_url = cluster.create_database()
+        else:
+            db_url = f"sqlite:///{Path(folder) / 'bench.db'}"
+        servers = []
+        try:
+            for _ in range(processes):
+                port = free_port()
+                servers.append((port, start_server(port, db_url, args.sync)))
+            bases = [f"http://127.0.0.1:{port}" for port, _ in servers]
+            report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers]))
+            report = {"database": db, "processes": processes, **report}
+        finally:
+            for _, process in servers:
+                process.terminate()
+                process.wait(timeout=30)
+            if cluster is not None:
+                cluster.stop()
+    return report
 
 
 def main() -> None:
@@ -255,25 +389,29 @@ def main() -> None:
         default=0.5,
         help="mean seconds a client looks before each move (uniform 0 to twice this); 0: act at once (saturation)",
     )
+    parser.add_argument("--arrival", type=float, default=2.0, help="seconds over which the clients connect")
     parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's SQLite --sync")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite", help="the servers' database")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
+    parser.add_argument("--compare", action="store_true", help="1 process, then 2, both on PostgreSQL")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = parser.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.tables <= args.clients or not 0 < args.duration <= 300:
         raise SystemExit("bounded runs only: 1-1000 clients, 1 to --clients tables, 0-300 seconds")
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server = start_server(port, Path(folder) / "bench.db", args.sync)
-        try:
-            report = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
-        finally:
-            server.terminate()
-            server.wait(timeout=15)
-    if args.json:
-        print(json.dumps(report))
-        return
-    width = max(map(len, report))
-    for key, value in report.items():
-        print(f"{key:<{width}}  {value}")
+    if not 1 <= args.processes <= 8 or not 0 <= args.arrival <= 60:
+        raise SystemExit("bounded runs only: 1-8 processes, arrivals over 0-60 seconds")
+    if args.processes > 1 and args.db != "postgres":
+        raise SystemExit("several processes share PostgreSQL: add --db postgres")
+    layouts = [(1, "postgres"), (2, "postgres")] if args.compare else [(args.processes, args.db)]
+    for processes, db in layouts:
+        report = serve_and_run(args, processes, db)
+        if args.json:
+            print(json.dumps(report), flush=True)
+            continue
+        width = max(map(len, report))
+        for key, value in report.items():
+            print(f"{key:<{width}}  {value}")
+        print(flush=True)
 
 
 if __name__ == "__main__":

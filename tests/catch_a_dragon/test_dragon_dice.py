@@ -147,3 +147,13 @@ def test_all_collections_cover_every_legal_collection() -> None:
         for held in ((), (RED,), (RED, RED), (GOLD, BLUE)):
             for rule in ("any", "none-new"):
                 assert set(legal_collections(held, roll[: 4 - len(held)], rule)) <= everything
+
+
+def test_the_heuristic_scores_with_the_game() -> None:
+    """The heuristic reads the game's scoring: a full ring of six (the dice=6 option) is one chain."""
+    from gamebag.agents.heuristics.catch_a_dragon import bust_chance, roll_estimate
+
+    ring = (1, 2, 3, 4, 5, 6)
+    assert set_points(ring, True) == 12
+    assert roll_estimate(ring, True, "any", 6) == 12.0  # nothing left to roll: the set's points
+    assert bust_chance((2, 3), "any", 4) == pytest.approx(1 - (4 / 6) ** 2)

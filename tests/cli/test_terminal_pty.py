@@ -134,11 +134,12 @@ def test_catch_a_dragon_shows_other_turns_and_the_own_bust(tmp_path: Path) -> No
         assert re.search(rf"seat {seat} (held .* bust|stopped with|collected all four)", screen), seat
 
 
-def test_wriggle_roulette_shows_the_grabs_after_the_player_exits(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game_id", ["wriggle-roulette", "eel-harvest"])
+def test_eel_games_show_the_grabs_after_the_player_exits(tmp_path: Path, game_id: str) -> None:
     def exit_at_once(text: str, hint: str) -> str:
         return "0"
 
-    terminal = play(tmp_path, ["wriggle-roulette", "-n", "4", "--seats", "human,heuristic,heuristic,heuristic",
+    terminal = play(tmp_path, [game_id, "-n", "4", "--seats", "human,heuristic,heuristic,heuristic",
                                "--seed", "5"], exit_at_once)
     screen = terminal.screen
     exit_line = screen.index("seat 0 exited scoring")

@@ -144,9 +144,7 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
 def test_every_kernel_is_cached_on_disk() -> None:
     """numba's cache=True on every kernel, so compiled code is reused across processes."""
     modules = (kernel, policies, batch)
-    dispatchers = [
-        value for module in modules for value in vars(module).values() if hasattr(value, "_cache")
-    ]
+    dispatchers = [value for module in modules for value in vars(module).values() if hasattr(value, "_cache")]
     assert len(dispatchers) >= 10
     for dispatcher in dispatchers:
         assert type(dispatcher._cache).__name__ != "NullCache", dispatcher

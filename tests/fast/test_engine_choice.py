@@ -77,18 +77,24 @@ def test_a_kernel_that_fails_when_it_runs_hands_over_to_the_rules_engine(monkeyp
 def test_simulate_command_reports_the_engine() -> None:
     done = subprocess.run(
         [*GAMEBAG, "simulate", "eel-harvest", "-n", "3", "-g", "500", "-a", "heuristic", "--json"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["engine"] == "fast"
     table = subprocess.run(
         [*GAMEBAG, "simulate", "eel-harvest", "-n", "3", "-g", "5", "--engine", "rules"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert table.returncode == 0 and "engine: rules" in table.stdout
     bad = subprocess.run(
         [*GAMEBAG, "simulate", "eel-harvest", "-g", "5", "-a", "ismcts", "--engine", "fast"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert bad.returncode != 0 and "no compiled policy" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -106,15 +112,23 @@ def test_tournament_runs_compiled_matchups_on_the_fast_engine() -> None:
     assert rules.engine == "rules"
     mixed = run_tournament(
         TournamentSpec(
-            game="wriggle-roulette", players=2, agents=("random", "heuristic", "ismcts:iterations=4"), games=2,
-            seed=1, auto_ladder=False,
+            game="wriggle-roulette",
+            players=2,
+            agents=("random", "heuristic", "ismcts:iterations=4"),
+            games=2,
+            seed=1,
+            auto_ladder=False,
         )
     )
     assert mixed.engine == "mixed" and "ismcts" in str(mixed.engine_reason)
     with pytest.raises(GamebagError, match="no compiled policy"):
         run_tournament(
             TournamentSpec(
-                game="wriggle-roulette", players=2, agents=("random", "ismcts:iterations=4"), games=2, seed=1,
+                game="wriggle-roulette",
+                players=2,
+                agents=("random", "ismcts:iterations=4"),
+                games=2,
+                seed=1,
                 auto_ladder=False,
             ),
             engine="fast",

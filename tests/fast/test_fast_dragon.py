@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dice_agreement import comparisons, holm_failures, play_rules_games
+from dice_agreement import comparisons, holm_failures, play_rules_games, two_proportion_p
 
 import gamebag
 from gamebag.agents.base import SeatView
@@ -16,7 +16,8 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast import dragon as fast_dragon
 from gamebag.fast import engine_for
-from gamebag.games.catch_a_dragon.rules import DragonState, Phase
+from gamebag.fast.rng import game_key, run_key
+from gamebag.games.catch_a_dragon.rules import DragonState
 
 # (players, options, seat agents cycled over the replayed games)
 OPTION_SETS: list[tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]] = [
@@ -45,20 +46,6 @@ def counts(faces: tuple[int, ...]) -> list[int]:
     return [faces.count(face) for face in range(1, 7)]
 
 
-def rules_row(state: DragonState) -> list[int]:
-    """A rules-engine state as a kernel board row."""
-    row = [*state.scores, *([0] * (8 - len(state.scores)))]
-    row += [state.round_no, state.seat, list(Phase).index(state.phase), *counts(state.collected), *counts(state.rolled)]
-    row.append(sum(1 << seat for seat in state.winners))
-    last = state.last_turn
-    if last is None:
-        row += [0] * (fast_dragon.FIELDS - len(row))
-    else:
-        row += [1, last.seat, last.round_no, *counts(last.collected), *counts(last.last_roll), last.points]
-        row.append(fast_dragon.TURN_ENDINGS.index(last.ended_by))
-    return row
-
-
 def replay(
     players: int, options: dict[str, Any], seatings: tuple[tuple[str, ...], ...], games: int, seed: str
 ) -> tuple[np.ndarray, np.ndarray, list[DragonState]]:
@@ -77,7 +64,7 @@ def replay(
         rng = derive_rng(seed, index)
         state = game.initial_state()
         fast_dragon.reset_row(board, 0)
-        expected.append(rules_row(state))
+        expected.append(fast_dragon.board_row(state))
         got.append(board[0].copy())
         while not game.is_terminal(state):
             if game.node_kind(state) is NodeKind.CHANCE:
@@ -89,7 +76,7 @@ def replay(
                 action = agents[state.seat].act(SeatView(game, state, state.seat), rng)
                 state = game.apply(state, {state.seat: action})
                 fast_dragon.apply_action(board, 0, game.action_index(action), rules)
-            expected.append(rules_row(state))
+            expected.append(fast_dragon.board_row(state))
             got.append(board[0].copy())
     return np.array(expected, dtype=np.int32), np.array(got), decisions
 
@@ -117,7 +104,7 @@ def test_compiled_policies_choose_as_the_agents(case: tuple[int, dict[str, Any],
     game = gamebag.make("catch-a-dragon", players, **options)
     _, _, decisions = replay(players, options, seatings, 150, f"policies {label(case)}")
     rules = fast_dragon.rules_arrays(fast_dragon.rules_of(game))
-    board = np.array([rules_row(s) for s in decisions], dtype=np.int32)
+    board = np.array([fast_dragon.board_row(s) for s in decisions], dtype=np.int32)
     keys = np.zeros(len(decisions), dtype=np.uint64)
     counters = np.zeros(len(decisions), dtype=np.uint64)
     names = ["heuristic", "optimal-score"] + (["optimal-win"] if players == 2 else [])
@@ -152,7 +139,7 @@ def test_legal_masks_and_observations_equal_the_rules_engine() -> None:
         game = gamebag.make("catch-a-dragon", players, **options)
         _, _, decisions = replay(players, options, seatings, 20, "views")
         batch = fast_dragon.DragonStepBatch(game, len(decisions))
-        batch.board[:] = np.array([rules_row(s) for s in decisions], dtype=np.int32)
+        batch.board[:] = np.array([fast_dragon.board_row(s) for s in decisions], dtype=np.int32)
         legal = batch.legal_mask()
         observations = batch.observations()
         acting = batch.to_act()
@@ -239,3 +226,58 @@ def test_the_comparison_notices_a_different_policy() -> None:
     fast = engine.play(game, ["heuristic", "heuristic"], "power", 0, 20_000)
     rules = play_rules_games(game, ("random", "random"), "power", 500)
     assert holm_failures(comparisons(fast, rules, "different"), 0.001)
+
+
+def test_playouts_from_rules_states() -> None:
+    """From the first position a playout is the whole-game kernel's game; later it plays on as the rules do."""
+    game = gamebag.make("catch-a-dragon", 2)
+    agents = ["heuristic", "random"]
+    engine = engine_for(game, agents)
+    assert engine is not None
+    whole = engine.play(game, agents, "playout", 0, 50)
+    run = run_key("playout")
+    for index in range(50):
+        key = int(game_key(run, np.int64(index)))
+        assert engine.playout(game, game.initial_state(), agents, key) == tuple(whole.returns[index])
+    _, _, decisions = replay(2, {}, (("heuristic", "random"),), 3, "playout states")
+    p_values = {}
+    for k, state in enumerate(decisions[::7][:6]):
+        fast = [engine.playout(game, state, agents, 1000 * k + i) for i in range(4000)]
+        players = [make_agent(name, game) for name in agents]
+        rules = [play_from(game, state, players, derive_rng("playout", k, i)) for i in range(600)]
+        p_values[f"state {k}"] = two_proportion_p(
+            sum(r[0] for r in fast), len(fast), sum(r[0] for r in rules), len(rules)
+        )
+    assert not holm_failures(p_values, 0.001), p_values
+
+
+def play_from(game: Any, state: Any, players: list[Any], rng: Any) -> tuple[float, ...]:
+    while not game.is_terminal(state):
+        if game.node_kind(state) is NodeKind.CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            seat = game.acting_players(state)[0]
+            state = game.apply(state, {seat: players[seat].act(SeatView(game, state, seat), rng)})
+    return game.returns(state)
+
+
+def test_ismcts_plays_out_in_the_compiled_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = gamebag.make("catch-a-dragon", 2)
+    state = game.apply_chance(game.initial_state(), (1, 2, 4, 6))
+    engine = engine_for(game, ["heuristic", "heuristic"])
+    assert engine is not None
+    calls = []
+    original = engine.playout
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(engine, "playout", counted)
+    agent = make_agent("ismcts:iterations=200", game)
+    first = agent.act(SeatView(game, state, 0), derive_rng(4))
+    assert first in game.legal_actions(state, 0) and len(calls) == 200
+    assert agent.act(SeatView(game, state, 0), derive_rng(4)) == first
+    rules_agent = make_agent("ismcts:iterations=200,playouts=rules", game)
+    assert rules_agent.act(SeatView(game, state, 0), derive_rng(4)) in game.legal_actions(state, 0)
+    assert len(calls) == 400

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dice_agreement import comparisons, holm_failures, play_rules_games
+from dice_agreement import comparisons, holm_failures, play_rules_games, two_proportion_p
 
 import gamebag
 from gamebag.agents.base import SeatView
@@ -15,6 +15,7 @@ from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
+from gamebag.fast.rng import game_key, run_key
 from gamebag.games.pig.rules import Phase, PigState
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -27,20 +28,6 @@ OPTION_SETS: list[dict[str, Any]] = [
 REPLAY_GAMES = 1000
 # Seat agents for the replays: random play reaches odd corners, the others the usual ones.
 REPLAY_AGENTS = (("random", "random"), ("heuristic", "random"), ("optimal-win", "optimal-score"))
-
-
-def rules_row(state: PigState) -> list[int]:
-    """A rules-engine state as a kernel board row."""
-    return [
-        state.scores[0],
-        state.scores[1],
-        state.seat,
-        state.turn_total,
-        list(Phase).index(state.phase),
-        0 if state.last_roll is None else state.last_roll,
-        state.turns,
-        -1 if state.winner is None else state.winner,
-    ]
 
 
 def replay(options: dict[str, Any], games: int, seed: str) -> tuple[np.ndarray, np.ndarray, list[Any]]:
@@ -59,7 +46,7 @@ def replay(options: dict[str, Any], games: int, seed: str) -> tuple[np.ndarray, 
         rng = derive_rng(seed, index)
         state = game.initial_state()
         fast_pig.reset_row(board, 0)
-        expected.append(rules_row(state))
+        expected.append(fast_pig.board_row(state))
         got.append(board[0].copy())
         while not game.is_terminal(state):
             if game.node_kind(state) is NodeKind.CHANCE:
@@ -71,7 +58,7 @@ def replay(options: dict[str, Any], games: int, seed: str) -> tuple[np.ndarray, 
                 action = agents[state.seat].act(SeatView(game, state, state.seat), rng)
                 state = game.apply(state, {state.seat: action})
                 fast_pig.apply_action(board, 0, game.action_index(action))
-            expected.append(rules_row(state))
+            expected.append(fast_pig.board_row(state))
             got.append(board[0].copy())
         assert fast_pig.round_number(board, 0) == game.round_number(state)
     return np.array(expected, dtype=np.int32), np.array(got), decisions
@@ -93,7 +80,7 @@ def test_exact_replay_of_rules_engine_games(options: dict[str, Any]) -> None:
 def test_compiled_policies_choose_as_the_agents(options: dict[str, Any]) -> None:
     game = gamebag.make("pig", **options)
     _, _, decisions = replay(options, 200, f"policies {options}")
-    board = np.array([rules_row(s) for s in decisions], dtype=np.int32)
+    board = np.array([fast_pig.board_row(s) for s in decisions], dtype=np.int32)
     counters = np.zeros(len(decisions), dtype=np.uint64)
     keys = np.zeros(len(decisions), dtype=np.uint64)
     for name in ("heuristic", "optimal-score", "optimal-win"):
@@ -205,3 +192,35 @@ def test_the_comparison_notices_a_different_policy() -> None:
     fast = engine.play(game, ["heuristic", "heuristic"], "power", 0, 20_000)
     rules = play_rules_games(game, ("random", "random"), "power", 1000)
     assert holm_failures(comparisons(fast, rules, "different"), 0.001)
+
+
+def test_playouts_from_rules_states() -> None:
+    """From the first position a playout is the whole-game kernel's game; later it plays on as the rules do."""
+    game = gamebag.make("pig", goal=40)
+    agents = ["heuristic", "random"]
+    engine = engine_for(game, agents)
+    assert engine is not None
+    whole = engine.play(game, agents, "playout", 0, 50)
+    run = run_key("playout")
+    for index in range(50):
+        key = int(game_key(run, np.int64(index)))
+        assert engine.playout(game, game.initial_state(), agents, key) == tuple(whole.returns[index])
+    _, _, decisions = replay({"goal": 40}, 3, "playout states")
+    players = [make_agent(name, game) for name in agents]
+    p_values = {}
+    for k, state in enumerate(decisions[::5][:6]):
+        fast = [engine.playout(game, state, agents, 1000 * k + i) for i in range(4000)]
+        rules = []
+        for i in range(600):
+            rng, position = derive_rng("playout", k, i), state
+            while not game.is_terminal(position):
+                if game.node_kind(position) is NodeKind.CHANCE:
+                    position = game.apply_chance(position, game.sample_chance(position, rng))
+                else:
+                    seat = position.seat
+                    position = game.apply(position, {seat: players[seat].act(SeatView(game, position, seat), rng)})
+            rules.append(game.returns(position))
+        p_values[f"state {k}"] = two_proportion_p(
+            sum(r[0] for r in fast), len(fast), sum(r[0] for r in rules), len(rules)
+        )
+    assert not holm_failures(p_values, 0.001), p_values

@@ -26,6 +26,8 @@ from gamebag.interop.common import leaders_share
 from gamebag.interop.openspiel_game import GamebagSpielState, load, spiel_name, start_string
 
 CONFIGS = configurations()
+# The games where one seat chooses at a time and nothing is hidden (the rest are simultaneous and hidden).
+SEQUENTIAL_PERFECT = ("catch-a-dragon", "pig")
 IDS = [f"{g}-{n}p" for g, n in CONFIGS]
 
 
@@ -48,17 +50,25 @@ def test_every_game_is_registered_with_its_type() -> None:
     for game_id in gamebag.game_ids():
         game_type = load(game_id).get_type()
         game_class = gamebag.entry(game_id).game_class
-        assert game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        sequential, perfect = openspiel_game.game_traits(game_class)
+        assert (sequential, perfect) == (game_id in SEQUENTIAL_PERFECT, game_id in SEQUENTIAL_PERFECT)
+        dynamics, information = pyspiel.GameType.Dynamics, pyspiel.GameType.Information
+        assert game_type.dynamics == (dynamics.SEQUENTIAL if sequential else dynamics.SIMULTANEOUS)
+        assert load(game_id, turn_based=True).get_type().dynamics == dynamics.SEQUENTIAL
         assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-        assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        expected = information.PERFECT_INFORMATION if perfect else information.IMPERFECT_INFORMATION
+        assert game_type.information == expected
         assert game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM
         assert (game_type.min_num_players, game_type.max_num_players) == (
             game_class.min_players,
             game_class.max_players,
         )
-        assert game_type.provides_information_state_string and game_type.provides_information_state_tensor
+        # The information-state tensor is not offered: a fixed size cannot hold the whole history.
+        assert game_type.provides_information_state_string and not game_type.provides_information_state_tensor
         assert game_type.provides_observation_string and game_type.provides_observation_tensor
-        assert {"players", "max_game_length", "max_chance_outcomes", "start"} <= set(game_type.parameter_specification)
+        assert {"players", "max_game_length", "max_chance_outcomes", "start", "turn_based"} <= set(
+            game_type.parameter_specification
+        )
 
 
 @pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=IDS)
@@ -111,7 +121,7 @@ def test_pending_choices_stay_hidden_from_the_other_seat() -> None:
         seen[other] = (
             state.information_state_string(0),
             state.observation_string(0),
-            state.information_state_tensor(0),
+            state.information_state_history(0),
             state.observation_tensor(0),
             state.information_state_string(1),
         )
@@ -124,12 +134,30 @@ def test_information_state_is_perfect_recall_of_own_moves_and_observations() -> 
     game = load("wriggle-roulette", 2)
     state = game.new_initial_state()
     state.apply_actions([3, 1])
-    lines = state.information_state_string(0).split("\n")
+    lines = state.information_state_history(0)
     assert lines[0].startswith("o ") and lines[1] == "a 3" and lines[2].startswith("o ")
-    tensor = state.information_state_tensor(0)
-    size = len(state.observation_tensor(0))
-    assert list(tensor[:size]) == list(state.observation_tensor(0))
-    assert [i for i, v in enumerate(tensor[size:]) if v] == [3]
+    # The string is a compact digest of that history: fixed length, one per history, one per seat.
+    key = state.information_state_string(0)
+    assert key.startswith("p0:") and len(key) == 3 + 32
+    assert key != state.information_state_string(1)
+    again = game.new_initial_state()
+    again.apply_actions([3, 1])
+    assert again.information_state_string(0) == key
+    other = game.new_initial_state()
+    other.apply_actions([4, 1])
+    assert other.information_state_string(0) != key
+
+
+def test_information_state_strings_stay_short_over_a_long_game() -> None:
+    game = load("eigen-kweek", 4)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    lengths = set()
+    while not state.is_terminal():
+        _random_step(state, rng)
+        lengths.update(len(state.information_state_string(seat)) for seat in range(4))
+    assert lengths == {35}
+    assert len("\n".join(state.information_state_history(0))) > 1000  # what the digest stands for
 
 
 @pytest.mark.parametrize("game_id", ["catch-a-dragon", "eel-harvest", "eigen-kweek"])

@@ -16,8 +16,8 @@ from gamebag.cli.app import app
 from gamebag.core.errors import GamebagError, OptionError, UnknownAgentError
 from gamebag.lab.cells import Cell, parse_players
 from gamebag.lab.execute import Executor
-from gamebag.lab.play import Block
-from gamebag.lab.study import run_study
+from gamebag.lab.play import FAST, Block
+from gamebag.lab.study import BLOCK, FAST_BLOCK, run_study
 from gamebag.lab.warnings import study_warnings
 
 
@@ -142,9 +142,11 @@ class _Interrupting(Executor):
 
 def test_ctrl_c_keeps_the_finished_games() -> None:
     cells, _ = lab.plan("pig", 2, "heuristic", None, {"goal": 10})
-    study = run_study(cells, _Interrupting(3), games=5000)
+    study = run_study(cells, _Interrupting(2), games=50_000)
     assert study.interrupted
-    assert study.cells[0].games == 1500  # three blocks of 500 finished before the interruption
+    block = FAST_BLOCK if study.cells[0].engine == FAST else BLOCK
+    assert study.cells[0].games == 2 * block  # the two blocks that finished before the interruption
+    assert [b.start for b in study.cells[0].blocks] == [0, block]
 
 
 def test_plot_and_report(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gamebag
+from gamebag.agents.solvers import race, turn_graph
 from gamebag.agents.solvers.race import solve_race_win
 from gamebag.agents.solvers.rounds import SHARE, _end_values, solve_rounds_win
 from gamebag.agents.solvers.turn_graph import (
@@ -90,3 +91,14 @@ def test_rounds_solve_equals_the_reference(options: dict[str, Any]) -> None:
             followed = evaluate_reference(graph, end_values, fast.choices).values[graph.root]
             assert np.allclose(followed, best, rtol=0, atol=1e-11)
             assert differ.sum() < 0.001 * differ.size
+
+
+def test_solvers_fall_back_to_numpy_without_a_working_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
+    pig = gamebag.make("pig", goal=30)
+    dragon = gamebag.make("catch-a-dragon", 2, rounds=2)
+    compiled_race, compiled_rounds = solve_race_win(pig), solve_rounds_win(dragon)
+    monkeypatch.setattr(turn_graph, "compiled_kernels", lambda: None)
+    monkeypatch.setattr(race, "compiled_kernels", lambda: None)
+    fallback_race, fallback_rounds = solve_race_win(pig), solve_rounds_win(dragon)
+    assert np.allclose(fallback_race.win_probability, compiled_race.win_probability, rtol=0, atol=VALUE_TOLERANCE)
+    assert abs(fallback_rounds.value - compiled_rounds.value) < VALUE_TOLERANCE

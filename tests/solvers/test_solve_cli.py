@@ -65,7 +65,9 @@ def test_win_json_for_two_players() -> None:
     ("args", "message"),
     [
         (["solve", "catch-a-dragon", "--objective", "fame"], "--objective"),
-        (["solve", "eel-harvest"], "turn model"),
+        # Eel games are solved as two-player equilibria; with more players there is no exact solver.
+        (["solve", "eel-harvest", "--players", "3"], "turn model"),
+        (["solve", "wriggle-roulette", "--objective", "equilibrium", "--players", "4"], "two-player"),
         (["solve", "catch-a-dragon", "--option", "duplicate_bust=sometimes"], "duplicate_bust"),
         (["solve", "catch-a-dragon", "--option", "nonsense"], "key=value"),
         (["solve", "pig", "--option", "goal=1"], "goal"),

@@ -12,6 +12,10 @@ from pathlib import Path
 
 import httpx
 
+# Seconds a test waits for one HTTP answer: generous, so a loaded machine slows the suite down
+# instead of failing it (httpx's own default is 5 s).
+HTTP_TIMEOUT = 60.0
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -47,7 +51,7 @@ class ServerProcess:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 90.0) -> None:
         command = [
             sys.executable,
             "-c",

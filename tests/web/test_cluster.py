@@ -214,3 +214,27 @@ def test_sigkill_the_owner_mid_game_and_play_goes_on(tmp_path: Path, pg_url: str
         owner.stop()
         other.stop()
         engine.dispose()
+
+
+@pytest.mark.slow
+def test_serve_workers_runs_several_processes_on_one_port(tmp_path: Path, pg_url: str) -> None:
+    server = ServerProcess(tmp_path / "workers.db", db_url=pg_url, extra=("--workers", "2", "--lease-seconds", LEASE))
+    server.start(timeout=60)
+    seats: list[ClusterSeat] = []
+    try:
+        request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {"bot": "random"}], "seed": 5}
+        table = httpx.post(f"{server.base}/api/tables", json=request, timeout=60).json()
+        tokens = [s["token"] for s in table["seats"] if not s["bot"]]
+        seats = [ClusterSeat(server.ws_base, table["id"], token, 10 + i) for i, token in enumerate(tokens)]
+        drive(seats, lambda: all(s.over for s in seats))
+        record = httpx.get(f"{server.base}/api/tables/{table['id']}/record", timeout=30).json()
+        _check_record(record, [s.acked for s in seats])
+        nodes = set()
+        for _ in range(40):  # the kernel spreads connections over the processes
+            with httpx.Client() as fresh:
+                nodes.add(fresh.get(f"{server.base}/api/health", timeout=30).json()["node"])
+        assert len(nodes) == 2
+    finally:
+        for seat in seats:
+            seat.close()
+        server.stop()

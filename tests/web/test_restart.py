@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from .helpers import Message
-from .serverproc import ServerProcess
+from .serverproc import HTTP_TIMEOUT, ServerProcess
 
 # game, players, bots: the tables open when the server is killed
 TABLES: list[tuple[str, int, dict[int, str]]] = [
@@ -42,10 +42,10 @@ class RemoteSeat:
         self.acted: set[int] = set()
 
     def connect(self) -> Message:
-        self.ws = self._stack.enter_context(connect(self.url, open_timeout=10))
+        self.ws = self._stack.enter_context(connect(self.url, open_timeout=HTTP_TIMEOUT))
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         while True:
-            message = json.loads(self.ws.recv(timeout=10))
+            message = json.loads(self.ws.recv(timeout=HTTP_TIMEOUT))
             if message["type"] == "state":
                 self.latest = message
                 return message
@@ -121,7 +121,9 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
         for index, (game, players, bots) in enumerate(TABLES):
             seats = [{"bot": bots.get(p)} for p in range(players)]
             answer = httpx.post(
-                f"{server.base}/api/tables", json={"game": game, "players": players, "seats": seats, "seed": 40 + index}
+                f"{server.base}/api/tables",
+                json={"game": game, "players": players, "seats": seats, "seed": 40 + index},
+                timeout=HTTP_TIMEOUT,
             ).json()
             remote = [RemoteSeat(server.ws_base, answer["id"], s["token"]) for s in answer["seats"] if not s["bot"]]
             for seat in remote:
@@ -162,7 +164,10 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
         assert mine == pending_action and mine is not None, "the pending secret choice survived the crash"
         for _answer, remote in tables:
             drive(remote, lambda seats: all(s.over for s in seats))
-        records = [httpx.get(f"{server.base}/api/tables/{answer['id']}/record").json() for answer, _ in tables]
+        records = [
+            httpx.get(f"{server.base}/api/tables/{answer['id']}/record", timeout=HTTP_TIMEOUT).json()
+            for answer, _ in tables
+        ]
     finally:
         for _answer, remote in tables:
             for seat in remote:
@@ -177,6 +182,7 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
             answer = httpx.post(
                 f"{reference_server.base}/api/tables",
                 json={"game": game, "players": players, "seats": seats, "seed": 40 + index},
+                timeout=HTTP_TIMEOUT,
             ).json()
             remote = [
                 RemoteSeat(reference_server.ws_base, answer["id"], s["token"]) for s in answer["seats"] if not s["bot"]
@@ -186,7 +192,9 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
             drive(remote, lambda seats: all(s.over for s in seats))
             for seat in remote:
                 seat.close()
-            reference = httpx.get(f"{reference_server.base}/api/tables/{answer['id']}/record").json()
+            reference = httpx.get(
+                f"{reference_server.base}/api/tables/{answer['id']}/record", timeout=HTTP_TIMEOUT
+            ).json()
             assert records[index]["events"] == reference["events"], f"{game} did not continue exactly"
     finally:
         reference_server.stop()

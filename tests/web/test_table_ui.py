@@ -74,6 +74,7 @@ def _turn(page: Any) -> str:
 def _axe_serious(page: Any) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
+    page.bring_to_front()
     _settle(page)
     results = Axe().run(page)
     found = []
@@ -90,8 +91,10 @@ def _settle(page: Any) -> None:
 
 
 def _shot(page: Any, name: str) -> None:
+    page.bring_to_front()  # a page in the background does not run its animations
+    page.wait_for_timeout(100)
     _settle(page)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True, animations="disabled")
 
 
 def _take_turn(page: Any, rng: random.Random) -> None:
@@ -137,6 +140,20 @@ def _open_rules(page: Any) -> None:
     assert _overflow(page) <= 0
     page.click("#rules-close")
     page.wait_for_selector("#rules:not([open])", state="attached", timeout=WAIT_S * 1000)
+
+
+def _keyboard_reaches_a_move(page: Any) -> None:
+    """Tab from the top of the page reaches a move button, and the focus ring is visible."""
+    page.locator("body").focus()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        focused = "() => !!document.activeElement.closest('#controls') && !!document.activeElement.dataset.action"
+        if page.evaluate(focused):
+            break
+    else:
+        raise AssertionError("no move button is reachable with the Tab key")
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", ""), "the focused move button shows no focus ring"
 
 
 def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int) -> bool:
@@ -190,10 +207,12 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         violations = _axe_serious(page)
         assert not violations, violations
 
+    _keyboard_reaches_a_move(phone if _turn(phone) == "mine" else desktop)
     start = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()
     both_choose = {0, 1} <= set(start["view"]["choices"]["waiting_for"])
     assert _choice_survives_another_choosing(phone, desktop, 1) == both_choose
     overflow_seen: list[str] = []
+    mid_game: list[str] = []  # axe's serious findings in the middle of the game
 
     def check(moves: int) -> None:
         for page in (phone, desktop):
@@ -203,10 +222,13 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         if moves == 4:
             _shot(phone, f"{game_id}-360x740-play.png")
             _shot(desktop, f"{game_id}-1280x800-play.png")
+            for page in (phone, desktop):
+                mid_game.extend(_axe_serious(page))
 
     rng = random.Random(game_id)
     _play_to_end([phone, desktop], rng, check)
     assert not overflow_seen, overflow_seen
+    assert not mid_game, mid_game
 
     for page, size in ((phone, "360x740"), (desktop, "1280x800")):
         page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)
@@ -305,4 +327,25 @@ def test_a_renderer_failure_is_shown_and_logged_not_hidden(browser: Any, server:
     while "test renderer broke" not in server.log_path.read_text(errors="replace"):
         assert time.monotonic() < deadline, "the server's log never got the browser's report"
         page.wait_for_timeout(100)
+    context.close()
+
+
+def test_the_replay_page_is_accessible_and_fits_a_phone(browser: Any, server: ServerProcess) -> None:
+    seats = [{"bot": "random"}, {"bot": "random"}]
+    answer = httpx.post(
+        f"{server.base}/api/tables", json={"game": "pig", "options": {"goal": 20}, "seats": seats}, timeout=30
+    ).json()
+    deadline = time.monotonic() + WAIT_S
+    while not httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()["table"]["finished"]:
+        assert time.monotonic() < deadline, "two bots did not finish a game of Pig"
+        time.sleep(0.2)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server.base}/replay/{answer['id']}")
+    page.wait_for_selector("#board .player", timeout=WAIT_S * 1000)
+    page.click("#next")
+    assert "step 2 of" in page.inner_text("#position")
+    assert _overflow(page) <= 0
+    violations = _axe_serious(page)
+    assert not violations, violations
     context.close()

@@ -38,6 +38,10 @@ class SeatView:
             self._observation = self.game.observation(self._state, self.player)
         return self._observation
 
+    def observation_tensor(self) -> list[float]:
+        """The seat's observation as the game's fixed-length numbers (for learned policies)."""
+        return self.game.observation_tensor(self._state, self.player)
+
     def sample_state(self, rng: Rng) -> Any:
         """A full state the seat cannot tell apart from the real one (for search)."""
         return self.game.resample_from_infostate(self._state, self.player, rng)

@@ -201,7 +201,7 @@ class _Search:
                     return
                 self.compiled = None
             if kind is chance:
-                state = game._apply_chance(state, game.sample_chance(state, rng))  # self-sampled: trusted
+                state = game.sample_and_apply_chance(state, rng)[1]
                 continue
             steps += 1
             if steps > MAX_ROLLOUT_STEPS:

@@ -141,9 +141,7 @@ def make_agent(spec: str, game: Game[Any, Any, Any]) -> Agent:
 
 def available_agents(game_id: str | None = None) -> list[str]:
     _load()
-    return sorted(
-        e.name for e in _AGENTS.values() if game_id is None or e.games is None or game_id in e.games
-    )
+    return sorted(e.name for e in _AGENTS.values() if game_id is None or e.games is None or game_id in e.games)
 
 
 def agent_entries() -> list[AgentEntry]:

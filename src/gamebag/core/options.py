@@ -8,9 +8,9 @@ allowed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from gamebag.core.errors import OptionError
 
@@ -96,28 +96,24 @@ class Option:
         raise OptionError(f"option {self.name!r} has unknown kind {self.kind!r}")
 
 
-class FrozenOptions(Mapping[str, OptionValue]):
-    """A read-only mapping of validated options that pickles and copies (a ``mappingproxy`` does neither)."""
+class FrozenOptions(dict[str, OptionValue]):
+    """Validated options: a read-only dict that pickles and copies (a ``mappingproxy`` does neither).
 
-    __slots__ = ("_values",)
+    A dict underneath so that games read their options at dict speed in hot paths.
+    """
 
-    def __init__(self, values: Mapping[str, OptionValue]) -> None:
-        self._values = dict(values)
+    __slots__ = ()
 
-    def __getitem__(self, name: str) -> OptionValue:
-        return self._values[name]
+    def _read_only(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("game options are read-only; make a new game with other options")
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __repr__(self) -> str:
-        return f"FrozenOptions({self._values!r})"
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
 
     def __reduce__(self) -> tuple[type[FrozenOptions], tuple[dict[str, OptionValue]]]:
-        return (FrozenOptions, (self._values,))
+        return (FrozenOptions, (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenOptions({dict(self)!r})"
 
 
 def validate_options(

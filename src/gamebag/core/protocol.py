@@ -162,6 +162,17 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def _apply_chance(self, state: StateT, outcome: OutcomeT) -> StateT:
         """The state after ``outcome``, already checked by ``check_outcome``."""
 
+    @final
+    def sample_and_apply_chance(self, state: StateT, rng: Rng) -> tuple[OutcomeT, StateT]:
+        """Draw an outcome with ``sample_chance`` and apply it: ``(outcome, next state)``.
+
+        An outcome the game drew itself can happen by construction (the conformance
+        suite checks that every sample is in ``chance_outcomes``), so its check is
+        skipped; outcomes from outside (records, clients) go through ``apply_chance``.
+        """
+        outcome = self.sample_chance(state, rng)
+        return outcome, self._apply_chance(state, outcome)
+
     # ---- results --------------------------------------------------------------------------
     def is_terminal(self, state: StateT) -> bool:
         return self.node_kind(state) is NodeKind.TERMINAL

@@ -34,7 +34,8 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
-from gamebag.games.catch_a_dragon.dice import all_collections, legal_collections, set_points
+from gamebag.games.catch_a_dragon.dice import all_collections, bust_probability, legal_collections, set_points
+from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 
 SIDES = 6
 MAX_PLAYERS = 8
@@ -388,6 +389,24 @@ def choose(
 
 # ---- whole games ---------------------------------------------------------------------------
 @numba.njit(cache=True)
+def play_on(
+    board: IntArray,
+    key: np.uint64,
+    counters: U64Array,
+    rules: RulesArrays,
+    policies: Int8Array,
+    tables: TablesArrays,
+    rolled: Int8Array,
+) -> None:
+    """Play row 0 of ``board`` to the end with the seats' compiled policies."""
+    roll_on(board, 0, key, counters, rules, rolled)
+    while board[0, PHASE] != OVER:
+        action = choose(policies[board[0, SEAT]], board, 0, key, counters, rules, tables)
+        apply_action(board, 0, action, rules)
+        roll_on(board, 0, key, counters, rules, rolled)
+
+
+@numba.njit(cache=True)
 def play_games(
     run: np.uint64, start: int, stop: int, rules: RulesArrays, policies: Int8Array, tables: TablesArrays
 ) -> tuple[IntArray, FloatArray, IntArray]:
@@ -404,11 +423,7 @@ def play_games(
         key = game_key(run, np.int64(start + g))
         counters[0] = np.uint64(0)
         reset_row(board, 0)
-        roll_on(board, 0, key, counters, rules, rolled)
-        while board[0, PHASE] != OVER:
-            action = choose(policies[board[0, SEAT]], board, 0, key, counters, rules, tables)
-            apply_action(board, 0, action, rules)
-            roll_on(board, 0, key, counters, rules, rolled)
+        play_on(board, key, counters, rules, policies, tables, rolled)
         winners = 0
         for p in range(players):
             scores[g, p] = board[0, SCORES + p]
@@ -568,37 +583,34 @@ def rules_arrays(rules: DragonRules) -> RulesArrays:
     return (config, points_table(rules.cyclic), collection_table(rules.dice), roll_tables()[0], starts, actions)
 
 
+def _counts(faces: tuple[int, ...]) -> list[int]:
+    return [faces.count(face) for face in range(1, SIDES + 1)]
+
+
+_PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
+
+
+def board_row(state: DragonState) -> list[int]:
+    """A rules-engine state as a board row (the exact replays prove the two agree)."""
+    row = [*state.scores, *([0] * (MAX_PLAYERS - len(state.scores)))]
+    row += [state.round_no, state.seat, _PHASE_INDEX[state.phase], *_counts(state.collected), *_counts(state.rolled)]
+    row.append(sum(1 << seat for seat in state.winners))
+    last = state.last_turn
+    if last is None:
+        return row + [0] * (FIELDS - len(row))
+    row += [1, last.seat, last.round_no, *_counts(last.collected), *_counts(last.last_roll), last.points]
+    row.append(TURN_ENDINGS.index(last.ended_by))
+    return row
+
+
 def heuristic_points(faces: tuple[int, ...], cyclic: bool) -> float:
-    """The heuristic agent's own scoring (it reads a full ring of six as no chain: kept as is)."""
-    if not faces:
-        return 0.0
-    if len(set(faces)) == 1:
-        return float(len(faces) ** 2)
-    held = set(faces)
-    points = 0
-    for face in held:
-        before = face - 1 if face > 1 else (SIDES if cyclic else 0)
-        if before in held:
-            continue
-        length = 1
-        following = face % SIDES + 1 if cyclic or face < SIDES else 0
-        while following in held and following != face:
-            length += 1
-            following = following % SIDES + 1 if cyclic or following < SIDES else 0
-        points += 2 * length if length >= 2 else 1
-    return float(points)
+    """The heuristic agent's scoring: the game's own ``set_points``."""
+    return float(set_points(faces, cyclic))
 
 
 def heuristic_bust_chance(faces: tuple[int, ...], duplicate_bust: str, dice_in_all: int) -> float:
-    dice = dice_in_all - len(faces)
-    if len(faces) < 2 or dice == 0:
-        return 0.0
-    held = len(set(faces))
-    if held == 1:
-        return ((SIDES - 1) / SIDES) ** dice
-    if duplicate_bust == "any":
-        return 1.0 - ((SIDES - held) / SIDES) ** dice
-    return (held / SIDES) ** dice
+    """The heuristic agent's bust chance: the game's own exact ``bust_probability``."""
+    return float(bust_probability(faces, duplicate_bust, dice_in_all))
 
 
 def heuristic_estimate(faces: tuple[int, ...], cyclic: bool, duplicate_bust: str, dice_in_all: int) -> float:
@@ -831,6 +843,9 @@ class DragonEngine(FastEngine):
 
     game_id: ClassVar[str] = "catch-a-dragon"
 
+    def __init__(self) -> None:
+        self._prepared: dict[tuple[int, tuple[str, ...]], tuple[Game[Any, Any, Any], Any]] = {}
+
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         # The win objective is solved for two players only.
         return POLICIES if game.num_players == 2 else POLICIES[:3]
@@ -863,6 +878,27 @@ class DragonEngine(FastEngine):
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return DragonStepBatch(game, num_envs)
+
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        if not isinstance(state, DragonState):
+            return None
+        # A search plays out thousands of times per move: keep everything but the position ready.
+        prepared = self._prepared.get((id(game), tuple(agents)))
+        if prepared is None or prepared[0] is not game:
+            if self.unsupported(game, agents) is not None:
+                return None
+            if len(self._prepared) >= KEPT_TABLES:
+                self._prepared.pop(next(iter(self._prepared)))
+            arrays = (rules_arrays(rules_of(game)), policy_codes(agents), policy_tables(game, agents))
+            prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
+        rules, codes, tables = prepared[1]
+        board = np.array([board_row(state)], dtype=np.int32)
+        play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules, codes, tables, np.zeros(SIDES, np.int8))
+        winners = int(board[0, WINNERS])
+        share = 1.0 / winners.bit_count()
+        return tuple(share if winners >> seat & 1 else 0.0 for seat in range(game.num_players))
 
 
 ENGINE = register_engine(DragonEngine())

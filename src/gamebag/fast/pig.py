@@ -26,6 +26,7 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
+from gamebag.games.pig.rules import Phase, PigState
 
 # Board columns.
 SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
@@ -135,6 +136,32 @@ def choose(
 
 # ---- whole games ---------------------------------------------------------------------------
 @numba.njit(cache=True)
+def play_on(
+    board: IntArray,
+    key: np.uint64,
+    counters: npt.NDArray[np.uint64],
+    goal: int,
+    sides: int,
+    policies: Int8Array,
+    score_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
+) -> None:
+    """Play row 0 of ``board`` to the end with the seats' compiled policies."""
+    while board[0, PHASE] != OVER:
+        if board[0, PHASE] == ROLLING:
+            face = int(draw_below(key, counters[0], np.int64(sides))) + 1
+            counters[0] += np.uint64(1)
+            apply_roll(board, 0, face, goal)
+        else:
+            action = choose(
+                policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_choice, win_slot, win_action
+            )
+            apply_action(board, 0, action)
+
+
+@numba.njit(cache=True)
 def play_games(
     run: np.uint64,
     start: int,
@@ -158,16 +185,7 @@ def play_games(
         key = game_key(run, np.int64(start + g))
         counters[0] = np.uint64(0)
         reset_row(board, 0)
-        while board[0, PHASE] != OVER:
-            if board[0, PHASE] == ROLLING:
-                face = int(draw_below(key, counters[0], np.int64(sides))) + 1
-                counters[0] += np.uint64(1)
-                apply_roll(board, 0, face, goal)
-            else:
-                action = choose(
-                    policies[board[0, SEAT]], board, 0, key, counters, score_roll, win_choice, win_slot, win_action
-                )
-                apply_action(board, 0, action)
+        play_on(board, key, counters, goal, sides, policies, score_roll, win_choice, win_slot, win_action)
         scores[g, 0] = board[0, SCORE0]
         scores[g, 1] = board[0, SCORE1]
         returns[g, board[0, WINNER]] = 1.0
@@ -252,6 +270,23 @@ def observe_rows(board: IntArray, goal: int) -> npt.NDArray[np.float32]:
             out[i, player, 3] = 1.0 if board[i, SEAT] == player and board[i, PHASE] != OVER else 0.0
             out[i, player, 4 + board[i, PHASE]] = 1.0
     return out
+
+
+_PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
+
+
+def board_row(state: PigState) -> list[int]:
+    """A rules-engine state as a board row (the exact replays prove the two agree)."""
+    return [
+        state.scores[0],
+        state.scores[1],
+        state.seat,
+        state.turn_total,
+        _PHASE_INDEX[state.phase],
+        0 if state.last_roll is None else state.last_roll,
+        state.turns,
+        -1 if state.winner is None else state.winner,
+    ]
 
 
 # ---- solved tables -------------------------------------------------------------------------
@@ -427,6 +462,9 @@ class PigEngine(FastEngine):
 
     game_id: ClassVar[str] = "pig"
 
+    def __init__(self) -> None:
+        self._prepared: dict[tuple[int, tuple[str, ...]], tuple[Game[Any, Any, Any], Any]] = {}
+
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         return POLICIES
 
@@ -457,6 +495,26 @@ class PigEngine(FastEngine):
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return PigStepBatch(game, num_envs)
+
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        if not isinstance(state, PigState):
+            return None
+        # A search plays out thousands of times per move: keep everything but the position ready.
+        prepared = self._prepared.get((id(game), tuple(agents)))
+        if prepared is None or prepared[0] is not game:
+            if self.unsupported(game, agents) is not None:
+                return None
+            if len(self._prepared) >= KEPT_TABLES:
+                self._prepared.pop(next(iter(self._prepared)))
+            arrays = (rules_of(game), policy_codes(agents), policy_tables(game, agents))
+            prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
+        rules, codes, tables = prepared[1]
+        board = np.array([board_row(state)], dtype=np.int32)
+        play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules.goal, rules.sides, codes, *tables)
+        winner = int(board[0, WINNER])
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
 
 
 ENGINE = register_engine(PigEngine())

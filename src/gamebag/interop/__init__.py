@@ -6,6 +6,9 @@
   ``gamebag/<game-id>-v0`` ids;
 * ``gamebag.interop.openspiel_game``: every game as an OpenSpiel Python game
   (registered as ``gamebag_<game_id>`` on import);
+* ``gamebag.interop.vector_env``: batches of games over the compiled step kernels
+  (a Gymnasium ``VectorEnv`` and a pgx-style multi-agent ``BatchEnv``);
+  ``gamebag.interop.sb3_vec_env`` shows the vector env to Stable-Baselines3;
 * ``gamebag.interop.common``: what they share (action indices, the running table).
 
 Nothing is imported here, so ``import gamebag`` never needs the extra; see

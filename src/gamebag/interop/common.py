@@ -98,7 +98,7 @@ class ActionCodec:
         if not self.actions:
             raise ValueError(f"{game.game_id} lists no actions in all_actions(); it cannot be indexed")
         self.size = len(self.actions)
-        self._index = {action: position for position, action in enumerate(self.actions)}
+        self.index_of = {action: position for position, action in enumerate(self.actions)}
 
     def action(self, index: int) -> Any:
         """The action at ``index``; ``IllegalActionError`` when out of range."""
@@ -108,14 +108,14 @@ class ActionCodec:
 
     def legal_indices(self, state: Any, player: int) -> list[int]:
         """The sorted indices of ``player``'s legal actions (empty when it does not act)."""
-        index = self._index
+        index = self.index_of
         return sorted(index[action] for action in self.game.legal_actions(state, player))
 
     def mask(self, state: Any, player: int) -> NDArray[np.int8]:
         """A fresh 0/1 vector over the action space marking the legal actions."""
         mask = np.zeros(self.size, dtype=np.int8)
         if self.game.node_kind(state) is NodeKind.DECISION and player in self.game.acting_players(state):
-            index = self._index
+            index = self.index_of
             mask[[index[action] for action in self.game.legal_actions(state, player)]] = 1
         return mask
 
@@ -191,12 +191,27 @@ class Table:
             raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
         self.max_steps = max_steps
         self.num_players = game.num_players
-        self.state: Any = game.initial_state()
+        self.state = game.initial_state()
         self.observation_size = len(game.observation_tensor(self.state, 0))
         self.steps = 0
         self.truncated = False
         self.forfeit: Forfeit | None = None
         self._rng: Rng | None = None
+
+    @property
+    def state(self) -> Any:
+        """The current state of the game."""
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        # What the environments ask of a state many times per step, asked of the game once.
+        self._state = state
+        kind = self.game.node_kind(state)
+        self._terminal = kind is NodeKind.TERMINAL
+        self._kind = kind
+        self._acting: tuple[int, ...] = tuple(self.game.acting_players(state)) if kind is NodeKind.DECISION else ()
+        self._masks: dict[int, NDArray[np.int8]] = {}
 
     # ---- episode ---------------------------------------------------------------------
     def reset(self, rng: Rng) -> None:
@@ -211,30 +226,32 @@ class Table:
     @property
     def over(self) -> bool:
         """Whether the episode has ended (game over, step limit, or forfeit)."""
-        return self.truncated or self.forfeit is not None or self.game.is_terminal(self.state)
+        return self.truncated or self.forfeit is not None or self._terminal
 
     @property
     def terminated(self) -> bool:
         """Whether the game itself ended (by its rules or by a forfeit)."""
-        return self.forfeit is not None or self.game.is_terminal(self.state)
+        return self.forfeit is not None or self._terminal
 
     def acting(self) -> tuple[int, ...]:
         """The seats that choose now (empty once the episode is over)."""
-        if self.over:
+        if self.truncated or self.forfeit is not None:
             return ()
-        return tuple(self.game.acting_players(self.state))
+        return self._acting
 
     # ---- what a seat sees -------------------------------------------------------------
     def observation(self, seat: int) -> NDArray[np.float32]:
         """A fresh float32 copy of the seat's observation tensor, clipped to [0, 1]."""
-        values = self.game.observation_tensor(self.state, seat)
+        values = self.game.observation_tensor(self._state, seat)
         if len(values) != self.observation_size:
             raise RuntimeError(
                 f"{self.game.game_id}: observation_tensor has {len(values)} values here but "
                 f"{self.observation_size} at the start; the adapters need a fixed length"
             )
-        array = np.asarray(values, dtype=np.float32)
-        return np.clip(array, OBSERVATION_LOW, OBSERVATION_HIGH, out=array)
+        array = np.array(values, dtype=np.float32)
+        if min(values) < OBSERVATION_LOW or max(values) > OBSERVATION_HIGH:  # rare: a list scan is cheaper
+            np.clip(array, OBSERVATION_LOW, OBSERVATION_HIGH, out=array)
+        return array
 
     def global_state(self) -> NDArray[np.float32]:
         """Every seat's observation, seat 0 first, in one vector (for centralised critics).
@@ -246,9 +263,15 @@ class Table:
 
     def action_mask(self, seat: int) -> NDArray[np.int8]:
         """A fresh legal-action mask for the seat (all zeros when it does not act)."""
-        if self.over:
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = np.zeros(self.codec.size, dtype=np.int8)
+            if seat in self._acting:
+                index = self.codec.index_of
+                mask[[index[action] for action in self.game.legal_actions(self._state, seat)]] = 1
+        if self.truncated or self.forfeit is not None:
             return np.zeros(self.codec.size, dtype=np.int8)
-        return self.codec.mask(self.state, seat)
+        return mask.copy()
 
     def render(self) -> str:
         """The table as a spectator sees it, as plain text."""
@@ -264,9 +287,9 @@ class Table:
         with ``forfeit_by``.
         """
         index = as_index(raw)
-        legal = self.codec.legal_indices(self.state, seat)
-        if index in legal:
-            return self.codec.action(index)
+        if 0 <= index < self.codec.size and self.action_mask(seat)[index]:
+            return self.codec.actions[index]
+        legal = self.codec.legal_indices(self._state, seat) if seat in self.acting() else []
         reason = (
             f"seat {seat} chose action index {index}, which is not legal now; legal indices: "
             f"{', '.join(map(str, legal)) or 'none (the seat does not act now)'}"
@@ -289,7 +312,7 @@ class Table:
         self.state = self.game.apply(self.state, moves)
         self.steps += 1
         self._resolve_chance()
-        if self.max_steps is not None and self.steps >= self.max_steps and not self.game.is_terminal(self.state):
+        if self.max_steps is not None and self.steps >= self.max_steps and not self._terminal:
             self.truncated = True
         return self._rewards(before, self.state)
 
@@ -301,15 +324,17 @@ class Table:
         return self._rng
 
     def _resolve_chance(self) -> None:
-        while self.game.node_kind(self.state) is NodeKind.CHANCE:
-            outcome = self.game.sample_chance(self.state, self.rng)
-            self.state = self.game.apply_chance(self.state, outcome)
+        game, rng = self.game, self.rng
+        state = self._state
+        while game.node_kind(state) is NodeKind.CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+        self.state = state
 
     def _rewards(self, before: Any, after: Any) -> tuple[float, ...]:
         if self.reward_mode == "score":
             old, new = self.game.scores(before), self.game.scores(after)
             return tuple(float(n - o) for n, o in zip(new, old, strict=True))
-        if self.game.is_terminal(after):
+        if self._terminal:
             return tuple(float(r) for r in self.game.returns(after))
         return (0.0,) * self.num_players
 

@@ -43,8 +43,9 @@ list and restored by replaying it.
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -59,9 +60,11 @@ from gamebag.interop.common import ActionCodec, canonical_json, leaders_share, o
 NAME_PREFIX = "gamebag_"
 DEFAULT_MAX_GAME_LENGTH = 1000
 DEFAULT_MAX_CHANCE_OUTCOMES = 1024
-ADAPTER_PARAMETERS = ("players", "max_game_length", "max_chance_outcomes", "start")
+ADAPTER_PARAMETERS = ("players", "max_game_length", "max_chance_outcomes", "start", "turn_based")
+# Chance states whose outcome lists a configured game keeps (searches revisit them).
+CHANCE_CACHE_SIZE = 4096
 
-# An entry of a state's move log: a joint action as ((seat, action id), ...) or a chance id.
+# An entry of a state's move log: a joint action (or one turn of one) as ((seat, action id), ...), or a chance id.
 LogEntry = tuple[tuple[int, int], ...] | int
 
 
@@ -120,6 +123,7 @@ def _parameter_specification(game_class: type[Game[Any, Any, Any]]) -> dict[str,
         "max_game_length": DEFAULT_MAX_GAME_LENGTH,
         "max_chance_outcomes": DEFAULT_MAX_CHANCE_OUTCOMES,
         "start": "",
+        "turn_based": False,
     }
     for option in game_class.option_specs:
         if option.name in spec:
@@ -131,19 +135,27 @@ def _parameter_specification(game_class: type[Game[Any, Any, Any]]) -> dict[str,
     return spec
 
 
-def _game_type(game_class: type[Game[Any, Any, Any]]) -> pyspiel.GameType:
+def game_traits(game_class: type[Game[Any, Any, Any]]) -> tuple[bool, bool]:
+    """``(sequential, perfect_information)`` of a game, as it declares them in ``traits``."""
+    traits = game_class.traits
+    return traits.sequential, traits.perfect_information
+
+
+def _game_type(game_class: type[Game[Any, Any, Any]], sequential: bool, perfect: bool) -> pyspiel.GameType:
+    dynamics = pyspiel.GameType.Dynamics
+    information = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=spiel_name(game_class.game_id),
         long_name=f"gamebag {game_class.title}",
-        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
+        dynamics=dynamics.SEQUENTIAL if sequential else dynamics.SIMULTANEOUS,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=information.PERFECT_INFORMATION if perfect else information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game_class.max_players,
         min_num_players=game_class.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=False,  # a fixed-size tensor cannot hold the whole history
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameter_specification(game_class),
@@ -174,12 +186,42 @@ class SpielConfig:
         self.num_players = self.game.num_players
         self.max_game_length = _positive_int(self.params, "max_game_length", 1)
         self.branching = _positive_int(self.params, "max_chance_outcomes", 2)
+        turn_based = self.params.get("turn_based", False)
+        if not isinstance(turn_based, bool):
+            raise OptionError(f"parameter turn_based must be true or false, not {turn_based!r}")
+        self.turn_based = turn_based
+        self._chance_cache: dict[Any, tuple[tuple[Any, float], ...]] = {}
         start = self.params.get("start", "")
         if not isinstance(start, str):
             raise OptionError(f"parameter start must be a string of moves (see start_string), not {start!r}")
         self.start_entries = parse_moves(start)
         self.initial = _Track.initial(self).replayed(self.start_entries, "start").rebased()
         self.observation_size = len(self.game.observation_tensor(self.initial.state, 0))
+
+    def chance_list(self, state: Any) -> tuple[tuple[Any, float], ...]:
+        """The outcomes of a chance state with positive probability, as floats (recent states cached)."""
+        cached = self._chance_cache.get(state)
+        if cached is None:
+            cached = tuple(
+                (outcome, weight) for outcome, p in self.game.chance_outcomes(state) if (weight := _as_float(p)) > 0
+            )
+            if len(self._chance_cache) >= CHANCE_CACHE_SIZE:
+                self._chance_cache.clear()  # a bound on memory; searches refill it with what they revisit
+            self._chance_cache[state] = cached
+        return cached
+
+    @property
+    def sequential(self) -> bool:
+        """Whether OpenSpiel sees one seat choosing at a time (by the game's nature or ``turn_based``)."""
+        return self.turn_based or game_traits(type(self.game))[0]
+
+
+def _as_float(probability: Any) -> float:
+    """A probability as a float; a ``Fraction`` is divided directly (``float()`` on one is slow)."""
+    try:
+        return float(probability.numerator / probability.denominator)
+    except AttributeError:
+        return float(probability)
 
 
 def parse_moves(text: str) -> list[LogEntry]:
@@ -226,25 +268,6 @@ def _config(game_id: str, params: Mapping[str, Any]) -> SpielConfig:
 
 
 # ---- the immutable position behind a pyspiel state -----------------------------------------
-class _Trail:
-    """A persistent list of strings (appending shares the old list)."""
-
-    __slots__ = ("item", "previous")
-
-    def __init__(self, item: str, previous: _Trail | None) -> None:
-        self.item = item
-        self.previous = previous
-
-    def items(self) -> list[str]:
-        out: list[str] = []
-        node: _Trail | None = self
-        while node is not None:
-            out.append(node.item)
-            node = node.previous
-        out.reverse()
-        return out
-
-
 class _Log:
     """A persistent list of moves, for serialisation by replay."""
 
@@ -264,42 +287,76 @@ class _Log:
         return out
 
 
+def _digest(previous: bytes, item: str) -> bytes:
+    return hashlib.blake2b(previous + item.encode("utf-8"), digest_size=16).digest()
+
+
 class _Track:
     """Everything a pyspiel state holds, immutable: transitions return new tracks.
 
+    A track knows the track it came from (``parent``) and what the seats did to get
+    here (``acted``), so each seat's information state is computed only when asked,
+    once per track and seat, and chained from the parent's: a 128-bit digest of the
+    seat's observations (each written when it changes) and its own actions, in order.
     Cloning a pyspiel state deep-copies its attributes; a track is its own copy.
     Pickling (OpenSpiel's serialisation of Python states) writes the move log and
-    replays it when loaded.
+    replays it when loaded; a resampled track, which has no moves behind it, writes
+    its state instead.
     """
 
-    __slots__ = ("_chance", "config", "decisions", "digits", "last_action", "log", "state", "trails")
+    __slots__ = (
+        "_chance",
+        "_choosing",
+        "_current",
+        "_keys",
+        "_kind",
+        "_legal",
+        "_observed",
+        "acted",
+        "config",
+        "decisions",
+        "digits",
+        "log",
+        "parent",
+        "pending",
+        "replayable",
+        "state",
+    )
 
     def __init__(
         self,
         config: SpielConfig,
         state: Any,
         decisions: int,
-        digits: tuple[int, ...],
-        trails: tuple[_Trail, ...],
-        last_action: tuple[int, ...],
-        log: _Log | None,
-        chance: Sequence[tuple[Any, Fraction]] | None = None,
+        *,
+        parent: _Track | None = None,
+        acted: tuple[tuple[int, int], ...] = (),
+        digits: tuple[int, ...] = (),
+        pending: tuple[tuple[int, int], ...] = (),
+        log: _Log | None = None,
+        replayable: bool = True,
+        chance: Sequence[tuple[Any, float]] | None = None,
     ) -> None:
         self.config = config
         self.state = state
         self.decisions = decisions
+        self.parent = parent
+        self.acted = acted
         self.digits = digits
-        self.trails = trails
-        self.last_action = last_action
+        self.pending = pending
         self.log = log
+        self.replayable = replayable
         self._chance = chance
+        self._legal: dict[int, list[int]] = {}
+        self._kind: NodeKind = config.game.node_kind(state)
+        self._choosing: tuple[int, ...] | None = None
+        self._current: int | None = None
+        self._keys: list[bytes | None] = [None] * config.num_players
+        self._observed: list[str | None] = [None] * config.num_players
 
     @classmethod
     def initial(cls, config: SpielConfig) -> _Track:
-        game = config.game
-        state = game.initial_state()
-        trails = tuple(_Trail("o " + observation_string(game, state, p), None) for p in range(config.num_players))
-        return cls(config, state, 0, (), trails, (-1,) * config.num_players, None)
+        return cls(config, config.game.initial_state(), 0)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Track:
         return self
@@ -309,49 +366,79 @@ class _Track:
         track = self
         for number, entry in enumerate(entries, start=1):
             try:
-                track = track.with_chance(entry) if isinstance(entry, int) else track.with_joint(dict(entry))
+                if isinstance(entry, int):
+                    track = track.with_chance(entry)
+                elif track.config.turn_based and len(entry) == 1 and track.simultaneous:
+                    track = track.with_turn(*entry[0])
+                else:
+                    track = track.with_joint(dict(entry))
             except IllegalActionError as error:
                 raise OptionError(f"{what}: move {number} ({format_moves([entry])}) is not possible: {error}") from None
         return track
 
     def rebased(self) -> _Track:
         """This position as the root of a game: no decisions, moves or history yet."""
-        game = self.config.game
-        trails = tuple(
-            _Trail("o " + observation_string(game, self.state, p), None) for p in range(self.config.num_players)
-        )
-        return _Track(
-            self.config, self.state, 0, self.digits, trails, (-1,) * self.config.num_players, None, self._chance
-        )
+        return _Track(self.config, self.state, 0, digits=self.digits, pending=self.pending, chance=self._chance)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         config = self.config
-        return (_replay, (config.game_id, tuple(config.params.items()), tuple(_Log.entries(self.log))))
+        params = tuple(config.params.items())
+        if self.replayable:
+            return (_replay, (config.game_id, params, tuple(_Log.entries(self.log))))
+        return (_restore, (config.game_id, params, self.state, self.decisions, self.digits, self.pending))
 
     # ---- what the node is --------------------------------------------------------------
     @property
+    def is_chance(self) -> bool:
+        return self._kind is NodeKind.CHANCE
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether several seats choose at this decision node (in the game's own terms)."""
+        return self._kind is NodeKind.DECISION and len(self.config.game.acting_players(self.state)) > 1
+
+    @property
     def truncated(self) -> bool:
         return (
-            self.decisions >= self.config.max_game_length
-            and self.config.game.node_kind(self.state) is NodeKind.DECISION
+            self.decisions >= self.config.max_game_length and self._kind is NodeKind.DECISION and not self.pending
         )
 
     def is_terminal(self) -> bool:
-        return self.config.game.is_terminal(self.state) or self.truncated
+        return self._kind is NodeKind.TERMINAL or self.truncated
+
+    def choosing(self) -> tuple[int, ...]:
+        """The seats that choose now as OpenSpiel sees it (one seat in turn-based play)."""
+        choosing = self._choosing
+        if choosing is None:
+            choosing = ()
+            if self._kind is NodeKind.DECISION and not self.truncated:
+                choosing = tuple(self.config.game.acting_players(self.state))
+                if self.config.turn_based and len(choosing) > 1:
+                    done = {seat for seat, _ in self.pending}
+                    choosing = tuple(seat for seat in choosing if seat not in done)[:1]
+            self._choosing = choosing
+        return choosing
 
     def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        game = self.config.game
-        if game.node_kind(self.state) is NodeKind.CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        acting = game.acting_players(self.state)
-        return acting[0] if len(acting) == 1 else int(pyspiel.PlayerId.SIMULTANEOUS)
+        current = self._current
+        if current is None:
+            if self.is_terminal():
+                current = int(pyspiel.PlayerId.TERMINAL)
+            elif self._kind is NodeKind.CHANCE:
+                current = int(pyspiel.PlayerId.CHANCE)
+            else:
+                choosing = self.choosing()
+                current = choosing[0] if len(choosing) == 1 else int(pyspiel.PlayerId.SIMULTANEOUS)
+            self._current = current
+        return current
 
     def legal_actions(self, player: int) -> list[int]:
-        if self.is_terminal() or self.config.game.node_kind(self.state) is not NodeKind.DECISION:
-            return []
-        return self.config.codec.legal_indices(self.state, player)
+        legal = self._legal.get(player)
+        if legal is None:
+            legal = self._legal[player] = (
+                self.config.codec.legal_indices(self.state, player) if player in self.choosing() else []
+            )
+        return legal
 
     def returns(self) -> list[float]:
         game = self.config.game
@@ -362,12 +449,10 @@ class _Track:
         return [0.0] * self.config.num_players
 
     # ---- chance ------------------------------------------------------------------------
-    def chance_list(self) -> Sequence[tuple[Any, Fraction]]:
+    def chance_list(self) -> Sequence[tuple[Any, float]]:
         """The event's outcomes with positive probability, in the game's order (cached)."""
         if self._chance is None:
-            self._chance = tuple(
-                (outcome, Fraction(p)) for outcome, p in self.config.game.chance_outcomes(self.state) if p > 0
-            )
+            self._chance = self.config.chance_list(self.state)
         return self._chance
 
     def _depth(self) -> int:
@@ -378,40 +463,55 @@ class _Track:
         return depth
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The ids of the next digit with their exact conditional probabilities."""
+        """The ids of the next digit with their conditional probabilities (floats)."""
         outcomes = self.chance_list()
         base, depth = self.config.branching, self._depth()
+        if depth == 1:
+            return [(digit, p) for digit, (_, p) in enumerate(outcomes)]
         span = base ** (depth - len(self.digits) - 1)  # outcomes covered by one value of the next digit
         start = 0
         for digit in self.digits:
             start = start * base + digit
         start *= span * base
-        groups: list[tuple[int, Fraction]] = []
+        groups: list[tuple[int, float]] = []
         for digit in range(base):
             low = start + digit * span
             if low >= len(outcomes):
                 break
-            weight = sum((p for _, p in outcomes[low : low + span]), Fraction(0))
+            weight = sum(p for _, p in outcomes[low : low + span])
             if weight > 0:
                 groups.append((digit, weight))
-        total = sum((w for _, w in groups), Fraction(0))
-        return [(digit, float(weight / total)) for digit, weight in groups]
+        total = sum(w for _, w in groups)
+        return [(digit, weight / total) for digit, weight in groups]
 
     def with_chance(self, digit: int) -> _Track:
-        if digit not in {d for d, _ in self.chance_outcomes()}:
+        depth = self._depth()
+        possible = (
+            0 <= digit < len(self.chance_list())
+            if depth == 1  # every listed outcome has a positive probability
+            else digit in {d for d, _ in self.chance_outcomes()}
+        )
+        if not possible:
             raise IllegalActionError(f"chance id {digit} is not a possible outcome here")
         digits = (*self.digits, digit)
         log = _Log(digit, self.log)
-        if len(digits) < self._depth():
+        if len(digits) < depth:
             return _Track(
-                self.config, self.state, self.decisions, digits, self.trails, self.last_action, log, self._chance
+                self.config,
+                self.state,
+                self.decisions,
+                parent=self,
+                digits=digits,
+                log=log,
+                replayable=self.replayable,
+                chance=self._chance,
             )
         index = 0
         for d in digits:
             index = index * self.config.branching + d
         outcome = self.chance_list()[index][0]
         state = self.config.game.apply_chance(self.state, outcome)
-        return self._moved(state, self.decisions, {}, log)
+        return _Track(self.config, state, self.decisions, parent=self, log=log, replayable=self.replayable)
 
     def chance_description(self, digit: int) -> str:
         depth = self._depth()
@@ -421,56 +521,150 @@ class _Track:
         return f"chance part {len(self.digits) + 1} of {depth}: {digit}"
 
     # ---- decisions ---------------------------------------------------------------------
-    def with_joint(self, joint: Mapping[int, int]) -> _Track:
-        game, codec = self.config.game, self.config.codec
-        acting = game.acting_players(self.state)
-        missing = [seat for seat in acting if seat not in joint]
-        if missing:
-            raise IllegalActionError(f"seat(s) {', '.join(map(str, missing))} also choose at this node")
-        moves: dict[int, Any] = {}
-        for seat in acting:
-            index = joint[seat]
-            legal = codec.legal_indices(self.state, seat)
-            if index not in legal:
-                raise IllegalActionError(
-                    f"seat {seat}: action id {index} is not legal here; legal ids: {', '.join(map(str, legal))}"
-                )
-            moves[seat] = codec.action(index)
-        state = game.apply(self.state, moves)
-        chosen = {seat: joint[seat] for seat in acting}
-        log = _Log(tuple(sorted(chosen.items())), self.log)
-        return self._moved(state, self.decisions + 1, chosen, log)
+    def _checked(self, seat: int, index: int) -> Any:
+        legal = self.legal_actions(seat)
+        if index not in legal:
+            raise IllegalActionError(
+                f"seat {seat}: action id {index} is not legal here; legal ids: {', '.join(map(str, legal))}"
+            )
+        return self.config.codec.action(index)
 
-    def _moved(self, state: Any, decisions: int, chosen: Mapping[int, int], log: _Log) -> _Track:
+    def with_joint(self, joint: Mapping[int, int]) -> _Track:
+        choosing = self.choosing()
+        if self.config.turn_based and len(choosing) == 1 and self.simultaneous:
+            seat = choosing[0]
+            if seat not in joint:
+                raise IllegalActionError(f"seat {seat} chooses now")
+            return self.with_turn(seat, joint[seat])
+        missing = [seat for seat in choosing if seat not in joint]
+        if missing or not choosing:
+            raise IllegalActionError(
+                f"seat(s) {', '.join(map(str, missing))} also choose at this node" if missing else "nobody chooses now"
+            )
+        moves = {seat: self._checked(seat, joint[seat]) for seat in choosing}
+        chosen = tuple((seat, joint[seat]) for seat in choosing)
+        state = self.config.game.apply(self.state, moves)
+        return _Track(
+            self.config,
+            state,
+            self.decisions + 1,
+            parent=self,
+            acted=chosen,
+            log=_Log(chosen, self.log),
+            replayable=self.replayable,
+        )
+
+    def with_turn(self, seat: int, index: int) -> _Track:
+        """One seat's part of a simultaneous node in turn-based play; the last one reveals them all."""
+        action = self._checked(seat, index)
+        pending = (*self.pending, (seat, index))
+        log = _Log(((seat, index),), self.log)
+        acting = self.config.game.acting_players(self.state)
+        if len(pending) < len(acting):
+            return _Track(
+                self.config,
+                self.state,
+                self.decisions,
+                parent=self,
+                acted=((seat, index),),
+                pending=pending,
+                log=log,
+                replayable=self.replayable,
+            )
+        codec = self.config.codec
+        moves = {p: codec.action(i) for p, i in self.pending}
+        moves[seat] = action
+        state = self.config.game.apply(self.state, moves)
+        return _Track(
+            self.config,
+            state,
+            self.decisions + 1,
+            parent=self,
+            acted=((seat, index),),
+            log=log,
+            replayable=self.replayable,
+        )
+
+    # ---- information -------------------------------------------------------------------
+    def observed(self, seat: int) -> str:
+        """The seat's observation as canonical JSON (cached; shared with the parent when the state is)."""
+        text = self._observed[seat]
+        if text is None:
+            parent = self.parent
+            if parent is not None and parent.state is self.state:
+                text = parent.observed(seat)
+            else:
+                text = observation_string(self.config.game, self.state, seat)
+            self._observed[seat] = text
+        return text
+
+    def _items(self, seat: int) -> list[str]:
+        """What this track adds to the seat's history: its own actions, then a changed observation."""
+        codec = self.config.codec
+        items = [f"a {codec.describe(index)}" for who, index in self.acted if who == seat]
+        parent = self.parent
+        changed = parent is None or (parent.state is not self.state and self.observed(seat) != parent.observed(seat))
+        if changed:
+            items.append("o " + self.observed(seat))
+        return items
+
+    def info_key(self, seat: int) -> bytes:
+        """The seat's information state as a 128-bit digest (computed once per track and seat)."""
+        key = self._keys[seat]
+        if key is not None:
+            return key
+        chain: list[_Track] = []
+        node: _Track | None = self
+        while node is not None and node._keys[seat] is None:
+            chain.append(node)
+            node = node.parent
+        cached = node._keys[seat] if node is not None else None  # the nearest ancestor already keyed
+        running = cached if cached is not None else f"seat {seat}".encode()
+        for track in reversed(chain):  # root first
+            for item in track._items(seat):
+                running = _digest(running, item)
+            track._keys[seat] = running
+        return running
+
+    def history(self, seat: int) -> list[str]:
+        """The seat's information state written out: its observations and its own actions, in order."""
+        chain: list[_Track] = []
+        node: _Track | None = self
+        while node is not None:
+            chain.append(node)
+            node = node.parent
+        return [item for track in reversed(chain) for item in track._items(seat)]
+
+    def resampled(self, player: int, rng: random.Random) -> _Track:
+        """A position ``player`` cannot tell from this one, with the same information state.
+
+        The game draws the hidden state (``resample_from_infostate``); choices other seats
+        have already made at a turn-based simultaneous node are hidden from ``player`` too and
+        are drawn uniformly from their legal actions. The other seats' histories start at
+        the sampled position.
+        """
+        if self.digits or self._kind is not NodeKind.DECISION:
+            return self
         game, codec = self.config.game, self.config.codec
-        trails = []
-        last_action = list(self.last_action)
-        for seat, trail in enumerate(self.trails):
-            if seat in chosen:
-                trail = _Trail("a " + codec.describe(chosen[seat]), trail)
-                last_action[seat] = chosen[seat]
-            seen = "o " + observation_string(game, state, seat)
-            if seen != _last_observation(trail):
-                trail = _Trail(seen, trail)
-            trails.append(trail)
-        return _Track(self.config, state, decisions, (), tuple(trails), tuple(last_action), log)
+        state = game.resample_from_infostate(self.state, player, rng)
+        pending = tuple(
+            (seat, index if seat == player else rng.choice(codec.legal_indices(state, seat)))
+            for seat, index in self.pending
+        )
+        track = _Track(self.config, state, self.decisions, pending=pending, replayable=False)
+        track._keys[player] = self.info_key(player)
+        track._observed[player] = self.observed(player)
+        return track
 
     def describe(self) -> str:
         text = repr(self.state)
         if self.digits:
             text += f"\nchance digits so far: {list(self.digits)}"
+        if self.pending:
+            text += f"\nseats that have chosen (hidden until all have): {[seat for seat, _ in self.pending]}"
         if self.truncated and not self.config.game.is_terminal(self.state):
             text += f"\nstopped after {self.decisions} decisions (max_game_length)"
         return text
-
-
-def _last_observation(trail: _Trail) -> str | None:
-    node: _Trail | None = trail
-    while node is not None:
-        if node.item.startswith("o "):
-            return node.item
-        node = node.previous
-    return None
 
 
 def _replay(game_id: str, params: tuple[tuple[str, Any], ...], entries: tuple[LogEntry, ...]) -> _Track:
@@ -478,11 +672,24 @@ def _replay(game_id: str, params: tuple[tuple[str, Any], ...], entries: tuple[Lo
     return _config(game_id, dict(params)).initial.replayed(entries)
 
 
+def _restore(
+    game_id: str,
+    params: tuple[tuple[str, Any], ...],
+    state: Any,
+    decisions: int,
+    digits: tuple[int, ...],
+    pending: tuple[tuple[int, int], ...],
+) -> _Track:
+    """Rebuild a resampled track from its state (its history starts there)."""
+    config = _config(game_id, dict(params))
+    return _Track(config, state, decisions, digits=digits, pending=pending, replayable=False)
+
+
 # ---- pyspiel classes ------------------------------------------------------------------------
 class GamebagSpielGame(pyspiel.Game):  # type: ignore[misc]
     """A configured gamebag game as a pyspiel game."""
 
-    def __init__(self, game_id: str, game_type: pyspiel.GameType, params: Mapping[str, Any]) -> None:
+    def __init__(self, game_id: str, params: Mapping[str, Any]) -> None:
         config = _config(game_id, params)
         info = pyspiel.GameInfo(
             num_distinct_actions=config.codec.size,
@@ -491,9 +698,11 @@ class GamebagSpielGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=config.max_game_length,
+            max_game_length=config.max_game_length * (config.num_players if config.turn_based else 1),
         )
-        super().__init__(game_type, info, dict(params))
+        game_class = type(config.game)
+        perfect = game_traits(game_class)[1]
+        super().__init__(_game_type(game_class, config.sequential, perfect), info, dict(params))
         self.config = config
 
     def new_initial_state(self) -> GamebagSpielState:
@@ -523,7 +732,7 @@ class GamebagSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         track = self.track
-        if track.config.game.node_kind(track.state) is NodeKind.CHANCE:
+        if track.is_chance:
             self.track = track.with_chance(int(action))
         else:
             self.track = track.with_joint({track.current_player(): int(action)})
@@ -544,6 +753,21 @@ class GamebagSpielState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         return self.track.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GamebagSpielState:
+        """A state ``player_id`` cannot tell from this one, drawn with ``probability_sampler()``.
+
+        OpenSpiel's ISMCTS calls this to determinise hidden information. The sampler's
+        draw seeds the game's own resampling, so the same draws give the same state.
+        """
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        clone: GamebagSpielState = self.clone()
+        clone.track = self.track.resampled(int(player_id), rng)
+        return clone
+
+    def information_state_history(self, player: int) -> list[str]:
+        """The information state of ``player`` written out (its observations and actions, in order)."""
+        return self.track.history(player)
 
     def __str__(self) -> str:
         return self.track.describe()
@@ -573,38 +797,29 @@ class GamebagObserver:
                 f"(private_info=NONE, perfect_recall=False), not {obs_type}"
             )
         self.config = config
-        size = config.observation_size
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]]
-        if self.kind == "public":
-            self.tensor, self.dict = None, {}
-        elif self.kind == "observation":
-            self.tensor = np.zeros(size, np.float32)
+        if self.kind == "observation":
+            self.tensor = np.zeros(config.observation_size, np.float32)
             self.dict = {"observation": self.tensor}
-        else:
-            self.tensor = np.zeros(size + config.codec.size, np.float32)
-            self.dict = {"observation": self.tensor[:size], "last_action": self.tensor[size:]}
+        else:  # no tensor: the public view is JSON, and a fixed size cannot hold a whole history
+            self.tensor, self.dict = None, {}
 
     def set_from(self, state: GamebagSpielState, player: int) -> None:
         if self.tensor is None:
             return
-        track = state.track
-        size = self.config.observation_size
-        self.tensor.fill(0.0)
-        values = self.config.game.observation_tensor(track.state, player)
-        if len(values) != size:
-            raise RuntimeError(f"{self.config.game_id}: observation_tensor length changed from {size}")
-        self.tensor[:size] = values
-        if self.kind == "information_state" and track.last_action[player] >= 0:
-            self.tensor[size + track.last_action[player]] = 1.0
+        values = self.config.game.observation_tensor(state.track.state, player)
+        if len(values) != self.config.observation_size:
+            raise RuntimeError(f"{self.config.game_id}: observation_tensor length changed")
+        self.tensor[:] = values
 
     def string_from(self, state: GamebagSpielState, player: int) -> str:
         track = state.track
         if self.kind == "public":
             return public_string(self.config.game, track.state)
         if self.kind == "observation":
-            return observation_string(self.config.game, track.state, player)
-        return "\n".join(track.trails[player].items())
+            return track.observed(player)
+        return f"p{player}:{track.info_key(player).hex()}"
 
 
 # ---- registration ------------------------------------------------------------------------
@@ -614,9 +829,9 @@ class GamebagObserver:
 _GAME_CLASSES: dict[str, type[GamebagSpielGame]] = {}
 
 
-def _game_class(game_id: str, game_type: pyspiel.GameType) -> type[GamebagSpielGame]:
+def _game_class(game_id: str) -> type[GamebagSpielGame]:
     def __init__(self: GamebagSpielGame, params: Mapping[str, Any] | None = None) -> None:
-        GamebagSpielGame.__init__(self, game_id, game_type, params or {})
+        GamebagSpielGame.__init__(self, game_id, params or {})
 
     name = "Spiel_" + game_id.replace("-", "_")
     return type(name, (GamebagSpielGame,), {"__init__": __init__, "__module__": __name__})
@@ -629,8 +844,9 @@ def register_openspiel_games() -> list[str]:
     for game_id in gamebag.game_ids():
         name = spiel_name(game_id)
         if name not in known:
-            game_type = _game_type(gamebag.entry(game_id).game_class)
-            _GAME_CLASSES[name] = _game_class(game_id, game_type)
+            game_class = gamebag.entry(game_id).game_class
+            game_type = _game_type(game_class, *game_traits(game_class))
+            _GAME_CLASSES[name] = _game_class(game_id)
             pyspiel.register_game(game_type, _GAME_CLASSES[name])
         names.append(name)
     return names

@@ -34,8 +34,8 @@ def shares_panel(result: BalanceResult, axis: Axes) -> None:
     for cell in result.cells:
         n = cell.cell.players
         xs = [position + seat for seat in range(n)]
-        lows = [cell.win_share[s] - cell.win_share_ci[s][0] for s in range(n)]
-        highs = [cell.win_share_ci[s][1] - cell.win_share[s] for s in range(n)]
+        lows = [max(0.0, cell.win_share[s] - cell.win_share_ci[s][0]) for s in range(n)]
+        highs = [max(0.0, cell.win_share_ci[s][1] - cell.win_share[s]) for s in range(n)]
         axis.errorbar(xs, cell.win_share, yerr=[lows, highs], fmt="o", capsize=3, color="tab:blue")
         axis.hlines(1 / n, xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed", linewidth=1)
         ticks.append(position + (n - 1) / 2)

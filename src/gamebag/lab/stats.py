@@ -21,8 +21,6 @@ from scipy import stats as scipy_stats
 from gamebag.sim.stats import Z95, wilson_interval
 
 FloatArray = npt.NDArray[np.float64]
-# A seat-share interval counts as "narrow" for --until when its width is below the asked width.
-FAIRNESS_ALPHA = 0.05
 
 
 def wilson(successes: float, trials: int) -> tuple[float, float]:
@@ -59,8 +57,8 @@ class Difference:
     high: float
     p: float
 
-    def to_json(self) -> dict[str, float]:
-        return {"difference": self.estimate, "ci95": [self.low, self.high], "p": self.p}  # type: ignore[dict-item]
+    def to_json(self) -> dict[str, object]:
+        return {"difference": self.estimate, "ci95": [self.low, self.high], "p": self.p}
 
 
 def share_difference(wins_a: float, games_a: int, wins_b: float, games_b: int) -> Difference:

@@ -1,10 +1,13 @@
 """Running a study: cells into blocks of games, blocks onto an executor, results read in game order.
 
-A cell is played in blocks of ``BLOCK`` games, several in flight at once. Blocks
+A cell is played in blocks of games (``BLOCK`` on the rules engine, ``FAST_BLOCK``
+on the compiled engine, whose games take microseconds; ``BLOCK`` on both under
+``until``), several in flight at once. Blocks
 are taken back in game order, so a cell's rows are the games ``0 .. k-1`` of its
 seed however many workers ran them. ``until`` stops a cell at the first multiple
-of ``BLOCK`` games where every seat's 95% interval is narrower than asked (a
+of the block size where every seat's 95% interval is narrower than asked (a
 fixed checkpoint, so the stopping point does not depend on the workers either).
+The block size depends only on the engine, and no game's numbers depend on it.
 Ctrl-C stops handing out blocks and keeps every block that finished.
 """
 
@@ -27,6 +30,7 @@ from gamebag.lab.play import FAST, Block, choose_engine
 from gamebag.lab.stats import wilson
 
 BLOCK = 500
+FAST_BLOCK = 5000
 DEFAULT_MAX_ROUNDS = 1000
 MAX_ROUNDS_LIMIT = 100_000
 POLL_SECONDS = 0.1
@@ -105,7 +109,7 @@ def run_study(
     window = max(2, 2 * executor.parallel)
     try:
         while len(finished) < len(runs):
-            _fill(runs, executor, in_flight, next_start, finished, window, games, max_rounds)
+            _fill(runs, executor, in_flight, next_start, finished, window, games, max_rounds, until is not None)
             pending = [f for queue in in_flight.values() for _, f in queue]
             if pending:
                 wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
@@ -152,14 +156,20 @@ def _fill(
     window: int,
     games: int,
     max_rounds: int,
+    checkpoints: bool,
 ) -> None:
-    """Hand out blocks, earliest cells first, until ``window`` blocks are in flight."""
+    """Hand out blocks, earliest cells first, until ``window`` blocks are in flight.
+
+    With ``checkpoints`` (``until``) every block is ``BLOCK`` games, so the stopping points
+    are the same on either engine.
+    """
     busy = sum(len(q) for q in in_flight.values())
     for run in runs:
         index = run.cell.index
         while busy < window and index not in finished and next_start[index] < games:
             start = next_start[index]
-            stop = min(games, start + BLOCK)
+            size = FAST_BLOCK if run.engine == FAST and not checkpoints else BLOCK
+            stop = min(games, start + size)
             in_flight[index].append((start, executor.submit(run.cell, start, stop, run.engine, max_rounds)))
             next_start[index] = stop
             busy += 1

@@ -25,7 +25,7 @@ from gamebag.lab.study import CellRun
 ALIKE_WARNING = 0.9  # share of simultaneous decisions with every seat choosing the same
 LENGTH_RATIO = 2.0  # a mean length over twice, or under half, the default options'
 CAP_WARNING = 0.0  # any capped game is worth a warning
-PROBE_GAMES = 20
+PROBE_GAMES = 10
 REFERENCE_GAMES = 200
 
 

@@ -42,10 +42,7 @@ def play_game(
         if kind is NodeKind.TERMINAL:
             break
         if kind is NodeKind.CHANCE:
-            outcome = game.sample_chance(state, rng)
-            # An outcome the game sampled itself can happen by construction: its check is skipped
-            # (outcomes from outside, records and clients, still go through ``apply_chance``).
-            state = game._apply_chance(state, outcome)
+            outcome, state = game.sample_and_apply_chance(state, rng)  # self-sampled: not re-checked
             if record is not None:
                 record.events.append(chance_event(game, outcome))
             continue
@@ -74,7 +71,7 @@ def random_walk(game: Game[Any, Any, Any], rng: Rng, max_steps: int = 1_000_000)
         if kind is NodeKind.TERMINAL:
             return
         if kind is NodeKind.CHANCE:
-            state = game._apply_chance(state, game.sample_chance(state, rng))  # self-sampled: trusted
+            state = game.sample_and_apply_chance(state, rng)[1]
         else:
             moves = {}
             for p in game.acting_players(state):

@@ -369,6 +369,7 @@ def create_app(
             "owned": len(manager.tables),
             "watched": len(manager.replicas),
             "takeovers": manager.takeovers,
+            "node": manager.node,
         }
 
     # ---- the table socket ---------------------------------------------------------------------

@@ -29,6 +29,7 @@ log = logging.getLogger("gamebag.web")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 MAX_PAYLOAD = 7900  # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more
+SENDERS = 4  # connections that send, so that one slow round trip does not hold up the others
 
 
 def node_channel(node: str) -> str:
@@ -51,8 +52,9 @@ class Bus:
         self.url = libpq_url(url)
         self.node = node
         self._listen: Any = None
-        self._send: Any = None
-        self._send_lock = asyncio.Lock()
+        self._senders: list[Any] = [None] * SENDERS
+        self._locks = [asyncio.Lock() for _ in range(SENDERS)]
+        self._next = 0
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
 
@@ -99,15 +101,18 @@ class Bus:
         payload = json.dumps(message, separators=(",", ":"))
         if len(payload.encode()) > MAX_PAYLOAD:
             raise ValueError("message too large for the bus")
-        async with self._send_lock:
-            if self._send is None or self._send.closed:
-                self._send = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        index = self._next
+        self._next = (index + 1) % SENDERS
+        async with self._locks[index]:
+            sender = self._senders[index]
+            if sender is None or sender.closed:
+                sender = self._senders[index] = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
             try:
-                await self._send.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                await sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
             except Exception:
                 with contextlib.suppress(Exception):
-                    await self._send.close()
-                self._send = None
+                    await sender.close()
+                self._senders[index] = None
                 raise
 
     async def close(self) -> None:
@@ -115,7 +120,7 @@ class Bus:
             self._task.cancel()
             with contextlib.suppress(BaseException):
                 await self._task
-        for connection in (self._listen, self._send):
+        for connection in (self._listen, *self._senders):
             if connection is not None:
                 with contextlib.suppress(Exception):
                     await connection.close()

@@ -170,7 +170,9 @@ def _make_engine(url: str, sync: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    # No ping before each use: it would double the round trips of every action. A connection
+    # found dead fails one request, and SQLAlchemy then replaces the whole pool.
+    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
 
 
 TABLES_CHANNEL = "gamebag_tables"  # the bus channel where every table change is announced
@@ -409,9 +411,10 @@ class Store:
         with self.engine.begin() as connection:
             rows = connection.execute(
                 text(
+                    # Late is not lost: a lease that ran out but that nobody took is still ours
+                    # (writes were refused meanwhile). Taken by another process, it is gone.
                     "UPDATE web_tables SET lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
-                    "WHERE id = ANY(:ids) AND owner = :node "
-                    "AND lease_until >= EXTRACT(EPOCH FROM clock_timestamp()) RETURNING id"
+                    "WHERE id = ANY(:ids) AND owner = :node RETURNING id"
                 ),
                 {"node": self.node, "s": seconds, "ids": ids},
             )
@@ -479,6 +482,23 @@ class Store:
             if limit is not None:
                 return list(reversed(list(session.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)))))
             return list(session.scalars(query.order_by(TableRow.created_at)))
+
+    def load_since(self, table_id: str, index: int) -> tuple[list[dict[str, Any]], dict[int, Any]]:
+        """The events of a table from ``index`` on, and its pending choices (a replica catching up)."""
+        with Session(self.engine) as session:
+            events = [
+                json.loads(data)
+                for data in session.scalars(
+                    select(EventRow.data)
+                    .where(EventRow.table_id == table_id, EventRow.index >= index)
+                    .order_by(EventRow.index)
+                )
+            ]
+            pending = {
+                p.seat: json.loads(p.action)
+                for p in session.scalars(select(PendingRow).where(PendingRow.table_id == table_id))
+            }
+            return events, pending
 
     def load(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:

@@ -60,6 +60,14 @@ class LiveTable:
             match.submit(seat, game.action_from_json(action_json))
         return cls(config, game, match)
 
+    def catch_up(self, events: list[dict[str, Any]], pending: dict[int, Any]) -> None:
+        """A replica follows the owner: apply the stored events after its own, take the pending choices."""
+        match = self.match
+        for event in events:
+            match.state = apply_event(self.game, match.state, event)
+            match.record.events.append(dict(event))
+        match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
+
     def reconfigure(self, config: TableConfig) -> None:
         """Take a changed configuration of the same table (a seat's token re-issued)."""
         self.config = config

@@ -68,7 +68,7 @@ class ForwardError(GamebagError):
     """An action for a table owned by another process that could not be confirmed."""
 
 
-FORWARD_SECONDS = 5.0  # how long a forwarded action waits for the owner's answer
+FORWARD_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 
 
 @dataclass
@@ -126,6 +126,7 @@ class TableManager:
         self.replicas: dict[str, LiveTable] = {}
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._remote_seats: dict[str, dict[str, set[int]]] = {}
+        self._owner_of: dict[str, str] = {}  # the process that last wrote each watched table
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
 
@@ -320,6 +321,7 @@ class TableManager:
     def _unload(self, table_id: str, release: bool = True) -> None:
         owned = self.tables.pop(table_id, None) is not None
         self.replicas.pop(table_id, None)
+        self._owner_of.pop(table_id, None)
         self._summaries.pop(table_id, None)
         if owned and release and self.node is not None:
             self.store.release([table_id])
@@ -428,6 +430,20 @@ class TableManager:
             self._drop_stale_seats(old, replica)
         self.publish(replica)
 
+    def _catch_up(self, table_id: str, step: int) -> None:
+        """Bring a replica to the owner's latest commit by reading only what is new."""
+        replica = self.replicas[table_id]
+        if step != -1 and step < replica.step:
+            return  # an announcement the replica is already past
+        events, pending = self.store.load_since(table_id, replica.step)
+        try:
+            replica.catch_up(events, pending)
+        except Exception:
+            log.exception("replica %s could not follow; reloading it", table_id)
+            self._refresh(table_id)
+            return
+        self.publish(replica)
+
     def _reload_replicas(self) -> None:
         for table_id in list(self.replicas):
             try:
@@ -485,16 +501,28 @@ class TableManager:
             elif table_id in self.tables:
                 self._demote(table_id)  # another process wrote: this one's lease is gone
             elif table_id in self.replicas:
-                self._refresh(table_id)
+                self._owner_of[table_id] = str(message.get("n"))
+                self._catch_up(table_id, int(message.get("s", -1)))
         elif kind == "act":
-            await self._act_for_other(message)
+            # Applied now, in bus order; the answer is sent without holding up the bus.
+            self._answer_later(self._act_for_other(message))
         elif kind in ("ack", "error"):
             future = self._answers.get(str(message.get("r")))
             if future is not None and not future.done():
                 future.set_result(message)
 
-    async def _act_for_other(self, message: dict[str, Any]) -> None:
-        """An action forwarded by another process: apply it here if this process owns the table."""
+    def _answer_later(self, answer: tuple[str, dict[str, Any]] | None) -> None:
+        if answer is None or self.bus is None:
+            return
+        task = asyncio.get_running_loop().create_task(self.bus.send(*answer))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """An action forwarded by another process: apply it here if this process owns the table.
+
+        Returns the answer and the channel it goes to.
+        """
         answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
         table_id = str(message.get("t"))
         try:
@@ -511,14 +539,13 @@ class TableManager:
         except Exception:
             log.exception("forwarded action at table %s failed", table_id)
             answer["m"] = "the server could not apply this action; nothing changed"
-        if self.bus is not None:
-            await self.bus.send(node_channel(str(message.get("n"))), answer)
+        return node_channel(str(message.get("n"))), answer
 
     async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
         if self.bus is None or self.node is None:
             raise ForwardError("this table is not served here")
-        owner = self.store.owners([table.id]).get(table.id)
+        owner = self._owner_of.get(table.id) or self.store.owners([table.id]).get(table.id)
         if owner is None or owner == self.node:
             if self._promote(table.id):
                 owned = self.tables[table.id]
@@ -539,6 +566,7 @@ class TableManager:
             )
             return await asyncio.wait_for(future, FORWARD_SECONDS)
         except TimeoutError:
+            self._owner_of.pop(table.id, None)  # ask the database next time: the owner may be gone
             raise ForwardError(
                 "the table's server did not answer in time; look at the table and choose again if it still asks"
             ) from None
@@ -551,8 +579,17 @@ class TableManager:
         try:
             submission = table.submit(seat, action_json, self.store)
         except LeaseLostError:
-            self._demote(table.id)  # another process owns the table now; nothing was written here
-            raise ForwardError("the table moved to another server; choose again") from None
+            # The lease ran out (this process was too busy to renew it in time). If no other
+            # process took the table meanwhile, take the lease again and apply the action.
+            if not self.store.acquire(table.id, self.limits.lease_seconds):
+                self._demote(table.id)  # another process owns the table now; nothing was written here
+                raise ForwardError("the table moved to another server; choose again") from None
+            if self.store.load_since(table.id, table.step)[0]:
+                # Another process had it in between and moved it on: start again from the database.
+                self._unload(table.id, release=False)
+                self.publish(self.get(table.id))
+                raise ForwardError("the table has moved on; choose again") from None
+            submission = table.submit(seat, action_json, self.store)
         self.actions_accepted += 1
         self.publish(table)
         self.automate(table)

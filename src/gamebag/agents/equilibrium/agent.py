@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 
 from gamebag.agents.base import Agent, SeatView
-from gamebag.agents.equilibrium.model import RULE_SETS, TARGET, FloatArray, RoundRules, rules_for
+from gamebag.agents.equilibrium.model import RULE_SETS, FloatArray, RoundRules, changed_numbers, rules_for
 from gamebag.agents.equilibrium.solver import EQUILIBRIUM, RoundBatch, RoundSolver, solve_matrix_games
 from gamebag.agents.equilibrium.tables import TABLES
 from gamebag.agents.registry import check_params, register_agent
+from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 
@@ -41,15 +42,7 @@ def continuation_for(rules: RoundRules) -> tuple[FloatArray, str]:
         table = TABLES.get(candidate.key)
         if table is not None:
             return np.array(table, dtype=np.float64)[None, :, :], candidate.key
-    return _neutral_table(), "none"
-
-
-def _neutral_table() -> FloatArray:
-    """Used only if the tables were never built: the leader by more points is likelier to win."""
-    scores = np.arange(TARGET)
-    lead = scores[:, None] - scores[None, :]
-    table: FloatArray = (1.0 / (1.0 + np.exp(-lead / 4.0)))[None, :, :]
-    return table
+    raise UnknownAgentError(f"the equilibrium agent has no table for {rules.key}; tables: {', '.join(TABLES)}")
 
 
 class EquilibriumAgent(Agent):
@@ -59,6 +52,12 @@ class EquilibriumAgent(Agent):
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.rules = rules_for(game)
+        changed = changed_numbers(self.rules)
+        if changed:
+            raise UnknownAgentError(
+                "the equilibrium agent's tables are solved for the rulebook's numbers; it cannot play with "
+                f"option(s) {', '.join(changed)} changed (use heuristic or ismcts; gamebag solve values any numbers)"
+            )
         self.continuation, self.table_key = continuation_for(self.rules)
         self.solver = RoundSolver(self.rules)
         self._rounds: OrderedDict[tuple[int, int], RoundBatch] = OrderedDict()

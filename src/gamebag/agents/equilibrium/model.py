@@ -14,8 +14,10 @@ A round with two players is a finite stochastic game with simultaneous moves:
   set says), else the continuation value ``W[s0, s1]``: seat 0's chance to win
   a game whose next round starts at those scores.
 
-``RoundRules`` holds the numbers and the rule-set choices; it is read from a
-configured game (id, player count, options), never from a game's code.
+``RoundRules`` holds the rule-set choices and the numbers (eels, snakes, target,
+outbreak threshold, largest grab), read from a configured game (id, player count,
+options). Their defaults are the Eel family's own constants, imported from
+``gamebag.games.eel_family.options``, so the model cannot drift from the rules.
 """
 
 from __future__ import annotations
@@ -29,14 +31,16 @@ import numpy.typing as npt
 
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
+from gamebag.games.eel_family.options import EELS as EELS
+from gamebag.games.eel_family.options import SNAKE_THRESHOLD, default_max_grab
+from gamebag.games.eel_family.options import SNAKES as SNAKES
+from gamebag.games.eel_family.options import TARGET as TARGET
 
 FloatArray = npt.NDArray[np.float64]
 
-EELS = 51
-SNAKES = 17
-TARGET = 20
-THRESHOLD = 6  # snakes in the centre that make an outbreak with two players
-MAX_GRAB = 6  # most tokens one grab may take with two players
+PLAYERS = 2
+THRESHOLD = SNAKE_THRESHOLD[PLAYERS]  # snakes in the centre that make an outbreak with two players
+MAX_GRAB = default_max_grab(PLAYERS)  # most tokens one grab may take with two players
 ACTIONS = MAX_GRAB + 1  # grab 0 (exit) .. 6
 # Final scores the tables cover: a round starting below 20 adds at most 51, and a
 # lone player's table is also asked about an opponent who already scored past 20.
@@ -60,12 +64,38 @@ RULE_SETS = ("eel-harvest", "wriggle-roulette")
 
 @dataclass(frozen=True)
 class RoundRules:
-    """What decides the value of a two-player round."""
+    """What decides the value of a two-player round (the numbers default to the rulebook's)."""
 
     rule_set: str  # "eel-harvest" (biggest grab loses) or "wriggle-roulette" (biggest reserve loses)
     dice: bool = False  # draw=dice: every token is a snake with chance 1/4, the bag never empties
     outbreak_scores_reserve: bool = False  # eel-harvest option: survivors score their whole reserve
     lone_grabs: int | None = None  # eel-harvest option lone_player_grabs
+    eels: int = EELS
+    snakes: int = SNAKES
+    target: int = TARGET
+    threshold: int = THRESHOLD
+    max_grab: int = MAX_GRAB
+
+    @property
+    def actions(self) -> int:
+        """Counts a grab may choose: 0 (exit) .. max_grab."""
+        return self.max_grab + 1
+
+    @property
+    def highest_score(self) -> int:
+        """Final scores the tables cover (see ``HIGHEST_SCORE``)."""
+        return self.target - 1 + 2 * self.eels
+
+    @property
+    def rulebook_numbers(self) -> bool:
+        """Whether the bag, target, threshold and grab limit are the rulebook's (the shipped tables')."""
+        return (self.eels, self.snakes, self.target, self.threshold, self.max_grab) == (
+            EELS,
+            SNAKES,
+            TARGET,
+            THRESHOLD,
+            MAX_GRAB,
+        )
 
     @property
     def lone_levels(self) -> int:
@@ -82,6 +112,8 @@ class RoundRules:
             parts.append("reserve")
         if self.lone_grabs is not None:
             parts.append(f"lone{self.lone_grabs}")
+        if not self.rulebook_numbers:
+            parts.append(f"e{self.eels}s{self.snakes}t{self.target}o{self.threshold}g{self.max_grab}")
         return "+".join(parts)
 
     @property
@@ -95,31 +127,54 @@ def rules_for(game: Game[Any, Any, Any]) -> RoundRules:
     rule_set = game.game_id
     if rule_set not in RULE_SETS:
         raise UnknownAgentError(f"the equilibrium agent plays {', '.join(sorted(RULE_SETS))} only, not {game.game_id}")
-    if game.num_players != 2:
+    if game.num_players != PLAYERS:
         raise UnknownAgentError(f"the equilibrium agent plays two-player games only, not {game.num_players} players")
     options = game.options
-    changed = [name for name, value in _RULEBOOK.items() if options.get(name) not in (None, value)]
-    if changed:
-        raise UnknownAgentError(
-            "the equilibrium agent's tables are solved for the rulebook's numbers; it cannot play with "
-            f"option(s) {', '.join(changed)} changed (use heuristic or ismcts)"
-        )
     lone = options.get("lone_player_grabs")
-    return RoundRules(
+    numbers = {name: _number(options.get(name), default) for name, default in _RULEBOOK.items()}
+    rules = RoundRules(
         rule_set=rule_set,
         dice=options.get("draw", "bag") == "dice",
         outbreak_scores_reserve=bool(options.get("outbreak_scores_reserve", False)),
         lone_grabs=lone if isinstance(lone, int) and not isinstance(lone, bool) else None,
+        eels=numbers["eels"],
+        snakes=numbers["snakes"],
+        target=numbers["target"],
+        threshold=numbers["outbreak_snakes"],
+        max_grab=numbers["max_grab"],
     )
+    # The solver's states assume two grabs always find enough tokens in the bag.
+    if not rules.dice and rules.snakes - rules.threshold + 1 < 2 * rules.max_grab:
+        raise UnknownAgentError(
+            f"the two-player round solver needs a bag that never runs short: snakes - outbreak_snakes + 1 "
+            f"(here {rules.snakes - rules.threshold + 1}) must be at least twice max_grab ({2 * rules.max_grab})"
+        )
+    return rules
 
 
-def draw_table(dice: bool) -> FloatArray:
+def changed_numbers(rules: RoundRules) -> list[str]:
+    """The rulebook numbers ``rules`` changes, by option name."""
+    given = {
+        "eels": rules.eels,
+        "snakes": rules.snakes,
+        "target": rules.target,
+        "max_grab": rules.max_grab,
+        "outbreak_snakes": rules.threshold,
+    }
+    return [name for name, value in given.items() if value != _RULEBOOK[name]]
+
+
+def _number(value: object, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def draw_table(dice: bool, most_eels: int = EELS, most_snakes: int = SNAKES, actions: int = ACTIONS) -> FloatArray:
     """``P[e, s, a, k]``: chance that ``a`` tokens drawn from ``e`` eels and ``s`` snakes hold ``k`` snakes."""
-    table = np.zeros((EELS + 1, SNAKES + 1, ACTIONS, ACTIONS))
-    for eels in range(EELS + 1):
-        for snakes in range(SNAKES + 1):
+    table = np.zeros((most_eels + 1, most_snakes + 1, actions, actions))
+    for eels in range(most_eels + 1):
+        for snakes in range(most_snakes + 1):
             total = eels + snakes
-            for count in range(ACTIONS):
+            for count in range(actions):
                 for k in range(count + 1):
                     if dice:
                         table[eels, snakes, count, k] = comb(count, k) * 0.25**k * 0.75 ** (count - k)
@@ -128,20 +183,22 @@ def draw_table(dice: bool) -> FloatArray:
     return table
 
 
-def terminal_table(tie: float) -> FloatArray:
+def terminal_table(tie: float, highest: int = HIGHEST_SCORE) -> FloatArray:
     """``E[f0, f1]``: seat 0's share of the win when the game ends at ``(f0, f1)``."""
-    scores = np.arange(HIGHEST_SCORE + 1)
+    scores = np.arange(highest + 1)
     f0, f1 = scores[:, None], scores[None, :]
     return np.where(f0 > f1, 1.0, np.where(f0 < f1, 0.0, tie))
 
 
-def round_end_tables(continuation: FloatArray, tie: float) -> FloatArray:
+def round_end_tables(continuation: FloatArray, tie: float, rules: RoundRules | None = None) -> FloatArray:
     """``E[track, f0, f1]``: seat 0's value when a round ends at ``(f0, f1)``.
 
     The game result once a score has reached 20, else the continuation value
     ``continuation[track, f0, f1]`` of the next round.
     """
     tracks = continuation.shape[0]
-    table = np.repeat(terminal_table(tie)[None, :, :], tracks, axis=0)
-    table[:, :TARGET, :TARGET] = continuation
+    target = TARGET if rules is None else rules.target
+    highest = HIGHEST_SCORE if rules is None else rules.highest_score
+    table = np.repeat(terminal_table(tie, highest)[None, :, :], tracks, axis=0)
+    table[:, :target, :target] = continuation
     return table

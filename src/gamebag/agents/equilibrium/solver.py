@@ -27,14 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.agents.equilibrium.model import (
-    ACTIONS,
-    EELS,
     SEAT0,
     SEAT1,
     SHARED,
-    SNAKES,
-    TARGET,
-    THRESHOLD,
     FloatArray,
     RoundRules,
     draw_table,
@@ -49,39 +44,72 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_TOLERANCE = 2e-4  # largest gain a seat may find by deviating at one grab
 CHECK_EVERY = 25
 SUPPORT_THRESHOLD = 0.03
-RESERVES = EELS + 1  # a reserve holds 0..51 eels
-STATE_SIZE = RESERVES * RESERVES * THRESHOLD
-
-# One seat's draw: (count a, snakes k) with 1 <= a <= 6 and 0 <= k <= a, grouped by a.
-DRAW_COUNT = np.array([a for a in range(1, ACTIONS) for _ in range(a + 1)])
-DRAW_SNAKES = np.array([k for a in range(1, ACTIONS) for k in range(a + 1)])
-DRAW_EELS = DRAW_COUNT - DRAW_SNAKES
-DRAW_KINDS = len(DRAW_COUNT)
-GROUP_STARTS = np.array([int(np.argmax(a == DRAW_COUNT)) for a in range(1, ACTIONS)])
 
 
-@lru_cache(maxsize=2)
-def _single_draws(dice: bool) -> FloatArray:
-    """``P[e, c, d]``: chance of draw ``d`` (count, snakes) from ``e`` eels and ``17 - c`` snakes."""
-    table = draw_table(dice)
-    eels = np.arange(RESERVES)[:, None, None]
-    snakes = (SNAKES - np.arange(THRESHOLD))[None, :, None]
-    result: FloatArray = table[eels, snakes, DRAW_COUNT, DRAW_SNAKES]
+@dataclass(frozen=True)
+class Numbers:
+    """The sizes of a configuration's arrays.
+
+    One seat's draw is a pair (count a, snakes k) with 1 <= a <= max_grab and
+    0 <= k <= a, grouped by a: ``draw_count``, ``draw_snakes`` and ``draw_eels``
+    list them, ``group_starts`` where each count begins.
+    """
+
+    eels: int
+    snakes: int
+    target: int
+    threshold: int
+    actions: int
+    reserves: int
+    draw_count: IntArray
+    draw_snakes: IntArray
+    draw_eels: IntArray
+    draw_kinds: int
+    group_starts: IntArray
+
+
+def numbers_for(rules: RoundRules) -> Numbers:
+    count = np.array([a for a in range(1, rules.actions) for _ in range(a + 1)], dtype=np.int64)
+    snakes = np.array([k for a in range(1, rules.actions) for k in range(a + 1)], dtype=np.int64)
+    return Numbers(
+        eels=rules.eels,
+        snakes=rules.snakes,
+        target=rules.target,
+        threshold=rules.threshold,
+        actions=rules.actions,
+        reserves=rules.eels + 1,  # a reserve holds 0..eels eels
+        draw_count=count,
+        draw_snakes=snakes,
+        draw_eels=count - snakes,
+        draw_kinds=len(count),
+        group_starts=np.array([int(np.argmax(a == count)) for a in range(1, rules.actions)], dtype=np.int64),
+    )
+
+
+@lru_cache(maxsize=4)
+def _single_draws(rules: RoundRules) -> FloatArray:
+    """``P[e, c, d]``: chance of draw ``d`` (count, snakes) from ``e`` eels and ``snakes - c`` snakes."""
+    n = numbers_for(rules)
+    table = draw_table(rules.dice, n.eels, n.snakes, n.actions)
+    eels = np.arange(n.reserves)[:, None, None]
+    snakes = (n.snakes - np.arange(n.threshold))[None, :, None]
+    result: FloatArray = table[eels, snakes, n.draw_count, n.draw_snakes]
     return result
 
 
-@lru_cache(maxsize=2)
-def _joint_draws(dice: bool) -> FloatArray:
+@lru_cache(maxsize=4)
+def _joint_draws(rules: RoundRules) -> FloatArray:
     """``J[e, c, i, j]``: seat 0 makes draw ``i``, then seat 1 draw ``j`` (the bag never runs short)."""
-    table = draw_table(dice)
-    eels = np.arange(RESERVES)[:, None, None, None]
-    snakes = (SNAKES - np.arange(THRESHOLD))[None, :, None, None]
-    first = table[eels, snakes, DRAW_COUNT[:, None], DRAW_SNAKES[:, None]]
-    eels_left = eels - DRAW_EELS[:, None]
-    snakes_left = snakes - DRAW_SNAKES[:, None]
-    if dice:
+    n = numbers_for(rules)
+    table = draw_table(rules.dice, n.eels, n.snakes, n.actions)
+    eels = np.arange(n.reserves)[:, None, None, None]
+    snakes = (n.snakes - np.arange(n.threshold))[None, :, None, None]
+    first = table[eels, snakes, n.draw_count[:, None], n.draw_snakes[:, None]]
+    eels_left = eels - n.draw_eels[:, None]
+    snakes_left = snakes - n.draw_snakes[:, None]
+    if rules.dice:
         eels_left, snakes_left = np.zeros_like(eels_left), np.zeros_like(snakes_left)
-    second = table[np.maximum(eels_left, 0), snakes_left, DRAW_COUNT[None, :], DRAW_SNAKES[None, :]]
+    second = table[np.maximum(eels_left, 0), snakes_left, n.draw_count[None, :], n.draw_snakes[None, :]]
     result: FloatArray = first * second * (eels_left >= 0)
     return result
 
@@ -235,27 +263,29 @@ class RoundSolver:
         self, rules: RoundRules, iterations: int = DEFAULT_ITERATIONS, tolerance: float = DEFAULT_TOLERANCE
     ) -> None:
         self.rules = rules
+        self.n = numbers_for(rules)
         self.iterations = iterations
         self.tolerance = tolerance
-        self.single = _single_draws(rules.dice)
-        self.joint = _joint_draws(rules.dice)
+        self.single = _single_draws(rules)
+        self.joint = _joint_draws(rules)
         lone_ties = (SEAT0, SEAT1) if rules.lone_wins_ties else (SHARED, SHARED)
         self.ties = (SHARED, *lone_ties)
-        # With dice nothing limits the two reserves together; each is capped at 51 eels.
-        pair_limit = 2 * EELS if rules.dice else EELS
-        self.layers = [self._layer(total, pair_limit) for total in range(pair_limit + THRESHOLD)]
-        lose0 = DRAW_COUNT[:, None] >= DRAW_COUNT[None, :]
-        lose1 = DRAW_COUNT[None, :] >= DRAW_COUNT[:, None]
+        # With dice nothing limits the two reserves together; each is capped at the bag's eels.
+        pair_limit = 2 * self.n.eels if rules.dice else self.n.eels
+        self.layers = [self._layer(total, pair_limit) for total in range(pair_limit + self.n.threshold)]
+        count = self.n.draw_count
+        lose0 = count[:, None] >= count[None, :]
+        lose1 = count[None, :] >= count[:, None]
         self.biggest_grab_loses = (lose0, lose1)
 
-    @staticmethod
-    def _layer(total: int, pair_limit: int) -> tuple[IntArray, IntArray, IntArray]:
-        """States ``(r0, r1, c)`` with ``r0 + r1 + c == total``, each reserve at most 51."""
+    def _layer(self, total: int, pair_limit: int) -> tuple[IntArray, IntArray, IntArray]:
+        """States ``(r0, r1, c)`` with ``r0 + r1 + c == total``, each reserve at most the bag's eels."""
+        eels = self.n.eels
         states = [
             (r0, total - c - r0, c)
-            for c in range(THRESHOLD)
+            for c in range(self.n.threshold)
             if 0 <= total - c <= pair_limit
-            for r0 in range(max(0, total - c - EELS), min(EELS, total - c) + 1)
+            for r0 in range(max(0, total - c - eels), min(eels, total - c) + 1)
         ]
         array = np.array(states, dtype=np.int64).reshape(-1, 3)
         return array[:, 0], array[:, 1], array[:, 2]
@@ -267,7 +297,7 @@ class RoundSolver:
         pairs = np.array(scores, dtype=np.int64).reshape(-1, 2)
         ends = self._relative_ends(pairs, continuation)
         lone = (self._solve_lone(0, ends[1], tracks), self._solve_lone(1, ends[2], tracks))
-        both = np.empty((len(pairs) * tracks, RESERVES, RESERVES, THRESHOLD))
+        both = np.empty((len(pairs) * tracks, self.n.reserves, self.n.reserves, self.n.threshold))
         both[:] = ends[0][:, :, :, None]  # read only where the dice variant caps a reserve at 51
         result = RoundBatch(self.rules, pairs, tracks, both, lone, ends)
         for total in range(len(self.layers) - 1, -1, -1):
@@ -289,25 +319,27 @@ class RoundSolver:
 
     def _relative_ends(self, pairs: IntArray, continuation: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Round-end values by the gains ``(g0, g1)`` of the round, for ties shared / won by seat 0 / seat 1."""
-        gains = np.arange(RESERVES)
+        reserves = self.n.reserves
+        gains = np.arange(reserves)
         tables = []
         for tie in self.ties:
-            table = round_end_tables(continuation, tie)  # [track, f0, f1]
+            table = round_end_tables(continuation, tie, self.rules)  # [track, f0, f1]
             relative = table[:, pairs[:, 0, None, None] + gains[:, None], pairs[:, 1, None, None] + gains[None, :]]
-            tables.append(np.ascontiguousarray(relative.transpose(1, 0, 2, 3)).reshape(-1, RESERVES, RESERVES))
+            tables.append(np.ascontiguousarray(relative.transpose(1, 0, 2, 3)).reshape(-1, reserves, reserves))
         return tables[0], tables[1], tables[2]
 
     def node_values(self, q: FloatArray, tracks: int) -> FloatArray:
         """``[b, n]`` values of states whose grab matrices are ``q[b, n, a0, a1]``."""
         batch, count = q.shape[:2]
-        grouped = q.reshape(batch // tracks, tracks, count, ACTIONS, ACTIONS)
-        equilibrium = grouped[:, EQUILIBRIUM].reshape(-1, ACTIONS, ACTIONS)
+        actions = self.n.actions
+        grouped = q.reshape(batch // tracks, tracks, count, actions, actions)
+        equilibrium = grouped[:, EQUILIBRIUM].reshape(-1, actions, actions)
         x, y = solve_matrix_games(equilibrium, self.iterations, self.tolerance)
         values = np.empty((batch // tracks, tracks, count))
         values[:, EQUILIBRIUM] = np.einsum("ni,nij,nj->n", x, equilibrium, y).reshape(-1, count)
         if tracks > 1:
-            x = x.reshape(-1, count, ACTIONS)
-            y = y.reshape(-1, count, ACTIONS)
+            x = x.reshape(-1, count, actions)
+            y = y.reshape(-1, count, actions)
             values[:, BEST_RESPONSE_0] = np.einsum("pnij,pnj->pni", grouped[:, BEST_RESPONSE_0], y).max(axis=2)
             values[:, BEST_RESPONSE_1] = np.einsum("pni,pnij->pnj", x, grouped[:, BEST_RESPONSE_1]).min(axis=2)
         return values.reshape(batch, count)
@@ -316,7 +348,7 @@ class RoundSolver:
     def both_q(self, batch: RoundBatch, r0: IntArray, r1: IntArray, c: IntArray) -> FloatArray:
         """``Q[b, n, a0, a1]``: seat 0's value of each joint grab at states ``(r0, r1, c)``."""
         shared, lone0_ties, lone1_ties = batch.ends
-        q = np.empty((shared.shape[0], len(r0), ACTIONS, ACTIONS))
+        q = np.empty((shared.shape[0], len(r0), self.n.actions, self.n.actions))
         q[:, :, 0, 0] = shared[:, r0, r1]
         q[:, :, 0, 1:] = self._exit_q(1, batch, r1, r0, c, lone1_ties)
         q[:, :, 1:, 0] = self._exit_q(0, batch, r0, r1, c, lone0_ties)
@@ -327,11 +359,12 @@ class RoundSolver:
         self, stayer: int, batch: RoundBatch, stay: IntArray, leave: IntArray, c: IntArray, ends: FloatArray
     ) -> FloatArray:
         """Seat ``stayer`` draws ``a`` while the other exits with ``leave`` eels: ``[b, n, a - 1]``."""
-        eels = np.zeros_like(stay) if self.rules.dice else EELS - stay  # the leaver's eels are back in the bag
+        n = self.n
+        eels = np.zeros_like(stay) if self.rules.dice else n.eels - stay  # the leaver's eels are back in the bag
         probability = self.single[eels, c]  # (n, d)
-        reserve = np.minimum(stay[:, None] + DRAW_EELS, EELS)
-        centre = c[:, None] + DRAW_SNAKES
-        outbreak = centre >= THRESHOLD
+        reserve = np.minimum(stay[:, None] + n.draw_eels, n.eels)
+        centre = c[:, None] + n.draw_snakes
+        outbreak = centre >= n.threshold
         # At an outbreak the stayer, the only one in, loses its eels; the leaver keeps what it scored.
         bitten = self._by_seat(ends, stayer, np.zeros_like(leave), leave)[:, :, None]
         limit = self.rules.lone_grabs
@@ -342,43 +375,44 @@ class RoundSolver:
             alone = self._by_seat(ends, stayer, reserve, leave_all)
         else:
             level = 0 if limit is None else limit - 1
-            alone = batch.lone[stayer][:, leave_all, reserve, np.minimum(centre, THRESHOLD - 1), level]
+            alone = batch.lone[stayer][:, leave_all, reserve, np.minimum(centre, n.threshold - 1), level]
         values = np.where(outbreak, bitten, alone) * probability
-        result: FloatArray = np.add.reduceat(values, GROUP_STARTS, axis=2)
+        result: FloatArray = np.add.reduceat(values, n.group_starts, axis=2)
         if self.rules.rule_set == "wriggle-roulette":
             # The leaver reached 20: the game ends with this grab, in which the stayer cannot score.
             leave_score = np.repeat(batch.scores[:, 1 - stayer], batch.tracks)
-            over = leave_score[:, None] + leave[None, :] >= TARGET
+            over = leave_score[:, None] + leave[None, :] >= n.target
             result = np.where(over[:, :, None], bitten, result)
         return result
 
     def _draw_q(self, batch: RoundBatch, r0: IntArray, r1: IntArray, c: IntArray) -> FloatArray:
         """Both seats draw: ``[b, n, a0 - 1, a1 - 1]``."""
-        shape = (len(r0), DRAW_KINDS, DRAW_KINDS)
-        new_r1 = np.broadcast_to(np.minimum(r1[:, None] + DRAW_EELS, EELS)[:, None, :], shape)
-        new_r0 = np.broadcast_to(np.minimum(r0[:, None] + DRAW_EELS, EELS)[:, :, None], new_r1.shape)
-        centre = c[:, None, None] + DRAW_SNAKES[:, None] + DRAW_SNAKES[None, :]
-        outbreak = centre >= THRESHOLD
-        index = (new_r0 * RESERVES + new_r1) * THRESHOLD + np.minimum(centre, THRESHOLD - 1)
+        n = self.n
+        shape = (len(r0), n.draw_kinds, n.draw_kinds)
+        new_r1 = np.broadcast_to(np.minimum(r1[:, None] + n.draw_eels, n.eels)[:, None, :], shape)
+        new_r0 = np.broadcast_to(np.minimum(r0[:, None] + n.draw_eels, n.eels)[:, :, None], new_r1.shape)
+        centre = c[:, None, None] + n.draw_snakes[:, None] + n.draw_snakes[None, :]
+        outbreak = centre >= n.threshold
+        index = (new_r0 * n.reserves + new_r1) * n.threshold + np.minimum(centre, n.threshold - 1)
         flat = batch.both.reshape(batch.both.shape[0], -1)
         values = flat[:, index]  # (b, n, i, j)
         if self.rules.rule_set == "eel-harvest":
             lose0, lose1 = self.biggest_grab_loses
             extra0 = r0[:, None, None] if self.rules.outbreak_scores_reserve else 0
             extra1 = r1[:, None, None] if self.rules.outbreak_scores_reserve else 0
-            gain0 = np.where(lose0, 0, DRAW_EELS[:, None] + extra0)
-            gain1 = np.where(lose1, 0, DRAW_EELS[None, :] + extra1)
+            gain0 = np.where(lose0, 0, n.draw_eels[:, None] + extra0)
+            gain1 = np.where(lose1, 0, n.draw_eels[None, :] + extra1)
         else:
             gain0 = np.where(new_r0 >= new_r1, 0, new_r0)
             gain1 = np.where(new_r1 >= new_r0, 0, new_r1)
-        gain0 = np.minimum(np.broadcast_to(gain0, outbreak.shape), EELS)
-        gain1 = np.minimum(np.broadcast_to(gain1, outbreak.shape), EELS)
+        gain0 = np.minimum(np.broadcast_to(gain0, outbreak.shape), n.eels)
+        gain1 = np.minimum(np.broadcast_to(gain1, outbreak.shape), n.eels)
         ends = batch.ends[0].reshape(batch.ends[0].shape[0], -1)
-        values[:, outbreak] = ends[:, gain0[outbreak] * RESERVES + gain1[outbreak]]
-        eels = np.zeros_like(r0) if self.rules.dice else EELS - r0 - r1
+        values[:, outbreak] = ends[:, gain0[outbreak] * n.reserves + gain1[outbreak]]
+        eels = np.zeros_like(r0) if self.rules.dice else n.eels - r0 - r1
         values *= self.joint[eels, c]
-        summed = np.add.reduceat(values, GROUP_STARTS, axis=2)
-        result: FloatArray = np.add.reduceat(summed, GROUP_STARTS, axis=3)
+        summed = np.add.reduceat(values, n.group_starts, axis=2)
+        result: FloatArray = np.add.reduceat(summed, n.group_starts, axis=3)
         return result
 
     @staticmethod
@@ -390,12 +424,13 @@ class RoundSolver:
     # ---- one player left ---------------------------------------------------------------
     def _solve_lone(self, seat: int, ends: FloatArray, tracks: int) -> FloatArray:
         """``L[b, x, r, c, g]``: seat ``seat`` alone with ``r`` eels, the other having scored ``x``."""
+        n = self.n
         levels = self.rules.lone_levels
-        gains = np.arange(RESERVES)
+        gains = np.arange(n.reserves)
         exit_values = self._by_seat(ends, seat, gains[None, :], gains[:, None])  # [b, x, r]
-        lone = np.repeat(np.repeat(exit_values[..., None, None], THRESHOLD, axis=3), levels, axis=4)
-        for total in range(EELS + THRESHOLD - 1, -1, -1):
-            cs = np.array([c for c in range(THRESHOLD) if 0 <= total - c <= EELS], dtype=np.int64)
+        lone = np.repeat(np.repeat(exit_values[..., None, None], n.threshold, axis=3), levels, axis=4)
+        for total in range(n.eels + n.threshold - 1, -1, -1):
+            cs = np.array([c for c in range(n.threshold) if 0 <= total - c <= n.eels], dtype=np.int64)
             rs = total - cs
             q = self.lone_q(seat, lone, ends, rs, cs)  # [b, x, m, g, a]
             lone[:, :, rs, cs, :] = self.lone_values(seat, q, tracks)
@@ -403,15 +438,16 @@ class RoundSolver:
 
     def lone_q(self, seat: int, lone: FloatArray, ends: FloatArray, rs: IntArray, cs: IntArray) -> FloatArray:
         """``Q[b, x, m, g, a]`` of the lone seat at states ``(rs[m], cs[m])``."""
+        n = self.n
         levels = self.rules.lone_levels
-        gains = np.arange(RESERVES)
-        q = np.empty((ends.shape[0], RESERVES, len(rs), levels, ACTIONS))
+        gains = np.arange(n.reserves)
+        q = np.empty((ends.shape[0], n.reserves, len(rs), levels, n.actions))
         q[..., 0] = self._by_seat(ends, seat, rs[None, :], gains[:, None])[..., None]
-        eels = np.zeros_like(rs) if self.rules.dice else EELS - rs
+        eels = np.zeros_like(rs) if self.rules.dice else n.eels - rs
         probability = self.single[eels, cs]  # (m, d)
-        reserve = np.minimum(rs[:, None] + DRAW_EELS, EELS)  # (m, d)
-        centre = np.broadcast_to(cs[:, None] + DRAW_SNAKES, reserve.shape)
-        outbreak = centre >= THRESHOLD
+        reserve = np.minimum(rs[:, None] + n.draw_eels, n.eels)  # (m, d)
+        centre = np.broadcast_to(cs[:, None] + n.draw_snakes, reserve.shape)
+        outbreak = centre >= n.threshold
         bitten = self._by_seat(ends, seat, np.zeros(1, dtype=np.int64), gains)[:, :, None, None]  # [b, x, 1, 1]
         for level in range(levels):
             if self.rules.lone_grabs is not None and level == 0:
@@ -419,9 +455,9 @@ class RoundSolver:
                 after = self._by_seat(ends, seat, reserve[None, :, :], gains[:, None, None])
             else:
                 next_level = level - 1 if self.rules.lone_grabs is not None else level
-                after = lone[:, :, reserve, np.minimum(centre, THRESHOLD - 1), next_level]
+                after = lone[:, :, reserve, np.minimum(centre, n.threshold - 1), next_level]
             values = np.where(outbreak, bitten, after) * probability
-            q[:, :, :, level, 1:] = np.add.reduceat(values, GROUP_STARTS, axis=3)
+            q[:, :, :, level, 1:] = np.add.reduceat(values, n.group_starts, axis=3)
         return q
 
     @staticmethod

@@ -53,9 +53,10 @@ def outbreak_probability(draws: int, bag_eels: int, bag_snakes: int, needed: int
     if draws <= 0:
         return 0.0
     denominator = comb(total, draws)
-    return sum(
-        comb(bag_snakes, s) * comb(bag_eels, draws - s) for s in range(needed, min(draws, bag_snakes) + 1)
-    ) / denominator
+    return (
+        sum(comb(bag_snakes, s) * comb(bag_eels, draws - s) for s in range(needed, min(draws, bag_snakes) + 1))
+        / denominator
+    )
 
 
 class EelHeuristic(Agent):

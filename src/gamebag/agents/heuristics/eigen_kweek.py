@@ -28,8 +28,18 @@ from gamebag.games.eigen_kweek.components import CARDS, GROWTH
 KEEP_WORTH = 3.0
 # How much a revealed opponent card hurts, for JULITA (0: never worth a block).
 HARM = {
-    "BERNARD": 5.0, "PASTOOR": 3.0, "KEUN": 3.0, "CHANTAL": 2.5, "STEVEN": 2.0, "STEFAAN": 1.5,
-    "FRANK": 2.0, "JOS": 1.5, "DEN OLLANDER": 2.5, "FLUPPE": 1.0, "GRIET": 1.0, "LUCIEN": 0.5,
+    "BERNARD": 5.0,
+    "PASTOOR": 3.0,
+    "KEUN": 3.0,
+    "CHANTAL": 2.5,
+    "STEVEN": 2.0,
+    "STEFAAN": 1.5,
+    "FRANK": 2.0,
+    "JOS": 1.5,
+    "DEN OLLANDER": 2.5,
+    "FLUPPE": 1.0,
+    "GRIET": 1.0,
+    "LUCIEN": 0.5,
     "RIA": 1.0,
 }
 BLOCK_AT = 2.0
@@ -159,10 +169,7 @@ class EigenKweekHeuristic(Agent):
         if "harvest_all" in harvests:
             return "harvest_all"
         capacity = obs["rules"]["capacity"]
-        full = [
-            a for a in harvests
-            if _tokens_on(obs, me, int(a.split(":")[1])) >= int(capacity[a.split(":")[1]])
-        ]
+        full = [a for a in harvests if _tokens_on(obs, me, int(a.split(":")[1])) >= int(capacity[a.split(":")[1]])]
         if full:
             return max(full, key=lambda a: _tokens_on(obs, me, int(a.split(":")[1])))
         if harvests and obs["you"]["tokens"] < 3:
@@ -214,16 +221,22 @@ def card_value(obs: JsonDict, card: str) -> float:
     capacity = obs["rules"]["capacity"]
     if card == "KEUN":
         best = max(
-            (s["tokens"] + GROWTH[s["cost"]] for info in obs["table"] for s in info["board"]
-             if s["status"] == "growing"),
+            (
+                s["tokens"] + GROWTH[s["cost"]]
+                for info in obs["table"]
+                for s in info["board"]
+                if s["status"] == "growing"
+            ),
             default=0,
         )
         return min(best, 8) * 0.8
     if card == "FLUPPE":
         return 2.0 * len(growing)
     if card == "GRIET":
-        return max((int(capacity[str(s["cost"])]) - int(s["tokens"]) - GROWTH[s["cost"]] for s in growing),
-                   default=0) * 0.9
+        return (
+            max((int(capacity[str(s["cost"])]) - int(s["tokens"]) - GROWTH[s["cost"]] for s in growing), default=0)
+            * 0.9
+        )
     if card == "PASTOOR":
         return 3.0 if any(info["coins"] for info in obs["table"] if info["seat"] != me) else 0.0
     if card == "STEVEN":

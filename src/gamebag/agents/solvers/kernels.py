@@ -4,14 +4,12 @@
 for every column (one column per score difference or per score pair); in plain
 Python each node costs a few NumPy calls, which made the win solves take seconds.
 These kernels do the same arithmetic over the graph laid out as flat arrays
-(:class:`FlatGraph`), node by node in the same order, with the same tie rule, so
+(``turn_graph.FlatGraph``), node by node in the same order, with the same tie rule, so
 the solvers built on them find the same values and choices
 (``tests/solvers/test_compiled_solvers.py`` compares them with the NumPy passes).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -22,23 +20,6 @@ END, CHANCE, DECISION = 0, 1, 2
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
 Int8Array = npt.NDArray[np.int8]
-
-
-@dataclass(frozen=True)
-class FlatGraph:
-    """A turn graph as arrays: node ``n``'s children are ``children[start[n]:start[n + 1]]``.
-
-    ``probability`` holds the chance of each child edge (chance nodes only), ``row``
-    the end-value row of an end node or the choice-table slot of a decision node.
-    """
-
-    kinds: Int8Array
-    start: IntArray
-    children: IntArray
-    probability: FloatArray
-    row: IntArray
-    root: int
-    decisions: int
 
 
 @numba.njit(cache=True)

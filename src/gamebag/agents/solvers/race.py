@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamebag.agents.solvers.kernels import race_levels_flat
 from gamebag.agents.solvers.model import RaceModel, TurnPosition
 from gamebag.agents.solvers.turn_graph import (
     DECISION,
@@ -33,6 +32,7 @@ from gamebag.agents.solvers.turn_graph import (
     FloatArray,
     TurnGraph,
     compile_turn,
+    compiled_kernels,
     evaluate_reference,
 )
 
@@ -89,9 +89,10 @@ def solve_race_win(model: RaceModel, graph: TurnGraph | None = None, *, compiled
     bust_rows = points == 0
     if not bust_rows.any():
         raise ValueError("a race turn model needs an end node scoring 0 (the turn that banks nothing)")
-    if compiled:
+    kernels = compiled_kernels() if compiled else None
+    if kernels is not None:
         flat = graph.flat()
-        win, choices, sweeps, stuck = race_levels_flat(
+        win, choices, sweeps, stuck = kernels.race_levels_flat(
             flat.kinds,
             flat.start,
             flat.children,

@@ -20,12 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from gamebag.agents.solvers.kernels import FlatGraph, evaluate_flat, reach_flat
 from gamebag.agents.solvers.model import TurnModel
 
 END, CHANCE, DECISION = 0, 1, 2
@@ -34,6 +35,23 @@ TIE_TOLERANCE = 1e-12
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class FlatGraph:
+    """A turn graph as arrays: node ``n``'s children are ``children[start[n]:start[n + 1]]``.
+
+    ``probability`` holds the chance of each child edge (chance nodes only), ``row``
+    the end-value row of an end node or the choice-table slot of a decision node.
+    """
+
+    kinds: npt.NDArray[np.int8]
+    start: npt.NDArray[np.int32]
+    children: npt.NDArray[np.int32]
+    probability: FloatArray
+    row: npt.NDArray[np.int32]
+    root: int
+    decisions: int
 
 
 @dataclass
@@ -200,10 +218,10 @@ def exact_expectimax(graph: TurnGraph, utility: Callable[[int], Fraction]) -> Ex
     return ExactSolution(values, choice)
 
 
-def points_distribution(graph: TurnGraph, choice: dict[int, int]) -> dict[int, Fraction]:
-    """The exact distribution of a turn's points when every decision follows ``choice``."""
+def points_distribution(graph: TurnGraph, choice: dict[int, int], start: int | None = None) -> dict[int, Fraction]:
+    """The exact distribution of a turn's points from ``start`` (the root) when every decision follows ``choice``."""
     reach: list[Fraction] = [Fraction(0)] * graph.size
-    reach[graph.root] = Fraction(1)
+    reach[graph.root if start is None else start] = Fraction(1)
     result: dict[int, Fraction] = {}
     for node in range(graph.size - 1, -1, -1):
         mass = reach[node]
@@ -243,9 +261,12 @@ def evaluate(
     compiled pass (``kernels.evaluate_flat``) does the work; ``evaluate_reference``
     is the same pass in NumPy, kept as its specification.
     """
+    kernels = compiled_kernels()
+    if kernels is None:
+        return evaluate_reference(graph, end_values, fixed_choices)
     flat = graph.flat()
     fixed = _NO_CHOICES if fixed_choices is None else np.ascontiguousarray(fixed_choices, dtype=np.int8)
-    values, choices = evaluate_flat(
+    values, choices = kernels.evaluate_flat(
         flat.kinds,
         flat.start,
         flat.children,
@@ -262,8 +283,11 @@ def evaluate(
 
 def decision_reach(graph: TurnGraph, choices: npt.NDArray[np.int8]) -> FloatArray:
     """Probability of reaching each node from the root, per column, following ``choices`` (compiled)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return decision_reach_reference(graph, choices)
     flat = graph.flat()
-    reach: FloatArray = reach_flat(
+    reach: FloatArray = kernels.reach_flat(
         flat.kinds,
         flat.start,
         flat.children,
@@ -276,6 +300,20 @@ def decision_reach(graph: TurnGraph, choices: npt.NDArray[np.int8]) -> FloatArra
 
 
 _NO_CHOICES = np.zeros((1, 1), dtype=np.int8)
+
+
+@cache
+def compiled_kernels() -> ModuleType | None:
+    """The compiled passes, or ``None`` where numba does not work here (the NumPy passes then run)."""
+    from gamebag.fast.registry import compiler_problem
+
+    if compiler_problem() is not None:
+        return None
+    try:
+        from gamebag.agents.solvers import kernels
+    except Exception:  # any failure of the compiler means: use the NumPy passes
+        return None
+    return kernels
 
 
 def evaluate_reference(

@@ -61,6 +61,15 @@ def register(app: typer.Typer) -> None:
         tables_per_minute: int = typer.Option(
             20, "--tables-per-minute", min=1, max=100000, help="New tables per client address and minute."
         ),
+        tables_per_hour: int = typer.Option(
+            200, "--tables-per-hour", min=1, max=1000000, help="New tables per client address and hour."
+        ),
+        connects_per_minute: int = typer.Option(
+            120, "--connects-per-minute", min=1, max=1000000, help="New sockets per client address and minute."
+        ),
+        sockets_per_address: int = typer.Option(
+            64, "--sockets-per-address", min=1, max=100000, help="Open sockets per client address."
+        ),
         allow_origin: list[str] = typer.Option(
             [], "--allow-origin", help="Another origin whose pages may open tables and sockets (repeatable)."
         ),
@@ -87,6 +96,9 @@ def register(app: typer.Typer) -> None:
             solve_seconds=solve_seconds,
             idle_expiry_hours=expiry_hours,
             tables_per_minute=tables_per_minute,
+            tables_per_hour=tables_per_hour,
+            connects_per_minute=connects_per_minute,
+            sockets_per_address=sockets_per_address,
             allowed_origins=tuple(allow_origin),
             lease_seconds=lease_seconds,
         )

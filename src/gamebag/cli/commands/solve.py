@@ -13,13 +13,19 @@ import gamebag
 from gamebag.agents.solvers.solutions import OBJECTIVES, WIN_PLAYERS, SolveError
 from gamebag.core.options import parse_option_pairs
 
+EQUILIBRIUM = "equilibrium"
+EQUILIBRIUM_PLAYERS = 2  # the round solver models two-player Eel games
+
 
 def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve(
         game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
         objective: str = typer.Option(
-            "score", "--objective", help="'score': best expected points of one turn; 'win': best chance to win."
+            "score",
+            "--objective",
+            help="'score': best expected points of one turn; 'win': best chance to win; "
+            "'equilibrium': two-player Eel games (the default for them).",
         ),
         players: int = typer.Option(
             None, "--players", "-n", help=f"Number of players (default: the game's; {WIN_PLAYERS} for 'win')."
@@ -36,12 +42,25 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Solve GAME exactly and print the optimal value (and how long it took)."""
         # Imported here so other commands start without the solvers' libraries.
+        from gamebag.agents.equilibrium.value import equilibrium_report, supports_equilibrium
         from gamebag.agents.solvers.policy_file import write_policy
         from gamebag.agents.solvers.report import policy_table, solve_report
+        from gamebag.agents.solvers.solutions import supports_score
 
-        if objective not in OBJECTIVES:
-            raise SolveError(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         cls = gamebag.entry(game).game_class
+        if objective == EQUILIBRIUM or (not supports_score(cls) and objective == "score"):
+            # Simultaneous-grab games (the Eel family): the value of the game under equilibrium play.
+            rules = gamebag.make(game, players or EQUILIBRIUM_PLAYERS, **parse_option_pairs(option))
+            if not supports_equilibrium(rules) and objective != EQUILIBRIUM:
+                raise SolveError(f"{game} has no exact solver (no turn model, no equilibrium model)")
+            report = equilibrium_report(rules)
+            if as_json:
+                typer.echo(json.dumps(report, indent=2))
+            else:
+                print_equilibrium(report)
+            return
+        if objective not in OBJECTIVES:
+            raise SolveError(f"--objective must be one of {', '.join((*OBJECTIVES, EQUILIBRIUM))}, not {objective!r}")
         if players is None:
             players = WIN_PLAYERS if objective == "win" else cls.default_players
         rules = gamebag.make(game, players, **parse_option_pairs(option))
@@ -53,6 +72,17 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(report, indent=2))
         else:
             print_report(report)
+
+
+def print_equilibrium(report: dict[str, Any]) -> None:
+    console = Console()
+    options = ", ".join(f"{k}={_plain(v)}" for k, v in report["options"].items()) or "none"
+    console.print(f"[bold]{report['title']}[/bold] ({report['game']}), 2 players, equilibrium play")
+    console.print(f"options: {options}")
+    console.print(
+        f"seat 0's chance to win: [bold]{report['value']:.6f}[/bold] (seat 1: {1 - report['value']:.6f}); "
+        f"{report['source']}, {report['seconds']} s"
+    )
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -215,9 +215,7 @@ class EelFamilyEngine(FastEngine):
         if state.pending is not None:
             pending[: game.num_players] = state.pending
         key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
-        ended = batch.play_out(
-            row, kernel_config(game), policy_codes(agents), pending, state.pending is not None, key
-        )
+        ended = batch.play_out(row, kernel_config(game), policy_codes(agents), pending, state.pending is not None, key)
         if not ended:
             raise RuntimeError(f"{game.game_id} did not end within {MAX_GRABS_PER_GAME} grabs")
         winners = row[WINNER : WINNER + game.num_players].astype(np.float64)

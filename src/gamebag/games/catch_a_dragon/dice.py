@@ -48,12 +48,6 @@ def set_kind(collected: Dice) -> str:
     return "identical" if len(set(collected)) == 1 else "different"
 
 
-def is_valid_set(faces: Dice) -> bool:
-    """A set must be all one colour or all different colours."""
-    distinct = len(set(faces))
-    return distinct == len(faces) or distinct == 1
-
-
 def linked(a: int, b: int, cyclic: bool) -> bool:
     """Whether faces ``a`` and ``b`` are neighbours on the ring (claw holds tail)."""
     gap = abs(a - b)

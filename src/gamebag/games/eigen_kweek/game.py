@@ -107,7 +107,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
         """The protocol's check, answered from the memo of the state's menus when all is well."""
         acting, menus = self._menus(state)
-        if len(moves) == len(acting):
+        if acting and len(moves) == len(acting):  # nobody acts at chance and terminal nodes
             for seat in acting:
                 action = moves.get(seat)
                 if action is None:

@@ -5,9 +5,11 @@ once, then the deal window), growth (plants grow, then the growth window; no
 growth phase in round 1), trade (sealed bids, the trade window, the reveal,
 corners chosen from the highest bid down), cultivate (the cultivate window,
 then everyone not blocked by BERNARD sows, harvests, ploughs over or passes,
-all at once), hand in characters (keep or hand in an unplayed card), then four
-coins from the bag refill the corners. Every function ends by moving the draft
-on to the next node that needs a player or chance (``_advance`` helpers).
+all at once), hand in characters (the hand-in window, then keep or hand in an
+unplayed card), then four coins from the bag refill the corners. Every function
+ends by moving the draft on to the next node that needs a player or chance.
+Dealing and refilling, a third of all transitions, build the next state directly
+instead of through a draft.
 """
 
 from __future__ import annotations

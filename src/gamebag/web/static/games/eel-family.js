@@ -234,7 +234,8 @@ function privateInfo(context) {
     "div",
     { id: "my-reserve" },
     h("strong", {}, "You: "),
-    `${plural(view.scores[seat], "point")}, ${plural(view.reserves[seat], "eel")} in reserve${risk}.`,
+    `${plural(view.scores[seat], "point")}, ${plural(view.reserves[seat], "eel")} in reserve${risk}` +
+      `${view.in_round[seat] || view.over ? "" : "; you are out of this round until the next one"}.`,
   );
 }
 

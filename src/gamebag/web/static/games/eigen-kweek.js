@@ -64,6 +64,28 @@ export function phaseWords(view) {
   return step ? `${phase}: ${step}` : phase;
 }
 
+// What each character does, shortened from the rulebook (phase in which it is played: effect).
+const CHARACTERS = {
+  RIA: "deal: draw a card from the stack and send it left or right; everyone passes their card that way",
+  KEUN: "growth: take all weed tokens from one plant card (yours or another's)",
+  FLUPPE: "growth: get 2 weed tokens for each plant card on your board",
+  GRIET: "growth: fill one plant card of your choice with weed tokens",
+  PASTOOR: "growth: take one coin of your choice from an opponent",
+  STEVEN: "trade: add 2 to your bid without paying them",
+  CHANTAL: "trade: take 1 weed token from every other player's bid",
+  LUCIEN: "trade: if your bid is the lowest, draw a coin blindly from the bag",
+  STEFAAN: "trade: on a tied bid, you take your corner first",
+  FRANK: "cultivate: pay half to sow or plough over",
+  BERNARD: "cultivate: block one opponent for the whole cultivate phase",
+  JOS: "cultivate: harvest all your plant cards at once",
+  JULITA: "any phase: block an opponent's character card and undo its effect",
+  "DEN OLLANDER": "any phase: take an opponent's unplayed character card and use it",
+};
+
+export function characterWords(card) {
+  return CHARACTERS[card] ? `${card} (${CHARACTERS[card]})` : String(card);
+}
+
 const STEP_HINTS = {
   choose: "Keep one of the two characters dealt to you; the other goes back. Nobody sees which you keep until it is played.",
   window: "You may play your character now if its moment has come, or pass. Playing reveals it to everyone.",
@@ -114,7 +136,10 @@ function playerBoard(context, entry) {
   else if (choices.waiting_for.includes(p)) badges.push(h("span", { class: "badge waiting" }, "choosing…"));
   if (view.over && view.winners.includes(p)) badges.push(h("span", { class: "badge chosen" }, "winner"));
   const hidden = [];
-  if (entry.has_card) hidden.push(h("span", { class: "hidden-card", title: "a face-down character card" }, "?"));
+  const finalViews = context.result && context.result.final_views;
+  const revealedCard = finalViews && finalViews[p] && finalViews[p].you ? finalViews[p].you.card : null;
+  if (revealedCard) hidden.push(h("span", { class: "badge revealed-card", title: characterWords(revealedCard) }, revealedCard));
+  else if (entry.has_card) hidden.push(h("span", { class: "hidden-card", title: "a face-down character card" }, "?"));
   if (entry.hand_sealed) hidden.push(h("span", { class: "badge", title: "a closed hand held forward" }, "closed hand"));
   return h(
     "div",
@@ -165,7 +190,7 @@ function supplies(view) {
   );
 }
 
-function privateArea(view) {
+function privateArea(view, seatNames) {
   const you = view.you;
   if (!you) return null;
   const coins = you.coins || [];
@@ -181,7 +206,7 @@ function privateArea(view) {
       h("dt", {}, "Your character"), h("dd", {}, you.card || "none"),
       you.dealt && you.dealt.length ? [h("dt", {}, "Dealt to you"), h("dd", {}, you.dealt.join(", "))] : null,
       you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
-      you.notes && you.notes.length ? [h("dt", {}, "Notes"), h("dd", {}, you.notes.join("; "))] : null,
+      you.notes && you.notes.length ? [h("dt", {}, "Notes"), h("dd", {}, you.notes.map((n) => withNames(n, seatNames)).join("; "))] : null,
     ),
   );
 }
@@ -197,15 +222,27 @@ function controlsFor(context) {
   }
   for (const [kind, actions] of groups) {
     controls.appendChild(h("h3", {}, GROUP_TITLES[kind] || kind));
-    if (actions.length > 12) {
-      const select = h("select", { "data-kind": kind }, actions.map((a) => h("option", { value: a }, actionLabel(a, seatNames))));
-      controls.appendChild(
-        h("div", { class: "choices" }, select, h("button", { class: "primary", "data-action": JSON.stringify(actions[0]), onclick: () => act(select.value) }, "Confirm")),
+    // Many choices (a long list of sowing payments, say) go in a list; bids stay buttons up to 30.
+    if (actions.length > (kind === "bid" ? 30 : 12)) {
+      const mine = context.view.choices ? context.view.choices.mine : null;
+      const select = h(
+        "select",
+        { "data-kind": kind, "aria-label": GROUP_TITLES[kind] || kind },
+        actions.map((a) => h("option", { value: a, selected: a === mine }, actionLabel(a, seatNames))),
       );
+      // The Confirm button carries the action picked in the list, so it is marked once chosen.
+      const confirm = h("button", { class: "primary", "data-action": JSON.stringify(select.value), onclick: () => act(select.value) }, "Confirm");
+      select.addEventListener("change", () => {
+        confirm.dataset.action = JSON.stringify(select.value);
+      });
+      controls.appendChild(h("div", { class: "choices" }, select, confirm));
       continue;
     }
     controls.appendChild(
-      h("div", { class: "choices" }, actions.map((a) => h("button", { "data-action": JSON.stringify(a), class: kind === "pass" ? "" : "primary", onclick: () => act(a) }, actionLabel(a, seatNames)))),
+      h("div", { class: "choices" }, actions.map((a) => h("button", {
+        "data-action": JSON.stringify(a), class: kind === "pass" ? "" : "primary", onclick: () => act(a),
+        title: kind === "choose" || kind === "play" ? characterWords(a.split(":")[1]) : null,
+      }, actionLabel(a, seatNames)))),
     );
   }
 }
@@ -228,7 +265,7 @@ function render(context) {
   for (const entry of view.table || []) grid.appendChild(playerBoard(context, entry));
   board.appendChild(grid);
   if (context.result || context.seat === null) {
-    const mine = privateArea(view);
+    const mine = privateArea(view, names(context));
     if (mine) board.appendChild(mine);
   }
   if (legal.length) controlsFor(context);
@@ -272,7 +309,14 @@ const howToPlay = [
 function hint(context) {
   const { view, legal } = context;
   const kinds = new Set(legal.map((a) => (typeof a === "string" ? a.split(":")[0] : "")));
-  if (kinds.has("play") || kinds.has("block")) return STEP_HINTS.window;
+  if (kinds.has("choose") && view.you && view.you.dealt) {
+    return `Keep one in secret, the other goes back. ${view.you.dealt.map(characterWords).join("; ")}.`;
+  }
+  if (kinds.has("play")) {
+    const card = legal.find((a) => typeof a === "string" && a.startsWith("play:")).split(":")[1];
+    return `Play now or pass (playing shows the card to all): ${characterWords(card)}.`;
+  }
+  if (kinds.has("block")) return "With JULITA you may block a character card just played (its effect is undone), or pass.";
   return STEP_HINTS[view.step] || `${phaseWords(view)}: choose one of the actions below.`;
 }
 
@@ -285,9 +329,11 @@ function privateInfo(context) {
     { class: "kv", id: "my-hand" },
     h("dt", {}, "Weed tokens in hand"), h("dd", {}, String(you.tokens)),
     h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
-    h("dt", {}, "Your character"), h("dd", {}, you.card || "none"),
-    you.dealt && you.dealt.length ? [h("dt", {}, "Dealt to you"), h("dd", {}, you.dealt.join(", "))] : null,
+    h("dt", {}, "Your character"), h("dd", {}, you.card ? characterWords(you.card) : "none"),
     you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
+    you.notes && you.notes.length
+      ? [h("dt", {}, "You know"), h("dd", {}, you.notes.map((n) => withNames(n, names(context))).join("; "))]
+      : null,
   );
 }
 
@@ -306,18 +352,18 @@ function explainEnd(context, result) {
 function revealEnd(context, finalViews) {
   const names = context.names;
   return h(
-    "div",
-    { class: "player-grid light" },
+    "ul",
+    { class: "revealed-list" },
     finalViews.map((view, p) => {
       const you = view.you || {};
       const coins = you.coins || [];
       return h(
-        "dl",
-        { class: "kv", "data-revealed": p },
-        h("dt", {}, "Player"), h("dd", {}, h("strong", {}, names[p])),
-        h("dt", {}, "Character"), h("dd", {}, you.card || "none"),
-        h("dt", {}, "Coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
-        h("dt", {}, "Weed tokens in hand"), h("dd", {}, String(you.tokens ?? 0)),
+        "li",
+        { "data-revealed": p },
+        h("strong", {}, names[p]), ": ",
+        `character ${you.card ? characterWords(you.card) : "none"}; `,
+        `coins ${coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"}; `,
+        plural(you.tokens ?? 0, "weed token"), " in hand.",
       );
     }),
   );

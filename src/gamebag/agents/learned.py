@@ -1,0 +1,160 @@
+"""The ``learned`` agent: small trained policies shipped as NumPy weights, played in NumPy.
+
+A policy is a multilayer perceptron (tanh hidden layers) from a seat's
+``observation_tensor`` to one score per action of ``all_actions()``; the agent plays the
+legal action with the highest score (``sample=true`` draws from the softmax of the legal
+scores instead, with the game's generator). No learning framework is needed to play.
+
+Weights live in ``gamebag/agents/learned_policies/<game-id>-<players>p.npz`` (written by
+``gamebag train``, which also writes how they were trained into the file's ``meta``); the
+agent exists for every configuration with a file. ``load_policy`` reads any such file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gamebag.agents.base import Agent, SeatView
+from gamebag.agents.registry import check_params, register_agent
+from gamebag.core.errors import UnknownAgentError
+from gamebag.core.protocol import Game
+from gamebag.core.rng import Rng
+
+POLICY_PACKAGE = "gamebag.agents.learned_policies"
+
+
+@dataclass(frozen=True)
+class NumpyPolicy:
+    """An MLP policy: ``layers`` are (weights [in, out], bias [out]); tanh between them."""
+
+    layers: tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]
+    meta: Mapping[str, Any]
+
+    def scores(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Action scores (logits) for a batch ``[n, observation_size]`` or one observation."""
+        hidden = np.asarray(observations, dtype=np.float32)
+        for number, (weights, bias) in enumerate(self.layers):
+            hidden = hidden @ weights + bias
+            if number < len(self.layers) - 1:
+                hidden = np.tanh(hidden)
+        return hidden
+
+    def act(
+        self,
+        observations: NDArray[np.float32],
+        masks: NDArray[np.bool_],
+        rng: np.random.Generator | None = None,
+    ) -> NDArray[np.int64]:
+        """The best legal action per row (or a softmax draw over the legal ones when ``rng`` is given)."""
+        scores = np.where(masks, self.scores(observations), -np.inf)
+        if rng is None:
+            return np.asarray(scores.argmax(axis=-1), dtype=np.int64)
+        shifted = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        probabilities = shifted / shifted.sum(axis=-1, keepdims=True)
+        cumulative = probabilities.cumsum(axis=-1)
+        draws = rng.random(cumulative.shape[:-1])[..., None]
+        return np.asarray((cumulative < draws).sum(axis=-1), dtype=np.int64).clip(0, masks.shape[-1] - 1)
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[np.bool_]) -> NDArray[np.int64]:
+        return self.act(observations, masks)
+
+
+def save_policy(path: Path, policy: NumpyPolicy) -> None:
+    """Write a policy as an ``.npz`` file (weights and a JSON ``meta``)."""
+    arrays: dict[str, NDArray[Any]] = {}
+    for number, (weights, bias) in enumerate(policy.layers):
+        arrays[f"w{number}"] = weights.astype(np.float32)
+        arrays[f"b{number}"] = bias.astype(np.float32)
+    arrays["meta"] = np.array(json.dumps(dict(policy.meta), sort_keys=True))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, allow_pickle=False, **arrays)
+
+
+def load_policy(path: Path | Any) -> NumpyPolicy:
+    """Read a policy written by ``save_policy``."""
+    with np.load(path, allow_pickle=False) as data:
+        count = sum(1 for name in data.files if name.startswith("w"))
+        layers = tuple((data[f"w{k}"].astype(np.float32), data[f"b{k}"].astype(np.float32)) for k in range(count))
+        meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+    return NumpyPolicy(layers, meta)
+
+
+def policy_name(game_id: str, players: int) -> str:
+    """The file name of the shipped policy of a configuration."""
+    return f"{game_id}-{players}p.npz"
+
+
+def shipped_policies() -> dict[tuple[str, int], str]:
+    """(game id, players) -> file name, for every policy shipped with gamebag."""
+    found: dict[tuple[str, int], str] = {}
+    for entry in resources.files(POLICY_PACKAGE).iterdir():
+        name = entry.name
+        if name.endswith("p.npz"):
+            stem = name.removesuffix("p.npz")
+            game_id, _, players = stem.rpartition("-")
+            if players.isdigit():
+                found[(game_id, int(players))] = name
+    return found
+
+
+class LearnedAgent(Agent):
+    """Plays a shipped policy's best legal action (or samples from it)."""
+
+    def __init__(self, game: Game[Any, Any, Any], policy: NumpyPolicy, sample: bool = False) -> None:
+        self.name = "learned:sample=true" if sample else "learned"
+        self.policy = policy
+        self.sample = sample
+        self.index = {action: position for position, action in enumerate(game.all_actions())}
+        self.actions = tuple(game.all_actions())
+
+    def act(self, view: SeatView, rng: Rng) -> Any:
+        mask = np.zeros(len(self.actions), dtype=np.bool_)
+        mask[[self.index[action] for action in view.legal_actions]] = True
+        observation = np.asarray(view.observation_tensor(), dtype=np.float32)
+        generator = np.random.default_rng(rng.getrandbits(63)) if self.sample else None
+        choice = int(self.policy.act(observation[None, :], mask[None, :], generator)[0])
+        return self.actions[choice]
+
+
+def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
+    check_params("learned", params, ("sample",))
+    name = shipped_policies().get((game.game_id, game.num_players))
+    if name is None:
+        shipped = ", ".join(f"{g} ({n} players)" for g, n in sorted(shipped_policies())) or "none"
+        raise UnknownAgentError(
+            f"no learned policy ships for {game.game_id} with {game.num_players} players; shipped: {shipped}"
+        )
+    sample = params.get("sample", "false").lower()
+    if sample not in ("true", "false"):
+        raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
+    policy = load_policy(resources.files(POLICY_PACKAGE).joinpath(name))
+    trained_for = dict(policy.meta.get("options", {}))
+    if trained_for and trained_for != {k: _plain(v) for k, v in game.options.items()}:
+        raise UnknownAgentError(
+            f"the learned {game.game_id} policy was trained with options {trained_for}; this game has other options"
+        )
+    return LearnedAgent(game, policy, sample=sample == "true")
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+_SHIPPED_GAMES = tuple(sorted({game_id for game_id, _ in shipped_policies()}))
+if _SHIPPED_GAMES:
+    register_agent(
+        "learned",
+        _make,
+        "a small policy trained by self-play (gamebag train), played from NumPy weights; "
+        "sample=true draws from it instead of taking its best action",
+        games=_SHIPPED_GAMES,
+    )

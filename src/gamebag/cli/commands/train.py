@@ -1,0 +1,62 @@
+"""``gamebag train``: train a policy by PPO against a league (needs the ``sb3`` extra and a compiled engine)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+import gamebag
+from gamebag.core.errors import GamebagError
+from gamebag.core.options import parse_option_pairs
+
+
+class TrainError(GamebagError):
+    """A training request that cannot run (bad budget, no compiled engine, missing extra)."""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("train")
+    def train_command(
+        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        players: int = typer.Option(None, "--players", "-n", help="Number of players (default: the game's)."),
+        steps: int = typer.Option(200_000, "--steps", help="Learner steps in all (1,000 to 100,000,000)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the games, the league draws and the network."),
+        envs: int = typer.Option(256, "--envs", help="Games stepped together (1 to 4,096)."),
+        option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+        out: Path = typer.Option(None, "--out", help="Where to write the policy (default: <game>-<players>p.npz)."),
+        eval_games: int = typer.Option(2_000, "--eval-games", help="Games against each opponent afterwards (0: none)."),
+    ) -> None:
+        """Train a policy for GAME by PPO against a league (heuristic, random, its past selves)."""
+        console = Console(highlight=False, soft_wrap=True)
+        cls = gamebag.entry(game).game_class
+        count = cls.default_players if players is None else players
+        options = parse_option_pairs(option)
+        rules = gamebag.make(game, count, **options)
+        if not 0 <= eval_games <= 100_000:
+            raise TrainError(f"--eval-games must be from 0 to 100,000, not {eval_games}")
+        try:
+            from gamebag.agents.learned import policy_name, save_policy
+            from gamebag.interop.train import check_budget, evaluations, train
+        except ImportError as error:
+            raise TrainError(f"training needs the 'sb3' and 'rl' extras (install '.[rl,sb3]'): {error}") from None
+        try:
+            check_budget(steps, envs)
+            policy = train(
+                game, count, steps=steps, seed=seed, envs=envs, options=dict(rules.options), progress=console.print
+            )
+        except ValueError as error:
+            raise TrainError(str(error)) from None
+        target = out if out is not None else Path(policy_name(game, count))
+        save_policy(target, policy)
+        console.print(f"policy written to {target} ({policy.meta['seconds']} s of training)")
+        if eval_games:
+            for result in evaluations(
+                game, count, policy, ("random", "heuristic"), games=eval_games, options=dict(rules.options)
+            ):
+                console.print(
+                    f"against {result.opponent}: win share {result.win_share:.3f} "
+                    f"(95% interval {result.low:.3f}-{result.high:.3f}; {result.games} games; "
+                    f"an equal player gets {result.fair_share:.3f})"
+                )

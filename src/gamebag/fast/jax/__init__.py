@@ -1,0 +1,12 @@
+"""JAX engines: pure ``init``/``step`` functions on arrays, ``jit``- and ``vmap``-able (pgx style).
+
+They need the ``jax`` extra and run on any JAX backend (CPU in the tests, a GPU or TPU
+when one is there); nothing here is imported by ``gamebag`` itself.
+
+* ``gamebag.fast.jax.eel``: the Eel family (Eel Harvest and Wriggle Roulette), every
+  option, on the same position row as the numba kernel (``gamebag.fast.eel.layout``).
+
+Each engine is proven equal to the rules engine by ``tests/fast/test_jax_eel.py``:
+rules-engine games are replayed through ``resolve`` with the same choices and draws,
+and every field and every observation compared.
+"""

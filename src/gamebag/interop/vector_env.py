@@ -1,0 +1,241 @@
+"""Vectorised environments over the compiled step kernels (``gamebag.fast``): many games per call.
+
+* ``BatchEnv``: ``num_envs`` games of one configuration stepped together, every seat at
+  once (pgx style, for self-play and league training): each step takes an
+  ``[num_envs, players]`` action array (only the seats that choose now are read), returns
+  every seat's observation, mask and reward, and restarts finished games by itself.
+* ``GamebagVectorEnv``: a Gymnasium ``VectorEnv``, one learner seat per game against
+  opponents (compiled policies such as ``"heuristic"``, or a batched policy function),
+  with autoreset in the same step and ``action_masks()`` for maskable learners.
+
+Env ``k`` of a run seeded ``S`` starts with game ``k`` of the counter-based generator
+keyed ``(S, k)`` (see ``gamebag.fast.rng``), so its first game is the same whatever the
+batch size; restarted games take the next unused game indices. Observations are the kernels' scaled
+tensors, the same values as the rules engine's ``observation_tensor``, in [0, 1]; action
+indices are positions in ``all_actions()``, as in the other adapters.
+
+The kernels step every game at once, so a game where the learner does not choose now
+(another seat's turn, or it has left the round) still takes a step: its mask is then all
+true, the action is ignored, and ``infos["learner_acts"]`` is false there. The reward of
+such a step is real (what the other seats' moves brought).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from gamebag.fast.base import StepBatch
+from gamebag.fast.registry import engine_for, unavailable_reason
+from gamebag.interop.common import OBSERVATION_HIGH, OBSERVATION_LOW, configured_game
+
+# The most games one batch holds (memory is a few hundred bytes per game).
+MAX_ENVS = 1 << 20
+
+# A batched policy: (observations [n, size], masks [n, actions]) -> actions [n].
+BatchPolicy = Callable[[NDArray[np.float32], NDArray[np.bool_]], NDArray[np.integer[Any]]]
+
+
+def step_batch(
+    game_id: str, players: int | None, options: Mapping[str, Any] | None, num_envs: int
+) -> tuple[StepBatch, tuple[str, ...]]:
+    """The compiled step batch of a configuration and its compiled policies; a clear error when it has none."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_ENVS:
+        raise ValueError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
+    game = configured_game(game_id, players, options)
+    engine = engine_for(game, [])
+    if engine is None:
+        raise ValueError(
+            f"{game_id} has no vectorised environment here: {unavailable_reason(game, [])}; "
+            f"use the single environments (gamebag.interop.gymnasium_env, pettingzoo_env)"
+        )
+    return engine.step_batch(game, num_envs), tuple(engine.policies(game))
+
+
+class BatchEnv:
+    """``num_envs`` games stepped together, every seat acting through one array (self-play)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.batch, self.compiled = step_batch(game_id, players, options, num_envs)
+        self.game_id = game_id
+        self.num_envs = num_envs
+        self.num_players = self.batch.num_players
+        self.num_actions = self.batch.num_actions
+        self.observation_size = self.batch.observation_size
+        self._started = False
+
+    def reset(self, seed: int) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Start games ``0 .. num_envs - 1`` of ``seed``: (observations, masks, to_act)."""
+        self.batch.reset(seed, 0)
+        self._started = True
+        return self.batch.observations(), self.batch.legal_mask(), self.batch.to_act()
+
+    def step(
+        self, actions: NDArray[np.integer[Any]]
+    ) -> tuple[
+        NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]
+    ]:
+        """Apply the acting seats' actions: (observations, rewards, done, masks, to_act).
+
+        ``rewards`` are the win shares of the games that ended on this step (``done``);
+        those games are restarted at once, so the observations, masks and seats to act
+        are those of the new games there.
+        """
+        if not self._started:
+            raise RuntimeError("call reset(seed) before step")
+        batch = self.batch
+        batch.step(np.asarray(actions, dtype=np.int64))
+        rewards = batch.rewards()
+        done = batch.done()
+        if done.any():
+            batch.reset_done()
+        return batch.observations(), rewards, done, batch.legal_mask(), batch.to_act()
+
+    def compiled_actions(self, agents: Sequence[str]) -> NDArray[np.int64]:
+        """Each seat's action by a compiled policy (one spec per seat, such as ``"heuristic"``)."""
+        policy_actions = getattr(self.batch, "policy_actions", None)
+        unknown = [agent for agent in agents if agent not in self.compiled]
+        if policy_actions is None or unknown:
+            raise ValueError(
+                f"{self.game_id}: no compiled policy {unknown[0] if unknown else ''!r}; "
+                f"compiled: {', '.join(self.compiled) if policy_actions else 'none'}"
+            )
+        result: NDArray[np.int64] = policy_actions(list(agents))
+        return result
+
+    def state(self) -> NDArray[np.float32]:
+        """Every seat's observation in one vector per game (for centralised critics)."""
+        return self.batch.observations().reshape(self.num_envs, -1)
+
+
+class GamebagVectorEnv(gymnasium.vector.VectorEnv):
+    """A Gymnasium vector environment: one learner seat in each of ``num_envs`` compiled games."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it as a plain attribute)
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | BatchPolicy = "random",
+    ) -> None:
+        self.env = BatchEnv(game_id, num_envs, players, options)
+        players_here = self.env.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players_here:
+            raise ValueError(f"seat must be a seat number from 0 to {players_here - 1}, not {seat!r}")
+        self.seat = seat
+        self.num_envs = num_envs
+        self.set_opponents(opponents)
+        self.single_observation_space = spaces.Box(
+            OBSERVATION_LOW, OBSERVATION_HIGH, shape=(self.env.observation_size,), dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(self.env.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+        self._seed = 0
+        self._masks = np.ones((num_envs, self.env.num_actions), dtype=np.bool_)
+        self._learner_acts = np.zeros(num_envs, dtype=np.bool_)
+        self._opponent_seats = [p for p in range(players_here) if p != seat]
+
+    def set_opponents(self, opponents: str | BatchPolicy) -> None:
+        """Compiled policy spec for every other seat, or a batched policy function (self-play)."""
+        if isinstance(opponents, str):
+            if opponents not in self.env.compiled:
+                raise ValueError(
+                    f"{self.env.game_id}: no compiled policy {opponents!r}; compiled: {', '.join(self.env.compiled)}"
+                )
+        elif not callable(opponents):
+            raise ValueError(
+                "opponents must be a compiled policy name (such as 'random' or 'heuristic') or a function "
+                f"(observations, masks) -> actions, not {opponents!r}"
+            )
+        self.opponents = opponents
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start games ``0 .. num_envs - 1`` of ``seed`` (a single integer; default 0)."""
+        if isinstance(seed, list):
+            raise ValueError("seed the vector environment with one integer: env k plays game k of that seed")
+        self._seed = 0 if seed is None else int(seed)
+        observations, masks, to_act = self.env.reset(self._seed)
+        return self._learner_view(observations, masks, to_act), self._infos()
+
+    def step(
+        self, actions: NDArray[np.integer[Any]]
+    ) -> tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        env = self.env
+        if not env._started:
+            raise RuntimeError("call reset() before step()")
+        chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        acting = self._learner_acts
+        illegal = acting & ~self._masks[np.arange(self.num_envs), np.clip(chosen, 0, env.num_actions - 1)]
+        illegal |= acting & ((chosen < 0) | (chosen >= env.num_actions))
+        if illegal.any():
+            row = int(np.flatnonzero(illegal)[0])
+            raise ValueError(
+                f"env {row}: action {int(chosen[row])} is not legal; legal actions: "
+                f"{np.flatnonzero(self._masks[row]).tolist()}"
+            )
+        joint = self._opponent_actions()
+        joint[:, self.seat] = np.where(acting, chosen, 0)
+        previous = env.batch.observations()[:, self.seat]
+        observations, rewards, done, masks, to_act = env.step(joint)
+        learner = self._learner_view(observations, masks, to_act)
+        infos = self._infos()
+        if done.any():
+            infos["final_obs"] = np.where(done[:, None], previous, 0.0).astype(np.float32)
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return learner, rewards[:, self.seat].astype(np.float64), done, truncated, infos
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """``[num_envs, actions]``: the learner's legal actions (all true where it does not choose now)."""
+        return self._masks.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+    # ---- helpers --------------------------------------------------------------------
+    def _learner_view(
+        self, observations: NDArray[np.float32], masks: NDArray[np.bool_], to_act: NDArray[np.bool_]
+    ) -> NDArray[np.float32]:
+        self._learner_acts = to_act[:, self.seat].copy()
+        self._masks = np.where(self._learner_acts[:, None], masks[:, self.seat], True)
+        return np.ascontiguousarray(observations[:, self.seat])
+
+    def _infos(self) -> dict[str, Any]:
+        return {"learner_acts": self._learner_acts.copy(), "action_mask": self._masks.copy()}
+
+    def _opponent_actions(self) -> NDArray[np.int64]:
+        env = self.env
+        if isinstance(self.opponents, str):
+            return env.compiled_actions([self.opponents] * env.num_players)
+        joint = np.zeros((self.num_envs, env.num_players), dtype=np.int64)
+        observations = env.batch.observations()
+        masks = env.batch.legal_mask()
+        to_act = env.batch.to_act()
+        for seat in self._opponent_seats:
+            rows = np.flatnonzero(to_act[:, seat])
+            if len(rows):
+                joint[rows, seat] = np.asarray(self.opponents(observations[rows, seat], masks[rows, seat]))
+        return joint

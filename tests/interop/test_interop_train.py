@@ -1,0 +1,69 @@
+"""Learned policies: NumPy weights round-trip, the agent plays legal moves from them, and ``gamebag train`` runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import gamebag
+from gamebag.agents.learned import LearnedAgent, NumpyPolicy, load_policy, save_policy
+from gamebag.agents.random_agent import RandomAgent
+from gamebag.cli.app import app
+from gamebag.core.errors import GamebagError
+from gamebag.core.rng import make_rng
+from gamebag.sim.play import play_game
+
+
+def _random_policy(game_id: str, players: int, seed: int) -> NumpyPolicy:
+    game = gamebag.make(game_id, players)
+    size = len(game.observation_tensor(game.initial_state(), 0))
+    actions = len(game.all_actions())
+    rng = np.random.default_rng(seed)
+    shapes = [(size, 16), (16, actions)]
+    layers = tuple((rng.normal(size=s).astype(np.float32), rng.normal(size=s[1]).astype(np.float32)) for s in shapes)
+    return NumpyPolicy(layers, {"game": game_id, "players": players})
+
+
+def test_policy_files_round_trip(tmp_path: Path) -> None:
+    policy = _random_policy("catch-a-dragon", 2, 0)
+    path = tmp_path / "policy.npz"
+    save_policy(path, policy)
+    again = load_policy(path)
+    assert again.meta == policy.meta
+    observations = np.random.default_rng(1).random((5, 29)).astype(np.float32)
+    assert np.array_equal(again.scores(observations), policy.scores(observations))
+    masks = np.zeros((5, 76), dtype=np.bool_)
+    masks[:, [3, 7]] = True
+    assert set(again.act(observations, masks).tolist()) <= {3, 7}
+    sampled = again.act(observations, masks, np.random.default_rng(0))
+    assert set(sampled.tolist()) <= {3, 7}
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("catch-a-dragon", 2), ("wriggle-roulette", 4), ("pig", 2)])
+def test_learned_agent_plays_whole_games_with_legal_moves(game_id: str, players: int) -> None:
+    game = gamebag.make(game_id, players)
+    agents = [LearnedAgent(game, _random_policy(game_id, players, seed)) for seed in range(players - 1)]
+    agents.append(LearnedAgent(game, _random_policy(game_id, players, 9), sample=True))
+    result = play_game(game, agents, make_rng(3))  # game.apply refuses any illegal move
+    assert game.is_terminal(result.state) and sum(result.returns) == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "pig.npz"
+    result = CliRunner().invoke(
+        app, ["train", "pig", "--steps", "1000", "--envs", "16", "--eval-games", "40", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "win share" in result.output and out.exists()
+    policy = load_policy(out)
+    assert policy.meta["game"] == "pig" and policy.meta["steps"] == 1000
+    # Play it through the rules engine against the random agent.
+    game = gamebag.make("pig", 2)
+    play_game(game, [LearnedAgent(game, policy), RandomAgent()], make_rng(0))
+    bad = CliRunner().invoke(app, ["train", "pig", "--steps", "10"])
+    assert isinstance(bad.exception, GamebagError) and "steps must be" in str(bad.exception)
