@@ -75,8 +75,10 @@ def test_a_bot_past_its_time_plays_a_fallback_move_and_other_tables_go_on(tmp_pa
 def test_a_solve_past_its_bound_refuses_the_table_while_the_server_answers(tmp_path: Path) -> None:
     solutions.clear()
     limits = Limits(solve_seconds=1.0)
+    # The six-dice, twenty-round win solve takes about 2.5 s of CPU (the compiled Pig solve is too quick).
+    costly = {"game": "catch-a-dragon", "players": 2, "options": {"dice": 6, "rounds": 20}}
     with web_client(tmp_path, limits=limits) as client:
-        text = _refusal(client, {"game": "pig", "seats": [{}, {"bot": "optimal-win"}]})
+        text = _refusal(client, {**costly, "seats": [{}, {"bot": "optimal-win"}]})
         assert "bound of 1 s" in text
         assert client.get("/api/health").json()["ok"]
         assert client.post("/api/tables", json={"game": "pig", "seats": [{}, {"bot": "random"}]}).status_code == 201
