@@ -9,14 +9,16 @@ every figure is the same whatever the batch size or the number of workers.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
+
+PreparedT = TypeVar("PreparedT")
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,18 @@ class FastEngine(ABC):
                 return f"agent {agent!r} has no compiled policy (compiled: {', '.join(known)})"
         return None
 
+    def check_batch(self, game: Game[Any, Any, Any], agents: Sequence[str], start: int, stop: int) -> None:
+        """Refuse, before any kernel runs, agents or a game range that :meth:`play` cannot take."""
+        problem = self.unsupported(game, agents)
+        if problem is not None:
+            raise ValueError(problem)
+        if len(agents) != game.num_players:
+            raise ValueError(
+                f"{game.game_id} with {game.num_players} players needs {game.num_players} agents, not {len(agents)}"
+            )
+        if not 0 <= start <= stop:
+            raise ValueError(f"games {start} .. {stop} are not a range of game indices (0 <= start <= stop)")
+
     @abstractmethod
     def play(
         self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
@@ -138,3 +152,31 @@ class FastEngine(ABC):
     @abstractmethod
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         """A step batch of ``num_envs`` games of ``game`` (call ``reset`` before stepping)."""
+
+
+class PreparedCache(Generic[PreparedT]):
+    """What a search's playouts reuse per (game, agents), for at most ``size`` configurations.
+
+    A search plays out thousands of times per move, so everything but the position is
+    prepared once; the oldest configuration is dropped first.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: dict[tuple[int, tuple[str, ...]], tuple[Game[Any, Any, Any], PreparedT]] = {}
+
+    def get(
+        self, game: Game[Any, Any, Any], agents: Sequence[str], prepare: Callable[[], PreparedT | None]
+    ) -> PreparedT | None:
+        """The prepared value for ``game`` and ``agents``; ``prepare`` returns ``None`` when there is none."""
+        key = (id(game), tuple(agents))
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] is game:
+            return entry[1]
+        value = prepare()
+        if value is None:
+            return None
+        if len(self._entries) >= self._size:
+            self._entries.pop(next(iter(self._entries)))
+        self._entries[key] = (game, value)
+        return value

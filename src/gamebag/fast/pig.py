@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
-from gamebag.fast.base import BatchResult, FastEngine, StepBatch
+from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, run_key
 from gamebag.games.pig.rules import Phase, PigState
@@ -463,7 +463,7 @@ class PigEngine(FastEngine):
     game_id: ClassVar[str] = "pig"
 
     def __init__(self) -> None:
-        self._prepared: dict[tuple[int, tuple[str, ...]], tuple[Game[Any, Any, Any], Any]] = {}
+        self._prepared: PreparedCache[Any] = PreparedCache(KEPT_TABLES)
 
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         return POLICIES
@@ -471,13 +471,7 @@ class PigEngine(FastEngine):
     def play(
         self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
     ) -> BatchResult:
-        problem = self.unsupported(game, agents)
-        if problem is not None:
-            raise ValueError(problem)
-        if len(agents) != 2:
-            raise ValueError(f"pig is played by 2 players: give 2 agents, not {len(agents)}")
-        if not 0 <= start <= stop:
-            raise ValueError(f"games {start}..{stop - 1}: start must be 0 or more and at most stop")
+        self.check_batch(game, agents, start, stop)
         rules = rules_of(game)
         scores, returns, length = play_games(
             run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), *policy_tables(game, agents)
@@ -501,16 +495,16 @@ class PigEngine(FastEngine):
     ) -> tuple[float, ...] | None:
         if not isinstance(state, PigState):
             return None
-        # A search plays out thousands of times per move: keep everything but the position ready.
-        prepared = self._prepared.get((id(game), tuple(agents)))
-        if prepared is None or prepared[0] is not game:
-            if self.unsupported(game, agents) is not None:
-                return None
-            if len(self._prepared) >= KEPT_TABLES:
-                self._prepared.pop(next(iter(self._prepared)))
-            arrays = (rules_of(game), policy_codes(agents), policy_tables(game, agents))
-            prepared = self._prepared[(id(game), tuple(agents))] = (game, arrays)
-        rules, codes, tables = prepared[1]
+        prepared = self._prepared.get(
+            game,
+            agents,
+            lambda: None
+            if self.unsupported(game, agents) is not None
+            else (rules_of(game), policy_codes(agents), policy_tables(game, agents)),
+        )
+        if prepared is None:
+            return None
+        rules, codes, tables = prepared
         board = np.array([board_row(state)], dtype=np.int32)
         play_on(board, np.uint64(seed), np.zeros(1, np.uint64), rules.goal, rules.sides, codes, *tables)
         winner = int(board[0, WINNER])

@@ -172,13 +172,7 @@ class EelFamilyEngine(FastEngine):
     def play(
         self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
     ) -> BatchResult:
-        problem = self.unsupported(game, agents)
-        if problem is not None:
-            raise ValueError(problem)
-        if len(agents) != game.num_players:
-            raise ValueError(f"{game.game_id} with {game.num_players} players needs {game.num_players} agents")
-        if not 0 <= start <= stop:
-            raise ValueError(f"games {start} .. {stop} are not a range of game indices")
+        self.check_batch(game, agents, start, stop)
         count = stop - start
         n = game.num_players
         scores = np.zeros((count, n), np.int32)
