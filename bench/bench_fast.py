@@ -99,8 +99,11 @@ def fast_rate(engine: FastEngine, game: Game[Any, Any, Any], agent: str, size: i
 def step_rate(engine: FastEngine, game: Game[Any, Any, Any], size: int, seconds: float) -> tuple[float, float]:
     """(finished games, env steps) per CPU-second of a step batch of ``size`` games."""
     envs = engine.step_batch(game, size)
-    envs.reset("bench")
     agents = ["random"] * game.num_players
+    # Compile (or load from numba's cache) before the clock starts.
+    envs.reset("warm-up")
+    envs.step(envs.policy_actions(agents))
+    envs.reset("bench")
     steps = 0
 
     def advance() -> int:
