@@ -43,6 +43,26 @@ class BatchResult:
     def __len__(self) -> int:
         return int(self.length.shape[0])
 
+    @classmethod
+    def seat_zero_starts(
+        cls,
+        start: int,
+        scores: npt.NDArray[np.int32],
+        returns: npt.NDArray[np.float64],
+        length: npt.NDArray[np.int32],
+    ) -> BatchResult:
+        """Games that seat 0 starts and that report no reason for ending (the dice games)."""
+        games = int(length.shape[0])
+        return cls(
+            start=start,
+            scores=scores,
+            returns=returns,
+            length=length,
+            ended_by=np.zeros(games, dtype=np.int8),
+            first_player=np.zeros(games, dtype=np.int8),
+            ended_by_names=("",),
+        )
+
 
 class StepBatch(ABC):
     """``num_envs`` games held as arrays, stepped together (for learning).
@@ -94,14 +114,14 @@ class StepBatch(ABC):
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         """The full struct-of-arrays state (for equality tests and centralised critics)."""
 
+    @abstractmethod
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         """``[num_envs, num_players]``: what each acting seat's compiled policy (``agents[seat]``) chooses now.
 
-        Engines that compile policies override this (for opponents in learning); a
-        ``random`` policy draws from the game's own stream, so a game stepped with
-        these actions is the same game the whole-game kernel plays.
+        Used for opponents in learning; a ``random`` policy draws from the game's own
+        stream, so a game stepped with these actions is the same game the whole-game
+        kernel plays.
         """
-        raise NotImplementedError(f"{type(self).__name__} has no compiled policies")
 
 
 class FastEngine(ABC):

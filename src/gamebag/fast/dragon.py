@@ -69,7 +69,6 @@ ROLL_RANKS = 924  # rolls of at most six dice
 POLICIES: tuple[str, ...] = ("random", "heuristic", "optimal-score", "optimal-win")
 RANDOM, HEURISTIC, OPTIMAL_SCORE, OPTIMAL_WIN = range(4)
 OBSERVATION_SIZE = 6 + 6 + 4 + 1 + 1 + MAX_PLAYERS + 3
-ENDED_BY_NAMES = ("",)  # the rules engine reports no reason: every game ends after its rounds
 # The heuristic agent's typical gains (agents/heuristics/catch_a_dragon.py).
 DIFFERENT_GAIN = 2.0
 ONE_DRAGON_GAIN = 1.5
@@ -857,16 +856,7 @@ class DragonEngine(FastEngine):
         rules = rules_arrays(rules_of(game))
         tables = policy_tables(game, agents)
         scores, returns, length = play_games(run_key(seed), start, stop, rules, policy_codes(agents), tables)
-        games = stop - start
-        return BatchResult(
-            start=start,
-            scores=scores,
-            returns=returns,
-            length=length,
-            ended_by=np.zeros(games, dtype=np.int8),
-            first_player=np.zeros(games, dtype=np.int8),
-            ended_by_names=ENDED_BY_NAMES,
-        )
+        return BatchResult.seat_zero_starts(start, scores, returns, length)
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return DragonStepBatch(game, num_envs)

@@ -42,7 +42,6 @@ POLICIES: tuple[str, ...] = ("random", "heuristic", "optimal-score", "optimal-wi
 RANDOM, HEURISTIC, OPTIMAL_SCORE, OPTIMAL_WIN = range(4)
 HOLD_AT = 20  # the heuristic agent's threshold (agents/heuristics/pig.py)
 OBSERVATION_SIZE = 7
-ENDED_BY_NAMES = ("",)  # the rules engine reports no reason: a game of Pig only ends at the goal
 
 IntArray = npt.NDArray[np.int32]
 Int8Array = npt.NDArray[np.int8]
@@ -476,16 +475,7 @@ class PigEngine(FastEngine):
         scores, returns, length = play_games(
             run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), *policy_tables(game, agents)
         )
-        games = stop - start
-        return BatchResult(
-            start=start,
-            scores=scores,
-            returns=returns,
-            length=length,
-            ended_by=np.zeros(games, dtype=np.int8),
-            first_player=np.zeros(games, dtype=np.int8),
-            ended_by_names=ENDED_BY_NAMES,
-        )
+        return BatchResult.seat_zero_starts(start, scores, returns, length)
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return PigStepBatch(game, num_envs)
