@@ -430,14 +430,21 @@ class TableManager:
             self._drop_stale_seats(old, replica)
         self.publish(replica)
 
-    def _catch_up(self, table_id: str, step: int) -> None:
-        """Bring a replica to the owner's latest commit by reading only what is new."""
+    def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
+        """Bring a replica to the owner's latest commit: from the notice's own data when it
+        carries it and follows on from the replica, else by reading only what is new."""
         replica = self.replicas[table_id]
+        step = int(notice.get("s", -1))
         if step != -1 and step < replica.step:
             return  # an announcement the replica is already past
-        events, pending = self.store.load_since(table_id, replica.step)
         try:
-            replica.catch_up(events, pending)
+            if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
+                replica.catch_up(list(notice["e"]), {})
+            elif notice.get("k") == "pending" and "a" in notice and step == replica.step:
+                replica.take_pending(int(notice["seat"]), notice["a"])
+            else:
+                events, pending = self.store.load_since(table_id, replica.step)
+                replica.catch_up(events, pending)
         except Exception:
             log.exception("replica %s could not follow; reloading it", table_id)
             self._refresh(table_id)
@@ -502,7 +509,7 @@ class TableManager:
                 self._demote(table_id)  # another process wrote: this one's lease is gone
             elif table_id in self.replicas:
                 self._owner_of[table_id] = str(message.get("n"))
-                self._catch_up(table_id, int(message.get("s", -1)))
+                self._catch_up(table_id, message)
         elif kind == "act":
             # Applied now, in bus order; the answer is sent without holding up the bus.
             self._answer_later(self._act_for_other(message))
