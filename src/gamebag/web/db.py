@@ -151,8 +151,6 @@ class StoredTable:
     pending: dict[int, Any]
 
 
-
-
 def _make_engine(url: str, sync: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
@@ -462,6 +460,25 @@ class Store:
                 {"node": self.node, "s": seconds, "id": table_id},
             ).first()
             return row is not None
+
+    def acquire_or_owner(self, table_id: str, seconds: float) -> str | None:
+        """Take (or keep) the table's lease if it is free; the process holding it after (None: unknown)."""
+        if self.node is None:
+            raise RuntimeError("leases exist only in a cluster")
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                text(
+                    "WITH taken AS (UPDATE web_tables SET owner = :node, "
+                    "lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
+                    "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
+                    "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp())) RETURNING id) "
+                    "SELECT (SELECT count(*) FROM taken), (SELECT owner FROM web_tables WHERE id = :id)"
+                ),
+                {"node": self.node, "s": seconds, "id": table_id},
+            ).first()
+        if row is None:
+            return None
+        return self.node if row[0] else (str(row[1]) if row[1] is not None else None)
 
     def renew(self, table_ids: Iterable[str], seconds: float) -> set[str]:
         """Extend this process's leases; the ids it still holds."""

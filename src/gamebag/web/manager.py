@@ -40,9 +40,9 @@ from gamebag.core.errors import GamebagError
 from gamebag.core.rng import derive_rng
 from gamebag.web.bounds import LobbyError
 from gamebag.web.cluster import Bus, new_node_id, node_channel
-from gamebag.web.db import TABLES_CHANNEL, LeaseLostError, Store, TableConfig, now
+from gamebag.web.db import TABLES_CHANNEL, LeaseLostError, Store, StoredTable, TableConfig, now
 from gamebag.web.hub import Connection, Hub
-from gamebag.web.live import LiveTable, SeatError, Submission
+from gamebag.web.live import LiveTable, SeatError, Staged, Submission
 from gamebag.web.lobby import parse_table_request, rematch_config
 from gamebag.web.messages import dumps, state_message, table_meta
 from gamebag.web.settings import Limits
@@ -66,6 +66,10 @@ class HostError(PermissionError):
 
 class ForwardError(GamebagError):
     """An action for a table owned by another process that could not be confirmed."""
+
+
+class StaleStepError(GamebagError):
+    """An action chosen at a step the table has moved on from (or for a seat that already chose)."""
 
 
 FORWARD_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
@@ -167,14 +171,40 @@ class TableManager:
         table = self.tables.get(table_id) or self.replicas.get(table_id)
         if table is not None:
             return table
+        stored = self._stored(table_id)
+        owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
+        return self._install(stored, owner)
+
+    async def get_async(self, table_id: str) -> LiveTable:
+        """``get``, with the database's part off the event loop (a new connection's table)."""
+        table = self.tables.get(table_id) or self.replicas.get(table_id)
+        if table is not None or self.store.is_sqlite:
+            return table or self.get(table_id)
+        stored = await asyncio.to_thread(self._stored, table_id)
+        table = self.tables.get(table_id) or self.replicas.get(table_id)  # loaded meanwhile
+        if table is not None:
+            return table
+        owner = None
+        if self.node is not None:
+            owner = await asyncio.to_thread(self.store.acquire_or_owner, table_id, self.limits.lease_seconds)
+        return self.tables.get(table_id) or self.replicas.get(table_id) or self._install(stored, owner)
+
+    def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
         if stored is None:
             raise UnknownTableError(f"no table {table_id!r} on this server")
         if stored.config.closed is not None:
             raise TableClosedError(f"table {table_id} was {_closed_words(stored.config.closed)}")
-        if self.node is not None and not self.store.acquire(table_id, self.limits.lease_seconds):
+        return stored
+
+    def _install(self, stored: StoredTable, owner: str | None) -> LiveTable:
+        """Hold a loaded table: owned (``owner`` is this process, or no cluster), else a replica."""
+        table_id = stored.config.id
+        if self.node is not None and owner != self.node:
             replica = LiveTable.rebuild(stored, None)
             self.replicas[table_id] = replica
+            if owner is not None:
+                self._owner_of[table_id] = owner
             return replica
         self._make_room()
         table = LiveTable.rebuild(stored, self.store)
@@ -511,24 +541,27 @@ class TableManager:
                 self._owner_of[table_id] = str(message.get("n"))
                 self._catch_up(table_id, message)
         elif kind == "act":
-            # Applied now, in bus order; the answer is sent without holding up the bus.
-            self._answer_later(self._act_for_other(message))
+            # Started in bus order (each table's lock keeps that order), without holding up the bus.
+            self._spawn_task(self._answer_for_other(message))
         elif kind in ("ack", "error"):
             future = self._answers.get(str(message.get("r")))
             if future is not None and not future.done():
                 future.set_result(message)
 
-    def _answer_later(self, answer: tuple[str, dict[str, Any]] | None) -> None:
-        if answer is None or self.bus is None:
-            return
-        task = asyncio.get_running_loop().create_task(self.bus.send(*answer))
+    def _spawn_task(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    async def _answer_for_other(self, message: dict[str, Any]) -> None:
+        channel, answer = await self._act_for_other(message)
+        if self.bus is not None:
+            await self.bus.send(channel, answer)
+
+    async def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """An action forwarded by another process: apply it here if this process owns the table.
 
-        Returns the answer and the channel it goes to.
+        Returns the channel the answer goes to, and the answer.
         """
         answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
         table_id = str(message.get("t"))
@@ -536,10 +569,10 @@ class TableManager:
             table = self.get(table_id)
             if not self.owns(table):
                 answer["m"] = "the table moved to another server; choose again"
-            elif message.get("s") != table.step:
-                answer["m"] = f"the table has moved on (step {table.step}, not {message.get('s')}); choose again"
             else:
-                submission = self.act(table, int(message["seat"]), message.get("a"))
+                step = message.get("s")
+                seat = int(message["seat"])
+                submission = await self.act(table, seat, message.get("a"), step=step if isinstance(step, int) else -1)
                 answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
         except (GamebagError, LookupError, LeaseLostError) as error:
             answer["m"] = str(error)
@@ -555,10 +588,7 @@ class TableManager:
         owner = self._owner_of.get(table.id) or self.store.owners([table.id]).get(table.id)
         if owner is None or owner == self.node:
             if self._promote(table.id):
-                owned = self.tables[table.id]
-                if owned.step != step:
-                    raise ForwardError(f"the table has moved on (step {owned.step}, not {step}); choose again")
-                submission = self.act(owned, seat, action_json)
+                submission = await self.act(self.tables[table.id], seat, action_json, step=step)
                 return {"k": "ack", "s": submission.step, "e": bool(submission.events)}
             owner = self.store.owners([table.id]).get(table.id)
             if owner is None:
@@ -581,26 +611,47 @@ class TableManager:
             self._answers.pop(reference, None)
 
     # ---- acting -------------------------------------------------------------------------------
-    def act(self, table: LiveTable, seat: int, action_json: Any) -> Submission:
-        """Apply one action durably, then tell every reader, then wake bots and the clock."""
-        try:
-            submission = table.submit(seat, action_json, self.store)
-        except LeaseLostError:
-            # The lease ran out (this process was too busy to renew it in time). If no other
-            # process took the table meanwhile, take the lease again and apply the action.
-            if not self.store.acquire(table.id, self.limits.lease_seconds):
-                self._demote(table.id)  # another process owns the table now; nothing was written here
-                raise ForwardError("the table moved to another server; choose again") from None
-            if self.store.load_since(table.id, table.step)[0]:
-                # Another process had it in between and moved it on: start again from the database.
-                self._unload(table.id, release=False)
-                self.publish(self.get(table.id))
-                raise ForwardError("the table has moved on; choose again") from None
-            submission = table.submit(seat, action_json, self.store)
-        self.actions_accepted += 1
-        self.publish(table)
-        self.automate(table)
+    async def act(
+        self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
+    ) -> Submission:
+        """Apply one action durably, then tell every reader, then wake bots and the clock.
+
+        ``step``: the action was chosen at that step (refused once the table moved on);
+        ``waiting``: refused unless the seat still has to choose (a bot's or the clock's
+        move). The commit runs off the event loop on PostgreSQL, one table's actions one at
+        a time (``LiveTable.lock``), so a slow round trip holds up only its own table.
+        """
+        async with table.lock:
+            if step is not None and step != table.step:
+                raise StaleStepError(f"the table has moved on (step {table.step}, not {step}); choose again")
+            if waiting and seat not in table.waiting_for():
+                raise StaleStepError(f"seat {seat} has already chosen")
+            staged = table.stage(seat, action_json)
+            try:
+                await self._write(table, staged)
+            except LeaseLostError:
+                # The lease ran out (this process was too busy to renew it in time). If no other
+                # process took the table meanwhile, take the lease again and apply the action.
+                if not self.store.acquire(table.id, self.limits.lease_seconds):
+                    self._demote(table.id)  # another process owns the table now; nothing was written here
+                    raise ForwardError("the table moved to another server; choose again") from None
+                if self.store.load_since(table.id, table.step)[0]:
+                    # Another process had it in between and moved it on: start again from the database.
+                    self._unload(table.id, release=False)
+                    self.publish(self.get(table.id))
+                    raise ForwardError("the table has moved on; choose again") from None
+                await self._write(table, staged)
+            submission = table.apply(staged)
+            self.actions_accepted += 1
+            self.publish(table)
+            self.automate(table)
         return submission
+
+    async def _write(self, table: LiveTable, staged: Staged) -> None:
+        if self.store.is_sqlite:
+            table.write(staged, self.store)  # a local file: quicker here than a hop to a thread
+        else:
+            await asyncio.to_thread(table.write, staged, self.store)
 
     # ---- messages -------------------------------------------------------------------------------
     def connected_seats(self, table_id: str) -> set[int]:
@@ -710,7 +761,9 @@ class TableManager:
         try:
             action = await self._choose(table, seat, spec, "bot")
             if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
-                self.act(table, seat, action)
+                await self.act(table, seat, action, step=step, waiting=True)
+        except StaleStepError:
+            pass  # a person (or the clock) moved the table on meanwhile
         except Exception:
             log.exception("bot %s at table %s seat %d failed", spec, table.id, seat)
 
@@ -748,7 +801,9 @@ class TableManager:
             try:
                 action = await self._choose(table, seat, table.config.timeout_agent, "timeout")
                 if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
-                    self.act(table, seat, action)
+                    await self.act(table, seat, action, step=step, waiting=True)
+            except StaleStepError:
+                continue
             except Exception:
                 log.exception("timeout move at table %s seat %d failed", table.id, seat)
         if table.step == step:
