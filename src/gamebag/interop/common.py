@@ -37,6 +37,7 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 # Observation tensors are scaled by the games to [0, 1]; a value past 1 (a score beyond
 # the goal, reached only as the game ends) is clipped so the declared bounds hold.
 OBSERVATION_LOW, OBSERVATION_HIGH = 0.0, 1.0
+SHORT_OBSERVATION = 64
 
 
 def configured_game(
@@ -191,6 +192,8 @@ class Table:
             raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
         self.max_steps = max_steps
         self.num_players = game.num_players
+        self._no_actions = np.zeros(self.codec.size, dtype=np.int8)
+        self._no_actions.flags.writeable = False
         self.state = game.initial_state()
         self.observation_size = len(game.observation_tensor(self.state, 0))
         self.steps = 0
@@ -249,7 +252,15 @@ class Table:
                 f"{self.observation_size} at the start; the adapters need a fixed length"
             )
         array = np.array(values, dtype=np.float32)
-        if min(values) < OBSERVATION_LOW or max(values) > OBSERVATION_HIGH:  # rare: a list scan is cheaper
+        # A value out of bounds is rare (a score past the goal as the game ends); finding it is
+        # cheaper with Python's min and max on a short list and with NumPy's on a long one.
+        if not values:
+            out_of_bounds = False
+        elif len(values) <= SHORT_OBSERVATION:
+            out_of_bounds = min(values) < OBSERVATION_LOW or max(values) > OBSERVATION_HIGH
+        else:
+            out_of_bounds = bool(array.min() < OBSERVATION_LOW or array.max() > OBSERVATION_HIGH)
+        if out_of_bounds:
             np.clip(array, OBSERVATION_LOW, OBSERVATION_HIGH, out=array)
         return array
 
@@ -263,15 +274,22 @@ class Table:
 
     def action_mask(self, seat: int) -> NDArray[np.int8]:
         """A fresh legal-action mask for the seat (all zeros when it does not act)."""
+        return self.legal_mask(seat).copy()
+
+    def legal_mask(self, seat: int) -> NDArray[np.int8]:
+        """The seat's legal-action mask, computed once per state and shared: read it, do not write it."""
+        if self.truncated or self.forfeit is not None:
+            return self._no_actions
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self._masks[seat] = np.zeros(self.codec.size, dtype=np.int8)
             if seat in self._acting:
+                mask = np.zeros(self.codec.size, dtype=np.int8)
                 index = self.codec.index_of
                 mask[[index[action] for action in self.game.legal_actions(self._state, seat)]] = 1
-        if self.truncated or self.forfeit is not None:
-            return np.zeros(self.codec.size, dtype=np.int8)
-        return mask.copy()
+            else:
+                mask = self._no_actions
+            self._masks[seat] = mask
+        return mask
 
     def render(self) -> str:
         """The table as a spectator sees it, as plain text."""
@@ -287,7 +305,7 @@ class Table:
         with ``forfeit_by``.
         """
         index = as_index(raw)
-        if 0 <= index < self.codec.size and self.action_mask(seat)[index]:
+        if 0 <= index < self.codec.size and self.legal_mask(seat)[index]:
             return self.codec.actions[index]
         legal = self.codec.legal_indices(self._state, seat) if seat in self.acting() else []
         reason = (
@@ -305,16 +323,20 @@ class Table:
         return tuple(self.illegal_reward if p == seat else 0.0 for p in range(self.num_players))
 
     def play(self, moves: Mapping[int, Any]) -> tuple[float, ...]:
-        """Apply a legal joint action, resolve chance, and return each seat's reward."""
+        """Apply a joint action already known legal, resolve chance, and return each seat's reward.
+
+        Every caller decodes its moves from the legal masks (or checks them against the legal
+        actions an agent was shown), so the game's own check of the joint action is skipped.
+        """
         if self._rng is None:
             raise RuntimeError("the environment must be reset before it is stepped")
-        before = self.state
-        self.state = self.game.apply(self.state, moves)
+        before = self._state
+        self.state = self.game._apply(before, moves)
         self.steps += 1
         self._resolve_chance()
         if self.max_steps is not None and self.steps >= self.max_steps and not self._terminal:
             self.truncated = True
-        return self._rewards(before, self.state)
+        return self._rewards(before, self._state)
 
     @property
     def rng(self) -> Rng:
@@ -324,10 +346,12 @@ class Table:
         return self._rng
 
     def _resolve_chance(self) -> None:
+        if self._kind is not NodeKind.CHANCE:
+            return
         game, rng = self.game, self.rng
         state = self._state
         while game.node_kind(state) is NodeKind.CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
+            state = game.sample_and_apply_chance(state, rng)[1]
         self.state = state
 
     def _rewards(self, before: Any, after: Any) -> tuple[float, ...]:

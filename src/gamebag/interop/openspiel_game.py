@@ -202,9 +202,11 @@ class SpielConfig:
         """The outcomes of a chance state with positive probability, as floats (recent states cached)."""
         cached = self._chance_cache.get(state)
         if cached is None:
-            cached = tuple(
-                (outcome, weight) for outcome, p in self.game.chance_outcomes(state) if (weight := _as_float(p)) > 0
-            )
+            outcomes = self.game.chance_outcomes(state)
+            try:  # exact fractions (what games give): numerator / denominator is a float, and fast
+                cached = tuple((o, w) for o, p in outcomes if (w := p.numerator / p.denominator) > 0)
+            except AttributeError:
+                cached = tuple((o, w) for o, p in outcomes if (w := _as_float(p)) > 0)
             if len(self._chance_cache) >= CHANCE_CACHE_SIZE:
                 self._chance_cache.clear()  # a bound on memory; searches refill it with what they revisit
             self._chance_cache[state] = cached
@@ -510,7 +512,7 @@ class _Track:
         for d in digits:
             index = index * self.config.branching + d
         outcome = self.chance_list()[index][0]
-        state = self.config.game.apply_chance(self.state, outcome)
+        state = self.config.game._apply_chance(self.state, outcome)  # an outcome of its own list
         return _Track(self.config, state, self.decisions, parent=self, log=log, replayable=self.replayable)
 
     def chance_description(self, digit: int) -> str:
@@ -543,7 +545,7 @@ class _Track:
             )
         moves = {seat: self._checked(seat, joint[seat]) for seat in choosing}
         chosen = tuple((seat, joint[seat]) for seat in choosing)
-        state = self.config.game.apply(self.state, moves)
+        state = self.config.game._apply(self.state, moves)  # checked against the legal ids above
         return _Track(
             self.config,
             state,
@@ -574,7 +576,7 @@ class _Track:
         codec = self.config.codec
         moves = {p: codec.action(i) for p, i in self.pending}
         moves[seat] = action
-        state = self.config.game.apply(self.state, moves)
+        state = self.config.game._apply(self.state, moves)  # checked against the legal ids above
         return _Track(
             self.config,
             state,
