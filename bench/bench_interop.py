@@ -69,9 +69,23 @@ def draw(outcomes: list[tuple[Any, float]], rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-def pick(legal: np.ndarray[Any, Any], rng: random.Random) -> int:
-    """A uniformly random entry of a non-empty index array (the learner's part, kept cheap)."""
-    return int(legal[rng.randrange(len(legal))])
+class MaskPicker:
+    """The learner's part, kept cheap: a uniformly random legal index of a mask.
+
+    The legal indices of each distinct mask are found once (``np.flatnonzero``) and remembered,
+    so the benchmark times the wrapper rather than the policy reading its mask.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.legal: dict[bytes, tuple[int, ...]] = {}
+
+    def __call__(self, mask: np.ndarray[Any, Any]) -> int:
+        key = mask.tobytes()
+        legal = self.legal.get(key)
+        if legal is None:
+            legal = self.legal[key] = tuple(int(i) for i in np.flatnonzero(mask))
+        return legal[self.rng.randrange(len(legal))] if legal else 0
 
 
 def engine_game(game_id: str, players: int) -> Callable[[int], None]:
@@ -134,13 +148,12 @@ def engine_chance_game(game_id: str, players: int) -> Callable[[int], None]:
 
 def gymnasium_game(game_id: str, players: int) -> Callable[[int], None]:
     environment = GamebagEnv(game_id, players, opponents="random")
-    rng = random.Random(0)
+    pick = MaskPicker(0)
 
     def play(number: int) -> None:
         _, info = environment.reset(seed=number)
         while True:
-            mask = info["action_mask"]
-            _, _, terminated, truncated, info = environment.step(pick(np.flatnonzero(mask), rng))
+            _, _, terminated, truncated, info = environment.step(pick(info["action_mask"]))
             if terminated or truncated:
                 return
 
@@ -149,15 +162,12 @@ def gymnasium_game(game_id: str, players: int) -> Callable[[int], None]:
 
 def parallel_game(game_id: str, players: int) -> Callable[[int], None]:
     table = parallel_env(game_id, players)
-    rng = random.Random(0)
+    pick = MaskPicker(0)
 
     def play(number: int) -> None:
         observations, _ = table.reset(seed=number)
         while table.agents:
-            actions = {}
-            for agent, observation in observations.items():
-                legal = np.flatnonzero(observation["action_mask"])
-                actions[agent] = pick(legal, rng) if len(legal) else 0
+            actions = {agent: pick(observation["action_mask"]) for agent, observation in observations.items()}
             observations, *_ = table.step(actions)
 
     return play
@@ -165,7 +175,7 @@ def parallel_game(game_id: str, players: int) -> Callable[[int], None]:
 
 def aec_game(game_id: str, players: int) -> Callable[[int], None]:
     table = env(game_id, players)
-    rng = random.Random(0)
+    pick = MaskPicker(0)
 
     def play(number: int) -> None:
         table.reset(seed=number)
@@ -174,7 +184,7 @@ def aec_game(game_id: str, players: int) -> Callable[[int], None]:
             if terminated or truncated:
                 table.step(None)
             else:
-                table.step(pick(np.flatnonzero(observation["action_mask"]), rng))
+                table.step(pick(observation["action_mask"]))
 
     return play
 

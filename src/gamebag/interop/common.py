@@ -38,6 +38,8 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 # the goal, reached only as the game ends) is clipped so the declared bounds hold.
 OBSERVATION_LOW, OBSERVATION_HIGH = 0.0, 1.0
 SHORT_OBSERVATION = 64
+# Distinct legal-action sets whose masks a configured game keeps (games have few in practice).
+MASK_MEMO_SIZE = 4096
 
 
 def configured_game(
@@ -100,6 +102,9 @@ class ActionCodec:
             raise ValueError(f"{game.game_id} lists no actions in all_actions(); it cannot be indexed")
         self.size = len(self.actions)
         self.index_of = {action: position for position, action in enumerate(self.actions)}
+        self._names: list[str | None] = [None] * self.size
+        self._mask_memo: dict[tuple[Any, ...], NDArray[np.int8]] = {}
+        self._indices_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
     def action(self, index: int) -> Any:
         """The action at ``index``; ``IllegalActionError`` when out of range."""
@@ -120,9 +125,38 @@ class ActionCodec:
             mask[[index[action] for action in self.game.legal_actions(state, player)]] = 1
         return mask
 
+    def indices_of(self, legal: Sequence[Any]) -> tuple[int, ...]:
+        """The sorted indices of the actions in ``legal`` (each distinct legal set sorted once)."""
+        key = tuple(legal)
+        indices = self._indices_memo.get(key)
+        if indices is None:
+            index = self.index_of
+            indices = tuple(sorted(index[action] for action in key))
+            if len(self._indices_memo) >= MASK_MEMO_SIZE:
+                self._indices_memo.clear()
+            self._indices_memo[key] = indices
+        return indices
+
+    def mask_of(self, legal: Sequence[Any]) -> NDArray[np.int8]:
+        """The 0/1 vector marking ``legal`` (read-only, shared by every state with that legal set)."""
+        key = tuple(legal)
+        mask = self._mask_memo.get(key)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            index = self.index_of
+            mask[[index[action] for action in key]] = 1
+            mask.flags.writeable = False
+            if len(self._mask_memo) >= MASK_MEMO_SIZE:
+                self._mask_memo.clear()  # a bound on memory; play refills it with the common sets
+            self._mask_memo[key] = mask
+        return mask
+
     def describe(self, index: int) -> str:
-        """A readable name of the action at ``index`` (its record encoding)."""
-        return canonical_json(self.game.action_to_json(self.actions[index]))
+        """A readable name of the action at ``index`` (its record encoding; each written once)."""
+        name = self._names[index]
+        if name is None:
+            name = self._names[index] = canonical_json(self.game.action_to_json(self.actions[index]))
+        return name
 
 
 def render_table(table: Table, mode: str | None) -> str | NDArray[np.uint8] | None:
@@ -282,11 +316,8 @@ class Table:
             return self._no_actions
         mask = self._masks.get(seat)
         if mask is None:
-            if seat in self._acting:
-                mask = np.zeros(self.codec.size, dtype=np.int8)
-                index = self.codec.index_of
-                mask[[index[action] for action in self.game.legal_actions(self._state, seat)]] = 1
-            else:
+            mask = self.codec.mask_of(self.game.legal_actions(self._state, seat)) if seat in self._acting else None
+            if mask is None:
                 mask = self._no_actions
             self._masks[seat] = mask
         return mask
