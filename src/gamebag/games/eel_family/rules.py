@@ -161,6 +161,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             return ()
         return self._legal
 
+    def legal_actions_by_seat(self, state: EelState) -> dict[int, Sequence[int]]:
+        return dict.fromkeys(self.acting_players(state), self._legal)
+
     def _illegal_action_message(self, state: EelState, player: int, action: Any, legal: Sequence[int]) -> str:
         if isinstance(action, bool) or not isinstance(action, int):
             return f"seat {player}: a grab is a whole number of tokens, not {action!r}"
