@@ -113,6 +113,15 @@ class PendingRow(Base):
     action: Mapped[str] = mapped_column(Text)  # JSON encoding of the action
 
 
+class NodeRow(Base):
+    """A server process of a cluster and until when it is known to be alive (database clock)."""
+
+    __tablename__ = "web_nodes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    alive_until: Mapped[float] = mapped_column(Float)
+
+
 @dataclass(frozen=True)
 class SeatConfig:
     """A seat as stored: its token, display name and agent (None for a human)."""
@@ -496,6 +505,35 @@ class Store:
                 {"node": self.node, "s": seconds, "ids": ids},
             )
             return {row[0] for row in rows}
+
+    def heartbeat(self, seconds: float) -> set[str]:
+        """Say this process is alive for ``seconds`` more; the processes alive now (this one too).
+
+        What a process announced on the bus (the seats connected to it) counts only while
+        it is alive: a process that died says nothing more, so the others forget it here.
+        """
+        if self.node is None:
+            raise RuntimeError("heartbeats exist only in a cluster")
+        clock = "EXTRACT(EPOCH FROM clock_timestamp())"
+        with self.engine.begin() as connection:
+            connection.execute(
+                text(
+                    f"INSERT INTO web_nodes (id, alive_until) VALUES (:node, {clock} + :s) "
+                    "ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until"
+                ),
+                {"node": self.node, "s": seconds},
+            )
+            # Rows of processes gone for an hour are of no more use to anyone.
+            connection.execute(text(f"DELETE FROM web_nodes WHERE alive_until < {clock} - 3600"))
+            rows = connection.execute(text(f"SELECT id FROM web_nodes WHERE alive_until >= {clock}"))
+            return {row[0] for row in rows}
+
+    def leave(self) -> None:
+        """This process stops: it is no longer alive for the others."""
+        if self.node is None:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(text("DELETE FROM web_nodes WHERE id = :node"), {"node": self.node})
 
     def release(self, table_ids: Iterable[str]) -> None:
         ids = list(table_ids)

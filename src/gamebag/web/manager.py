@@ -131,6 +131,7 @@ class TableManager:
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._remote_seats: dict[str, dict[str, set[int]]] = {}
         self._owner_of: dict[str, str] = {}  # the process that last wrote each watched table
+        self._remote_clocks: dict[str, tuple[int, float | None]] = {}  # the owner's clock: step, deadline
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
 
@@ -143,6 +144,7 @@ class TableManager:
             self.node = new_node_id()
             self.store.node = self.node
             self.bus = Bus(self.store.url, self.node)
+            self.store.heartbeat(self.limits.lease_seconds)  # alive before anyone hears of this process
             await self.bus.start(self._on_bus, self._reload_replicas)
             self._leases = loop.create_task(self._keep_leases())
 
@@ -158,6 +160,7 @@ class TableManager:
         self.pool.close()
         if self.node is not None:
             self.store.release(list(self.tables))
+            self.store.leave()
         if self.bus is not None:
             await self.bus.close()
 
@@ -351,6 +354,7 @@ class TableManager:
     def _unload(self, table_id: str, release: bool = True) -> None:
         owned = self.tables.pop(table_id, None) is not None
         self.replicas.pop(table_id, None)
+        self._remote_clocks.pop(table_id, None)
         self._owner_of.pop(table_id, None)
         self._summaries.pop(table_id, None)
         if owned and release and self.node is not None:
@@ -409,7 +413,11 @@ class TableManager:
                 log.exception("renewing leases failed; trying again")
 
     def check_leases(self) -> None:
-        """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone."""
+        """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone.
+
+        Also says this process is alive, and forgets the seats connected to processes that are not.
+        """
+        self.forget_dead(self.store.heartbeat(self.limits.lease_seconds))
         owned = set(self.tables)
         kept = self.store.renew(owned, self.limits.lease_seconds)
         for table_id in owned - kept:
@@ -419,6 +427,20 @@ class TableManager:
         for table_id, owner in self.store.owners(watched).items():
             if owner is None:
                 self._promote(table_id)
+
+    def forget_dead(self, alive: set[str]) -> None:
+        """Drop the connected seats announced by processes no longer alive; tell local readers."""
+        for table_id, by_node in list(self._remote_seats.items()):
+            dead = [node for node in by_node if node not in alive]
+            if not dead:
+                continue
+            for node in dead:
+                del by_node[node]
+            if not by_node:
+                del self._remote_seats[table_id]
+            table = self.tables.get(table_id) or self.replicas.get(table_id)
+            if table is not None:
+                self.announce_presence(table, broadcast=False)
 
     def _promote(self, table_id: str) -> bool:
         """Take a watched table over from the database if its lease is free; True if this process owns it."""
@@ -511,7 +533,7 @@ class TableManager:
     async def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
         kind = message.get("k")
         if channel == TABLES_CHANNEL:
-            if message.get("n") == self.node and kind in ("events", "pending"):
+            if message.get("n") == self.node and kind in ("events", "pending", "clock"):
                 return
             table_id = str(message.get("t"))
             if kind == "presence":
@@ -520,6 +542,10 @@ class TableManager:
                 table = self.tables.get(table_id) or self.replicas.get(table_id)
                 if table is not None:
                     self.announce_presence(table, broadcast=False)
+                if table_id in self.tables:
+                    self._announce_clock(self.tables[table_id])  # a new reader elsewhere learns the clock
+            elif kind == "clock":
+                self._take_clock(table_id, message)
             elif kind == "closed":
                 if table_id in self.tables or table_id in self.replicas:
                     self._closed_elsewhere(table_id, "host")
@@ -664,7 +690,33 @@ class TableManager:
     def meta(self, table: LiveTable) -> dict[str, Any]:
         clock = self._automation.get(table.id)
         deadline = clock.clock.deadline if clock is not None and clock.clock.step == table.step else None
+        remote = self._remote_clocks.get(table.id)
+        if deadline is None and remote is not None and remote[0] == table.step and not self.owns(table):
+            deadline = remote[1]  # the owner's clock, as it announced it
         return table_meta(table, self.connected_seats(table.id), deadline)
+
+    def _announce_clock(self, table: LiveTable) -> None:
+        """Tell the other processes the turn clock of a table this process owns (timed tables only)."""
+        if self.bus is None or table.config.turn_seconds is None:
+            return
+        automation = self._automation.get(table.id)
+        clock = automation.clock if automation is not None else None
+        # Wall-clock time between processes (and machines): a monotonic clock is per machine.
+        message: dict[str, Any] = {"k": "clock", "t": table.id, "n": self.node, "s": table.step, "d": None}
+        if clock is not None and clock.step == table.step and clock.deadline is not None:
+            message["d"] = time.time() + (clock.deadline - time.monotonic())
+        self._spawn(self._automation.setdefault(table.id, _Automation()), self._send_quietly(message))
+
+    def _take_clock(self, table_id: str, message: dict[str, Any]) -> None:
+        """The owner's turn clock for a table this process keeps a replica of."""
+        replica = self.replicas.get(table_id)
+        if replica is None:
+            return
+        step, until = int(message.get("s", -1)), message.get("d")
+        deadline = None if until is None else time.monotonic() + (float(until) - time.time())
+        self._remote_clocks[table_id] = (step, deadline)
+        if step == replica.step:
+            self.publish(replica)
 
     def sync(self, connection: Connection, table: LiveTable) -> None:
         """Send one connection the whole picture, with its seat's recent history."""
@@ -772,7 +824,10 @@ class TableManager:
         seconds = table.config.turn_seconds
         humans_waiting = [s for s in table.waiting_for() if s in table.human_seats()]
         if seconds is None or not humans_waiting:
+            running = clock.deadline is not None
             self._stop_clock(automation)
+            if running:
+                self._announce_clock(table)
             return
         if clock.step == table.step and clock.handle is not None:
             return  # the clock already runs for this decision
@@ -783,6 +838,7 @@ class TableManager:
         clock.handle = asyncio.get_running_loop().call_later(
             seconds, lambda: self._spawn(automation, self._time_out(table, step))
         )
+        self._announce_clock(table)
 
     @staticmethod
     def _stop_clock(automation: _Automation) -> None:
