@@ -9,7 +9,8 @@ For each configuration it plays uniformly random games for about ``--seconds`` e
   ``chance_outcomes`` list (as floats) instead of ``sample_chance``: OpenSpiel hands chance to
   its algorithms as explicit distributions, so this is the engine's own floor for that adapter;
 * ``gymnasium``: ``GamebagEnv`` (seat 0 picks from the mask, the other seats are the
-  ``random`` agent), one observation and mask per learner step;
+  ``random`` agent), one observation and mask per learner step; the environments are seeded
+  by their first ``reset`` only, as a training loop does;
 * ``pz-parallel`` / ``pz-aec``: PettingZoo's Parallel and AEC environments, every seat
   picking from its own mask;
 * ``openspiel``: the OpenSpiel adapter, random legal actions and sampled chance;
@@ -151,7 +152,7 @@ def gymnasium_game(game_id: str, players: int) -> Callable[[int], None]:
     pick = MaskPicker(0)
 
     def play(number: int) -> None:
-        _, info = environment.reset(seed=number)
+        _, info = environment.reset(seed=None if number else 0)
         while True:
             _, _, terminated, truncated, info = environment.step(pick(info["action_mask"]))
             if terminated or truncated:
@@ -165,7 +166,7 @@ def parallel_game(game_id: str, players: int) -> Callable[[int], None]:
     pick = MaskPicker(0)
 
     def play(number: int) -> None:
-        observations, _ = table.reset(seed=number)
+        observations, _ = table.reset(seed=None if number else 0)
         while table.agents:
             actions = {agent: pick(observation["action_mask"]) for agent, observation in observations.items()}
             observations, *_ = table.step(actions)
@@ -178,7 +179,7 @@ def aec_game(game_id: str, players: int) -> Callable[[int], None]:
     pick = MaskPicker(0)
 
     def play(number: int) -> None:
-        table.reset(seed=number)
+        table.reset(seed=None if number else 0)
         for _ in table.agent_iter():
             observation, _, terminated, truncated, _ = table.last()
             if terminated or truncated:

@@ -251,9 +251,17 @@ class Table:
         self._masks: dict[int, NDArray[np.int8]] = {}
 
     # ---- episode ---------------------------------------------------------------------
-    def reset(self, rng: Rng) -> None:
-        """Start a new game; chance is drawn from ``rng`` from now on."""
-        self._rng = rng
+    @property
+    def seeded(self) -> bool:
+        """Whether a generator has been given (by a first ``reset``)."""
+        return self._rng is not None
+
+    def reset(self, rng: Rng | None = None) -> None:
+        """Start a new game; chance is drawn from ``rng`` from now on (``None``: the one in use goes on)."""
+        if rng is not None:
+            self._rng = rng
+        elif self._rng is None:
+            raise RuntimeError("the first reset of a table needs a generator")
         self.state = self.game.initial_state()
         self.steps = 0
         self.truncated = False
