@@ -37,9 +37,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-# In parallel over every core (pytest-xdist); browser tests take turns (a lock in tests/conftest.py).
+# In parallel over every core (pytest-xdist); the browser tests form one group that runs on one
+# worker, first, while the other workers take everything else (tests/conftest.py).
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 # Every check: ruff, import contracts, mypy --strict on src/, and the whole pytest suite (slow and
 # browser tests included).
