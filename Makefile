@@ -1,4 +1,5 @@
-# gamebag: `make run` starts the main job, `make test` runs every check. Both set up .venv first.
+# gamebag: `make run` starts the main job, `make test` runs every check. Both set up .venv first
+# (and compile the numba kernels once, into numba's on-disk cache: gamebag.fast.warm).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,6 +11,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,rl,sb3,jax,cluster]'
+	$(BIN)/python -m gamebag.fast.warm
 	touch $(STAMP)
 
 # The main job: the multiplayer web app (it prints the address to open).

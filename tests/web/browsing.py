@@ -15,6 +15,10 @@ from typing import Any
 
 import pytest
 
+from .helpers import SHORT_OPTIONS
+
+__all__ = ["SHORT_OPTIONS", "launched_chromium", "new_context", "settle", "shot", "wait_for"]
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -30,9 +34,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 # Seconds any one wait may take: generous, so a loaded 2-core machine slows the tests down
 # instead of failing them.
 WAIT_S = 60.0
-# Short games where the game allows it (a lower goal, fewer rounds): still whole games, played
-# to their end, in a fraction of the clicks.
-SHORT_OPTIONS: dict[str, dict[str, Any]] = {"pig": {"goal": 30}, "eigen-kweek": {"max_rounds": 3}}
 
 
 @contextmanager
