@@ -11,6 +11,7 @@ on every registered game, with default and non-default options. The checks:
 * ``check_observations``: views are JSON, tensors keep one length, a resampled
   state gives the seat the same observation (and varies when information is hidden);
 * ``check_chance``: chance distributions are exact and sum to one; samples can happen;
+  ``advance_chance`` draws as ``sample_chance`` does and reaches the same state;
 * ``check_illegal_actions``: illegal joint actions and outcomes raise, changing nothing;
 * ``check_traits``: the declared ``Traits`` hold on the states seen;
 * ``check_match_secrecy``: a pending secret choice shows only in its chooser's view.
@@ -163,9 +164,13 @@ def check_chance(game: AnyGame, seed: int = 5, nodes: int = 25) -> None:
         _require(sum(probabilities) == 1, "the outcomes of a chance node do not sum to one")
         support = [o for o, _ in outcomes]
         _require(len(set(support)) == len(support), "an outcome is listed twice")
-        sample = game.sample_chance(state, make_rng(checked))
+        sampler = make_rng(checked)
+        sample = game.sample_chance(state, sampler)
         after = game.apply_chance(state, sample)
         _require(any(game.apply_chance(state, o) == after for o in support), "a sampled outcome is not listed")
+        advancer = make_rng(checked)
+        _require(game.advance_chance(state, advancer) == after, "advance_chance reached another state than its sample")
+        _require(advancer.getstate() == sampler.getstate(), "advance_chance drew otherwise than sample_chance")
         checked += 1
         if checked >= nodes:
             break

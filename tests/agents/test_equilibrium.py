@@ -188,9 +188,7 @@ def test_agent_plays_legal_moves_and_beats_random(game_id: str) -> None:
 def test_agent_exits_to_win_wriggle_roulette_at_once() -> None:
     game = gamebag.make("wriggle-roulette", 2)
     state = game.initial_state()
-    from dataclasses import replace
-
-    state = replace(state, scores=(15, 17), reserves=(6, 2), bag_eels=43, bag_snakes=15, centre=2)
+    state = state._replace(scores=(15, 17), reserves=(6, 2), bag_eels=43, bag_snakes=15, centre=2)
     agent = EquilibriumAgent(game)
     assert agent.act(SeatView(game, state, 0), make_rng(1)) == 0
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -113,7 +112,7 @@ def test_caller_stream_advances_one_draw_per_move() -> None:
 
 def test_exits_when_exiting_wins_wriggle_roulette() -> None:
     game = gamebag.make("wriggle-roulette", 2)
-    state = replace(game.initial_state(), scores=(14, 17), reserves=(6, 2), bag_eels=43, bag_snakes=15, centre=2)
+    state = game.initial_state()._replace(scores=(14, 17), reserves=(6, 2), bag_eels=43, bag_snakes=15, centre=2)
     agent = make_agent("ismcts:iterations=300", game)
     assert agent.act(SeatView(game, state, 0), make_rng(2)) == 0
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import gamebag
@@ -29,7 +28,7 @@ def play(game_id: str, players: int, events: list[dict[str, Any]], **options: An
 
 def position(game: EelFamilyGame, **fields: Any) -> EelState:
     """A position built by hand from the initial state (tests keep the tokens conserved)."""
-    state = replace(game.initial_state(), **fields)
+    state = game.initial_state()._replace(**fields)
     check_conservation(game, state)
     return state
 

@@ -37,9 +37,7 @@ def test_heuristic_beats_random_head_to_head(game_id: str) -> None:
 
 def test_heuristic_takes_a_winning_exit() -> None:
     game = gamebag.make("wriggle-roulette", 3)
-    from dataclasses import replace
-
-    state = replace(game.initial_state(), scores=(15, 0, 0), reserves=(5, 0, 0), bag_eels=46)
+    state = game.initial_state()._replace(scores=(15, 0, 0), reserves=(5, 0, 0), bag_eels=46)
     action = make_agent("heuristic", game).act(SeatView(game, state, 0), make_rng(0))
     assert action == 0
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from math import comb
 
 import numpy as np
@@ -89,8 +88,7 @@ def test_heuristic_decisions_match_in_random_positions() -> None:
             in_round = tuple(rng.random() < 0.7 for _ in range(n))
             if not any(in_round):
                 continue
-            state = replace(
-                game.initial_state(),
+            state = game.initial_state()._replace(
                 scores=tuple(rng.randrange(26) for _ in range(n)),
                 reserves=tuple(rng.randrange(15) if inside else 0 for inside in in_round),
                 in_round=in_round,

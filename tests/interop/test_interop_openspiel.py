@@ -13,6 +13,7 @@ import json
 import math
 import random
 from fractions import Fraction
+from typing import Any
 
 import pyspiel
 import pytest
@@ -240,3 +241,62 @@ def test_chance_outcomes_sum_to_one_and_match_gamebag() -> None:
     assert [p for _, p in outcomes] == [float(p) for p in exact]
     assert sum(exact, Fraction(0)) == 1
     assert core.node_kind(state.child(outcomes[0][0]).track.state) is not NodeKind.CHANCE
+
+
+def test_perfect_information_states_are_the_move_history() -> None:
+    game = load("pig", 2, goal=20)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node() or len(state.history()) < 6:
+        _random_step(state, rng)
+    history = state.information_state_history(0)
+    assert history == state.information_state_history(1)  # both seats saw every move and roll
+    assert len(history) == len(state.history())
+    assert all(item.startswith(("c ", "m ")) for item in history)
+    assert state.information_state_string(0) != state.information_state_string(1)  # keyed per seat
+    replay = game.new_initial_state()
+    for action in state.history():
+        replay.apply_action(action)
+    assert replay.information_state_string(0) == state.information_state_string(0)
+    other = game.new_initial_state()
+    for action in state.history()[:-1]:
+        other.apply_action(action)
+    other.apply_action(next(a for a in other.legal_actions() if a != state.history()[-1]))
+    assert other.information_state_string(0) != state.information_state_string(0)
+
+
+def _both_routes(call: Any) -> Any:
+    try:
+        return call()
+    except pyspiel.SpielError as error:
+        return f"error: {error}"
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "parameters"),
+    [
+        ("pig", 2, {"goal": 20}),
+        ("catch-a-dragon", 2, {}),
+        ("eel-harvest", 3, {}),
+        ("wriggle-roulette", 3, {"turn_based": True}),
+        ("eigen-kweek", 2, {"max_game_length": 20}),
+    ],
+)
+def test_python_queries_answer_as_pyspiels_own_methods(game_id: str, players: int, parameters: dict[str, Any]) -> None:
+    # The state answers legal_actions and the node-kind questions in Python; pyspiel's C++ methods
+    # (what C++ algorithms see, through the trampoline) must agree everywhere.
+    game = load(game_id, players, **parameters)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    seen = 0
+    while not state.is_terminal() and seen < 60:
+        for player in [None, *range(-4, players)]:
+            args = () if player is None else (player,)
+            ours = _both_routes(lambda args=args: state.legal_actions(*args))
+            theirs = _both_routes(lambda args=args: pyspiel.State.legal_actions(state, *args))
+            assert ours == theirs, (player, ours, theirs)
+        for query in ("is_chance_node", "is_simultaneous_node", "is_player_node", "is_terminal"):
+            assert getattr(state, query)() == getattr(pyspiel.State, query)(state), query
+        _random_step(state, rng)
+        seen += 1
+    assert seen > 5

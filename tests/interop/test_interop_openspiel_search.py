@@ -6,12 +6,18 @@
   actions, and draws the other seats' hidden choices;
 * Python MCTS (which needs sequential moves) plays the sequential games, Pig and Catch A Dragon;
 * Python CFR on one turn-based grab of Wriggle Roulette converges to the exact value of the
-  matrix game, and OpenSpiel's ``exploitability`` agrees that its average policy is near-optimal.
+  matrix game, and OpenSpiel's ``exploitability`` agrees that its average policy is near-optimal;
+* OpenSpiel's C++ ISMCTS cannot search a game written in Python (docs/interop.md says why): the
+  C++ ``ResampleFromInfostate`` of a Python state is OpenSpiel's unimplemented default, and the
+  C++ bot, which runs without Python's lock, crashes on OpenSpiel's own Python games too. These
+  tests pin that down, so a pyspiel that lifts either limit is noticed.
 """
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pyspiel
@@ -20,9 +26,11 @@ from interop_exact import matrix_game_value, one_grab_matrix
 from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts
 
+import gamebag
 from gamebag.interop.openspiel_game import GamebagSpielState, load
 
 HIDDEN = [("eel-harvest", 3), ("wriggle-roulette", 2), ("wriggle-roulette", 4), ("eigen-kweek", 2)]
+PERFECT = [("pig", {"goal": 20}), ("catch-a-dragon", {})]
 
 
 def _chance_step(state: GamebagSpielState, rng: random.Random) -> None:
@@ -51,6 +59,52 @@ def test_python_ismcts_plays_the_hidden_information_games(game_id: str, players:
         state.apply_action(action)
         decisions += 1
     assert decisions == 12 or state.is_terminal()
+
+
+def test_every_game_is_searched_by_ismcts_or_mcts() -> None:
+    # OpenSpiel's ISMCTS takes imperfect-information games only; MCTS plays the others (below).
+    perfect = {game_id: gamebag.entry(game_id).game_class.traits.perfect_information for game_id in gamebag.game_ids()}
+    assert {game_id for game_id, known in perfect.items() if not known} == {game_id for game_id, _ in HIDDEN}
+    assert {game_id for game_id, known in perfect.items() if known} == {game_id for game_id, _ in PERFECT}
+
+
+def test_the_cpp_resampling_of_a_python_state_is_openspiels_unimplemented_default() -> None:
+    state = load("wriggle-roulette", 3, turn_based=True).new_initial_state()
+    state.apply_action(4)
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+    assert state.resample_from_infostate(1, sampler).information_state_string(1) == state.information_state_string(1)
+    # What C++ code (OpenSpiel's ISMCTSBot) reaches: pyspiel's Python-state trampoline does not
+    # forward ResampleFromInfostate, so State's own default answers.
+    with pytest.raises(pyspiel.SpielError, match=r"ResampleFromInfostate\(\) not implemented"):
+        pyspiel.State.resample_from_infostate(state, 1, sampler)
+
+
+_CPP_ISMCTS = """
+import pyspiel
+from open_spiel.python.games import kuhn_poker  # OpenSpiel's own Python game
+from gamebag.interop.openspiel_game import load
+
+if {ours}:
+    state = load("wriggle-roulette", 3, turn_based=True).new_initial_state()
+else:
+    state = pyspiel.load_game("python_kuhn_poker").new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+bot = pyspiel.ISMCTSBot(0, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 4)
+print("chose", bot.step(state))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ours", [True, False], ids=["gamebag", "openspiel-python-kuhn"])
+def test_cpp_ismcts_cannot_search_python_games(ours: bool) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", _CPP_ISMCTS.format(ours=ours)], capture_output=True, text=True, timeout=300
+    )
+    assert "chose" not in run.stdout, (
+        "pyspiel's C++ ISMCTS now searches a Python game: update docs/interop.md and test it through the adapter"
+    )
+    assert run.returncode != 0
 
 
 @pytest.mark.slow
@@ -89,7 +143,7 @@ def test_resample_keeps_the_information_state_and_draws_what_is_hidden() -> None
     assert own.information_state_string(0) == state.information_state_string(0)
 
 
-@pytest.mark.parametrize(("game_id", "parameters"), [("pig", {"goal": 20}), ("catch-a-dragon", {})])
+@pytest.mark.parametrize(("game_id", "parameters"), PERFECT)
 def test_python_mcts_plays_the_sequential_games(game_id: str, parameters: dict[str, int]) -> None:
     game = load(game_id, 2, **parameters)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL

@@ -122,6 +122,13 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def legal_actions(self, state: StateT, player: int) -> Sequence[ActionT]:
         """The actions ``player`` may choose now (empty if the player does not act)."""
 
+    def legal_actions_by_seat(self, state: StateT) -> dict[int, Sequence[ActionT]]:
+        """Each acting seat's legal actions, in ``acting_players`` order (empty if nobody acts).
+
+        For play loops, which need both at every decision; games may answer in one pass.
+        """
+        return {player: self.legal_actions(state, player) for player in self.acting_players(state)}
+
     @final
     def apply(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
         """The state after the joint action ``moves`` (one legal action per acting player).
@@ -129,6 +136,25 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         Raises ``IllegalActionError`` naming the rule broken; ``state`` is unchanged.
         """
         self.check_joint_action(state, moves)
+        return self._apply(state, moves)
+
+    @final
+    def apply_chosen(
+        self, state: StateT, moves: Mapping[int, ActionT], legal: Mapping[int, Sequence[ActionT]]
+    ) -> StateT:
+        """``apply`` for a joint action chosen from this state's own legal-action lists.
+
+        For play loops that build ``moves`` themselves: one action for each seat of
+        ``acting_players(state)`` and no other, with ``legal[seat]`` the list
+        ``legal_actions(state, seat)`` the seat chose from. Who acts is trusted (the
+        caller asked); each action is still checked against its list, so an agent's
+        wrong choice raises ``IllegalActionError`` as ``apply`` would. Anything else
+        (records, clients, users) goes through ``apply``.
+        """
+        for seat, action in moves.items():
+            choices = legal[seat]
+            if not is_choice(action, choices):
+                raise IllegalActionError(self._illegal_action_message(state, seat, action, choices))
         return self._apply(state, moves)
 
     @abstractmethod
@@ -172,6 +198,16 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         """
         outcome = self.sample_chance(state, rng)
         return outcome, self._apply_chance(state, outcome)
+
+    def advance_chance(self, state: StateT, rng: Rng) -> StateT:
+        """Draw a chance outcome and apply it, returning only the next state (for loops keeping no record).
+
+        It draws from ``rng`` exactly as ``sample_chance`` does and reaches the state
+        ``sample_and_apply_chance`` reaches (the conformance suite checks both), so a
+        seed plays the same game with or without a record. Games may override it to
+        skip building an outcome nobody reads (a grab's token strings, for example).
+        """
+        return self._apply_chance(state, self.sample_chance(state, rng))
 
     # ---- results --------------------------------------------------------------------------
     def is_terminal(self, state: StateT) -> bool:

@@ -37,6 +37,9 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 # Observation tensors are scaled by the games to [0, 1]; a value past 1 (a score beyond
 # the goal, reached only as the game ends) is clipped so the declared bounds hold.
 OBSERVATION_LOW, OBSERVATION_HIGH = 0.0, 1.0
+SHORT_OBSERVATION = 64
+# Distinct legal-action sets whose masks a configured game keeps (games have few in practice).
+MASK_MEMO_SIZE = 4096
 
 
 def configured_game(
@@ -99,6 +102,9 @@ class ActionCodec:
             raise ValueError(f"{game.game_id} lists no actions in all_actions(); it cannot be indexed")
         self.size = len(self.actions)
         self.index_of = {action: position for position, action in enumerate(self.actions)}
+        self._names: list[str | None] = [None] * self.size
+        self._mask_memo: dict[tuple[Any, ...], NDArray[np.int8]] = {}
+        self._indices_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
     def action(self, index: int) -> Any:
         """The action at ``index``; ``IllegalActionError`` when out of range."""
@@ -119,9 +125,38 @@ class ActionCodec:
             mask[[index[action] for action in self.game.legal_actions(state, player)]] = 1
         return mask
 
+    def indices_of(self, legal: Sequence[Any]) -> tuple[int, ...]:
+        """The sorted indices of the actions in ``legal`` (each distinct legal set sorted once)."""
+        key = tuple(legal)
+        indices = self._indices_memo.get(key)
+        if indices is None:
+            index = self.index_of
+            indices = tuple(sorted(index[action] for action in key))
+            if len(self._indices_memo) >= MASK_MEMO_SIZE:
+                self._indices_memo.clear()
+            self._indices_memo[key] = indices
+        return indices
+
+    def mask_of(self, legal: Sequence[Any]) -> NDArray[np.int8]:
+        """The 0/1 vector marking ``legal`` (read-only, shared by every state with that legal set)."""
+        key = tuple(legal)
+        mask = self._mask_memo.get(key)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            index = self.index_of
+            mask[[index[action] for action in key]] = 1
+            mask.flags.writeable = False
+            if len(self._mask_memo) >= MASK_MEMO_SIZE:
+                self._mask_memo.clear()  # a bound on memory; play refills it with the common sets
+            self._mask_memo[key] = mask
+        return mask
+
     def describe(self, index: int) -> str:
-        """A readable name of the action at ``index`` (its record encoding)."""
-        return canonical_json(self.game.action_to_json(self.actions[index]))
+        """A readable name of the action at ``index`` (its record encoding; each written once)."""
+        name = self._names[index]
+        if name is None:
+            name = self._names[index] = canonical_json(self.game.action_to_json(self.actions[index]))
+        return name
 
 
 def render_table(table: Table, mode: str | None) -> str | NDArray[np.uint8] | None:
@@ -191,6 +226,8 @@ class Table:
             raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
         self.max_steps = max_steps
         self.num_players = game.num_players
+        self._no_actions = np.zeros(self.codec.size, dtype=np.int8)
+        self._no_actions.flags.writeable = False
         self.state = game.initial_state()
         self.observation_size = len(game.observation_tensor(self.state, 0))
         self.steps = 0
@@ -214,9 +251,17 @@ class Table:
         self._masks: dict[int, NDArray[np.int8]] = {}
 
     # ---- episode ---------------------------------------------------------------------
-    def reset(self, rng: Rng) -> None:
-        """Start a new game; chance is drawn from ``rng`` from now on."""
-        self._rng = rng
+    @property
+    def seeded(self) -> bool:
+        """Whether a generator has been given (by a first ``reset``)."""
+        return self._rng is not None
+
+    def reset(self, rng: Rng | None = None) -> None:
+        """Start a new game; chance is drawn from ``rng`` from now on (``None``: the one in use goes on)."""
+        if rng is not None:
+            self._rng = rng
+        elif self._rng is None:
+            raise RuntimeError("the first reset of a table needs a generator")
         self.state = self.game.initial_state()
         self.steps = 0
         self.truncated = False
@@ -249,7 +294,15 @@ class Table:
                 f"{self.observation_size} at the start; the adapters need a fixed length"
             )
         array = np.array(values, dtype=np.float32)
-        if min(values) < OBSERVATION_LOW or max(values) > OBSERVATION_HIGH:  # rare: a list scan is cheaper
+        # A value out of bounds is rare (a score past the goal as the game ends); finding it is
+        # cheaper with Python's min and max on a short list and with NumPy's on a long one.
+        if not values:
+            out_of_bounds = False
+        elif len(values) <= SHORT_OBSERVATION:
+            out_of_bounds = min(values) < OBSERVATION_LOW or max(values) > OBSERVATION_HIGH
+        else:
+            out_of_bounds = bool(array.min() < OBSERVATION_LOW or array.max() > OBSERVATION_HIGH)
+        if out_of_bounds:
             np.clip(array, OBSERVATION_LOW, OBSERVATION_HIGH, out=array)
         return array
 
@@ -263,15 +316,19 @@ class Table:
 
     def action_mask(self, seat: int) -> NDArray[np.int8]:
         """A fresh legal-action mask for the seat (all zeros when it does not act)."""
+        return self.legal_mask(seat).copy()
+
+    def legal_mask(self, seat: int) -> NDArray[np.int8]:
+        """The seat's legal-action mask, computed once per state and shared: read it, do not write it."""
+        if self.truncated or self.forfeit is not None:
+            return self._no_actions
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self._masks[seat] = np.zeros(self.codec.size, dtype=np.int8)
-            if seat in self._acting:
-                index = self.codec.index_of
-                mask[[index[action] for action in self.game.legal_actions(self._state, seat)]] = 1
-        if self.truncated or self.forfeit is not None:
-            return np.zeros(self.codec.size, dtype=np.int8)
-        return mask.copy()
+            mask = self.codec.mask_of(self.game.legal_actions(self._state, seat)) if seat in self._acting else None
+            if mask is None:
+                mask = self._no_actions
+            self._masks[seat] = mask
+        return mask
 
     def render(self) -> str:
         """The table as a spectator sees it, as plain text."""
@@ -287,7 +344,7 @@ class Table:
         with ``forfeit_by``.
         """
         index = as_index(raw)
-        if 0 <= index < self.codec.size and self.action_mask(seat)[index]:
+        if 0 <= index < self.codec.size and self.legal_mask(seat)[index]:
             return self.codec.actions[index]
         legal = self.codec.legal_indices(self._state, seat) if seat in self.acting() else []
         reason = (
@@ -305,16 +362,20 @@ class Table:
         return tuple(self.illegal_reward if p == seat else 0.0 for p in range(self.num_players))
 
     def play(self, moves: Mapping[int, Any]) -> tuple[float, ...]:
-        """Apply a legal joint action, resolve chance, and return each seat's reward."""
+        """Apply a joint action already known legal, resolve chance, and return each seat's reward.
+
+        Every caller decodes its moves from the legal masks (or checks them against the legal
+        actions an agent was shown), so the game's own check of the joint action is skipped.
+        """
         if self._rng is None:
             raise RuntimeError("the environment must be reset before it is stepped")
-        before = self.state
-        self.state = self.game.apply(self.state, moves)
+        before = self._state
+        self.state = self.game._apply(before, moves)
         self.steps += 1
         self._resolve_chance()
         if self.max_steps is not None and self.steps >= self.max_steps and not self._terminal:
             self.truncated = True
-        return self._rewards(before, self.state)
+        return self._rewards(before, self._state)
 
     @property
     def rng(self) -> Rng:
@@ -324,10 +385,12 @@ class Table:
         return self._rng
 
     def _resolve_chance(self) -> None:
+        if self._kind is not NodeKind.CHANCE:
+            return
         game, rng = self.game, self.rng
         state = self._state
         while game.node_kind(state) is NodeKind.CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
+            state = game.sample_and_apply_chance(state, rng)[1]
         self.state = state
 
     def _rewards(self, before: Any, after: Any) -> tuple[float, ...]:

@@ -41,6 +41,8 @@ from numpy.typing import NDArray
 
 from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import make_agent
+from gamebag.core.errors import IllegalActionError
+from gamebag.core.protocol import is_choice
 from gamebag.interop.common import (
     OBSERVATION_HIGH,
     OBSERVATION_LOW,
@@ -74,7 +76,15 @@ class _AgentSeat:
         return self.agent.name
 
     def choose(self, table: Table, seat: int) -> Any:
-        return self.agent.act(SeatView(table.game, table.state, seat), table.rng)
+        view = SeatView(table.game, table.state, seat)
+        action = self.agent.act(view, table.rng)
+        # The table applies moves unchecked, so an agent's choice is checked here, against
+        # the legal actions it was shown (no second call of the rules).
+        if not is_choice(action, view.legal_actions):
+            raise IllegalActionError(
+                f"the opponent {self.agent.name!r} of seat {seat} chose {action!r}, which is not legal now"
+            )
+        return action
 
 
 class _PolicySeat:
@@ -91,13 +101,13 @@ class _PolicySeat:
 
     def choose(self, table: Table, seat: int) -> Any:
         index = as_index(self.policy(table.observation(seat), table.action_mask(seat)))
-        legal = table.codec.legal_indices(table.state, seat)
-        if index not in legal:
+        if not (0 <= index < table.codec.size and table.legal_mask(seat)[index]):
+            legal = table.codec.legal_indices(table.state, seat)
             raise ValueError(
                 f"the opponent policy of seat {seat} chose action index {index}, which is not legal; "
                 f"legal indices: {', '.join(map(str, legal))}"
             )
-        return table.codec.action(index)
+        return table.codec.actions[index]
 
 
 _Seated = _AgentSeat | _PolicySeat
@@ -188,7 +198,9 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Start a new game and play until the learner chooses (``options`` are not used)."""
         super().reset(seed=seed)
-        self.table.reset(episode_rng(self.np_random))
+        # A seed starts a new generator; without one the episode's generator goes on (drawing a
+        # fresh one would cost more than a short game's steps and decide nothing more).
+        self.table.reset(episode_rng(self.np_random) if seed is not None or not self.table.seeded else None)
         self._started = True
         # Opponents may play before the learner's first choice; what that earns the
         # learner (in "score" mode) is paid with its first step.

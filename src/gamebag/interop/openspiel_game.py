@@ -32,9 +32,11 @@ for each of k winners), so the game is constant-sum with sum 1.
 Observations: the observation string is the seat's ``observation`` as JSON and
 the observation tensor its ``observation_tensor``. The information-state string
 is perfect recall: the seat's observations in order (each one written when it
-changes) with its own actions between them. The information-state tensor has a
-fixed size, so it cannot hold a whole history: it is the observation tensor
-followed by a one-hot of the seat's most recent action. A public observer
+changes) with its own actions between them; in a game of perfect information,
+where every seat sees everything, it is the move list. It is written as a
+128-bit digest of that history (``information_state_history`` writes it out).
+There is no information-state tensor: a fixed size cannot hold a whole
+history. A public observer
 (``private_info=NONE``) gives the spectator view as JSON (no tensor).
 
 A state is serialised (pickled, as OpenSpiel does for Python games) as its move
@@ -63,6 +65,8 @@ DEFAULT_MAX_CHANCE_OUTCOMES = 1024
 ADAPTER_PARAMETERS = ("players", "max_game_length", "max_chance_outcomes", "start", "turn_based")
 # Chance states whose outcome lists a configured game keeps (searches revisit them).
 CHANCE_CACHE_SIZE = 4096
+
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
 # An entry of a state's move log: a joint action (or one turn of one) as ((seat, action id), ...), or a chance id.
 LogEntry = tuple[tuple[int, int], ...] | int
@@ -190,6 +194,7 @@ class SpielConfig:
         if not isinstance(turn_based, bool):
             raise OptionError(f"parameter turn_based must be true or false, not {turn_based!r}")
         self.turn_based = turn_based
+        self.perfect_information = game_traits(type(self.game))[1]
         self._chance_cache: dict[Any, tuple[tuple[Any, float], ...]] = {}
         start = self.params.get("start", "")
         if not isinstance(start, str):
@@ -202,9 +207,11 @@ class SpielConfig:
         """The outcomes of a chance state with positive probability, as floats (recent states cached)."""
         cached = self._chance_cache.get(state)
         if cached is None:
-            cached = tuple(
-                (outcome, weight) for outcome, p in self.game.chance_outcomes(state) if (weight := _as_float(p)) > 0
-            )
+            outcomes = self.game.chance_outcomes(state)
+            try:  # exact fractions (what games give): numerator / denominator is a float, and fast
+                cached = tuple([(o, w) for o, p in outcomes if (w := p.numerator / p.denominator) > 0])
+            except AttributeError:
+                cached = tuple([(o, w) for o, p in outcomes if (w := _as_float(p)) > 0])
             if len(self._chance_cache) >= CHANCE_CACHE_SIZE:
                 self._chance_cache.clear()  # a bound on memory; searches refill it with what they revisit
             self._chance_cache[state] = cached
@@ -305,13 +312,16 @@ class _Track:
     """
 
     __slots__ = (
+        "_acting",
         "_chance",
+        "_chance_ids",
         "_choosing",
         "_current",
         "_keys",
         "_kind",
         "_legal",
         "_observed",
+        "_terminal",
         "acted",
         "config",
         "decisions",
@@ -347,8 +357,13 @@ class _Track:
         self.log = log
         self.replayable = replayable
         self._chance = chance
+        self._chance_ids: list[tuple[int, float]] | None = None
         self._legal: dict[int, list[int]] = {}
-        self._kind: NodeKind = config.game.node_kind(state)
+        kind = self._kind = config.game.node_kind(state)
+        self._terminal = kind is NodeKind.TERMINAL or (
+            kind is NodeKind.DECISION and decisions >= config.max_game_length and not pending
+        )
+        self._acting: tuple[int, ...] | None = None
         self._choosing: tuple[int, ...] | None = None
         self._current: int | None = None
         self._keys: list[bytes | None] = [None] * config.num_players
@@ -392,10 +407,19 @@ class _Track:
     def is_chance(self) -> bool:
         return self._kind is NodeKind.CHANCE
 
+    def acting(self) -> tuple[int, ...]:
+        """The seats that choose at this decision node in the game's own terms (asked once)."""
+        acting = self._acting
+        if acting is None:
+            acting = self._acting = (
+                tuple(self.config.game.acting_players(self.state)) if self._kind is NodeKind.DECISION else ()
+            )
+        return acting
+
     @property
     def simultaneous(self) -> bool:
         """Whether several seats choose at this decision node (in the game's own terms)."""
-        return self._kind is NodeKind.DECISION and len(self.config.game.acting_players(self.state)) > 1
+        return len(self.acting()) > 1
 
     @property
     def truncated(self) -> bool:
@@ -404,15 +428,15 @@ class _Track:
         )
 
     def is_terminal(self) -> bool:
-        return self._kind is NodeKind.TERMINAL or self.truncated
+        return self._terminal
 
     def choosing(self) -> tuple[int, ...]:
         """The seats that choose now as OpenSpiel sees it (one seat in turn-based play)."""
         choosing = self._choosing
         if choosing is None:
             choosing = ()
-            if self._kind is NodeKind.DECISION and not self.truncated:
-                choosing = tuple(self.config.game.acting_players(self.state))
+            if self._kind is NodeKind.DECISION and not self._terminal:
+                choosing = self.acting()
                 if self.config.turn_based and len(choosing) > 1:
                     done = {seat for seat, _ in self.pending}
                     choosing = tuple(seat for seat in choosing if seat not in done)[:1]
@@ -436,7 +460,9 @@ class _Track:
         legal = self._legal.get(player)
         if legal is None:
             legal = self._legal[player] = (
-                self.config.codec.legal_indices(self.state, player) if player in self.choosing() else []
+                list(self.config.codec.indices_of(self.config.game.legal_actions(self.state, player)))
+                if player in self.choosing()
+                else []
             )
         return legal
 
@@ -463,7 +489,13 @@ class _Track:
         return depth
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The ids of the next digit with their conditional probabilities (floats)."""
+        """The ids of the next digit with their conditional probabilities (floats; a fresh list)."""
+        ids = self._chance_ids
+        if ids is None:
+            ids = self._chance_ids = self._digit_outcomes()
+        return list(ids)
+
+    def _digit_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.chance_list()
         base, depth = self.config.branching, self._depth()
         if depth == 1:
@@ -510,7 +542,7 @@ class _Track:
         for d in digits:
             index = index * self.config.branching + d
         outcome = self.chance_list()[index][0]
-        state = self.config.game.apply_chance(self.state, outcome)
+        state = self.config.game._apply_chance(self.state, outcome)  # an outcome of its own list
         return _Track(self.config, state, self.decisions, parent=self, log=log, replayable=self.replayable)
 
     def chance_description(self, digit: int) -> str:
@@ -527,7 +559,7 @@ class _Track:
             raise IllegalActionError(
                 f"seat {seat}: action id {index} is not legal here; legal ids: {', '.join(map(str, legal))}"
             )
-        return self.config.codec.action(index)
+        return self.config.codec.actions[index]
 
     def with_joint(self, joint: Mapping[int, int]) -> _Track:
         choosing = self.choosing()
@@ -543,7 +575,27 @@ class _Track:
             )
         moves = {seat: self._checked(seat, joint[seat]) for seat in choosing}
         chosen = tuple((seat, joint[seat]) for seat in choosing)
-        state = self.config.game.apply(self.state, moves)
+        state = self.config.game._apply(self.state, moves)  # checked against the legal ids above
+        return _Track(
+            self.config,
+            state,
+            self.decisions + 1,
+            parent=self,
+            acted=chosen,
+            log=_Log(chosen, self.log),
+            replayable=self.replayable,
+        )
+
+    def with_move(self, seat: int, index: int) -> _Track:
+        """The one choice OpenSpiel applies at a player node (a turn, or one seat's part in turn-based play)."""
+        if self.config.turn_based and self.simultaneous:
+            return self.with_turn(seat, index)
+        choosing = self.choosing()
+        if choosing != (seat,):
+            return self.with_joint({seat: index})  # it names what is missing
+        action = self._checked(seat, index)
+        chosen = ((seat, index),)
+        state = self.config.game._apply(self.state, {seat: action})  # checked against the legal ids above
         return _Track(
             self.config,
             state,
@@ -559,8 +611,7 @@ class _Track:
         action = self._checked(seat, index)
         pending = (*self.pending, (seat, index))
         log = _Log(((seat, index),), self.log)
-        acting = self.config.game.acting_players(self.state)
-        if len(pending) < len(acting):
+        if len(pending) < len(self.acting()):
             return _Track(
                 self.config,
                 self.state,
@@ -574,7 +625,7 @@ class _Track:
         codec = self.config.codec
         moves = {p: codec.action(i) for p, i in self.pending}
         moves[seat] = action
-        state = self.config.game.apply(self.state, moves)
+        state = self.config.game._apply(self.state, moves)  # checked against the legal ids above
         return _Track(
             self.config,
             state,
@@ -599,8 +650,20 @@ class _Track:
         return text
 
     def _items(self, seat: int) -> list[str]:
-        """What this track adds to the seat's history: its own actions, then a changed observation."""
+        """What this track adds to the seat's history: its own actions, then a changed observation.
+
+        In a game of perfect information every seat sees every move and chance outcome, so the
+        move that led here is the whole addition, the same for every seat: no observation needs
+        writing out.
+        """
         codec = self.config.codec
+        if self.config.perfect_information:
+            if self.parent is None or self.log is None:
+                return []
+            entry = self.log.entry
+            if isinstance(entry, int):
+                return [f"c {entry}"]
+            return ["m " + " ".join(f"{who}:{codec.describe(index)}" for who, index in entry)]
         items = [f"a {codec.describe(index)}" for who, index in self.acted if who == seat]
         parent = self.parent
         changed = parent is None or (parent.state is not self.state and self.observed(seat) != parent.observed(seat))
@@ -735,7 +798,35 @@ class GamebagSpielState(pyspiel.State):  # type: ignore[misc]
         if track.is_chance:
             self.track = track.with_chance(int(action))
         else:
-            self.track = track.with_joint({track.current_player(): int(action)})
+            self.track = track.with_move(track.current_player(), int(action))
+
+    # Python callers reach these directly; C++ callers go through pyspiel's trampoline to
+    # current_player, is_terminal, _legal_actions and chance_outcomes, which give the same answers
+    # (a test compares both routes).
+    def is_chance_node(self) -> bool:
+        return self.track.is_chance
+
+    def is_simultaneous_node(self) -> bool:
+        return self.track.current_player() == _SIMULTANEOUS
+
+    def is_player_node(self) -> bool:
+        return self.track.current_player() >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal ids of ``player`` (default: the current player), as pyspiel's own method answers."""
+        track = self.track
+        current = track.current_player()
+        if player is None:
+            player = current
+        if track.is_terminal():
+            return []
+        if track.is_chance:
+            return [digit for digit, _ in track.chance_outcomes()]
+        if player == current or (player >= 0 and current == _SIMULTANEOUS):
+            return list(track.legal_actions(player))
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
         self.track = self.track.with_joint({seat: int(a) for seat, a in enumerate(actions)})

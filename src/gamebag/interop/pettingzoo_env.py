@@ -108,6 +108,7 @@ class _TableEnv:
         }
         self.possible_agents = [agent_name(seat) for seat in range(game.num_players)]
         self._seat = {name: seat for seat, name in enumerate(self.possible_agents)}
+        self._agent_set = frozenset(self.possible_agents)
         self.observation_format = check_choice("observation_format", observation_format, OBSERVATION_FORMATS)
         size, actions = self.table.observation_size, self.table.codec.size
         low, high = OBSERVATION_LOW, OBSERVATION_HIGH
@@ -140,10 +141,10 @@ class _TableEnv:
         return seat
 
     def _observation(self, seat: int) -> Observation:
-        mask = self.table.action_mask(seat)
+        table = self.table
         if self.observation_format == "flat":
-            return np.concatenate([self.table.observation(seat), mask.astype(np.float32)])
-        return {"observation": self.table.observation(seat), "action_mask": mask}
+            return np.concatenate([table.observation(seat), table.legal_mask(seat).astype(np.float32)])
+        return {"observation": table.observation(seat), "action_mask": table.action_mask(seat)}
 
     def _info(self, seat: int) -> dict[str, Any]:
         """What ``infos`` carry for a seat: its mask in the flat format (the dict format holds it already)."""
@@ -156,7 +157,9 @@ class _TableEnv:
     def _start(self, seed: int | None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.table.reset(episode_rng(self._np_random))
+            self.table.reset(episode_rng(self._np_random))
+        else:  # the episode's generator goes on: a fresh one would decide nothing more
+            self.table.reset()
 
     def render(self) -> str | NDArray[np.uint8] | None:
         """``"ansi"``: the table as text; ``"human"``: printed; ``"rgb_array"``: as an image."""
@@ -310,42 +313,46 @@ class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type
         """Apply the choices of the seats that act now; other agents' actions are ignored."""
         if not self.agents:
             raise RuntimeError("the episode is over (or never started): call reset() first")
-        unknown = sorted(set(actions) - set(self.agents))
-        if unknown:
-            raise ValueError(f"unknown agent(s) {', '.join(map(str, unknown))}; agents: {', '.join(self.agents)}")
-        acting = self.table.acting()
-        missing = [agent_name(seat) for seat in acting if agent_name(seat) not in actions]
-        if missing:
-            raise IllegalActionError(f"missing the action of {', '.join(missing)} (they choose now)")
-        infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
+        names = self.possible_agents  # every agent is live until the episode ends
+        if actions.keys() - self._agent_set:
+            unknown = sorted(map(str, actions.keys() - self._agent_set))
+            raise ValueError(f"unknown agent(s) {', '.join(unknown)}; agents: {', '.join(self.agents)}")
+        table = self.table
+        acting = table.acting()
         moves: dict[int, Any] = {}
         forfeit: Forfeit | None = None
         for seat in acting:
-            choice = self.table.decode(seat, actions[agent_name(seat)])
+            name = names[seat]
+            if name not in actions:
+                missing = [names[p] for p in acting if names[p] not in actions]
+                raise IllegalActionError(f"missing the action of {', '.join(missing)} (they choose now)")
+        for seat in acting:
+            choice = table.decode(seat, actions[names[seat]])
             if isinstance(choice, Forfeit):
                 forfeit = choice
                 break
             moves[seat] = choice
-        if forfeit is not None:
-            rewards = self.table.forfeit_by(forfeit)
-            infos[agent_name(forfeit.seat)] = {"illegal_action": forfeit.reason}
-        else:
-            rewards = self.table.play(moves)
+        rewards = table.forfeit_by(forfeit) if forfeit is not None else table.play(moves)
         observations = self._observations()
-        if not self.table.over:
-            for name in self.agents:
-                infos[name].update(self._info(self.seat_of(name)))
-        reward_by_agent = {name: rewards[self.seat_of(name)] for name in self.agents}
-        terminated = self.table.terminated
-        truncated = self.table.over and not terminated
-        terminations = dict.fromkeys(self.agents, terminated)
-        truncations = dict.fromkeys(self.agents, truncated)
-        if self.table.over:
+        infos: dict[str, dict[str, Any]]
+        if self.observation_format == "flat" and not table.over:
+            infos = {name: {"action_mask": table.action_mask(seat)} for seat, name in enumerate(names)}
+        else:
+            infos = {name: {} for name in names}
+        if forfeit is not None:
+            infos[names[forfeit.seat]] = {"illegal_action": forfeit.reason}
+        terminated = table.terminated
+        over = table.over
+        reward_by_agent = dict(zip(names, rewards, strict=True))
+        terminations = dict.fromkeys(names, terminated)
+        truncations = dict.fromkeys(names, over and not terminated)
+        if over:
             self.agents = []
         return observations, reward_by_agent, terminations, truncations, infos
 
     def _observations(self) -> dict[str, Observation]:
-        return {name: self._observation(self.seat_of(name)) for name in self.agents}
+        observation = self._observation
+        return {name: observation(seat) for seat, name in enumerate(self.possible_agents)}
 
 
 def env(

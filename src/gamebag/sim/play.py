@@ -42,12 +42,16 @@ def play_game(
         if kind is NodeKind.TERMINAL:
             break
         if kind is NodeKind.CHANCE:
-            outcome, state = game.sample_and_apply_chance(state, rng)  # self-sampled: not re-checked
-            if record is not None:
+            # Outcomes the game drew itself are not re-checked; without a record none is even built.
+            if record is None:
+                state = game.advance_chance(state, rng)
+            else:
+                outcome, state = game.sample_and_apply_chance(state, rng)
                 record.events.append(chance_event(game, outcome))
             continue
-        moves = {p: agents[p].act(SeatView(game, state, p), rng) for p in game.acting_players(state)}
-        state = game.apply(state, moves)
+        legal = game.legal_actions_by_seat(state)
+        moves = {p: agents[p].act(SeatView(game, state, p, choices), rng) for p, choices in legal.items()}
+        state = game.apply_chosen(state, moves, legal)  # each choice checked against the list it came from
         if record is not None:
             record.events.append(moves_event(game, moves))
     else:
@@ -71,12 +75,10 @@ def random_walk(game: Game[Any, Any, Any], rng: Rng, max_steps: int = 1_000_000)
         if kind is NodeKind.TERMINAL:
             return
         if kind is NodeKind.CHANCE:
-            state = game.sample_and_apply_chance(state, rng)[1]
+            state = game.advance_chance(state, rng)
         else:
-            moves = {}
-            for p in game.acting_players(state):
-                legal = game.legal_actions(state, p)
-                moves[p] = legal[rng.randrange(len(legal))]
-            state = game.apply(state, moves)
+            legal = game.legal_actions_by_seat(state)
+            moves = {p: choices[rng.randrange(len(choices))] for p, choices in legal.items()}
+            state = game.apply_chosen(state, moves, legal)
         yield state
     raise RuntimeError(f"{game.game_id} did not end within {max_steps} steps")

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from math import comb
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError
 from gamebag.core.options import Option
@@ -42,9 +41,11 @@ STILL_IN = 1_000_000
 Outcome = tuple[str, ...]  # per seat, the tokens drawn in order; "" for seats that drew nothing
 
 
-@dataclass(frozen=True, slots=True)
-class GrabResult:
-    """What the last grab revealed, per seat (public once revealed)."""
+class GrabResult(NamedTuple):
+    """What the last grab revealed, per seat (public once revealed).
+
+    A named tuple, like ``EelState``: immutable and hashable, and built in one call.
+    """
 
     counts: tuple[int, ...]  # chosen count, -1 for seats not in the round
     eels: tuple[int, ...]  # eels each seat drew (the order of a hand does not matter once revealed)
@@ -56,9 +57,12 @@ class GrabResult:
     round_over: bool
 
 
-@dataclass(frozen=True, slots=True)
-class EelState:
-    """A position. ``pending`` holds the chosen counts while the draws are awaited."""
+class EelState(NamedTuple):
+    """A position. ``pending`` holds the chosen counts while the draws are awaited.
+
+    A named tuple: immutable and hashable like a frozen dataclass, and built in one
+    call, which matters because every grab builds two (change fields with ``_replace``).
+    """
 
     scores: tuple[int, ...]
     reserves: tuple[int, ...]
@@ -110,6 +114,13 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         self.lone_limit: int | None = lone if isinstance(lone, int) else None
         self.scores_reserve_on_outbreak = bool(self.options.get("outbreak_scores_reserve", False))
         self._legal = tuple(range(self.max_grab + 1))
+        # Whether a seat spared by an outbreak scores its whole reserve (else only this grab's eels).
+        self._outbreak_scores_reserve = self.rule_set == "wriggle-roulette" or self.scores_reserve_on_outbreak
+        self._nobody = (0,) * n
+        self._everyone_in = (True,) * n
+        self._nobody_in = (False,) * n
+        # Who acts, per ``in_round`` (at most 2**8 keys): asked at every grab by players, agents and checks.
+        self._acting: dict[tuple[bool, ...], tuple[int, ...]] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> EelState:
@@ -140,12 +151,18 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
     def acting_players(self, state: EelState) -> tuple[int, ...]:
         if state.over or state.pending is not None:
             return ()
-        return tuple(p for p, inside in enumerate(state.in_round) if inside)
+        acting = self._acting.get(state.in_round)
+        if acting is None:
+            acting = self._acting[state.in_round] = tuple(p for p, inside in enumerate(state.in_round) if inside)
+        return acting
 
     def legal_actions(self, state: EelState, player: int) -> Sequence[int]:
         if state.over or state.pending is not None or not state.in_round[player]:
             return ()
         return self._legal
+
+    def legal_actions_by_seat(self, state: EelState) -> dict[int, Sequence[int]]:
+        return dict.fromkeys(self.acting_players(state), self._legal)
 
     def _illegal_action_message(self, state: EelState, player: int, action: Any, legal: Sequence[int]) -> str:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -161,9 +178,10 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             counts[seat] = count
         pending = tuple(counts)
         if any(c > 0 for c in pending):
-            return _replace(state, pending=pending)
+            return _with_pending(state, pending)
         # Nobody draws: every acting player exits and there is nothing left to chance.
-        return self._resolve(state, pending, ("",) * self.num_players)
+        nothing = [0] * self.num_players
+        return self._resolve(state, pending, nothing, nothing)
 
     def _draw_sizes(self, state: EelState, pending: Sequence[int]) -> list[int]:
         """How many tokens each seat actually draws, in draw order from the start player."""
@@ -244,6 +262,45 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             drawn[seat] = "".join(tokens)
         return tuple(drawn)
 
+    def advance_chance(self, state: EelState, rng: Rng) -> EelState:
+        """``sample_chance`` and ``_apply_chance`` in one, counting tokens instead of spelling them.
+
+        The same draws from ``rng`` in the same order as ``sample_chance``, so the same state.
+        """
+        pending = state.pending
+        if pending is None or state.over:
+            raise IllegalChanceOutcomeError("no draw is awaited now")
+        n = self.num_players
+        eels_drawn = [0] * n
+        snakes_drawn = [0] * n
+        random = rng.random
+        if self.dice:
+            for seat in range(n):
+                for _ in range(pending[seat]):  # no draws for -1 (not in the round) or 0
+                    if random() < 0.25:
+                        snakes_drawn[seat] += 1
+                    else:
+                        eels_drawn[seat] += 1
+            return self._resolve(state, pending, eels_drawn, snakes_drawn)
+        eels, snakes = self._bag_after_exits(state, pending)
+        start = state.start
+        for offset in range(n):
+            seat = (start + offset) % n
+            want = pending[seat]
+            if want <= 0:
+                continue
+            for _ in range(want):
+                left = eels + snakes
+                if left == 0:
+                    break
+                if random() * left < snakes:
+                    snakes -= 1
+                    snakes_drawn[seat] += 1
+                else:
+                    eels -= 1
+                    eels_drawn[seat] += 1
+        return self._resolve(state, pending, eels_drawn, snakes_drawn)
+
     def _check_outcome(self, state: EelState, outcome: Any) -> None:
         """Check the draws directly: a grab's outcomes can number hundreds of thousands."""
         assert state.pending is not None  # a chance node always has pending counts
@@ -279,11 +336,17 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
 
     def _apply_chance(self, state: EelState, outcome: Outcome) -> EelState:
         assert state.pending is not None  # a chance node always has pending counts
-        return self._resolve(state, state.pending, outcome)
+        snakes_drawn = [tokens.count("S") for tokens in outcome]
+        eels_drawn = [len(tokens) - s for tokens, s in zip(outcome, snakes_drawn, strict=True)]
+        return self._resolve(state, state.pending, eels_drawn, snakes_drawn)
 
     # ---- resolution of a grab ------------------------------------------------------------
-    def _resolve(self, state: EelState, counts: Sequence[int], drawn: Sequence[str]) -> EelState:
+    def _resolve(
+        self, state: EelState, counts: tuple[int, ...], eels_drawn: list[int], snakes_drawn: list[int]
+    ) -> EelState:
+        """The state after a grab: ``counts`` chosen (-1: not in the round), then these draws, per seat."""
         n = self.num_players
+        dice = self.dice
         grab_no = state.grab_no + 1
         scores = list(state.scores)
         reserves = list(state.reserves)
@@ -293,122 +356,127 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         scored = [0] * n
         exited = []
         # Exits first: score the reserve, eels back into the bag.
-        for seat in range(n):
-            if counts[seat] == 0:
-                scores[seat] += reserves[seat]
-                scored[seat] += reserves[seat]
-                if not self.dice:
-                    bag_eels += reserves[seat]
-                reserves[seat] = 0
-                in_round[seat] = False
-                exit_grab[seat] = 2 * grab_no
-                exited.append(seat)
+        if 0 in counts:
+            for seat in range(n):
+                if counts[seat] == 0:
+                    held = reserves[seat]
+                    scores[seat] += held
+                    scored[seat] += held
+                    if not dice:
+                        bag_eels += held
+                    reserves[seat] = 0
+                    in_round[seat] = False
+                    exit_grab[seat] = 2 * grab_no
+                    exited.append(seat)
         # The reveal: eels to reserves, snakes to the centre.
         centre = state.centre
-        drawn_eels = [0] * n
         for seat in range(n):
-            tokens = drawn[seat]
-            if tokens:
-                s = tokens.count("S")
-                e = len(tokens) - s
-                drawn_eels[seat] = e
-                reserves[seat] += e
-                centre += s
-                if not self.dice:
-                    bag_eels -= e
-                    bag_snakes -= s
-        outbreak = centre >= self.threshold and any(in_round)
+            reserves[seat] += eels_drawn[seat]
+        drawn_snakes = sum(snakes_drawn)
+        centre += drawn_snakes
+        if not dice:
+            bag_eels -= sum(eels_drawn)
+            bag_snakes -= drawn_snakes
+        still_in = [p for p in range(n) if in_round[p]]
+        outbreak = centre >= self.threshold and bool(still_in)
         losers: tuple[int, ...] = ()
         round_over = False
         lone_left = state.lone_left
         if outbreak:
-            still_in = [p for p in range(n) if in_round[p]]
-            losers = self._outbreak_losers(still_in, reserves, drawn)
+            sizes = [e + s for e, s in zip(eels_drawn, snakes_drawn, strict=True)]
+            losers = self._outbreak_losers(still_in, reserves, sizes)
+            keeps_reserve = self._outbreak_scores_reserve
             for seat in still_in:
                 if seat in losers:
                     gain = 0
-                elif self.rule_set == "wriggle-roulette" or self.scores_reserve_on_outbreak:
+                elif keeps_reserve:
                     gain = reserves[seat]
                 else:
-                    gain = drawn_eels[seat]
+                    gain = eels_drawn[seat]
                 scores[seat] += gain
                 scored[seat] += gain
                 exit_grab[seat] = STILL_IN
             round_over = True
-        elif not any(in_round):
+        elif not still_in:
             round_over = True
-        else:
-            still_in = [p for p in range(n) if in_round[p]]
-            if self.lone_limit is not None and len(still_in) == 1:
-                lone_left = self.lone_limit if lone_left is None else lone_left - 1
-                if lone_left <= 0:
-                    seat = still_in[0]
-                    scores[seat] += reserves[seat]
-                    scored[seat] += reserves[seat]
-                    if not self.dice:
-                        bag_eels += reserves[seat]
-                    reserves[seat] = 0
-                    in_round[seat] = False
-                    # Still in at this grab's reveal, so later than this grab's voluntary exits.
-                    exit_grab[seat] = 2 * grab_no + 1
-                    exited.append(seat)
-                    round_over = True
+        elif self.lone_limit is not None and len(still_in) == 1:
+            lone_left = self.lone_limit if lone_left is None else lone_left - 1
+            if lone_left <= 0:
+                seat = still_in[0]
+                held = reserves[seat]
+                scores[seat] += held
+                scored[seat] += held
+                if not dice:
+                    bag_eels += held
+                reserves[seat] = 0
+                in_round[seat] = False
+                # Still in at this grab's reveal, so later than this grab's voluntary exits.
+                exit_grab[seat] = 2 * grab_no + 1
+                exited.append(seat)
+                round_over = True
         result = GrabResult(
-            counts=tuple(counts),
-            eels=tuple(drawn_eels),
-            snakes=tuple(len(drawn[p]) - drawn_eels[p] for p in range(n)),
-            exited=tuple(exited),
-            outbreak=outbreak,
-            losers=losers,
-            scored=tuple(scored),
-            round_over=round_over,
+            counts, tuple(eels_drawn), tuple(snakes_drawn), tuple(exited), outbreak, losers, tuple(scored), round_over
         )
         over, winners = self._game_end(scores, exit_grab, round_over)
         if round_over:
             # At a round's end every token goes back into the bag; nobody is in the round.
-            reserves = [0] * n
-            in_round = [False] * n
-            bag_eels, bag_snakes, centre = self.eels, self.snakes, 0
             if not over:
                 start = (state.start + 1) % n if self.rotate_start else state.start
                 return EelState(
-                    scores=tuple(scores),
-                    reserves=tuple(reserves),
-                    in_round=(True,) * n,
-                    bag_eels=bag_eels,
-                    bag_snakes=bag_snakes,
-                    centre=centre,
-                    round_no=state.round_no + 1,
-                    start=start,
-                    grab_no=0,
-                    exit_grab=(0,) * n,
-                    lone_left=None,
-                    pending=None,
-                    last=result,
-                    winners=(),
-                    over=False,
+                    tuple(scores),
+                    self._nobody,
+                    self._everyone_in,
+                    self.eels,
+                    self.snakes,
+                    0,
+                    state.round_no + 1,
+                    start,
+                    0,
+                    self._nobody,
+                    None,
+                    None,
+                    result,
+                    (),
+                    False,
                 )
+            return EelState(
+                tuple(scores),
+                self._nobody,
+                self._nobody_in,
+                self.eels,
+                self.snakes,
+                0,
+                state.round_no,
+                state.start,
+                grab_no,
+                tuple(exit_grab),
+                lone_left,
+                None,
+                result,
+                winners,
+                over,
+            )
         return EelState(
-            scores=tuple(scores),
-            reserves=tuple(reserves),
-            in_round=tuple(in_round),
-            bag_eels=bag_eels,
-            bag_snakes=bag_snakes,
-            centre=centre,
-            round_no=state.round_no,
-            start=state.start,
-            grab_no=grab_no,
-            exit_grab=tuple(exit_grab),
-            lone_left=lone_left,
-            pending=None,
-            last=result,
-            winners=winners,
-            over=over,
+            tuple(scores),
+            tuple(reserves),
+            tuple(in_round),
+            bag_eels,
+            bag_snakes,
+            centre,
+            state.round_no,
+            state.start,
+            grab_no,
+            tuple(exit_grab),
+            lone_left,
+            None,
+            result,
+            winners,
+            over,
         )
 
     @abstractmethod
-    def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
-        """The seats still in that lose their eels at an outbreak."""
+    def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
+        """The seats still in that lose their eels at an outbreak (``sizes``: tokens each seat drew)."""
 
     @abstractmethod
     def _game_end(
@@ -466,7 +534,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         for seat, count in enumerate(counts):
             if seat != player and count >= 0:
                 counts[seat] = rng.randrange(self.max_grab + 1)
-        return _replace(state, pending=tuple(counts))
+        return _with_pending(state, tuple(counts))
 
     # ---- encodings ----------------------------------------------------------------------
     def action_from_json(self, data: Any) -> int:
@@ -513,7 +581,7 @@ class WriggleRoulette(EelFamilyGame):
     rule_set: ClassVar[str] = "wriggle-roulette"
     option_specs: ClassVar[tuple[Option, ...]] = WRIGGLE_ROULETTE_OPTIONS
 
-    def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
+    def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
         most = max(reserves[p] for p in still_in)
         return tuple(p for p in still_in if reserves[p] == most)
 
@@ -535,9 +603,9 @@ class EelHarvest(EelFamilyGame):
     rule_set: ClassVar[str] = "eel-harvest"
     option_specs: ClassVar[tuple[Option, ...]] = EEL_HARVEST_OPTIONS
 
-    def _outbreak_losers(self, still_in: list[int], reserves: list[int], drawn: Sequence[str]) -> tuple[int, ...]:
-        most = max(len(drawn[p]) for p in still_in)
-        return tuple(p for p in still_in if len(drawn[p]) == most)
+    def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
+        most = max(sizes[p] for p in still_in)
+        return tuple(p for p in still_in if sizes[p] == most)
 
     def _game_end(
         self, scores: list[int], exit_grab: list[int], round_over: bool
@@ -563,7 +631,7 @@ def _falling(n: int, k: int) -> int:
     return result
 
 
-def _replace(state: EelState, *, pending: tuple[int, ...] | None) -> EelState:
+def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:
     """``state`` awaiting the draws of ``pending`` (built field by field: the hottest copy of a grab)."""
     return EelState(
         state.scores,

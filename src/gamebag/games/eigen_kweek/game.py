@@ -82,6 +82,15 @@ class EigenKweek(Game[KweekState, str, Outcome]):
             menu = menus[player] = rule.legal(self.context, state, player)
         return menu
 
+    def legal_actions_by_seat(self, state: KweekState) -> dict[int, Sequence[str]]:
+        """Who acts and their menus in one pass over the step table (play loops ask this)."""
+        rule = _DECISIONS.get(state.step)
+        if rule is None:
+            return {}
+        context = self.context
+        legal = rule.legal
+        return {seat: legal(context, state, seat) for seat in rule.acting(state)}
+
     def _menus(self, state: KweekState) -> tuple[tuple[int, ...], dict[int, tuple[str, ...]]]:
         """Who acts in ``state`` and the legal actions asked for so far, kept for the last state.
 

@@ -1,0 +1,213 @@
+"""The JAX Catch A Dragon engine equals the rules engine (CPU; needs the ``jax`` extra).
+
+As for the numba kernel: rules-engine games (every option, one to eight players) are
+replayed through the JAX ``apply_roll`` and ``apply_action`` with the same rolls and
+choices, and the whole row compared after every event, with the seat to act, the legal
+actions, every seat's observation and the returns; the compiled heuristic is checked
+against the heuristic agent; whole JAX games under ``jit`` and ``vmap`` agree in
+distribution with rules-engine games (Holm-corrected); and stepping keeps the scores
+honest (every point banked is the finished turn's points).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from dice_agreement import comparisons, holm_failures, play_rules_games
+
+import gamebag
+from gamebag.agents.base import SeatView
+from gamebag.agents.registry import make_agent
+from gamebag.core.protocol import NodeKind
+from gamebag.core.rng import derive_rng
+from gamebag.fast import dragon as fast_dragon
+from gamebag.fast.base import BatchResult
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+from gamebag.fast.jax.dragon import DragonJax  # noqa: E402  (needs jax, skipped above without it)
+
+# (players, options, seat agents cycled over the replayed games): every option at least once.
+OPTION_SETS: list[tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]] = [
+    (2, {}, (("random", "random"), ("heuristic", "optimal-score"), ("optimal-win", "random"))),
+    (3, {"duplicate_bust": "none-new"}, (("random", "heuristic", "optimal-score"),)),
+    (1, {"cyclic": False}, (("random",), ("heuristic",))),
+    (4, {"dice": 6, "rounds": 2}, (("random", "heuristic", "random", "heuristic"),)),
+    (2, {"dice": 1, "max_tiebreak_rounds": 0}, (("random", "heuristic"),)),
+    (2, {"max_tiebreak_rounds": 0, "rounds": 1, "dice": 2}, (("random", "random"), ("heuristic", "random"))),
+    (
+        8,
+        {"dice": 3, "rounds": 3, "duplicate_bust": "none-new", "cyclic": False, "max_tiebreak_rounds": 1},
+        (("random", "heuristic") * 4,),
+    ),
+    (2, {"faces": "white,black,orange,yellow,pink,brown", "dice": 5}, (("heuristic", "random"),)),
+]
+
+
+def label(case: tuple[int, dict[str, Any], Any]) -> str:
+    players, options, _ = case
+    return f"{players}p " + (",".join(f"{k}={v}" for k, v in options.items()) or "defaults")
+
+
+def counts(faces: tuple[int, ...]) -> list[int]:
+    return [faces.count(face) for face in range(1, 7)]
+
+
+def replay(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]], games: int, seed: str) -> int:
+    """Replay rules-engine games through the JAX functions, checking everything; returns the decisions."""
+    players, options, seatings = case
+    game = gamebag.make("catch-a-dragon", players, **options)
+    engine = DragonJax(game)
+    apply_roll = jax.jit(engine.apply_roll)
+    apply_action = jax.jit(engine.apply_action)
+    views = jax.jit(lambda row: (engine.to_act(row), engine.legal_mask(row), engine.observe(row)))
+    heuristic = jax.jit(engine.heuristic_actions)
+    heuristic_agent = make_agent("heuristic", game)
+    decisions = 0
+    for index in range(games):
+        agents = [make_agent(name, game) for name in seatings[index % len(seatings)]]
+        rng = derive_rng(seed, index)
+        state = game.initial_state()
+        row = engine.start()
+        while True:
+            expected = np.array(fast_dragon.board_row(state), np.int32)
+            assert np.array_equal(np.asarray(row), expected), (
+                f"game {index}: rules {expected.tolist()}, jax {np.asarray(row).tolist()}"
+            )
+            acting, legal, observed = (np.asarray(a) for a in views(row))
+            for player in range(players):
+                assert acting[player] == (player in game.acting_players(state))
+                allowed = [game.action_index(a) for a in game.legal_actions(state, player)]
+                assert np.flatnonzero(legal[player]).tolist() == allowed, f"legal actions at {state}"
+                wanted = np.array(game.observation_tensor(state, player), np.float32)
+                assert np.allclose(observed[player], wanted, rtol=1e-6, atol=1e-7), f"observation at {state}"
+            if game.is_terminal(state):
+                break
+            if game.node_kind(state) is NodeKind.CHANCE:
+                roll = game.sample_chance(state, rng)
+                state = game.apply_chance(state, roll)
+                row = apply_roll(row, np.array(counts(roll), np.int32))
+                continue
+            seat = state.seat
+            wanted_action = heuristic_agent.act(SeatView(game, state, seat), derive_rng(0))
+            assert int(heuristic(row, jax.random.PRNGKey(0))[seat]) == game.action_index(wanted_action)
+            action = agents[seat].act(SeatView(game, state, seat), rng)
+            state = game.apply(state, {seat: action})
+            row = apply_action(row, game.action_index(action))
+            decisions += 1
+        assert np.allclose(np.asarray(engine.returns(row)), game.returns(state))
+    return decisions
+
+
+# The quick replays: two players at the defaults, and every option changed at once (each
+# configuration compiles its own functions, which costs most of a quick replay's time).
+QUICK = [OPTION_SETS[0], OPTION_SETS[6]]
+
+
+@pytest.mark.parametrize("case", QUICK, ids=label)
+def test_exact_replay_of_rules_engine_games(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]) -> None:
+    assert replay(case, 3, f"jax replay {label(case)}") >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", OPTION_SETS, ids=label)
+def test_exact_replay_of_many_rules_engine_games(
+    case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]],
+) -> None:
+    assert replay(case, 40, f"jax long replay {label(case)}") >= 40
+
+
+def jax_results(engine: DragonJax, policies: tuple[str, ...], games: int, seed: int) -> BatchResult:
+    """Whole JAX games as the batch result the distribution checks read."""
+    play = jax.jit(engine.play_games, static_argnums=(1, 2))
+    rows = np.asarray(play(jax.random.PRNGKey(seed), games, policies))
+    assert (rows[:, fast_dragon.PHASE] == fast_dragon.OVER).all()
+    returns = np.asarray(jax.vmap(engine.returns)(jnp.asarray(rows)), np.float64)
+    n = engine.num_players
+    scores = rows[:, fast_dragon.SCORES : fast_dragon.SCORES + n]
+    return BatchResult.seat_zero_starts(0, scores, returns, rows[:, fast_dragon.ROUND])
+
+
+@pytest.mark.slow
+def test_distributions_agree_with_the_rules_engine() -> None:
+    p_values: dict[str, float] = {}
+    cases: list[tuple[int, dict[str, Any], tuple[str, ...], int]] = [
+        (2, {}, ("heuristic", "random"), 1500),
+        (3, {"duplicate_bust": "none-new", "dice": 5}, ("random", "heuristic", "heuristic"), 1000),
+        (4, {"max_tiebreak_rounds": 0, "rounds": 2, "cyclic": False}, ("random",) * 4, 1000),
+    ]
+    for number, (players, options, agents, games) in enumerate(cases):
+        game = gamebag.make("catch-a-dragon", players, **options)
+        fast = jax_results(DragonJax(game), agents, 20_000, number)
+        rules = play_rules_games(game, agents, "jax distributions", games)
+        p_values.update(comparisons(fast, rules, f"{players}p {options} {agents}"))
+    assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
+
+
+def test_the_comparison_notices_a_different_policy() -> None:
+    """The distribution checks have power: JAX heuristic play is not mistaken for random play."""
+    game = gamebag.make("catch-a-dragon", 2)
+    fast = jax_results(DragonJax(game), ("heuristic", "heuristic"), 4000, 7)
+    rules = play_rules_games(game, ("random", "random"), "jax power", 300)
+    assert holm_failures(comparisons(fast, rules, "different"), 0.001)
+
+
+def test_stepping_banks_exactly_each_turns_points() -> None:
+    """Under ``jit`` and ``vmap``: scores grow only by finished turns' points, and the leaders win."""
+    game = gamebag.make("catch-a-dragon", 3, dice=5, duplicate_bust="none-new")
+    engine = DragonJax(game)
+    batch = 24
+    init = jax.jit(jax.vmap(engine.init))
+    step = jax.jit(jax.vmap(engine.step))
+    choose = jax.jit(jax.vmap(engine.random_actions))
+    key = jax.random.PRNGKey(5)
+    key, first = jax.random.split(key)
+    rows = init(jax.random.split(first, batch))
+    scores = slice(fast_dragon.SCORES, fast_dragon.SCORES + 3)
+    for _ in range(engine.max_decisions):
+        before = np.asarray(rows)
+        if (before[:, fast_dragon.PHASE] == fast_dragon.OVER).all():
+            break
+        key, pick, chance = jax.random.split(key, 3)
+        actions = choose(rows, jax.random.split(pick, batch))
+        rows = step(rows, actions, jax.random.split(chance, batch))
+        after = np.asarray(rows)
+        gained = after[:, scores] - before[:, scores]
+        # The rolls after a decision bank nothing (a bust scores 0), so the decision's seat
+        # banks exactly the points of the turn the decision ended, and nobody else anything.
+        for i in range(batch):
+            expected = np.zeros(3, np.int64)
+            seat = before[i, fast_dragon.SEAT]
+            if before[i, fast_dragon.PHASE] != fast_dragon.OVER:
+                expected[seat] = turn_points(engine, before[i], int(actions[i, seat]))
+            assert (gained[i] == expected).all(), (before[i].tolist(), int(actions[i, seat]), gained[i].tolist())
+        live = before[:, fast_dragon.PHASE] != fast_dragon.OVER
+        assert (after[~live] == before[~live]).all()
+    final = np.asarray(rows)
+    assert (final[:, fast_dragon.PHASE] == fast_dragon.OVER).all()
+    for i in range(batch):
+        best = final[i, scores].max()
+        leaders = sum(1 << p for p in range(3) if final[i, fast_dragon.SCORES + p] == best)
+        assert final[i, fast_dragon.WINNERS] == leaders
+
+
+def turn_points(engine: DragonJax, row: np.ndarray, action: int) -> int:
+    """The points ``action`` banks at ``row``: a stop banks the set, a collection of the last dice the full set."""
+    held = row[fast_dragon.COLLECTED : fast_dragon.COLLECTED + 6]
+    if row[fast_dragon.PHASE] == fast_dragon.DECIDING:
+        after = held if action == fast_dragon.STOP else None
+    else:
+        taken = held + engine.takes[action]
+        after = taken if taken.sum() == engine.dice else None
+    if after is None:
+        return 0
+    faces = tuple(face + 1 for face in range(6) for _ in range(int(after[face])))
+    return int(engine.points[fast_dragon.set_code(faces)])
+
+
+def test_a_policy_list_that_does_not_fit_is_refused() -> None:
+    engine = DragonJax(gamebag.make("catch-a-dragon", 3))
+    with pytest.raises(ValueError, match="one policy per seat"):
+        engine.play_games(jax.random.PRNGKey(0), 2, ("random", "heuristic"))
