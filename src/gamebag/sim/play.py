@@ -9,7 +9,7 @@ from typing import Any
 from gamebag.agents.base import Agent, SeatView
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.records import Record, chance_event, moves_event, new_record
-from gamebag.core.rng import Rng
+from gamebag.core.rng import Rng, draw_index
 
 
 @dataclass
@@ -78,7 +78,7 @@ def random_walk(game: Game[Any, Any, Any], rng: Rng, max_steps: int = 1_000_000)
             state = game.advance_chance(state, rng)
         else:
             legal = game.legal_actions_by_seat(state)
-            moves = {p: choices[rng.randrange(len(choices))] for p, choices in legal.items()}
+            moves = {p: choices[draw_index(rng, len(choices))] for p, choices in legal.items()}
             state = game.apply_chosen(state, moves, legal)
         yield state
     raise RuntimeError(f"{game.game_id} did not end within {max_steps} steps")

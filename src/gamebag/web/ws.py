@@ -50,7 +50,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
     """Serve one connection until it closes; nothing a client sends can stop the server."""
     address = client_address(websocket.scope)
     try:
-        rates.open_socket(address, table_id)
+        await rates.open_socket(address, table_id)
     except RateLimited as refusal:
         await _refuse(websocket, refusal)
         return

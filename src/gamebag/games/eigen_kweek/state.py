@@ -152,7 +152,7 @@ class Draft:
     def freeze(self) -> KweekState:
         values = list(self._state)
         for name, value in self.__dict__.items():  # only fields: ``_state`` lives in a slot
-            index, _, freeze = _SPEC[name]
+            index, freeze = _FREEZE[name]
             values[index] = value if freeze is None else freeze(value)
         return tuple.__new__(KweekState, values)
 
@@ -252,6 +252,8 @@ class _Thawed:
 
 for _name, (_index, _thaw, _) in _SPEC.items():
     setattr(Draft, _name, _Thawed(_index, _name, _thaw))
+# field name -> (position in the state, freeze back), for ``Draft.freeze``.
+_FREEZE: dict[str, tuple[int, _Convert | None]] = {name: (index, freeze) for name, (index, _, freeze) in _SPEC.items()}
 
 
 def with_fields(state: KweekState, **changes: Any) -> KweekState:
