@@ -1,4 +1,5 @@
-# gamebag: `make run` starts the main job, `make test` runs every check. Both set up .venv first.
+# gamebag: `make run` starts the main job, `make test` runs every check. Both set up .venv first
+# (and compile the numba kernels once, into numba's on-disk cache: gamebag.fast.warm).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,6 +11,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,rl,sb3,jax,cluster]'
+	$(BIN)/python -m gamebag.fast.warm
 	touch $(STAMP)
 
 # The main job: the multiplayer web app (it prints the address to open).
@@ -37,9 +39,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-# In parallel over every core (pytest-xdist); browser tests take turns (a lock in tests/conftest.py).
+# In parallel over every core (pytest-xdist); the browser tests form one group that runs on one
+# worker, first, while the other workers take everything else (tests/conftest.py).
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 # Every check: ruff, import contracts, mypy --strict on src/, and the whole pytest suite (slow and
 # browser tests included).

@@ -2,14 +2,16 @@
 
 For each configuration it plays uniformly random games for about ``--seconds`` each way:
 
-* ``engine``: ``sim.play.random_walk`` on the rules engine (no observations);
+* ``engine``: ``sim.play.random_walk`` on the rules engine (no observations), the rules
+  engine's own fastest loop;
 * ``engine+obs``: the same walk, also reading ``observation_tensor`` of every seat at every
   decision node (what a multi-agent wrapper must hand over); the engine's own floor for them;
 * ``engine+chance``: the same walk, drawing each chance outcome from the game's full
   ``chance_outcomes`` list (as floats) instead of ``sample_chance``: OpenSpiel hands chance to
   its algorithms as explicit distributions, so this is the engine's own floor for that adapter;
 * ``gymnasium``: ``GamebagEnv`` (seat 0 picks from the mask, the other seats are the
-  ``random`` agent), one observation and mask per learner step;
+  ``random`` agent), one observation and mask per learner step; the environments are seeded
+  by their first ``reset`` only, as a training loop does;
 * ``pz-parallel`` / ``pz-aec``: PettingZoo's Parallel and AEC environments, every seat
   picking from its own mask;
 * ``openspiel``: the OpenSpiel adapter, random legal actions and sampled chance;
@@ -102,23 +104,13 @@ def engine_game(game_id: str, players: int) -> Callable[[int], None]:
 def engine_observing_game(game_id: str, players: int) -> Callable[[int], None]:
     game = gamebag.make(game_id, players)
     rng = make_rng(0)
+    seats = range(players)
 
     def play(number: int) -> None:
-        state = game.initial_state()
-        while True:
-            kind = game.node_kind(state)
-            if kind is NodeKind.TERMINAL:
-                return
-            if kind is NodeKind.CHANCE:
-                state = game.apply_chance(state, game.sample_chance(state, rng))
-                continue
-            for seat in range(players):
-                game.observation_tensor(state, seat)
-            moves = {}
-            for seat in game.acting_players(state):
-                legal = game.legal_actions(state, seat)
-                moves[seat] = legal[rng.randrange(len(legal))]
-            state = game.apply(state, moves)
+        for state in random_walk(game, rng):
+            if game.node_kind(state) is NodeKind.DECISION:
+                for seat in seats:
+                    game.observation_tensor(state, seat)
 
     return play
 
@@ -135,13 +127,11 @@ def engine_chance_game(game_id: str, players: int) -> Callable[[int], None]:
                 return
             if kind is NodeKind.CHANCE:
                 outcomes = [(o, p.numerator / p.denominator) for o, p in game.chance_outcomes(state)]
-                state = game.apply_chance(state, draw(outcomes, rng))
+                state = game._apply_chance(state, draw(outcomes, rng))  # an outcome of its own list
                 continue
-            moves = {}
-            for seat in game.acting_players(state):
-                legal = game.legal_actions(state, seat)
-                moves[seat] = legal[rng.randrange(len(legal))]
-            state = game.apply(state, moves)
+            legal = game.legal_actions_by_seat(state)
+            moves = {seat: choices[rng.randrange(len(choices))] for seat, choices in legal.items()}
+            state = game.apply_chosen(state, moves, legal)
 
     return play
 
@@ -151,7 +141,7 @@ def gymnasium_game(game_id: str, players: int) -> Callable[[int], None]:
     pick = MaskPicker(0)
 
     def play(number: int) -> None:
-        _, info = environment.reset(seed=number)
+        _, info = environment.reset(seed=None if number else 0)
         while True:
             _, _, terminated, truncated, info = environment.step(pick(info["action_mask"]))
             if terminated or truncated:
@@ -165,7 +155,7 @@ def parallel_game(game_id: str, players: int) -> Callable[[int], None]:
     pick = MaskPicker(0)
 
     def play(number: int) -> None:
-        observations, _ = table.reset(seed=number)
+        observations, _ = table.reset(seed=None if number else 0)
         while table.agents:
             actions = {agent: pick(observation["action_mask"]) for agent, observation in observations.items()}
             observations, *_ = table.step(actions)
@@ -178,7 +168,7 @@ def aec_game(game_id: str, players: int) -> Callable[[int], None]:
     pick = MaskPicker(0)
 
     def play(number: int) -> None:
-        table.reset(seed=number)
+        table.reset(seed=None if number else 0)
         for _ in table.agent_iter():
             observation, _, terminated, truncated, _ = table.last()
             if terminated or truncated:

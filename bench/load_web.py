@@ -6,9 +6,16 @@ database (``--db postgres``; Debian's server, as the tests start it), or both la
 one after the other (``--compare``: 1 process, then 2, on PostgreSQL). It opens the
 tables, connects one client per person's seat (seat ``p`` of table ``t`` to process
 ``(t + p) mod N``, as a load balancer would spread them, so a table's seats sit on
-different processes), and lets every client play random legal moves after a think time
-(a person's pace; ``--think 0``: at once, saturation), until every game ends or the
-time limit passes. Everything is bounded: clients, tables and wall time.
+different processes; ``--route table``: every seat on the process that owns its table),
+and lets every client play random legal moves after a think time (a person's pace;
+``--think 0``: at once, saturation), until every game ends or the time limit passes.
+Everything is bounded: clients, tables and wall time.
+
+The clients run in ``--client-processes`` processes (an event loop each), and each
+measures how late its own loop wakes up (``client_lateness``): every latency a client
+measures includes that, so a saturated load generator shows there and is not blamed on
+the server. The servers' CPU time per acknowledged action is reported too, and the
+machine's load average (this benchmark means little on a machine busy with other work).
 
 Reports actions per second, latency from sending an action to receiving its broadcast
 (the server acknowledges an action only after queueing the new state to every reader, so
@@ -28,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -120,9 +128,10 @@ def check_secrets(message: dict[str, Any], seat: int, stats: ClientStats) -> Non
 
 
 async def play_seat(
-    url: str, token: str, seat: int, seed: int, stats: ClientStats, stop_at: float, think: float
+    url: str, token: str, seat: int, seed: int, stats: ClientStats, stop_wall: float, think: float
 ) -> None:
     rng = random.Random(seed)
+    stop_at = time.monotonic() + (stop_wall - time.time())
     pending_refs: dict[int, tuple[int, Any]] = {}
     background: set[asyncio.Task[None]] = set()
     async with connect(url, max_size=2**22, open_timeout=30) as ws:
@@ -234,6 +243,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a server process has used so far, bot workers excluded."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     """Resident memory of a process and its children (the bot workers), in KiB."""
     total = 0
@@ -253,7 +271,7 @@ def rss_kib(pid: int) -> int:
     return total
 
 
-async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int]) -> dict[str, Any]:
+async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int], pool: Any) -> dict[str, Any]:
     seats_per_table = args.clients // args.tables
     players = seats_per_table + args.bots
     base = bases[0]
@@ -269,25 +287,37 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
             tables.append(response.json())
         # Memory once the tables are open (bot workers started): the play must not make it grow.
         memory_before = sum(rss_kib(pid) for pid in pids)
+        cpu_before = sum(cpu_seconds(pid) for pid in pids)
         started = time.monotonic()
-        stop_at = started + args.duration
-        jobs = []
-        stats: list[tuple[dict[str, Any], int, ClientStats]] = []
+        seats: list[tuple[dict[str, Any], int]] = []
+        specs: list[SeatSpec] = []
         for number, table in enumerate(tables):
             for seat in table["seats"]:
                 if seat["bot"]:
                     continue
-                client_stats = ClientStats()
-                stats.append((table, seat["seat"], client_stats))
-                ws_base = bases[(number + seat["seat"]) % len(bases)].replace("http://", "ws://")
+                seats.append((table, seat["seat"]))
+                spread = number + seat["seat"] if args.route == "seat" else number  # table: the owner's
+                ws_base = bases[spread % len(bases)].replace("http://", "ws://")
                 url = f"{ws_base}/ws/tables/{table['id']}"
-                seed = 1000 * seat["seat"] + len(jobs)
-                jobs.append(play_seat(url, seat["token"], seat["seat"], seed, client_stats, stop_at, args.think))
-        # Clients connect over the first seconds, as people arrive; all play at once after.
-        arrivals = (staggered(job, i, args.arrival) for i, job in enumerate(jobs))
-        results = await asyncio.gather(*arrivals, return_exceptions=True)
+                seed = 1000 * seat["seat"] + len(specs)
+                specs.append(SeatSpec(len(specs), url, seat["token"], seat["seat"], seed))
+        shares = [specs[k :: args.client_processes] for k in range(args.client_processes)]
+        stop_wall = time.time() + args.duration
+        outcomes = await asyncio.to_thread(
+            pool.map, play_share, [(share, stop_wall, args.think, args.arrival) for share in shares], 1
+        )
+        by_index: dict[int, ClientStats] = {}
+        crashed: list[str] = []
+        lateness: list[float] = []
+        client_cpu = 0.0
+        for outcome in outcomes:
+            by_index.update(outcome.stats)
+            crashed += outcome.crashed
+            lateness += outcome.lateness
+            client_cpu += outcome.cpu_seconds
+        stats = [(table, seat, by_index[index]) for index, (table, seat) in enumerate(seats)]
         elapsed = time.monotonic() - started
-        crashed = [r for r in results if isinstance(r, BaseException)]
+        server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         lost = 0
         finished_tables = 0
         engine = create_engine(db_url)
@@ -321,7 +351,14 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
         "commit_to_delivery_ms_p50": round(1000 * percentile(delivery, 0.50), 2),
         "commit_to_delivery_ms_p99": round(1000 * percentile(delivery, 0.99), 2),
         "errors": sum(len(s.errors) for _, _, s in stats) + len(crashed),
-        "error_examples": sorted({e for _, _, s in stats for e in s.errors})[:3] + [repr(c) for c in crashed[:3]],
+        "error_examples": sorted({e for _, _, s in stats for e in s.errors})[:3] + crashed[:3],
+        "server_cpu_share": round(server_cpu / elapsed, 2) if elapsed else 0.0,
+        "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else None,
+        "client_processes": args.client_processes,
+        "client_cpu_share": round(client_cpu / elapsed, 2) if elapsed else 0.0,
+        "client_lateness_ms_p50": round(1000 * percentile(lateness, 0.50), 2),
+        "client_lateness_ms_p99": round(1000 * percentile(lateness, 0.99), 2),
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "lost_actions": lost,
         "leaked_secrets": sum(len(s.leaks) for _, _, s in stats),
         "sockets_open_after": open_after,
@@ -333,6 +370,65 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
 async def staggered(job: Any, index: int, spread: float) -> None:
     await asyncio.sleep(random.Random(index).uniform(0, spread))
     await job
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One client to run: its number, socket address, seat token, seat and seed."""
+
+    index: int
+    url: str
+    token: str
+    seat: int
+    seed: int
+
+
+@dataclass
+class ShareOutcome:
+    """What one client process brings back."""
+
+    stats: dict[int, ClientStats]
+    crashed: list[str]
+    lateness: list[float]  # how late the client's own event loop woke up (seconds)
+    cpu_seconds: float
+
+
+LATENESS_TICK = 0.05
+
+
+async def measure_lateness(stop_at: float, samples: list[float]) -> None:
+    """How late this process's event loop wakes up: a latency the server cannot be blamed for.
+
+    Every latency a client measures includes the time its own loop took to get to the
+    message; a saturated load generator shows here first.
+    """
+    while time.monotonic() < stop_at:
+        before = time.monotonic()
+        await asyncio.sleep(LATENESS_TICK)
+        samples.append(max(0.0, time.monotonic() - before - LATENESS_TICK))
+
+
+async def play_share_async(share: list[SeatSpec], stop_wall: float, think: float, arrival: float) -> ShareOutcome:
+    stats = {spec.index: ClientStats() for spec in share}
+    lateness: list[float] = []
+    stop_at = time.monotonic() + (stop_wall - time.time())
+    probe = asyncio.create_task(measure_lateness(stop_at, lateness))
+    jobs = [
+        staggered(play_seat(s.url, s.token, s.seat, s.seed, stats[s.index], stop_wall, think), s.index, arrival)
+        for s in share
+    ]
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    probe.cancel()
+    crashed = [repr(r) for r in results if isinstance(r, BaseException)]
+    return ShareOutcome(stats, crashed, lateness, 0.0)
+
+
+def play_share(arguments: tuple[list[SeatSpec], float, float, float]) -> ShareOutcome:
+    """One client process: its share of the clients, each on its own socket, on one event loop."""
+    cpu_before = time.process_time()
+    outcome = asyncio.run(play_share_async(*arguments))
+    outcome.cpu_seconds = time.process_time() - cpu_before
+    return outcome
 
 
 async def open_sockets(http: httpx.AsyncClient, bases: list[str]) -> int:
@@ -364,8 +460,11 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
                 port = free_port()
                 servers.append((port, start_server(port, db_url, args.sync)))
             bases = [f"http://127.0.0.1:{port}" for port, _ in servers]
-            report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers]))
-            report = {"database": db, "processes": processes, **report}
+            # The client processes are started (and have imported everything) before the clock runs.
+            with multiprocessing.get_context("spawn").Pool(args.client_processes) as pool:
+                pool.map(time.sleep, [0.0] * args.client_processes, 1)
+                report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers], pool))
+            report = {"database": db, "processes": processes, "route": args.route, **report}
         finally:
             for _, process in servers:
                 process.terminate()
@@ -394,10 +493,24 @@ def main() -> None:
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite", help="the servers' database")
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
     parser.add_argument("--compare", action="store_true", help="1 process, then 2, both on PostgreSQL")
+    parser.add_argument(
+        "--route",
+        choices=("seat", "table"),
+        default="seat",
+        help="seat: a table's seats spread over the processes (the hard case); table: every seat on the table's owner",
+    )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=4,
+        help="processes the clients are spread over (one event loop each), so the load generator is not the bottleneck",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = parser.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.tables <= args.clients or not 0 < args.duration <= 300:
         raise SystemExit("bounded runs only: 1-1000 clients, 1 to --clients tables, 0-300 seconds")
+    if not 1 <= args.client_processes <= 16:
+        raise SystemExit("bounded runs only: 1-16 client processes")
     if not 1 <= args.processes <= 8 or not 0 <= args.arrival <= 60:
         raise SystemExit("bounded runs only: 1-8 processes, arrivals over 0-60 seconds")
     if args.processes > 1 and args.db != "postgres":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -26,13 +27,61 @@ def configurations() -> list[tuple[str, int]]:
 __all__ = ["configurations", "make_rng", "random_walk"]
 
 
+# The modules of the real-browser tests (marked ``browser``). xdist's scheduler sees only test
+# ids, so it knows them by their module; collection checks that the marks agree with this list.
+BROWSER_MODULES = ("tests/web/test_browser.py", "tests/web/test_table_ui.py")
+
+
+def _is_browser_test(item: pytest.Item) -> bool:
+    return item.get_closest_marker("browser") is not None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser tests come first, then the slow ones, then the rest (each in collection order).
+
+    Under ``--dist loadgroup`` (``make test``) xdist hands work out in this order, so the long
+    chain of browser tests starts at once and no worker picks up a slow test when the others
+    are nearly done.
+    """
+    for item in items:
+        in_list = item.nodeid.split("::", 1)[0] in BROWSER_MODULES
+        if in_list != _is_browser_test(item):
+            raise pytest.UsageError(f"{item.nodeid}: the browser mark and BROWSER_MODULES disagree")
+
+    def rank(item: pytest.Item) -> int:
+        if _is_browser_test(item):
+            return 0
+        return 1 if item.get_closest_marker("slow") is not None else 2
+
+    items.sort(key=rank)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup``: all browser tests are one unit of work (one worker, one after another).
+
+    Every other test is a unit of its own, handed to whichever worker is free. xdist's own
+    ``xdist_group`` mark would do this, but its test ids no longer carry the group under
+    pytest 9.2, so the browser tests are known by their modules here.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserGroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return "browser" if nodeid.split("::", 1)[0] in BROWSER_MODULES else nodeid
+
+    return BrowserGroupScheduling(config, log)
+
+
 @pytest.fixture(autouse=True)
 def _one_browser_at_a_time(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Browser tests run one at a time, even when ``make test`` spreads the suite over workers.
+    """Browser tests never run two at a time, whatever the distribution mode.
 
-    Two real browsers and servers at once on a small machine would only make each other
-    time out. pytest-xdist's ``xdist_group`` does not group tests under pytest 9.2, so
-    the workers share a file lock instead, in the run's common temporary folder.
+    Under ``--dist loadgroup`` they share one worker and this lock is never contended; under
+    plain ``-n`` (``--dist load``) the workers take turns through this file lock, in the
+    run's common temporary folder: two real browsers and servers at once on a small machine
+    would only make each other time out.
     """
     if request.node.get_closest_marker("browser") is None:
         yield

@@ -21,7 +21,7 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.errors import IllegalActionError
 from gamebag.core.protocol import NodeKind
 from gamebag.core.records import Record, replay
-from gamebag.core.rng import Rng, derive_rng
+from gamebag.core.rng import Rng, derive_rng, draw_index
 from gamebag.sim.play import play_game, random_walk
 
 EEL_OPTIONS: list[tuple[str, int, dict[str, Any]]] = [
@@ -89,3 +89,10 @@ def test_apply_chosen_refuses_a_value_of_another_type() -> None:
     with pytest.raises(IllegalActionError, match="whole number"):
         game.apply_chosen(state, {0: True, 1: 2}, legal)
     assert game.apply_chosen(state, {0: 1, 1: 2}, legal) == game.apply(state, {0: 1, 1: 2})
+
+
+def test_draw_index_is_randrange() -> None:
+    ours, theirs = derive_rng("index", 1), derive_rng("index", 1)
+    for n in [*range(1, 200), 2**31 - 1, 2**40 + 3, 10**20] * 5:
+        assert draw_index(ours, n) == theirs.randrange(n)
+    assert ours.getstate() == theirs.getstate()

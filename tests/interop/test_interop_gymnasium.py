@@ -43,9 +43,9 @@ def test_check_env_passes(game_id: str, players: int) -> None:
     check_env(GamebagEnv(game_id, players, render_mode="ansi"))
 
 
-def _play(environment: GamebagEnv, seed: int) -> tuple[float, int, list[bytes]]:
+def _play(environment: GamebagEnv, seed: int | None, policy_seed: int = 0) -> tuple[float, int, list[bytes]]:
     observation, info = environment.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed if seed is not None else policy_seed)
     total, steps, seen = 0.0, 0, [observation.tobytes()]
     while True:
         legal = np.flatnonzero(info["action_mask"])
@@ -66,6 +66,16 @@ def test_same_seed_same_episode_and_win_reward(game_id: str) -> None:
     assert environment.table.game.is_terminal(environment.table.state)
     assert first[0] == environment.table.game.returns(environment.table.state)[0]
     assert _play(environment, seed=4) == first
+
+
+@pytest.mark.parametrize("game_id", ["eel-harvest", "catch-a-dragon"])
+def test_unseeded_resets_go_on_with_the_seeded_generator(game_id: str) -> None:
+    runs = []
+    for _ in range(2):
+        environment = GamebagEnv(game_id, 2, opponents="random")
+        runs.append([_play(environment, seed=5), *(_play(environment, None, episode) for episode in range(3))])
+    assert runs[0] == runs[1]  # the first seed fixes every later episode
+    assert len({tuple(seen) for _, _, seen in runs[0]}) > 1  # and the episodes differ
 
 
 @pytest.mark.parametrize("game_id", gamebag.game_ids())

@@ -1,4 +1,5 @@
-"""Learned policies: NumPy weights round-trip, the agent plays legal moves from them, and ``gamebag train`` runs."""
+"""Learned policies: NumPy weights round-trip, the shipped ones play legal moves, training improves a policy,
+and ``gamebag train`` runs."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 import gamebag
-from gamebag.agents.learned import LearnedAgent, NumpyPolicy, load_policy, save_policy
+from gamebag.agents.learned import LearnedAgent, NumpyPolicy, load_policy, save_policy, shipped_policies
 from gamebag.agents.random_agent import RandomAgent
+from gamebag.agents.registry import available_agents, make_agent
 from gamebag.cli.app import app
-from gamebag.core.errors import GamebagError
+from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.rng import make_rng
 from gamebag.sim.play import play_game
 
@@ -53,7 +55,7 @@ def test_learned_agent_plays_whole_games_with_legal_moves(game_id: str, players:
 
 @pytest.mark.slow
 def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
-    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("optax")
     out = tmp_path / "pig.npz"
     result = CliRunner().invoke(
         app, ["train", "pig", "--steps", "1000", "--envs", "16", "--eval-games", "40", "--out", str(out)]
@@ -61,9 +63,57 @@ def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "win share" in result.output and out.exists()
     policy = load_policy(out)
-    assert policy.meta["game"] == "pig" and policy.meta["steps"] == 1000
+    assert policy.meta["game"] == "pig" and policy.meta["steps"] >= 1000
     # Play it through the rules engine against the random agent.
     game = gamebag.make("pig", 2)
     play_game(game, [LearnedAgent(game, policy), RandomAgent()], make_rng(0))
     bad = CliRunner().invoke(app, ["train", "pig", "--steps", "10"])
     assert isinstance(bad.exception, GamebagError) and "steps must be" in str(bad.exception)
+
+
+SHIPPED = sorted(shipped_policies())
+
+
+def test_some_learned_policy_ships() -> None:
+    assert ("pig", 2) in SHIPPED
+
+
+@pytest.mark.parametrize(("game_id", "players"), SHIPPED)
+def test_shipped_policies_play_whole_games_with_legal_moves(game_id: str, players: int) -> None:
+    game = gamebag.make(game_id, players)
+    assert "learned" in available_agents(game_id)
+    learned = make_agent("learned", game)
+    assert isinstance(learned, LearnedAgent) and learned.policy.meta["game"] == game_id
+    for seed in range(2):
+        agents = [make_agent("random", game) for _ in range(players)]
+        agents[seed % players] = learned
+        agents[(seed + 1) % players] = make_agent("learned:sample=true", game)
+        result = play_game(game, agents, make_rng(seed))  # game.apply refuses any illegal move
+        assert game.is_terminal(result.state)
+
+
+def test_learned_refuses_configurations_without_weights() -> None:
+    game_id, players = SHIPPED[0]
+    cls = gamebag.entry(game_id).game_class
+    other = next((n for n in range(cls.min_players, cls.max_players + 1) if (game_id, n) not in SHIPPED), None)
+    if other is not None:
+        with pytest.raises(UnknownAgentError, match="no learned policy ships"):
+            make_agent("learned", gamebag.make(game_id, other))
+    with pytest.raises(UnknownAgentError, match="sample must be true or false"):
+        make_agent("learned:sample=maybe", gamebag.make(game_id, players))
+    unshipped = [g for g in gamebag.game_ids() if all(g != shipped for shipped, _ in SHIPPED)]
+    for game_id in unshipped:
+        assert "learned" not in available_agents(game_id)
+
+
+@pytest.mark.slow
+def test_a_short_training_run_improves_on_its_starting_policy() -> None:
+    pytest.importorskip("optax")
+    from gamebag.interop.ppo import PPOConfig, PPOLearner
+    from gamebag.interop.train import evaluate
+
+    learner = PPOLearner("pig", 2, envs=64, seed=3, config=PPOConfig(rollout=32, minibatch=256))
+    before = evaluate("pig", 2, learner.policy(), "heuristic", games=1_000)
+    learner.train(40_000)
+    after = evaluate("pig", 2, learner.policy(), "heuristic", games=1_000)
+    assert after.low > before.high, (before, after)

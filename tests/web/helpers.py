@@ -18,6 +18,9 @@ from gamebag.core.records import apply_event
 from gamebag.web.app import create_app
 
 Message = dict[str, Any]
+# Short games where the game allows it (a lower goal, fewer rounds): still whole games, played
+# to their end, in a fraction of the moves.
+SHORT_OPTIONS: dict[str, dict[str, Any]] = {"pig": {"goal": 30}, "eigen-kweek": {"max_rounds": 3}}
 
 
 @contextmanager

@@ -3,16 +3,15 @@
 Two browser contexts join one Wriggle Roulette table by their invite links (made in the lobby
 form) and play it to the end with a bot, across a SIGKILL and restart of the server that the
 pages survive by reconnecting by themselves; one game of every other game is played to the end
-in the browser. Screenshots of each table go to ``artifacts/screenshots/``.
+in the browser (a short one where the game's options allow it). Screenshots of each table go to
+``artifacts/screenshots/``.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,40 +19,13 @@ import pytest
 
 import gamebag
 
+from .browsing import SHORT_OPTIONS, WAIT_S, new_context, shot, wait_for
 from .serverproc import ServerProcess
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 860}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        message = "Debian's chromium is missing: run scripts/install-chromium.sh"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -64,27 +36,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process.stop()
 
 
-def _shot(page: Any, name: str) -> None:
-    """Save a screenshot once the reveal animations have finished."""
-    page.wait_for_timeout(900)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
-
-
 def _watch_errors(page: Any, errors: list[str]) -> None:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-
-
-def wait_for(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) -> None:
-    """Poll ``expression`` (a function of ``arg``) until it is truthy.
-
-    Not ``page.wait_for_function``: that evaluates a string inside the page, which the
-    server's content security policy (no eval) rightly refuses.
-    """
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(expression, arg):
-        assert time.monotonic() < deadline, f"the page never showed {expression}"
-        page.wait_for_timeout(50)
 
 
 def _turn(page: Any) -> str:
@@ -125,7 +79,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     browser: Any, server: ServerProcess
 ) -> None:
     errors: list[str] = []
-    lobby_context = browser.new_context(viewport=DESKTOP)
+    lobby_context = new_context(browser, viewport=DESKTOP)
     lobby = lobby_context.new_page()
     _watch_errors(lobby, errors)
     lobby.goto(f"{server.base}/?game=wriggle-roulette")
@@ -139,10 +93,10 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     lobby.wait_for_selector("[data-invite]")
     invites = [lobby.locator(f'[data-invite="{seat}"]').input_value() for seat in (0, 1)]
     assert all("#seat=" in link for link in invites)
-    _shot(lobby, "lobby-invites.png")
+    shot(lobby, "lobby-invites.png")
 
-    ann_context = browser.new_context(viewport=DESKTOP)
-    bob_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ann_context = new_context(browser, viewport=DESKTOP)
+    bob_context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
     ann, bob = ann_context.new_page(), bob_context.new_page()
     for page, link in ((ann, invites[0]), (bob, invites[1])):
         _watch_errors(page, errors)
@@ -156,20 +110,20 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     bob.wait_for_selector('#player-0 [data-chosen="0"]')
     assert "Your secret choice" in ann.inner_text("#controls-panel")
     assert "Your secret choice" not in bob.inner_text("body")
-    _shot(ann, "wriggle-roulette-ann-chosen.png")
-    _shot(bob, "wriggle-roulette-bob-phone-waiting.png")
+    shot(ann, "wriggle-roulette-ann-chosen.png")
+    shot(bob, "wriggle-roulette-bob-phone-waiting.png")
 
     _play([ann, bob], rng, lambda moves: moves >= 5)
-    _shot(ann, "wriggle-roulette-ann-midgame.png")
+    shot(ann, "wriggle-roulette-ann-midgame.png")
     step_before = int(ann.evaluate("document.body.dataset.step"))
 
     # SIGKILL the server mid-game; both pages notice, reconnect by themselves and carry on.
     server.kill()
     for page in (ann, bob):
-        page.wait_for_selector("#status.offline", timeout=10000)
+        page.wait_for_selector("#status.offline")
     server.start()
     for page in (ann, bob):
-        page.wait_for_selector("#status.online", timeout=20000)
+        page.wait_for_selector("#status.online")
     assert int(ann.evaluate("document.body.dataset.step")) >= step_before
 
     _play([ann, bob], rng, _all_over([ann, bob]))
@@ -179,7 +133,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
         log = page.locator("#log li")
         assert log.count() > 5
         assert "grabs" in page.inner_text("#log")
-        _shot(page, f"wriggle-roulette-{name}-final.png")
+        shot(page, f"wriggle-roulette-{name}-final.png")
 
     # The finished game can be replayed step by step, as Ann saw it.
     ann.click("#result-banner a:text('Replay step by step')")
@@ -187,7 +141,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     for _ in range(3):
         ann.click("#next")
     assert "step 4 of" in ann.inner_text("#position")
-    _shot(ann, "wriggle-roulette-replay.png")
+    shot(ann, "wriggle-roulette-replay.png")
     for context in (lobby_context, ann_context, bob_context):
         context.close()
     # While the server was down, the reconnection attempts were refused: that is expected.
@@ -203,25 +157,24 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     cls = gamebag.entry(game_id).game_class
     players = max(cls.min_players, min(3, cls.max_players))
     seats = [{"name": "You"}] + [{"bot": "random"} for _ in range(players - 1)]
-    table = httpx.post(
-        f"{server.base}/api/tables", json={"game": game_id, "players": players, "seats": seats, "seed": 3},
-        timeout=60,
-    ).json()
+    options = SHORT_OPTIONS.get(game_id, {})
+    request = {"game": game_id, "players": players, "seats": seats, "seed": 3, "options": options}
+    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S).json()
     errors: list[str] = []
-    context = browser.new_context(viewport=DESKTOP)
+    context = new_context(browser, viewport=DESKTOP)
     page = context.new_page()
     _watch_errors(page, errors)
     page.goto(f"{server.base}{table['seats'][0]['invite']}")
     wait_for(page, "() => document.body.dataset.turn")
     rng = random.Random(game_id)
     _play([page], rng, lambda moves: moves >= 3 or _turn(page) == "over")
-    _shot(page, f"{game_id}-table.png")
+    shot(page, f"{game_id}-table.png")
     _play([page], rng, _all_over([page]), timeout=240.0)
     assert "Game over" in page.inner_text("#result-banner")
     assert page.locator("#log li").count() > 0
-    _shot(page, f"{game_id}-final.png")
+    shot(page, f"{game_id}-final.png")
     page.set_viewport_size(PHONE)
-    _shot(page, f"{game_id}-phone.png")
+    shot(page, f"{game_id}-phone.png")
     spectator = context.new_page()
     spectator.goto(f"{server.base}/play/{table['id']}")
     wait_for(spectator, "() => document.body.dataset.turn === 'over'", timeout=60.0)

@@ -2,9 +2,10 @@
 
 A throw-away PostgreSQL cluster (Debian's server, ``postgres.py``), real
 ``gamebag serve`` processes, real WebSockets: the seats of one table sit on
-different processes and play whole games of every game; the owner of a table
-is killed with SIGKILL mid-game and play goes on on the other process, with
-no acknowledged action lost or applied twice, and the record replays.
+different processes and play whole games of every game (short ones where the game's
+options allow it); the owner of a table is killed with SIGKILL mid-game and play goes
+on on the other process, with no acknowledged action lost or applied twice, and the
+record replays.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from websockets.sync.client import ClientConnection, connect
 import gamebag
 from gamebag.core.records import Record, replay
 
-from .helpers import Message, open_table, play_whole_game, web_client
+from .helpers import SHORT_OPTIONS, Message, open_table, play_whole_game, web_client
 from .serverproc import ServerProcess
 
 LEASE = "3"  # seconds: a killed owner's tables move after this
@@ -146,7 +147,8 @@ def test_two_processes_seats_on_both_play_whole_games_of_every_game(tmp_path: Pa
             home = servers[index % 2]  # tables opened (so owned) by each process in turn
             players = _players_for(game_id)
             seats_json = [{"name": f"P{p}"} for p in range(players)]
-            request = {"game": game_id, "players": players, "seats": seats_json, "seed": 7 + index}
+            options = SHORT_OPTIONS.get(game_id, {})
+            request = {"game": game_id, "players": players, "seats": seats_json, "seed": 7 + index, "options": options}
             response = httpx.post(f"{home.base}/api/tables", json=request, timeout=60)
             assert response.status_code == 201, response.text
             table = response.json()

@@ -62,8 +62,12 @@ def test_the_catalogue_solves_nothing(tmp_path: Path) -> None:
 def test_a_bot_past_its_time_plays_a_fallback_move_and_other_tables_go_on(tmp_path: Path) -> None:
     limits = Limits(move_seconds=0.2, bot_workers=1)
     with web_client(tmp_path, limits=limits) as client:
-        slow = open_table(client, "wriggle-roulette", 2, bots={1: "ismcts:ms=2000,iterations=5000"}, seed=3)
-        other = open_table(client, "wriggle-roulette", 2, bots={1: "random"}, seed=4)
+        # Short games (a low target): every move of the slow bot costs its whole allowed time.
+        short = {"target": 8}
+        slow = open_table(
+            client, "wriggle-roulette", 2, bots={1: "ismcts:ms=2000,iterations=5000"}, seed=3, options=short
+        )
+        other = open_table(client, "wriggle-roulette", 2, bots={1: "random"}, seed=4, options=short)
         play_whole_game(client, slow, seed=5, spectate=False)
         play_whole_game(client, other, seed=6, spectate=False)
         manager = client.app.state.manager  # type: ignore[attr-defined]

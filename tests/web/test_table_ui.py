@@ -23,30 +23,14 @@ import pytest
 
 import gamebag
 
+from .browsing import SHORT_OPTIONS, WAIT_S, new_context, settle, shot, wait_for
 from .serverproc import ServerProcess
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, wait_for
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
-WAIT_S = 60.0  # generous: a loaded 2-core machine
-# Short games where the game allows it, so every game ends within a test's time on a slow machine.
-SHORT_OPTIONS: dict[str, dict[str, Any]] = {"pig": {"goal": 30}, "eigen-kweek": {"max_rounds": 3}}
 GAMES = list(gamebag.game_ids())
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: run scripts/install-chromium.sh")
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +59,7 @@ def _axe_serious(page: Any) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     page.bring_to_front()
-    _settle(page)
+    settle(page)
     results = Axe().run(page)
     found = []
     for violation in results.response["violations"]:
@@ -83,18 +67,6 @@ def _axe_serious(page: Any) -> list[str]:
             targets = [node["target"] for node in violation["nodes"]][:3]
             found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
     return found
-
-
-def _settle(page: Any) -> None:
-    """Wait until no animation runs (colours are measured and pictures taken as they end)."""
-    wait_for(page, "() => !document.getAnimations().some(a => a.playState === 'running')", timeout=WAIT_S)
-
-
-def _shot(page: Any, name: str) -> None:
-    page.bring_to_front()  # a page in the background does not run its animations
-    page.wait_for_timeout(100)
-    _settle(page)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True, animations="disabled")
 
 
 def _take_turn(page: Any, rng: random.Random) -> None:
@@ -191,8 +163,8 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         request["options"] = SHORT_OPTIONS[game_id]
     answer = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
     errors: list[str] = []
-    phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    desktop_context = browser.new_context(viewport=DESKTOP)
+    phone_context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    desktop_context = new_context(browser, viewport=DESKTOP)
     phone, desktop = phone_context.new_page(), desktop_context.new_page()
     sizes = {id(phone): "phone", id(desktop): "desktop"}
     for page, seat in ((phone, 0), (desktop, 1)):
@@ -220,8 +192,8 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
             if extra > 0:
                 overflow_seen.append(f"{sizes[id(page)]} +{extra}px after {moves} moves")
         if moves == 4:
-            _shot(phone, f"{game_id}-360x740-play.png")
-            _shot(desktop, f"{game_id}-1280x800-play.png")
+            shot(phone, f"{game_id}-360x740-play.png")
+            shot(desktop, f"{game_id}-1280x800-play.png")
             for page in (phone, desktop):
                 mid_game.extend(_axe_serious(page))
 
@@ -238,7 +210,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         assert _overflow(page) <= 0, f"{size} scrolls sideways at the end"
         violations = _axe_serious(page)
         assert not violations, violations
-        _shot(page, f"{game_id}-{size}-end.png")
+        shot(page, f"{game_id}-{size}-end.png")
 
     # A rematch with the same seats: Ann starts it, Bob follows the link his page offers.
     phone.click("#rematch")
@@ -259,7 +231,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
 
 def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, server: ServerProcess) -> None:
     errors: list[str] = []
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
     lobby = context.new_page()
     lobby.on("pageerror", lambda error: errors.append(str(error)))
     lobby.goto(f"{server.base}/?game=wriggle-roulette")
@@ -276,7 +248,7 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     assert _overflow(lobby) <= 0
     violations = _axe_serious(lobby)
     assert not violations, violations
-    _shot(lobby, "lobby-invites-360x740.png")
+    shot(lobby, "lobby-invites-360x740.png")
 
     # The host page (its link is kept in the lobby too) recovers the links later.
     lobby.click("#host-page")
@@ -285,7 +257,7 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     assert lobby.locator("#host-seats svg.qr").count() == 2
     violations = _axe_serious(lobby)
     assert not violations, violations
-    _shot(lobby, "host-page-360x740.png")
+    shot(lobby, "host-page-360x740.png")
 
     ann = context.new_page()
     ann.goto(ann_link)
@@ -311,7 +283,7 @@ def test_a_renderer_failure_is_shown_and_logged_not_hidden(browser: Any, server:
     answer = httpx.post(
         f"{server.base}/api/tables", json={"game": "pig", "players": 2, "seats": [{}, {"bot": "random"}]}, timeout=30
     ).json()
-    context = browser.new_context(viewport=PHONE)
+    context = new_context(browser, viewport=PHONE)
     page = context.new_page()
     page.route(
         "**/static/games/pig.js",
@@ -339,7 +311,7 @@ def test_the_replay_page_is_accessible_and_fits_a_phone(browser: Any, server: Se
     while not httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()["table"]["finished"]:
         assert time.monotonic() < deadline, "two bots did not finish a game of Pig"
         time.sleep(0.2)
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{server.base}/replay/{answer['id']}")
     page.wait_for_selector("#board .player", timeout=WAIT_S * 1000)

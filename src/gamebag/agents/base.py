@@ -24,10 +24,15 @@ class SeatView:
 
     __slots__ = ("_observation", "_state", "game", "legal_actions", "player")
 
-    def __init__(self, game: Game[Any, Any, Any], state: Any, player: int) -> None:
+    def __init__(
+        self, game: Game[Any, Any, Any], state: Any, player: int, legal_actions: Sequence[Any] | None = None
+    ) -> None:
+        """``legal_actions``: ``game.legal_actions(state, player)`` where the caller has it already."""
         self.game = game
         self.player = player
-        self.legal_actions: Sequence[Any] = game.legal_actions(state, player)
+        self.legal_actions: Sequence[Any] = (
+            game.legal_actions(state, player) if legal_actions is None else legal_actions
+        )
         self._state = state
         self._observation: JsonDict | None = None
 

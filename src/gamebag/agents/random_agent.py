@@ -8,7 +8,7 @@ from typing import Any
 from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import check_params, register_agent
 from gamebag.core.protocol import Game
-from gamebag.core.rng import Rng
+from gamebag.core.rng import Rng, draw_index
 
 
 class RandomAgent(Agent):
@@ -16,7 +16,7 @@ class RandomAgent(Agent):
 
     def act(self, view: SeatView, rng: Rng) -> Any:
         legal = view.legal_actions
-        return legal[rng.randrange(len(legal))]
+        return legal[draw_index(rng, len(legal))]
 
 
 def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:

@@ -122,6 +122,13 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def legal_actions(self, state: StateT, player: int) -> Sequence[ActionT]:
         """The actions ``player`` may choose now (empty if the player does not act)."""
 
+    def legal_actions_by_seat(self, state: StateT) -> dict[int, Sequence[ActionT]]:
+        """Each acting seat's legal actions, in ``acting_players`` order (empty if nobody acts).
+
+        For play loops, which need both at every decision; games may answer in one pass.
+        """
+        return {player: self.legal_actions(state, player) for player in self.acting_players(state)}
+
     @final
     def apply(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
         """The state after the joint action ``moves`` (one legal action per acting player).

@@ -29,6 +29,20 @@ def derive_rng(seed: int | str, *path: int | str) -> Rng:
     return random.Random(derive_seed(seed, *path))
 
 
+def draw_index(rng: Rng, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``: the very same draw, without its argument handling.
+
+    ``randrange(n)`` hands ``n`` to ``Random._randbelow``, which is this loop over
+    ``getrandbits`` (the same in every CPython since 3.2; a test compares the two).
+    Play loops draw an index for every choice, so the saved call matters there.
+    """
+    bits = n.bit_length()
+    value = rng.getrandbits(bits)
+    while value >= n:
+        value = rng.getrandbits(bits)
+    return value
+
+
 def _stable_int(text: str) -> int:
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") >> 1

@@ -198,7 +198,9 @@ class GamebagEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Start a new game and play until the learner chooses (``options`` are not used)."""
         super().reset(seed=seed)
-        self.table.reset(episode_rng(self.np_random))
+        # A seed starts a new generator; without one the episode's generator goes on (drawing a
+        # fresh one would cost more than a short game's steps and decide nothing more).
+        self.table.reset(episode_rng(self.np_random) if seed is not None or not self.table.seeded else None)
         self._started = True
         # Opponents may play before the learner's first choice; what that earns the
         # learner (in "score" mode) is paid with its first step.

@@ -157,7 +157,9 @@ class _TableEnv:
     def _start(self, seed: int | None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.table.reset(episode_rng(self._np_random))
+            self.table.reset(episode_rng(self._np_random))
+        else:  # the episode's generator goes on: a fresh one would decide nothing more
+            self.table.reset()
 
     def render(self) -> str | NDArray[np.uint8] | None:
         """``"ansi"``: the table as text; ``"human"``: printed; ``"rgb_array"``: as an image."""

@@ -1,11 +1,12 @@
-"""``gamebag train``: PPO with a league of opponents on the compiled vector environments.
+"""``gamebag train``: PPO against a league of opponents on the compiled step batches.
 
-The learner is sb3-contrib's MaskablePPO (extra ``sb3``) on ``GamebagVectorEnv``. Training
-runs in phases; each phase puts the learner in the next seat and draws its opponents from
-the league: the compiled ``heuristic``, the compiled ``random``, and frozen copies of the
-learner itself from earlier phases (played in NumPy). The result is a ``NumpyPolicy``
-(``gamebag.agents.learned``), which needs no learning framework to play, written with how
-it was trained (game, options, seed, steps, league) in its ``meta``.
+The learner (``gamebag.interop.ppo``, JAX with optax: extra ``jax``) plays every
+game of a batch with a lineup drawn from the league: itself in every seat, or itself
+in one seat against a compiled policy (``heuristic``, ``random``, ``optimal-win``
+where the game has one) or a frozen copy of itself from earlier in the run
+(``past``). The result is a ``NumpyPolicy`` (``gamebag.agents.learned``), which needs
+no learning framework to play, written with how it was trained (game, options, seed,
+steps, league) in its ``meta``.
 
 ``evaluate`` plays a policy in every seat against compiled opponents on the vector
 environment and reports its win share with a 95% interval.
@@ -16,17 +17,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from gamebag.agents.learned import NumpyPolicy
-from gamebag.interop.vector_env import GamebagVectorEnv
+from gamebag.interop.ppo import PPOConfig, PPOLearner
+from gamebag.interop.vector_env import GamebagVectorEnv, step_batch
 
-LEAGUE = ("heuristic", "random", "self")
 MAX_STEPS = 100_000_000
 MAX_TRAIN_ENVS = 4096
+MAX_HIDDEN = 1024
 
 
 @dataclass(frozen=True)
@@ -41,27 +43,27 @@ class Evaluation:
     fair_share: float
 
 
-def policy_from_sb3(model: Any, meta: Mapping[str, Any]) -> NumpyPolicy:
-    """The NumPy copy of a MaskablePPO ``MlpPolicy`` (its policy network and action head)."""
-    import torch
-
-    layers = []
-    for module in [*model.policy.mlp_extractor.policy_net, model.policy.action_net]:
-        if isinstance(module, torch.nn.Linear):
-            weights = module.weight.detach().cpu().numpy().T.astype(np.float32)
-            bias = module.bias.detach().cpu().numpy().astype(np.float32)
-            layers.append((weights, bias))
-        elif not isinstance(module, torch.nn.Tanh):
-            raise ValueError(f"only tanh MLP policies can be exported, not one with {type(module).__name__}")
-    return NumpyPolicy(tuple(layers), dict(meta))
-
-
 def check_budget(steps: int, envs: int) -> None:
     """Refuse training budgets outside the bounds (they are user-controlled costs)."""
     if isinstance(steps, bool) or not isinstance(steps, int) or not 1_000 <= steps <= MAX_STEPS:
         raise ValueError(f"steps must be an integer from 1,000 to {MAX_STEPS:,}, not {steps!r}")
     if isinstance(envs, bool) or not isinstance(envs, int) or not 1 <= envs <= MAX_TRAIN_ENVS:
         raise ValueError(f"envs must be an integer from 1 to {MAX_TRAIN_ENVS}, not {envs!r}")
+
+
+def parse_league(members: Sequence[str]) -> dict[str, float]:
+    """``["self", "heuristic=2"]`` -> weights by member (a member without ``=weight`` weighs 1)."""
+    league: dict[str, float] = {}
+    for member in members:
+        name, _, weight = member.partition("=")
+        try:
+            value = float(weight) if weight else 1.0
+        except ValueError:
+            raise ValueError(f"league member {member!r}: the weight after '=' must be a number") from None
+        if not name or not 0.0 < value <= 1_000.0:
+            raise ValueError(f"league member {member!r}: give NAME or NAME=WEIGHT with a weight from 0 to 1,000")
+        league[name] = value
+    return league
 
 
 def train(
@@ -72,62 +74,32 @@ def train(
     seed: int = 0,
     envs: int = 256,
     options: Mapping[str, Any] | None = None,
-    phases: int = 12,
+    league: Mapping[str, float] | None = None,
+    hidden: Sequence[int] = (64, 64),
     progress: Callable[[str], None] | None = None,
 ) -> NumpyPolicy:
-    """Train a policy for ``game_id`` with ``players`` seats; ``steps`` learner steps in all."""
+    """Train a policy for ``game_id`` with ``players`` seats for ``steps`` game steps (over the whole batch)."""
     check_budget(steps, envs)
-    from sb3_contrib import MaskablePPO
-
-    from gamebag.interop.sb3_vec_env import SB3VecEnv
-
-    phases = max(1, min(phases, steps // 1_000))
+    if not 1 <= len(hidden) <= 4 or not all(isinstance(n, int) and 1 <= n <= MAX_HIDDEN for n in hidden):
+        raise ValueError(f"hidden layers: one to four sizes from 1 to {MAX_HIDDEN}, not {list(hidden)}")
+    config = PPOConfig(hidden=tuple(hidden))
+    if league is not None:
+        config = replace(config, league=dict(league))
     started = time.perf_counter()
+    learner = PPOLearner(game_id, players, envs=envs, seed=seed, options=options, config=config)
+    learner.train(steps, progress=progress)
     meta: dict[str, Any] = {
         "game": game_id,
-        "players": players,
+        "players": learner.players,
         "options": dict(options or {}),
         "seed": seed,
-        "steps": steps,
+        "steps": learner.steps,
         "envs": envs,
-        "league": list(LEAGUE),
-        "learner": "sb3-contrib MaskablePPO, MlpPolicy 64x64 tanh",
+        "league": dict(config.league),
+        "learner": f"PPO (JAX, optax), policy MLP {'x'.join(map(str, config.hidden))} tanh",
+        "seconds": round(time.perf_counter() - started, 1),
     }
-    league_rng = np.random.default_rng(seed)
-    snapshots: list[NumpyPolicy] = []
-
-    def vector(phase: int) -> SB3VecEnv:
-        kind = LEAGUE[phase % len(LEAGUE)]
-        if kind == "self" and not snapshots:
-            kind = "heuristic"
-        opponents: Any = kind if kind != "self" else snapshots[int(league_rng.integers(len(snapshots)))]
-        env = GamebagVectorEnv(game_id, envs, players, options, seat=phase % players, opponents=opponents)
-        return SB3VecEnv(env, seed=seed * 1_000_003 + phase)
-
-    model = MaskablePPO(
-        "MlpPolicy",
-        vector(0),
-        n_steps=64,
-        batch_size=min(4096, 64 * envs),
-        n_epochs=4,
-        learning_rate=3e-4,
-        gamma=0.997,
-        ent_coef=0.01,
-        seed=seed,
-        device="cpu",
-        verbose=0,
-    )
-    per_phase = max(1, steps // phases)
-    for phase in range(phases):
-        if phase:
-            model.set_env(vector(phase))
-        model.learn(per_phase, reset_num_timesteps=False)
-        snapshots.append(policy_from_sb3(model, meta))
-        if progress is not None:
-            elapsed = time.perf_counter() - started
-            progress(f"phase {phase + 1}/{phases}: {model.num_timesteps:,} steps, {elapsed:.0f} s")
-    meta["seconds"] = round(time.perf_counter() - started, 1)
-    return policy_from_sb3(model, meta)
+    return learner.policy(meta)
 
 
 def evaluate(
@@ -142,6 +114,23 @@ def evaluate(
     envs: int = 256,
 ) -> Evaluation:
     """The win share of ``policy`` against ``opponent`` in every seat (about ``games`` games in all)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _evaluate(game_id, players, policy, opponent, games=games, seed=seed, options=options, envs=envs)
+
+
+def _evaluate(
+    game_id: str,
+    players: int,
+    policy: Callable[[Any, Any], Any],
+    opponent: str,
+    *,
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+    envs: int,
+) -> Evaluation:
     shares: list[float] = []
     per_seat = max(1, math.ceil(games / players))
     for seat in range(players):
@@ -168,5 +157,8 @@ def evaluations(
     games: int,
     options: Mapping[str, Any] | None = None,
 ) -> list[Evaluation]:
-    """``evaluate`` against each of ``opponents``."""
+    """``evaluate`` against each of ``opponents`` (default: every compiled policy of the game)."""
+    if not opponents:
+        _, compiled = step_batch(game_id, players, options, 1)
+        opponents = compiled
     return [evaluate(game_id, players, policy, name, games=games, options=options) for name in opponents]

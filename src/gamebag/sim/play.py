@@ -9,7 +9,7 @@ from typing import Any
 from gamebag.agents.base import Agent, SeatView
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.records import Record, chance_event, moves_event, new_record
-from gamebag.core.rng import Rng
+from gamebag.core.rng import Rng, draw_index
 
 
 @dataclass
@@ -49,12 +49,8 @@ def play_game(
                 outcome, state = game.sample_and_apply_chance(state, rng)
                 record.events.append(chance_event(game, outcome))
             continue
-        moves = {}
-        legal = {}
-        for p in game.acting_players(state):
-            view = SeatView(game, state, p)
-            legal[p] = view.legal_actions
-            moves[p] = agents[p].act(view, rng)
+        legal = game.legal_actions_by_seat(state)
+        moves = {p: agents[p].act(SeatView(game, state, p, choices), rng) for p, choices in legal.items()}
         state = game.apply_chosen(state, moves, legal)  # each choice checked against the list it came from
         if record is not None:
             record.events.append(moves_event(game, moves))
@@ -81,11 +77,8 @@ def random_walk(game: Game[Any, Any, Any], rng: Rng, max_steps: int = 1_000_000)
         if kind is NodeKind.CHANCE:
             state = game.advance_chance(state, rng)
         else:
-            moves = {}
-            lists = {}
-            for p in game.acting_players(state):
-                legal = lists[p] = game.legal_actions(state, p)
-                moves[p] = legal[rng.randrange(len(legal))]
-            state = game.apply_chosen(state, moves, lists)
+            legal = game.legal_actions_by_seat(state)
+            moves = {p: choices[draw_index(rng, len(choices))] for p, choices in legal.items()}
+            state = game.apply_chosen(state, moves, legal)
         yield state
     raise RuntimeError(f"{game.game_id} did not end within {max_steps} steps")

@@ -33,6 +33,7 @@ from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import agent_bounds, catalogue, playable_agents, rules_markdown
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
+from gamebag.web.ratestore import PostgresRateStorage
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.ws import table_socket
 
@@ -123,6 +124,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sync=sync)
+        if store.is_postgresql:
+            rates.share(PostgresRateStorage(store.engine))  # one set of counts for every process
         manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
         await manager.start()
@@ -221,7 +224,7 @@ def create_app(
             data = json.loads(body or b"null")
         except ValueError:
             return _error(400, 'the request body must be JSON, for example {"game": "wriggle-roulette"}')
-        rates.new_table(client_address(request.scope))
+        await rates.new_table(client_address(request.scope))
         table = await manager_of(request).create(data)
         seats = []
         for seat in table.seats:

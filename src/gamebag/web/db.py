@@ -113,6 +113,15 @@ class PendingRow(Base):
     action: Mapped[str] = mapped_column(Text)  # JSON encoding of the action
 
 
+class NodeRow(Base):
+    """A server process of a cluster and until when it is known to be alive (database clock)."""
+
+    __tablename__ = "web_nodes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    alive_until: Mapped[float] = mapped_column(Float)
+
+
 @dataclass(frozen=True)
 class SeatConfig:
     """A seat as stored: its token, display name and agent (None for a human)."""
@@ -151,8 +160,6 @@ class StoredTable:
     pending: dict[int, Any]
 
 
-
-
 def _make_engine(url: str, sync: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
@@ -176,6 +183,31 @@ def _make_engine(url: str, sync: str) -> Engine:
 
 
 TABLES_CHANNEL = "gamebag_tables"  # the bus channel where every table change is announced
+NOTICE_LIMIT = 7900  # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more
+
+# A cluster's hot writes (PostgreSQL), each one statement: the lease is checked (the ``lease``
+# row exists only while this process holds it), the change is made only if it is held, and
+# the notice is sent with it (delivered at commit). No row back: the lease was lost, nothing
+# was written.
+_LEASE_CTE = (
+    "lease AS (UPDATE web_tables SET last_active = :now{extra} WHERE id = :t AND owner = :node "
+    "AND lease_until > EXTRACT(EPOCH FROM clock_timestamp()) RETURNING id)"
+)
+_PENDING_SQL = (
+    "WITH "
+    + _LEASE_CTE.format(extra="")
+    + ", added AS (INSERT INTO web_pending (table_id, seat, action) SELECT id, :seat, :action FROM lease "
+    "ON CONFLICT (table_id, seat) DO UPDATE SET action = EXCLUDED.action) "
+    "SELECT pg_notify(:channel, :payload) FROM lease"
+)
+_EVENTS_SQL = (
+    "WITH "
+    + _LEASE_CTE.format(extra=", finished = finished OR CAST(:fin AS BOOLEAN)")
+    + ", added AS (INSERT INTO web_events (table_id, idx, data) SELECT lease.id, e.idx, e.data FROM lease, "
+    "unnest(CAST(:idxs AS INTEGER[]), CAST(:datas AS TEXT[])) AS e(idx, data)), "
+    "cleared AS (DELETE FROM web_pending WHERE table_id = :t AND EXISTS (SELECT 1 FROM lease)) "
+    "SELECT pg_notify(:channel, :payload) FROM lease"
+)
 
 
 class LeaseLostError(RuntimeError):
@@ -264,6 +296,7 @@ class Store:
         self._lock = lock_sqlite(url)
         try:
             self.engine = _make_engine(url, sync)
+            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
             Base.metadata.create_all(self.engine)
             self._add_columns()
         except BaseException:
@@ -341,20 +374,35 @@ class Store:
 
     def save_pending(self, table_id: str, seat: int, action_json: Any, step: int = 0) -> None:
         """Store (or replace) one secret choice, in its own transaction."""
+        action = json.dumps(action_json)
+        if self.node is not None:
+            # The notice carries the choice, so the other processes' replicas need not read it
+            # back (the bus is between this deployment's own server processes, like the database).
+            notice = {"k": "pending", "t": table_id, "s": step, "n": self.node, "seat": seat, "a": action_json}
+            self._write_in_one(_PENDING_SQL, {"t": table_id, "seat": seat, "action": action}, notice)
+            return
         pending = Base.metadata.tables[PendingRow.__tablename__]
         with self.engine.begin() as connection:
             self._touch(connection, table_id, {"last_active": now()}, step, "pending")
             connection.execute(delete(pending).where(pending.c.table_id == table_id, pending.c.seat == seat))
-            connection.execute(
-                insert(pending), [{"table_id": table_id, "seat": seat, "action": json.dumps(action_json)}]
-            )
+            connection.execute(insert(pending), [{"table_id": table_id, "seat": seat, "action": action}])
 
     def save_events(self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool) -> None:
         """Append record events and clear the pending choices, in one transaction."""
-        rows = [
-            {"table_id": table_id, "idx": first_index + offset, "data": json.dumps(data)}
-            for offset, data in enumerate(events)
-        ]
+        datas = [json.dumps(data) for data in events]
+        if self.node is not None:
+            notice = {
+                "k": "events",
+                "t": table_id,
+                "s": first_index + len(datas),
+                "n": self.node,
+                "f": first_index,
+                "e": [json.loads(data) for data in datas],
+            }
+            indexes = list(range(first_index, first_index + len(datas)))
+            self._write_in_one(_EVENTS_SQL, {"t": table_id, "fin": finished, "idxs": indexes, "datas": datas}, notice)
+            return
+        rows = [{"table_id": table_id, "idx": first_index + offset, "data": data} for offset, data in enumerate(datas)]
         values: dict[str, Any] = {"last_active": now()}
         if finished:
             values["finished"] = True
@@ -364,6 +412,25 @@ class Store:
                 connection.execute(insert(Base.metadata.tables[EventRow.__tablename__]), rows)
             pending = Base.metadata.tables[PendingRow.__tablename__]
             connection.execute(delete(pending).where(pending.c.table_id == table_id))
+
+    def _write_in_one(self, sql: str, values: dict[str, Any], notice: dict[str, Any]) -> None:
+        """A cluster's hot write: the lease check, the change and its notice in one statement.
+
+        One statement in autocommit is one round trip to the database and one atomic
+        change (every part or none), where a transaction of separate statements took six;
+        the server waits for it on its event loop, so every round trip counts. A notice
+        too large for the bus goes without its data (the replicas then read the database).
+        """
+        payload = json.dumps(notice, separators=(",", ":"))
+        if len(payload.encode()) > NOTICE_LIMIT:
+            payload = json.dumps({k: v for k, v in notice.items() if k not in ("e", "a")}, separators=(",", ":"))
+        with self._autocommit.connect() as connection:
+            held = connection.execute(
+                text(sql),
+                {**values, "node": self.node, "now": now(), "channel": TABLES_CHANNEL, "payload": payload},
+            ).first()
+        if held is None:
+            raise LeaseLostError(f"this server no longer holds table {values['t']}")
 
     def close_table(self, table_id: str, reason: str) -> None:
         """Close an unfinished table for good (``reason``: "host" or "expired")."""
@@ -403,6 +470,25 @@ class Store:
             ).first()
             return row is not None
 
+    def acquire_or_owner(self, table_id: str, seconds: float) -> str | None:
+        """Take (or keep) the table's lease if it is free; the process holding it after (None: unknown)."""
+        if self.node is None:
+            raise RuntimeError("leases exist only in a cluster")
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                text(
+                    "WITH taken AS (UPDATE web_tables SET owner = :node, "
+                    "lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
+                    "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
+                    "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp())) RETURNING id) "
+                    "SELECT (SELECT count(*) FROM taken), (SELECT owner FROM web_tables WHERE id = :id)"
+                ),
+                {"node": self.node, "s": seconds, "id": table_id},
+            ).first()
+        if row is None:
+            return None
+        return self.node if row[0] else (str(row[1]) if row[1] is not None else None)
+
     def renew(self, table_ids: Iterable[str], seconds: float) -> set[str]:
         """Extend this process's leases; the ids it still holds."""
         ids = list(table_ids)
@@ -419,6 +505,35 @@ class Store:
                 {"node": self.node, "s": seconds, "ids": ids},
             )
             return {row[0] for row in rows}
+
+    def heartbeat(self, seconds: float) -> set[str]:
+        """Say this process is alive for ``seconds`` more; the processes alive now (this one too).
+
+        What a process announced on the bus (the seats connected to it) counts only while
+        it is alive: a process that died says nothing more, so the others forget it here.
+        """
+        if self.node is None:
+            raise RuntimeError("heartbeats exist only in a cluster")
+        clock = "EXTRACT(EPOCH FROM clock_timestamp())"
+        with self.engine.begin() as connection:
+            connection.execute(
+                text(
+                    f"INSERT INTO web_nodes (id, alive_until) VALUES (:node, {clock} + :s) "
+                    "ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until"
+                ),
+                {"node": self.node, "s": seconds},
+            )
+            # Rows of processes gone for an hour are of no more use to anyone.
+            connection.execute(text(f"DELETE FROM web_nodes WHERE alive_until < {clock} - 3600"))
+            rows = connection.execute(text(f"SELECT id FROM web_nodes WHERE alive_until >= {clock}"))
+            return {row[0] for row in rows}
+
+    def leave(self) -> None:
+        """This process stops: it is no longer alive for the others."""
+        if self.node is None:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(text("DELETE FROM web_nodes WHERE id = :node"), {"node": self.node})
 
     def release(self, table_ids: Iterable[str]) -> None:
         ids = list(table_ids)

@@ -13,12 +13,15 @@
   this server, no inline script, no framing) and the usual hardening headers.
 
 ``RateLimits`` counts table creations and new sockets per client address with
-the ``limits`` library (moving windows, in this process's memory) and holds
-the open-socket counts per address, per table and per seat.
+the ``limits`` library (moving windows: in this process's memory, or in a
+cluster in the shared PostgreSQL database, ``ratestore.py``, so the limits hold
+for the whole deployment) and holds the open-socket counts per address, per
+table and per seat.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -27,7 +30,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
 from gamebag.web.settings import Limits
@@ -197,6 +200,7 @@ class RateLimits:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.shared = False
         self._table_items: list[RateLimitItem] = [
             RateLimitItemPerMinute(limits.tables_per_minute),
             RateLimitItemPerHour(limits.tables_per_hour),
@@ -206,24 +210,40 @@ class RateLimits:
         self.sockets_by_table: Counter[str] = Counter()
         self.sockets_by_seat: Counter[tuple[str, int]] = Counter()
 
+    def share(self, storage: Storage) -> None:
+        """Count in ``storage``, which every process of the deployment shares, from now on."""
+        self._limiter = MovingWindowRateLimiter(storage)
+        self.shared = True
+
     def _hit(self, items: list[RateLimitItem], address: str, what: str) -> None:
         for item in items:
             if not self._limiter.test(item, what, address):
-                reset, _ = self._limiter.get_window_stats(item, what, address)
-                wait = max(1, math.ceil(reset - time.time()))
-                raise RateLimited(
-                    f"too many {what} from your address: at most {item.amount} per {item.GRANULARITY.name}; "
-                    f"try again in {wait} s",
-                    wait,
-                )
+                self._refuse(item, address, what)
         for item in items:
-            self._limiter.hit(item, what, address)
+            if not self._limiter.hit(item, what, address):  # another process took the last one meanwhile
+                self._refuse(item, address, what)
 
-    def new_table(self, address: str) -> None:
+    def _refuse(self, item: RateLimitItem, address: str, what: str) -> None:
+        reset, _ = self._limiter.get_window_stats(item, what, address)
+        wait = max(1, math.ceil(reset - time.time()))
+        raise RateLimited(
+            f"too many {what} from your address: at most {item.amount} per {item.GRANULARITY.name}; "
+            f"try again in {wait} s",
+            wait,
+        )
+
+    async def _hit_async(self, items: list[RateLimitItem], address: str, what: str) -> None:
+        """``_hit``; off the event loop when the counts are in the shared database."""
+        if self.shared:
+            await asyncio.to_thread(self._hit, items, address, what)
+        else:
+            self._hit(items, address, what)
+
+    async def new_table(self, address: str) -> None:
         """Count a table creation; ``RateLimited`` past the limits."""
-        self._hit(self._table_items, address, "new tables")
+        await self._hit_async(self._table_items, address, "new tables")
 
-    def open_socket(self, address: str, table_id: str) -> None:
+    async def open_socket(self, address: str, table_id: str) -> None:
         """Count a new socket; ``RateLimited`` past the rate or the open-socket bounds."""
         if self.sockets_by_address[address] >= self.limits.sockets_per_address:
             raise RateLimited(
@@ -231,7 +251,7 @@ class RateLimits:
             )
         if self.sockets_by_table[table_id] >= self.limits.sockets_per_table:
             raise RateLimited(f"this table has the most connections it takes ({self.limits.sockets_per_table})", 5)
-        self._hit([self._connect_item], address, "new connections")
+        await self._hit_async([self._connect_item], address, "new connections")
         self.sockets_by_address[address] += 1
         self.sockets_by_table[table_id] += 1
 

@@ -8,6 +8,7 @@ If the commit fails the in-memory match is put back as it was.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,13 +33,30 @@ class Submission:
     step: int
 
 
+@dataclass(frozen=True)
+class Staged:
+    """An action checked and worked out but not yet committed: what the table becomes with it."""
+
+    seat: int
+    action_json: Any
+    events: tuple[JsonDict, ...]
+    first: int  # the index of its first event (the step it was made at)
+    state: Any
+    pending: dict[int, Any]
+
+
 class LiveTable:
-    """One table rebuilt in memory, with its match and seat tokens."""
+    """One table rebuilt in memory, with its match and seat tokens.
+
+    ``lock`` is held from staging an action until it is applied, so that the actions of
+    one table are committed one at a time, in order, while other tables go on.
+    """
 
     def __init__(self, config: TableConfig, game: Game[Any, Any, Any], match: Match) -> None:
         self.config = config
         self.game = game
         self.match = match
+        self.lock = asyncio.Lock()
         self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
 
     # ---- construction -----------------------------------------------------------------------
@@ -67,6 +85,10 @@ class LiveTable:
             match.state = apply_event(self.game, match.state, event)
             match.record.events.append(dict(event))
         match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
+
+    def take_pending(self, seat: int, action_json: Any) -> None:
+        """A replica follows the owner: ``seat`` made (or changed) its secret choice at this step."""
+        self.match.pending = {**self.match.pending, seat: self.game.action_from_json(action_json)}
 
     def reconfigure(self, config: TableConfig) -> None:
         """Take a changed configuration of the same table (a seat's token re-issued)."""
@@ -121,10 +143,12 @@ class LiveTable:
             return []
         return [self.game.action_to_json(a) for a in self.match.legal_actions(seat)]
 
-    def submit(self, seat: int, action_json: Any, store: Store) -> Submission:
-        """Check, apply and commit one action of ``seat``; raise ``IllegalActionError`` if refused.
+    def stage(self, seat: int, action_json: Any) -> Staged:
+        """Check ``seat``'s action and work out what it does, changing nothing yet.
 
-        Nothing changes when the action is refused or the commit fails.
+        Raises ``IllegalActionError`` if it is refused. The caller commits the staged
+        change to the database, then ``apply``-ies it: until then every reader still sees
+        the table as committed.
         """
         if self.match.is_over:
             raise IllegalActionError("the game is over")
@@ -134,19 +158,42 @@ class LiveTable:
             raise
         except Exception as error:  # a game's decoder may fail in its own way on odd input
             raise IllegalActionError(f"not an action of {self.game.game_id}: {action_json!r} ({error})") from None
-        before = (self.match.state, len(self.match.record.events), dict(self.match.pending))
+        match = self.match
+        state, first, pending = match.state, len(match.record.events), dict(match.pending)
         try:
-            events = self.match.submit(seat, action)
-            if events:
-                store.save_events(self.id, before[1], events, self.match.is_over)
-            else:
-                store.save_pending(self.id, seat, self.game.action_to_json(action), before[1])
-        except BaseException:
-            self.match.state = before[0]
-            del self.match.record.events[before[1] :]
-            self.match.pending = before[2]
-            raise
-        return Submission(seat, tuple(events), self.step)
+            events = match.submit(seat, action)
+            staged = Staged(seat, self.game.action_to_json(action), tuple(events), first, match.state, match.pending)
+        finally:
+            match.state = state
+            del match.record.events[first:]
+            match.pending = pending
+        return staged
+
+    def write(self, staged: Staged, store: Store) -> None:
+        """Commit a staged action (``LeaseLostError`` and database errors leave everything as it was)."""
+        if staged.events:
+            store.save_events(self.id, staged.first, staged.events, self.game.is_terminal(staged.state))
+        else:
+            store.save_pending(self.id, staged.seat, staged.action_json, staged.first)
+
+    def apply(self, staged: Staged) -> Submission:
+        """Make a committed staged action the table's state."""
+        match = self.match
+        if len(match.record.events) != staged.first:
+            raise RuntimeError("a staged action applied out of turn")
+        match.state = staged.state
+        match.record.events.extend(staged.events)
+        match.pending = dict(staged.pending)
+        return Submission(staged.seat, staged.events, self.step)
+
+    def submit(self, seat: int, action_json: Any, store: Store) -> Submission:
+        """Check, commit and apply one action of ``seat``; ``IllegalActionError`` if refused.
+
+        Nothing changes when the action is refused or the commit fails.
+        """
+        staged = self.stage(seat, action_json)
+        self.write(staged, store)
+        return self.apply(staged)
 
     # ---- views -------------------------------------------------------------------------------
     def view(self, seat: int | None) -> JsonDict:

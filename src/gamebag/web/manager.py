@@ -40,9 +40,9 @@ from gamebag.core.errors import GamebagError
 from gamebag.core.rng import derive_rng
 from gamebag.web.bounds import LobbyError
 from gamebag.web.cluster import Bus, new_node_id, node_channel
-from gamebag.web.db import TABLES_CHANNEL, LeaseLostError, Store, TableConfig, now
+from gamebag.web.db import TABLES_CHANNEL, LeaseLostError, Store, StoredTable, TableConfig, now
 from gamebag.web.hub import Connection, Hub
-from gamebag.web.live import LiveTable, SeatError, Submission
+from gamebag.web.live import LiveTable, SeatError, Staged, Submission
 from gamebag.web.lobby import parse_table_request, rematch_config
 from gamebag.web.messages import dumps, state_message, table_meta
 from gamebag.web.settings import Limits
@@ -66,6 +66,10 @@ class HostError(PermissionError):
 
 class ForwardError(GamebagError):
     """An action for a table owned by another process that could not be confirmed."""
+
+
+class StaleStepError(GamebagError):
+    """An action chosen at a step the table has moved on from (or for a seat that already chose)."""
 
 
 FORWARD_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
@@ -127,6 +131,7 @@ class TableManager:
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._remote_seats: dict[str, dict[str, set[int]]] = {}
         self._owner_of: dict[str, str] = {}  # the process that last wrote each watched table
+        self._remote_clocks: dict[str, tuple[int, float | None]] = {}  # the owner's clock: step, deadline
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
 
@@ -139,6 +144,7 @@ class TableManager:
             self.node = new_node_id()
             self.store.node = self.node
             self.bus = Bus(self.store.url, self.node)
+            self.store.heartbeat(self.limits.lease_seconds)  # alive before anyone hears of this process
             await self.bus.start(self._on_bus, self._reload_replicas)
             self._leases = loop.create_task(self._keep_leases())
 
@@ -154,6 +160,7 @@ class TableManager:
         self.pool.close()
         if self.node is not None:
             self.store.release(list(self.tables))
+            self.store.leave()
         if self.bus is not None:
             await self.bus.close()
 
@@ -167,14 +174,40 @@ class TableManager:
         table = self.tables.get(table_id) or self.replicas.get(table_id)
         if table is not None:
             return table
+        stored = self._stored(table_id)
+        owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
+        return self._install(stored, owner)
+
+    async def get_async(self, table_id: str) -> LiveTable:
+        """``get``, with the database's part off the event loop (a new connection's table)."""
+        table = self.tables.get(table_id) or self.replicas.get(table_id)
+        if table is not None or self.store.is_sqlite:
+            return table or self.get(table_id)
+        stored = await asyncio.to_thread(self._stored, table_id)
+        table = self.tables.get(table_id) or self.replicas.get(table_id)  # loaded meanwhile
+        if table is not None:
+            return table
+        owner = None
+        if self.node is not None:
+            owner = await asyncio.to_thread(self.store.acquire_or_owner, table_id, self.limits.lease_seconds)
+        return self.tables.get(table_id) or self.replicas.get(table_id) or self._install(stored, owner)
+
+    def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
         if stored is None:
             raise UnknownTableError(f"no table {table_id!r} on this server")
         if stored.config.closed is not None:
             raise TableClosedError(f"table {table_id} was {_closed_words(stored.config.closed)}")
-        if self.node is not None and not self.store.acquire(table_id, self.limits.lease_seconds):
+        return stored
+
+    def _install(self, stored: StoredTable, owner: str | None) -> LiveTable:
+        """Hold a loaded table: owned (``owner`` is this process, or no cluster), else a replica."""
+        table_id = stored.config.id
+        if self.node is not None and owner != self.node:
             replica = LiveTable.rebuild(stored, None)
             self.replicas[table_id] = replica
+            if owner is not None:
+                self._owner_of[table_id] = owner
             return replica
         self._make_room()
         table = LiveTable.rebuild(stored, self.store)
@@ -321,6 +354,7 @@ class TableManager:
     def _unload(self, table_id: str, release: bool = True) -> None:
         owned = self.tables.pop(table_id, None) is not None
         self.replicas.pop(table_id, None)
+        self._remote_clocks.pop(table_id, None)
         self._owner_of.pop(table_id, None)
         self._summaries.pop(table_id, None)
         if owned and release and self.node is not None:
@@ -379,7 +413,11 @@ class TableManager:
                 log.exception("renewing leases failed; trying again")
 
     def check_leases(self) -> None:
-        """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone."""
+        """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone.
+
+        Also says this process is alive, and forgets the seats connected to processes that are not.
+        """
+        self.forget_dead(self.store.heartbeat(self.limits.lease_seconds))
         owned = set(self.tables)
         kept = self.store.renew(owned, self.limits.lease_seconds)
         for table_id in owned - kept:
@@ -389,6 +427,20 @@ class TableManager:
         for table_id, owner in self.store.owners(watched).items():
             if owner is None:
                 self._promote(table_id)
+
+    def forget_dead(self, alive: set[str]) -> None:
+        """Drop the connected seats announced by processes no longer alive; tell local readers."""
+        for table_id, by_node in list(self._remote_seats.items()):
+            dead = [node for node in by_node if node not in alive]
+            if not dead:
+                continue
+            for node in dead:
+                del by_node[node]
+            if not by_node:
+                del self._remote_seats[table_id]
+            table = self.tables.get(table_id) or self.replicas.get(table_id)
+            if table is not None:
+                self.announce_presence(table, broadcast=False)
 
     def _promote(self, table_id: str) -> bool:
         """Take a watched table over from the database if its lease is free; True if this process owns it."""
@@ -430,14 +482,21 @@ class TableManager:
             self._drop_stale_seats(old, replica)
         self.publish(replica)
 
-    def _catch_up(self, table_id: str, step: int) -> None:
-        """Bring a replica to the owner's latest commit by reading only what is new."""
+    def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
+        """Bring a replica to the owner's latest commit: from the notice's own data when it
+        carries it and follows on from the replica, else by reading only what is new."""
         replica = self.replicas[table_id]
+        step = int(notice.get("s", -1))
         if step != -1 and step < replica.step:
             return  # an announcement the replica is already past
-        events, pending = self.store.load_since(table_id, replica.step)
         try:
-            replica.catch_up(events, pending)
+            if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
+                replica.catch_up(list(notice["e"]), {})
+            elif notice.get("k") == "pending" and "a" in notice and step == replica.step:
+                replica.take_pending(int(notice["seat"]), notice["a"])
+            else:
+                events, pending = self.store.load_since(table_id, replica.step)
+                replica.catch_up(events, pending)
         except Exception:
             log.exception("replica %s could not follow; reloading it", table_id)
             self._refresh(table_id)
@@ -474,7 +533,7 @@ class TableManager:
     async def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
         kind = message.get("k")
         if channel == TABLES_CHANNEL:
-            if message.get("n") == self.node and kind in ("events", "pending"):
+            if message.get("n") == self.node and kind in ("events", "pending", "clock"):
                 return
             table_id = str(message.get("t"))
             if kind == "presence":
@@ -483,6 +542,10 @@ class TableManager:
                 table = self.tables.get(table_id) or self.replicas.get(table_id)
                 if table is not None:
                     self.announce_presence(table, broadcast=False)
+                if table_id in self.tables:
+                    self._announce_clock(self.tables[table_id])  # a new reader elsewhere learns the clock
+            elif kind == "clock":
+                self._take_clock(table_id, message)
             elif kind == "closed":
                 if table_id in self.tables or table_id in self.replicas:
                     self._closed_elsewhere(table_id, "host")
@@ -502,26 +565,29 @@ class TableManager:
                 self._demote(table_id)  # another process wrote: this one's lease is gone
             elif table_id in self.replicas:
                 self._owner_of[table_id] = str(message.get("n"))
-                self._catch_up(table_id, int(message.get("s", -1)))
+                self._catch_up(table_id, message)
         elif kind == "act":
-            # Applied now, in bus order; the answer is sent without holding up the bus.
-            self._answer_later(self._act_for_other(message))
+            # Started in bus order (each table's lock keeps that order), without holding up the bus.
+            self._spawn_task(self._answer_for_other(message))
         elif kind in ("ack", "error"):
             future = self._answers.get(str(message.get("r")))
             if future is not None and not future.done():
                 future.set_result(message)
 
-    def _answer_later(self, answer: tuple[str, dict[str, Any]] | None) -> None:
-        if answer is None or self.bus is None:
-            return
-        task = asyncio.get_running_loop().create_task(self.bus.send(*answer))
+    def _spawn_task(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    async def _answer_for_other(self, message: dict[str, Any]) -> None:
+        channel, answer = await self._act_for_other(message)
+        if self.bus is not None:
+            await self.bus.send(channel, answer)
+
+    async def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """An action forwarded by another process: apply it here if this process owns the table.
 
-        Returns the answer and the channel it goes to.
+        Returns the channel the answer goes to, and the answer.
         """
         answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
         table_id = str(message.get("t"))
@@ -529,10 +595,10 @@ class TableManager:
             table = self.get(table_id)
             if not self.owns(table):
                 answer["m"] = "the table moved to another server; choose again"
-            elif message.get("s") != table.step:
-                answer["m"] = f"the table has moved on (step {table.step}, not {message.get('s')}); choose again"
             else:
-                submission = self.act(table, int(message["seat"]), message.get("a"))
+                step = message.get("s")
+                seat = int(message["seat"])
+                submission = await self.act(table, seat, message.get("a"), step=step if isinstance(step, int) else -1)
                 answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
         except (GamebagError, LookupError, LeaseLostError) as error:
             answer["m"] = str(error)
@@ -548,10 +614,7 @@ class TableManager:
         owner = self._owner_of.get(table.id) or self.store.owners([table.id]).get(table.id)
         if owner is None or owner == self.node:
             if self._promote(table.id):
-                owned = self.tables[table.id]
-                if owned.step != step:
-                    raise ForwardError(f"the table has moved on (step {owned.step}, not {step}); choose again")
-                submission = self.act(owned, seat, action_json)
+                submission = await self.act(self.tables[table.id], seat, action_json, step=step)
                 return {"k": "ack", "s": submission.step, "e": bool(submission.events)}
             owner = self.store.owners([table.id]).get(table.id)
             if owner is None:
@@ -574,26 +637,47 @@ class TableManager:
             self._answers.pop(reference, None)
 
     # ---- acting -------------------------------------------------------------------------------
-    def act(self, table: LiveTable, seat: int, action_json: Any) -> Submission:
-        """Apply one action durably, then tell every reader, then wake bots and the clock."""
-        try:
-            submission = table.submit(seat, action_json, self.store)
-        except LeaseLostError:
-            # The lease ran out (this process was too busy to renew it in time). If no other
-            # process took the table meanwhile, take the lease again and apply the action.
-            if not self.store.acquire(table.id, self.limits.lease_seconds):
-                self._demote(table.id)  # another process owns the table now; nothing was written here
-                raise ForwardError("the table moved to another server; choose again") from None
-            if self.store.load_since(table.id, table.step)[0]:
-                # Another process had it in between and moved it on: start again from the database.
-                self._unload(table.id, release=False)
-                self.publish(self.get(table.id))
-                raise ForwardError("the table has moved on; choose again") from None
-            submission = table.submit(seat, action_json, self.store)
-        self.actions_accepted += 1
-        self.publish(table)
-        self.automate(table)
+    async def act(
+        self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
+    ) -> Submission:
+        """Apply one action durably, then tell every reader, then wake bots and the clock.
+
+        ``step``: the action was chosen at that step (refused once the table moved on);
+        ``waiting``: refused unless the seat still has to choose (a bot's or the clock's
+        move). The commit runs off the event loop on PostgreSQL, one table's actions one at
+        a time (``LiveTable.lock``), so a slow round trip holds up only its own table.
+        """
+        async with table.lock:
+            if step is not None and step != table.step:
+                raise StaleStepError(f"the table has moved on (step {table.step}, not {step}); choose again")
+            if waiting and seat not in table.waiting_for():
+                raise StaleStepError(f"seat {seat} has already chosen")
+            staged = table.stage(seat, action_json)
+            try:
+                await self._write(table, staged)
+            except LeaseLostError:
+                # The lease ran out (this process was too busy to renew it in time). If no other
+                # process took the table meanwhile, take the lease again and apply the action.
+                if not self.store.acquire(table.id, self.limits.lease_seconds):
+                    self._demote(table.id)  # another process owns the table now; nothing was written here
+                    raise ForwardError("the table moved to another server; choose again") from None
+                if self.store.load_since(table.id, table.step)[0]:
+                    # Another process had it in between and moved it on: start again from the database.
+                    self._unload(table.id, release=False)
+                    self.publish(self.get(table.id))
+                    raise ForwardError("the table has moved on; choose again") from None
+                await self._write(table, staged)
+            submission = table.apply(staged)
+            self.actions_accepted += 1
+            self.publish(table)
+            self.automate(table)
         return submission
+
+    async def _write(self, table: LiveTable, staged: Staged) -> None:
+        if self.store.is_sqlite:
+            table.write(staged, self.store)  # a local file: quicker here than a hop to a thread
+        else:
+            await asyncio.to_thread(table.write, staged, self.store)
 
     # ---- messages -------------------------------------------------------------------------------
     def connected_seats(self, table_id: str) -> set[int]:
@@ -606,7 +690,33 @@ class TableManager:
     def meta(self, table: LiveTable) -> dict[str, Any]:
         clock = self._automation.get(table.id)
         deadline = clock.clock.deadline if clock is not None and clock.clock.step == table.step else None
+        remote = self._remote_clocks.get(table.id)
+        if deadline is None and remote is not None and remote[0] == table.step and not self.owns(table):
+            deadline = remote[1]  # the owner's clock, as it announced it
         return table_meta(table, self.connected_seats(table.id), deadline)
+
+    def _announce_clock(self, table: LiveTable) -> None:
+        """Tell the other processes the turn clock of a table this process owns (timed tables only)."""
+        if self.bus is None or table.config.turn_seconds is None:
+            return
+        automation = self._automation.get(table.id)
+        clock = automation.clock if automation is not None else None
+        # Wall-clock time between processes (and machines): a monotonic clock is per machine.
+        message: dict[str, Any] = {"k": "clock", "t": table.id, "n": self.node, "s": table.step, "d": None}
+        if clock is not None and clock.step == table.step and clock.deadline is not None:
+            message["d"] = time.time() + (clock.deadline - time.monotonic())
+        self._spawn(self._automation.setdefault(table.id, _Automation()), self._send_quietly(message))
+
+    def _take_clock(self, table_id: str, message: dict[str, Any]) -> None:
+        """The owner's turn clock for a table this process keeps a replica of."""
+        replica = self.replicas.get(table_id)
+        if replica is None:
+            return
+        step, until = int(message.get("s", -1)), message.get("d")
+        deadline = None if until is None else time.monotonic() + (float(until) - time.time())
+        self._remote_clocks[table_id] = (step, deadline)
+        if step == replica.step:
+            self.publish(replica)
 
     def sync(self, connection: Connection, table: LiveTable) -> None:
         """Send one connection the whole picture, with its seat's recent history."""
@@ -703,7 +813,9 @@ class TableManager:
         try:
             action = await self._choose(table, seat, spec, "bot")
             if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
-                self.act(table, seat, action)
+                await self.act(table, seat, action, step=step, waiting=True)
+        except StaleStepError:
+            pass  # a person (or the clock) moved the table on meanwhile
         except Exception:
             log.exception("bot %s at table %s seat %d failed", spec, table.id, seat)
 
@@ -712,7 +824,10 @@ class TableManager:
         seconds = table.config.turn_seconds
         humans_waiting = [s for s in table.waiting_for() if s in table.human_seats()]
         if seconds is None or not humans_waiting:
+            running = clock.deadline is not None
             self._stop_clock(automation)
+            if running:
+                self._announce_clock(table)
             return
         if clock.step == table.step and clock.handle is not None:
             return  # the clock already runs for this decision
@@ -723,6 +838,7 @@ class TableManager:
         clock.handle = asyncio.get_running_loop().call_later(
             seconds, lambda: self._spawn(automation, self._time_out(table, step))
         )
+        self._announce_clock(table)
 
     @staticmethod
     def _stop_clock(automation: _Automation) -> None:
@@ -741,7 +857,9 @@ class TableManager:
             try:
                 action = await self._choose(table, seat, table.config.timeout_agent, "timeout")
                 if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
-                    self.act(table, seat, action)
+                    await self.act(table, seat, action, step=step, waiting=True)
+            except StaleStepError:
+                continue
             except Exception:
                 log.exception("timeout move at table %s seat %d failed", table.id, seat)
         if table.step == step:

@@ -26,7 +26,7 @@ from gamebag.core.errors import GamebagError
 from gamebag.web.guard import RateLimited, RateLimits, client_address
 from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, Connection
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.manager import TableClosedError, TableManager, UnknownTableError
+from gamebag.web.manager import StaleStepError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import dumps, error_message
 
 MAX_MESSAGE = 4096
@@ -50,7 +50,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
     """Serve one connection until it closes; nothing a client sends can stop the server."""
     address = client_address(websocket.scope)
     try:
-        rates.open_socket(address, table_id)
+        await rates.open_socket(address, table_id)
     except RateLimited as refusal:
         await _refuse(websocket, refusal)
         return
@@ -58,7 +58,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
     try:
         await websocket.accept()
         try:
-            table = manager.get(table_id)
+            table = await manager.get_async(table_id)
         except (UnknownTableError, TableClosedError) as error:
             await websocket.send_text(dumps(error_message(str(error))))
             await websocket.close(code=4404 if isinstance(error, UnknownTableError) else 4410)
@@ -83,7 +83,7 @@ async def _serve(connection: Connection, table: LiveTable, manager: TableManager
             # The table object can change under a connection (taken over from another process,
             # or handed to one): look it up for each frame.
             table = manager.get(table.id)
-            _handle_frame(frame, connection, table, manager, rates)
+            await _handle_frame(frame, connection, table, manager, rates)
     except WebSocketDisconnect:
         pass
     except (UnknownTableError, TableClosedError) as error:
@@ -101,7 +101,7 @@ async def _serve(connection: Connection, table: LiveTable, manager: TableManager
             manager.announce_presence(current)  # the others see that this seat left
 
 
-def _handle_frame(
+async def _handle_frame(
     frame: Any, connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits
 ) -> None:
     if not connection.limiter.allow():
@@ -141,7 +141,7 @@ def _handle_frame(
     elif kind == "sync":
         manager.sync(connection, table)
     else:
-        _act(message, connection, table, manager)
+        await _act(message, connection, table, manager)
 
 
 def _hello(
@@ -174,7 +174,7 @@ def _hello(
         manager.announce_presence(table)  # everyone learns that this seat is here now
 
 
-def _act(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+async def _act(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
     ref = message.get("ref")
     if connection.seat is None:
         connection.send(dumps(error_message("spectators cannot act; join with your seat's invite link", ref)))
@@ -197,7 +197,11 @@ def _act(message: dict[str, Any], connection: Connection, table: LiveTable, mana
         task.add_done_callback(_forwarding.discard)
         return
     try:
-        submission = manager.act(table, connection.seat, message["action"])
+        submission = await manager.act(table, connection.seat, message["action"], step=step)
+    except StaleStepError as error:
+        connection.send(dumps(error_message(str(error), ref)))
+        manager.sync(connection, manager.tables.get(table.id) or table)
+        return
     except GamebagError as error:
         connection.send(dumps(error_message(str(error), ref)))
         return

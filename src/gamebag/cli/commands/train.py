@@ -1,4 +1,4 @@
-"""``gamebag train``: train a policy by PPO against a league (needs the ``sb3`` extra and a compiled engine)."""
+"""``gamebag train``: train a policy by PPO against a league (needs the ``jax`` extra and a compiled engine)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,17 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         out: Path = typer.Option(None, "--out", help="Where to write the policy (default: <game>-<players>p.npz)."),
         eval_games: int = typer.Option(2_000, "--eval-games", help="Games against each opponent afterwards (0: none)."),
+        league: list[str] = typer.Option(
+            [],
+            "--league",
+            help="League member NAME or NAME=WEIGHT (repeatable): self, past (earlier copies) or a compiled "
+            "policy such as heuristic (default: self=0.4 heuristic=0.3 past=0.2 random=0.1).",
+        ),
+        hidden: str = typer.Option(
+            "64,64", "--hidden", help="Hidden layer sizes, comma-separated (1 to 4 of 1 to 1,024)."
+        ),
     ) -> None:
-        """Train a policy for GAME by PPO against a league (heuristic, random, its past selves)."""
+        """Train a policy for GAME by PPO against a league (itself, its past selves, compiled policies)."""
         console = Console(highlight=False, soft_wrap=True)
         cls = gamebag.entry(game).game_class
         count = cls.default_players if players is None else players
@@ -38,13 +47,26 @@ def register(app: typer.Typer) -> None:
             raise TrainError(f"--eval-games must be from 0 to 100,000, not {eval_games}")
         try:
             from gamebag.agents.learned import policy_name, save_policy
-            from gamebag.interop.train import check_budget, evaluations, train
+            from gamebag.interop.train import check_budget, evaluations, parse_league, train
         except ImportError as error:
-            raise TrainError(f"training needs the 'sb3' and 'rl' extras (install '.[rl,sb3]'): {error}") from None
+            raise TrainError(f"training needs the 'jax' and 'rl' extras (install '.[rl,jax]'): {error}") from None
         try:
             check_budget(steps, envs)
+            members = parse_league(league) if league else None
+            try:
+                sizes = [int(size) for size in hidden.split(",")]
+            except ValueError:
+                raise TrainError(f"--hidden takes comma-separated layer sizes such as 64,64, not {hidden!r}") from None
             policy = train(
-                game, count, steps=steps, seed=seed, envs=envs, options=dict(rules.options), progress=console.print
+                game,
+                count,
+                steps=steps,
+                seed=seed,
+                envs=envs,
+                options=dict(rules.options),
+                league=members,
+                hidden=sizes,
+                progress=console.print,
             )
         except ValueError as error:
             raise TrainError(str(error)) from None
@@ -52,9 +74,7 @@ def register(app: typer.Typer) -> None:
         save_policy(target, policy)
         console.print(f"policy written to {target} ({policy.meta['seconds']} s of training)")
         if eval_games:
-            for result in evaluations(
-                game, count, policy, ("random", "heuristic"), games=eval_games, options=dict(rules.options)
-            ):
+            for result in evaluations(game, count, policy, (), games=eval_games, options=dict(rules.options)):
                 console.print(
                     f"against {result.opponent}: win share {result.win_share:.3f} "
                     f"(95% interval {result.low:.3f}-{result.high:.3f}; {result.games} games; "

@@ -161,6 +161,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             return ()
         return self._legal
 
+    def legal_actions_by_seat(self, state: EelState) -> dict[int, Sequence[int]]:
+        return dict.fromkeys(self.acting_players(state), self._legal)
+
     def _illegal_action_message(self, state: EelState, player: int, action: Any, legal: Sequence[int]) -> str:
         if isinstance(action, bool) or not isinstance(action, int):
             return f"seat {player}: a grab is a whole number of tokens, not {action!r}"
@@ -174,7 +177,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         for seat, count in moves.items():
             counts[seat] = count
         pending = tuple(counts)
-        if any(c > 0 for c in pending):
+        if max(pending) > 0:
             return _with_pending(state, pending)
         # Nobody draws: every acting player exits and there is nothing left to chance.
         nothing = [0] * self.num_players
@@ -185,9 +188,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         sizes = [0] * self.num_players
         if self.dice:
             return [max(c, 0) for c in pending]
-        left = state.bag_eels + state.bag_snakes + sum(
-            state.reserves[p] for p, c in enumerate(pending) if c == 0
-        )
+        left = state.bag_eels + state.bag_snakes + sum(state.reserves[p] for p, c in enumerate(pending) if c == 0)
         for offset in range(self.num_players):
             seat = (state.start + offset) % self.num_players
             take = min(max(pending[seat], 0), left)
@@ -196,7 +197,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         return sizes
 
     def _bag_after_exits(self, state: EelState, pending: Sequence[int]) -> tuple[int, int]:
-        returned = sum(state.reserves[p] for p, c in enumerate(pending) if c == 0)
+        if 0 not in pending:
+            return state.bag_eels, state.bag_snakes
+        returned = sum(held for held, count in zip(state.reserves, pending, strict=True) if count == 0)
         return state.bag_eels + returned, state.bag_snakes
 
     def chance_outcomes(self, state: EelState) -> list[tuple[Outcome, Fraction]]:
@@ -286,16 +289,19 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             want = pending[seat]
             if want <= 0:
                 continue
+            got_eels = got_snakes = 0
             for _ in range(want):
                 left = eels + snakes
                 if left == 0:
                     break
                 if random() * left < snakes:
                     snakes -= 1
-                    snakes_drawn[seat] += 1
+                    got_snakes += 1
                 else:
                     eels -= 1
-                    eels_drawn[seat] += 1
+                    got_eels += 1
+            eels_drawn[seat] = got_eels
+            snakes_drawn[seat] = got_snakes
         return self._resolve(state, pending, eels_drawn, snakes_drawn)
 
     def _check_outcome(self, state: EelState, outcome: Any) -> None:
@@ -325,9 +331,7 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         if not self.dice:
             total_eels = sum(sizes) - total_snakes
             if total_snakes > snakes:
-                raise IllegalChanceOutcomeError(
-                    f"the draws hold {total_snakes} snakes but the bag holds only {snakes}"
-                )
+                raise IllegalChanceOutcomeError(f"the draws hold {total_snakes} snakes but the bag holds only {snakes}")
             if total_eels > eels:
                 raise IllegalChanceOutcomeError(f"the draws hold {total_eels} eels but the bag holds only {eels}")
 
@@ -342,6 +346,9 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         self, state: EelState, counts: tuple[int, ...], eels_drawn: list[int], snakes_drawn: list[int]
     ) -> EelState:
         """The state after a grab: ``counts`` chosen (-1: not in the round), then these draws, per seat."""
+        drawn_snakes = sum(snakes_drawn)
+        if 0 not in counts and state.centre + drawn_snakes < self.threshold and self.lone_limit is None:
+            return self._quiet_grab(state, counts, eels_drawn, snakes_drawn, drawn_snakes)
         n = self.num_players
         dice = self.dice
         grab_no = state.grab_no + 1
@@ -366,11 +373,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
                     exit_grab[seat] = 2 * grab_no
                     exited.append(seat)
         # The reveal: eels to reserves, snakes to the centre.
-        centre = state.centre
-        for seat in range(n):
-            reserves[seat] += eels_drawn[seat]
-        drawn_snakes = sum(snakes_drawn)
-        centre += drawn_snakes
+        reserves = [held + got for held, got in zip(reserves, eels_drawn, strict=True)]
+        centre = state.centre + drawn_snakes
         if not dice:
             bag_eels -= sum(eels_drawn)
             bag_snakes -= drawn_snakes
@@ -471,13 +475,45 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
             over,
         )
 
+    def _quiet_grab(
+        self, state: EelState, counts: tuple[int, ...], eels_drawn: list[int], snakes_drawn: list[int], snakes: int
+    ) -> EelState:
+        """``_resolve`` for the most common grab: nobody exits, no outbreak, no lone-player count.
+
+        Then nobody scores and who is in stays as it was: only the reserves, the bag and
+        the centre change (the same state ``_resolve``'s general path would build).
+        """
+        bag_eels, bag_snakes = state.bag_eels, state.bag_snakes
+        if not self.dice:
+            bag_eels -= sum(eels_drawn)
+            bag_snakes -= snakes
+        result = GrabResult(counts, tuple(eels_drawn), tuple(snakes_drawn), (), False, (), self._nobody, False)
+        over, winners = self._game_end(state.scores, state.exit_grab, False)
+        return EelState(
+            state.scores,
+            tuple([held + got for held, got in zip(state.reserves, eels_drawn, strict=True)]),
+            state.in_round,
+            bag_eels,
+            bag_snakes,
+            state.centre + snakes,
+            state.round_no,
+            state.start,
+            state.grab_no + 1,
+            state.exit_grab,
+            state.lone_left,
+            None,
+            result,
+            winners,
+            over,
+        )
+
     @abstractmethod
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
         """The seats still in that lose their eels at an outbreak (``sizes``: tokens each seat drew)."""
 
     @abstractmethod
     def _game_end(
-        self, scores: list[int], exit_grab: list[int], round_over: bool
+        self, scores: Sequence[int], exit_grab: Sequence[int], round_over: bool
     ) -> tuple[bool, tuple[int, ...]]:
         """Whether the game is over after this grab, and its winners."""
 
@@ -583,7 +619,7 @@ class WriggleRoulette(EelFamilyGame):
         return tuple(p for p in still_in if reserves[p] == most)
 
     def _game_end(
-        self, scores: list[int], exit_grab: list[int], round_over: bool
+        self, scores: Sequence[int], exit_grab: Sequence[int], round_over: bool
     ) -> tuple[bool, tuple[int, ...]]:
         if max(scores) < self.target:
             return False, ()
@@ -605,7 +641,7 @@ class EelHarvest(EelFamilyGame):
         return tuple(p for p in still_in if sizes[p] == most)
 
     def _game_end(
-        self, scores: list[int], exit_grab: list[int], round_over: bool
+        self, scores: Sequence[int], exit_grab: Sequence[int], round_over: bool
     ) -> tuple[bool, tuple[int, ...]]:
         if not round_over or max(scores) < self.target:
             return False, ()
@@ -629,21 +665,10 @@ def _falling(n: int, k: int) -> int:
 
 
 def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:
-    """``state`` awaiting the draws of ``pending`` (built field by field: the hottest copy of a grab)."""
-    return EelState(
-        state.scores,
-        state.reserves,
-        state.in_round,
-        state.bag_eels,
-        state.bag_snakes,
-        state.centre,
-        state.round_no,
-        state.start,
-        state.grab_no,
-        state.exit_grab,
-        state.lone_left,
-        pending,
-        state.last,
-        state.winners,
-        state.over,
-    )
+    """``state`` awaiting the draws of ``pending`` (the hottest copy of a grab: one field changed in a list)."""
+    values = list(state)
+    values[_PENDING] = pending
+    return tuple.__new__(EelState, values)
+
+
+_PENDING = EelState._fields.index("pending")

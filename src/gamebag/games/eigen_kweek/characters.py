@@ -78,8 +78,11 @@ def apply_window_step(d: Draft, moves: dict[int, Move]) -> bool:
     Order within the reveal: the cards are turned up, then JULITA's blocks take
     effect (they target cards of earlier steps), then DEN OLLANDER's take.
     """
-    if all(move.kind == "pass" for move in moves.values()):
-        return False
+    for move in moves.values():
+        if move.kind != "pass":
+            break
+    else:
+        return False  # everybody passed
     step = d.window_step
     blocks: list[tuple[int, str]] = []
     takes: list[int] = []

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game, JsonDict, NodeKind
-from gamebag.core.rng import Rng
+from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
@@ -81,6 +81,15 @@ class EigenKweek(Game[KweekState, str, Outcome]):
                 return ()
             menu = menus[player] = rule.legal(self.context, state, player)
         return menu
+
+    def legal_actions_by_seat(self, state: KweekState) -> dict[int, Sequence[str]]:
+        """Who acts and their menus in one pass over the step table (play loops ask this)."""
+        rule = _DECISIONS.get(state.step)
+        if rule is None:
+            return {}
+        context = self.context
+        legal = rule.legal
+        return {seat: legal(context, state, seat) for seat in rule.acting(state)}
 
     def _menus(self, state: KweekState) -> tuple[tuple[int, ...], dict[int, tuple[str, ...]]]:
         """Who acts in ``state`` and the legal actions asked for so far, kept for the last state.
@@ -148,14 +157,20 @@ class EigenKweek(Game[KweekState, str, Outcome]):
         ]
 
     def sample_chance(self, state: KweekState, rng: Rng) -> Outcome:
-        rule = self._chance(state)
+        return self._draw(self._chance(state), state, rng)
+
+    def advance_chance(self, state: KweekState, rng: Rng) -> KweekState:
+        rule = self._chance(state)  # looked up once for the draw and the transition
+        return rule.apply(self.config, state, self._draw(rule, state, rng))
+
+    def _draw(self, rule: Chance, state: KweekState, rng: Rng) -> Outcome:
         if rule.coins is None:
-            return state.stack[rng.randrange(len(state.stack))]
+            return state.stack[draw_index(rng, len(state.stack))]
         source = rule.coins(state)
         total = sum(source)
         if total == 0:
             raise IllegalChanceOutcomeError(f"{rule.where} is empty")
-        pick = rng.randrange(total)
+        pick = draw_index(rng, total)
         for value, count in zip(self.config.values, source, strict=True):
             if pick < count:
                 return value

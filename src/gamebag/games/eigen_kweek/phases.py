@@ -188,11 +188,17 @@ def enter_phase(d: Draft, phase: Phase) -> None:
         d.say(f"phase: {PHASE_TITLES[phase]}")
 
 
+def _anyone_holds(d: Draft) -> bool:
+    """Whether some player still holds an unplayed character card."""
+    held = d.peek("held")
+    return bool(held.count(None) < len(held))
+
+
 def open_window(config: Config, d: Draft, phase: Phase) -> None:
     enter_phase(d, phase)
     d.step = Step.WINDOW
     d.window_step = 1
-    if all(card is None for card in d.peek("held")):
+    if not _anyone_holds(d):
         close_window(config, d)
 
 
@@ -233,7 +239,7 @@ def name_targets(config: Config, d: Draft) -> None:
         return
     if d.peek("chooser") is not None:
         d.chooser = None
-    if any(card is not None for card in d.peek("held")):
+    if _anyone_holds(d):
         d.window_step += 1
         d.step = Step.WINDOW
         return
@@ -360,7 +366,7 @@ def after_window(config: Config, d: Draft) -> None:
         reveal_bids(config, d)
     elif phase == Phase.CULTIVATE:
         d.step = Step.CULTIVATE
-    elif any(card is not None for card in d.peek("held")):
+    elif _anyone_holds(d):
         d.step = Step.KEEP
     else:
         end_round(config, d, {})

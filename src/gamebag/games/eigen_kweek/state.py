@@ -100,7 +100,8 @@ class Draft:
     Copy on first use: a field is thawed into lists or sets only when the rules
     read or assign it, and ``freeze`` reuses the untouched fields of the original
     state as they are. Most transitions touch a few of the 34 fields, so this is
-    what makes a transition cheap.
+    what makes a transition cheap. Each field is a ``_Thawed`` descriptor of the
+    class until the draft's own dict holds it (see there).
     """
 
     round_no: int
@@ -142,18 +143,6 @@ class Draft:
     def __init__(self, state: KweekState) -> None:
         self._state = state
 
-    def __getattr__(self, name: str) -> Any:
-        # Only called for fields not read or assigned yet.
-        spec = _SPEC.get(name)
-        if spec is None:
-            raise AttributeError(name)
-        thaw = spec[1]
-        value = self._state[spec[0]]
-        if thaw is not None:
-            value = thaw(value)
-        self.__dict__[name] = value
-        return value
-
     def peek(self, name: str) -> Any:
         """A field's current value without thawing it (for cheap checks such as emptiness)."""
         if name in self.__dict__:
@@ -163,7 +152,7 @@ class Draft:
     def freeze(self) -> KweekState:
         values = list(self._state)
         for name, value in self.__dict__.items():  # only fields: ``_state`` lives in a slot
-            index, _, freeze = _SPEC[name]
+            index, freeze = _FREEZE[name]
             values[index] = value if freeze is None else freeze(value)
         return tuple.__new__(KweekState, values)
 
@@ -233,6 +222,38 @@ for _index, _name in enumerate(KweekState._fields):
     else:
         _conversions = (list, tuple)
     _SPEC[_name] = (_index, *_conversions)
+
+
+class _Thawed:
+    """A ``Draft`` field not read or assigned yet: the first read thaws it from the state.
+
+    A non-data descriptor, so once the value sits in the draft's own ``__dict__`` (put
+    there by this first read, or by an assignment) plain attribute access finds it
+    first and this is never asked again. Cheaper than ``__getattr__``, which Python
+    calls only after a failed lookup has raised ``AttributeError``.
+    """
+
+    __slots__ = ("index", "name", "thaw")
+
+    def __init__(self, index: int, name: str, thaw: _Convert | None) -> None:
+        self.index = index
+        self.name = name
+        self.thaw = thaw
+
+    def __get__(self, draft: Draft | None, owner: type | None = None) -> Any:
+        if draft is None:
+            return self
+        value = draft._state[self.index]
+        if self.thaw is not None:
+            value = self.thaw(value)
+        draft.__dict__[self.name] = value
+        return value
+
+
+for _name, (_index, _thaw, _) in _SPEC.items():
+    setattr(Draft, _name, _Thawed(_index, _name, _thaw))
+# field name -> (position in the state, freeze back), for ``Draft.freeze``.
+_FREEZE: dict[str, tuple[int, _Convert | None]] = {name: (index, freeze) for name, (index, _, freeze) in _SPEC.items()}
 
 
 def with_fields(state: KweekState, **changes: Any) -> KweekState:

@@ -102,11 +102,11 @@ def _chooser(state: KweekState) -> tuple[int, ...]:
 
 
 def _dealt(state: KweekState) -> tuple[int, ...]:
-    return tuple(seat for seat, hand in enumerate(state.dealt) if hand)
+    return tuple([seat for seat, hand in enumerate(state.dealt) if hand])
 
 
 def _holders(state: KweekState) -> tuple[int, ...]:
-    return tuple(seat for seat, card in enumerate(state.held) if card is not None)
+    return tuple([seat for seat, card in enumerate(state.held) if card is not None])
 
 
 def _everyone(state: KweekState) -> tuple[int, ...]:
@@ -114,7 +114,7 @@ def _everyone(state: KweekState) -> tuple[int, ...]:
 
 
 def _cultivators(state: KweekState) -> tuple[int, ...]:
-    return tuple(seat for seat in range(len(state.held)) if seat != state.bernard_target)
+    return tuple([seat for seat in range(len(state.held)) if seat != state.bernard_target])
 
 
 # ---- what they may do ------------------------------------------------------------------------
