@@ -164,7 +164,7 @@ def table(game_id: str, players: int, args: argparse.Namespace) -> list[str]:
             cells[(row, column)].text()
             if (row, column) in cells
             else f"{1 / players:.3f} (itself)"
-            if row == column
+            if row == column and args.with_agent in ("", row.split(":")[0])
             else ""
             for column in agents
         ]
