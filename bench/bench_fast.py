@@ -152,7 +152,10 @@ def figure(value: float | None) -> str:
 
 
 def ratio(a: float | None, b: float | None) -> str:
-    return "-" if a is None or b is None or b == 0 else f"{a / b:,.1f}x"
+    if a is None or b is None or b == 0:
+        return "-"
+    value = a / b
+    return f"{value:,.1f}x" if value >= 10 else f"{value:.2f}x"  # two decimals where targets are fractions
 
 
 def main() -> None:
@@ -197,7 +200,8 @@ def main() -> None:
             cached = compile_seconds(cache_dir)
         print(f"compile, every engine, fresh process: cold {cold:.1f} s, cached {cached:.1f} s")
     if not args.skip_workers:
-        for engine_name, games in (("rules", 4000), ("fast", 2_000_000)):
+        # Long runs on both engines (several seconds on one worker), so starting the pool counts little.
+        for engine_name, games in (("rules", 12_000), ("fast", 2_000_000)):
             one, two = workers_speedup("wriggle-roulette", 4, games, engine_name)
             print(
                 f"simulate wriggle-roulette x{games:,} on the {engine_name} engine: --workers 1 {one:.2f} s, "

@@ -6,9 +6,16 @@ database (``--db postgres``; Debian's server, as the tests start it), or both la
 one after the other (``--compare``: 1 process, then 2, on PostgreSQL). It opens the
 tables, connects one client per person's seat (seat ``p`` of table ``t`` to process
 ``(t + p) mod N``, as a load balancer would spread them, so a table's seats sit on
-different processes), and lets every client play random legal moves after a think time
-(a person's pace; ``--think 0``: at once, saturation), until every game ends or the
-time limit passes. Everything is bounded: clients, tables and wall time.
+different processes; ``--route table``: every seat on the process that owns its table),
+and lets every client play random legal moves after a think time (a person's pace;
+``--think 0``: at once, saturation), until every game ends or the time limit passes.
+Everything is bounded: clients, tables and wall time.
+
+The clients run in ``--client-processes`` processes (an event loop each), and each
+measures how late its own loop wakes up (``client_lateness``): every latency a client
+measures includes that, so a saturated load generator shows there and is not blamed on
+the server. The servers' CPU time per acknowledged action is reported too, and the
+machine's load average (this benchmark means little on a machine busy with other work).
 
 Reports actions per second, latency from sending an action to receiving its broadcast
 (the server acknowledges an action only after queueing the new state to every reader, so
@@ -236,6 +243,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a server process has used so far, bot workers excluded."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     """Resident memory of a process and its children (the bot workers), in KiB."""
     total = 0
@@ -271,6 +287,7 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
             tables.append(response.json())
         # Memory once the tables are open (bot workers started): the play must not make it grow.
         memory_before = sum(rss_kib(pid) for pid in pids)
+        cpu_before = sum(cpu_seconds(pid) for pid in pids)
         started = time.monotonic()
         seats: list[tuple[dict[str, Any], int]] = []
         specs: list[SeatSpec] = []
@@ -279,7 +296,8 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
                 if seat["bot"]:
                     continue
                 seats.append((table, seat["seat"]))
-                ws_base = bases[(number + seat["seat"]) % len(bases)].replace("http://", "ws://")
+                spread = number + seat["seat"] if args.route == "seat" else number  # table: the owner's
+                ws_base = bases[spread % len(bases)].replace("http://", "ws://")
                 url = f"{ws_base}/ws/tables/{table['id']}"
                 seed = 1000 * seat["seat"] + len(specs)
                 specs.append(SeatSpec(len(specs), url, seat["token"], seat["seat"], seed))
@@ -299,6 +317,7 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
             client_cpu += outcome.cpu_seconds
         stats = [(table, seat, by_index[index]) for index, (table, seat) in enumerate(seats)]
         elapsed = time.monotonic() - started
+        server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         lost = 0
         finished_tables = 0
         engine = create_engine(db_url)
@@ -333,6 +352,8 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
         "commit_to_delivery_ms_p99": round(1000 * percentile(delivery, 0.99), 2),
         "errors": sum(len(s.errors) for _, _, s in stats) + len(crashed),
         "error_examples": sorted({e for _, _, s in stats for e in s.errors})[:3] + crashed[:3],
+        "server_cpu_share": round(server_cpu / elapsed, 2) if elapsed else 0.0,
+        "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else None,
         "client_processes": args.client_processes,
         "client_cpu_share": round(client_cpu / elapsed, 2) if elapsed else 0.0,
         "client_lateness_ms_p50": round(1000 * percentile(lateness, 0.50), 2),
@@ -443,7 +464,7 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
             with multiprocessing.get_context("spawn").Pool(args.client_processes) as pool:
                 pool.map(time.sleep, [0.0] * args.client_processes, 1)
                 report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers], pool))
-            report = {"database": db, "processes": processes, **report}
+            report = {"database": db, "processes": processes, "route": args.route, **report}
         finally:
             for _, process in servers:
                 process.terminate()
@@ -472,6 +493,12 @@ def main() -> None:
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite", help="the servers' database")
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
     parser.add_argument("--compare", action="store_true", help="1 process, then 2, both on PostgreSQL")
+    parser.add_argument(
+        "--route",
+        choices=("seat", "table"),
+        default="seat",
+        help="seat: a table's seats spread over the processes (the hard case); table: every seat on the table's owner",
+    )
     parser.add_argument(
         "--client-processes",
         type=int,

@@ -29,7 +29,7 @@ log = logging.getLogger("gamebag.web")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 MAX_PAYLOAD = 7900  # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more
-SENDERS = 4  # connections that send, so that one slow round trip does not hold up the others
+SEND_BATCH = 200  # messages sent in one statement at most
 
 
 def node_channel(node: str) -> str:
@@ -52,9 +52,10 @@ class Bus:
         self.url = libpq_url(url)
         self.node = node
         self._listen: Any = None
-        self._senders: list[Any] = [None] * SENDERS
-        self._locks = [asyncio.Lock() for _ in range(SENDERS)]
-        self._next = 0
+        self._connection: Any = None  # the sending connection
+        self._outbox: list[tuple[str, str, asyncio.Future[None]]] = []
+        self._waiting = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
 
@@ -96,31 +97,63 @@ class Bus:
             on_reconnect()  # notifications may have been missed: the owner reloads what it watches
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
-        import psycopg
+        """Send one message; it returns once the database took it (or raises why it could not).
 
+        Messages wait in one queue and leave in order, as many as are waiting in one
+        statement (one round trip), so a burst (every seat saying it is here, after a
+        restart) costs a few round trips instead of one each, and cannot hold up an action.
+        """
         payload = json.dumps(message, separators=(",", ":"))
         if len(payload.encode()) > MAX_PAYLOAD:
             raise ValueError("message too large for the bus")
-        index = self._next
-        self._next = (index + 1) % SENDERS
-        async with self._locks[index]:
-            sender = self._senders[index]
-            if sender is None or sender.closed:
-                sender = self._senders[index] = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-            try:
-                await sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
-            except Exception:
-                with contextlib.suppress(Exception):
-                    await sender.close()
-                self._senders[index] = None
-                raise
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._outbox.append((channel, payload, done))
+        self._waiting.set()
+        if self._sender is None or self._sender.done():
+            self._sender = loop.create_task(self._send_forever())
+        await done
+
+    async def _send_forever(self) -> None:
+        import psycopg
+
+        while True:
+            await self._waiting.wait()
+            self._waiting.clear()
+            while self._outbox:
+                batch, self._outbox = self._outbox[:SEND_BATCH], self._outbox[SEND_BATCH:]
+                try:
+                    if self._connection is None or self._connection.closed:
+                        self._connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                    await self._connection.execute(
+                        "SELECT pg_notify(m.c, m.p) FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS m(c, p, i) "
+                        "ORDER BY m.i",
+                        ([c for c, _, _ in batch], [p for _, p, _ in batch]),
+                    )
+                except Exception as error:
+                    with contextlib.suppress(Exception):
+                        if self._connection is not None:
+                            await self._connection.close()
+                    self._connection = None
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_exception(error)
+                    continue
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-        for connection in (self._listen, *self._senders):
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        for _, _, done in self._outbox:
+            if not done.done():
+                done.set_exception(ConnectionError("the bus was closed"))
+        self._outbox = []
+        for connection in (self._listen, self._connection):
             if connection is not None:
                 with contextlib.suppress(Exception):
                     await connection.close()
