@@ -10,6 +10,9 @@ Wriggle Roulette), in one run on one core, rates in games per CPU-second
 * ``step N``: the step kernel over N games, compiled random policies choosing, counted in
   finished games (N = 1, 1024, 8192);
 * heuristic play on the whole-game kernel (N = 8192) where the engine compiles it;
+* ``vector 1024``: the Gymnasium ``GamebagVectorEnv`` over 1024 games (one learner seat choosing
+  uniformly among its legal actions, the other seats the compiled ``random`` policy), counted
+  in finished games;
 
 then the ratios fast/rules, fast/plain and rules/plain; the kernels' compile time, cold
 (an empty numba cache, in a fresh process) and cached (a second fresh process); and
@@ -117,6 +120,26 @@ def step_rate(engine: FastEngine, game: Game[Any, Any, Any], size: int, seconds:
     return games, steps / (time.process_time() - started)
 
 
+def vector_rate(game: Game[Any, Any, Any], size: int, seconds: float) -> float:
+    """Finished games per CPU-second of ``GamebagVectorEnv`` with ``size`` games (learner: uniform legal)."""
+    from gamebag.interop.vector_env import GamebagVectorEnv
+
+    vec = GamebagVectorEnv(game.game_id, size, game.num_players, dict(game.options), opponents="random")
+    vec.reset(seed=1)
+    vec.step(vec.action_masks().argmax(axis=1))  # compile (or load) before the clock starts
+    vec.reset(seed=2)
+    # Uniform noise drawn before the clock: the learner's choice costs one product and an argmax.
+    noise = np.random.default_rng(0).random((64, size, vec.env.num_actions))
+    steps = iter(range(10**12))
+
+    def advance() -> int:
+        masks = vec.action_masks()
+        _, _, done, _, _ = vec.step((noise[next(steps) % 64] * masks).argmax(axis=1))
+        return int(done.sum())
+
+    return rate(advance, seconds)
+
+
 def compile_seconds(cache_dir: str) -> float:
     """Seconds a fresh process takes to import every engine and play one game on each."""
     script = (
@@ -171,7 +194,7 @@ def main() -> None:
     seen = set()
     print(f"games per CPU-second (numpy {np.__version__}, python {sys.version.split()[0]})")
     header = ["game", "players", "rules", "plain"] + [f"fast {n}" for n in SIZES] + [f"step {n}" for n in SIZES]
-    header += ["fast heuristic", "fast/rules", "fast/plain", "rules/plain"]
+    header += ["fast heuristic", "vector 1024", "fast/rules", "fast/plain", "rules/plain"]
     print(" | ".join(header))
     for game_id, players in configs:
         if (game_id, players) in seen:
@@ -188,10 +211,11 @@ def main() -> None:
         heuristic = None
         if "heuristic" in engine.policies(game) and engine_for(game, ["heuristic"] * players) is not None:
             heuristic = fast_rate(engine, game, "heuristic", SIZES[-1], args.seconds)
+        vector = vector_rate(game, 1024, args.seconds)
         best = fast[SIZES[-1]]
         row = [game_id, str(players), figure(rules), figure(plain)]
         row += [figure(fast[n]) for n in SIZES] + [figure(steps[n][0]) for n in SIZES]
-        row += [figure(heuristic), ratio(best, rules), ratio(best, plain), ratio(rules, plain)]
+        row += [figure(heuristic), figure(vector), ratio(best, rules), ratio(best, plain), ratio(rules, plain)]
         print(" | ".join(row))
         print("    step kernel env-steps per CPU-second: " + ", ".join(f"N={n}: {steps[n][1]:,.0f}" for n in SIZES))
     if not args.skip_compile:

@@ -2,7 +2,8 @@
 
 For each configuration it plays uniformly random games for about ``--seconds`` each way:
 
-* ``engine``: ``sim.play.random_walk`` on the rules engine (no observations);
+* ``engine``: ``sim.play.random_walk`` on the rules engine (no observations), the rules
+  engine's own fastest loop;
 * ``engine+obs``: the same walk, also reading ``observation_tensor`` of every seat at every
   decision node (what a multi-agent wrapper must hand over); the engine's own floor for them;
 * ``engine+chance``: the same walk, drawing each chance outcome from the game's full
@@ -103,23 +104,13 @@ def engine_game(game_id: str, players: int) -> Callable[[int], None]:
 def engine_observing_game(game_id: str, players: int) -> Callable[[int], None]:
     game = gamebag.make(game_id, players)
     rng = make_rng(0)
+    seats = range(players)
 
     def play(number: int) -> None:
-        state = game.initial_state()
-        while True:
-            kind = game.node_kind(state)
-            if kind is NodeKind.TERMINAL:
-                return
-            if kind is NodeKind.CHANCE:
-                state = game.apply_chance(state, game.sample_chance(state, rng))
-                continue
-            for seat in range(players):
-                game.observation_tensor(state, seat)
-            moves = {}
-            for seat in game.acting_players(state):
-                legal = game.legal_actions(state, seat)
-                moves[seat] = legal[rng.randrange(len(legal))]
-            state = game.apply(state, moves)
+        for state in random_walk(game, rng):
+            if game.node_kind(state) is NodeKind.DECISION:
+                for seat in seats:
+                    game.observation_tensor(state, seat)
 
     return play
 
@@ -136,13 +127,11 @@ def engine_chance_game(game_id: str, players: int) -> Callable[[int], None]:
                 return
             if kind is NodeKind.CHANCE:
                 outcomes = [(o, p.numerator / p.denominator) for o, p in game.chance_outcomes(state)]
-                state = game.apply_chance(state, draw(outcomes, rng))
+                state = game._apply_chance(state, draw(outcomes, rng))  # an outcome of its own list
                 continue
-            moves = {}
-            for seat in game.acting_players(state):
-                legal = game.legal_actions(state, seat)
-                moves[seat] = legal[rng.randrange(len(legal))]
-            state = game.apply(state, moves)
+            legal = game.legal_actions_by_seat(state)
+            moves = {seat: choices[rng.randrange(len(choices))] for seat, choices in legal.items()}
+            state = game.apply_chosen(state, moves, legal)
 
     return play
 

@@ -22,6 +22,7 @@ from gamebag.core.errors import (
 from gamebag.core.protocol import Game
 from gamebag.core.registry import GameEntry
 from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
+from gamebag.fast.solved import provide_solutions
 
 __version__ = "0.1.0"
 
@@ -48,6 +49,19 @@ __all__ = [
 # Importing the games package registers every game it contains; ``gamebag.games``
 # is that package, and the list of registered ids is ``game_ids()``.
 importlib.import_module("gamebag.games")
+
+
+def _exact_solution(game: Game[Any, Any, Any], objective: str) -> Any:
+    """The exact solvers' policy of ``game`` for ``objective`` (solved once per process and cached)."""
+    from gamebag.agents.solvers.solutions import score_solution, win_solution
+
+    return score_solution(game) if objective == "score" else win_solution(game)
+
+
+# The package wires its layers together here: the compiled engines (``gamebag.fast``) read
+# solved policies without importing the solvers above them, so the exact solvers are handed
+# to them (imported only when a compiled optimal policy first asks).
+provide_solutions(_exact_solution)
 
 
 def make(game_id: str, players: int | None = None, **options: Any) -> Game[Any, Any, Any]:

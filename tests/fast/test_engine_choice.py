@@ -133,3 +133,53 @@ def test_tournament_runs_compiled_matchups_on_the_fast_engine() -> None:
             ),
             engine="fast",
         )
+
+
+def test_a_missing_numba_gives_one_notice_and_the_rules_engines_result() -> None:
+    # ``sys.modules["numba"] = None`` makes every ``import numba`` fail, as on a machine without it.
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from gamebag.cli.app import main\n"
+        "sys.argv = ['gamebag', 'simulate', 'wriggle-roulette', '-n', '3', '-g', '6', '--seed', '4', '--json']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    notices = [line for line in done.stderr.splitlines() if line.startswith("notice:")]
+    assert len(notices) == 1 and "numba is not usable" in notices[0], done.stderr
+    result = json.loads(done.stdout)
+    assert result["engine"] == "rules"
+    expected = run_simulation(SimulationSpec("wriggle-roulette", 3, ("random",) * 3, 6, 4), engine="rules")
+    assert result["win_share"] == pytest.approx(expected.win_share)
+
+
+def test_a_kernel_failing_as_it_runs_gives_one_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from gamebag.cli.app import app
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("LLVM exploded")
+
+    monkeypatch.setattr(EelFamilyEngine, "play", broken)
+    runner = CliRunner()
+    done = runner.invoke(app, ["simulate", "wriggle-roulette", "-n", "3", "-g", "6", "--json"])
+    assert done.exit_code == 0, done.output
+    assert done.stderr.count("notice: using the rules engine") == 1 and "LLVM exploded" in done.stderr
+    assert json.loads(done.stdout)["engine"] == "rules"
+    field = ["tournament", "wriggle-roulette", "-n", "2", "-a", "random,heuristic", "-g", "4", "--no-ladder", "--json"]
+    done = runner.invoke(app, field)
+    assert done.exit_code == 0, done.output
+    assert done.stderr.count("notice: using the rules engine") == 1 and "LLVM exploded" in done.stderr
+    assert json.loads(done.stdout)["engine"] == "rules"
+
+
+def test_a_switched_off_compiler_is_a_compiler_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numba
+
+    registry.compiler_problem.cache_clear()
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", True)
+    try:
+        assert "NUMBA_DISABLE_JIT" in str(registry.compiler_problem())
+    finally:
+        registry.compiler_problem.cache_clear()

@@ -180,6 +180,10 @@ def check_params(name: str, params: Mapping[str, str], allowed: tuple[str, ...])
 
 
 _loaded = False
+# Modules of compiled passes: they need numba when imported, and their users import them only
+# where the compiler works (``gamebag.fast.compiler_problem``), so a machine without numba still
+# finds every agent.
+_COMPILED_MODULES = frozenset({"gamebag.agents.solvers.kernels"})
 
 
 def _load() -> None:
@@ -190,4 +194,5 @@ def _load() -> None:
     _loaded = True
     package = importlib.import_module("gamebag.agents")
     for module in pkgutil.walk_packages(package.__path__, "gamebag.agents."):
-        importlib.import_module(module.name)
+        if module.name not in _COMPILED_MODULES:
+            importlib.import_module(module.name)

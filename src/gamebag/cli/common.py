@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -54,3 +55,18 @@ def progress_bar() -> Progress:
         console=Console(stderr=True),
         transient=True,
     )
+
+
+def engine_notice(requested: str, reason: str | None) -> None:
+    """One line on stderr when ``auto`` meant the fast engine but the machine's compiler kept it out.
+
+    A missing or broken numba, or a kernel failing as it ran, hands the work to the rules engine
+    (the results stay right); a request the fast engine cannot take (an agent without a compiled
+    policy) is no surprise and gets no notice.
+    """
+    from gamebag.fast import compiler_problem
+
+    if requested != "auto" or reason is None:
+        return
+    if compiler_problem() is not None or "the fast engine failed" in reason:
+        typer.echo(f"notice: using the rules engine: {reason}", err=True)

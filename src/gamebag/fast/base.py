@@ -28,8 +28,9 @@ class BatchResult:
     ``returns`` are the win shares the rules engine's ``returns`` give (1/k to each of
     k tied winners); ``length`` is what the rules engine's ``round_number`` says at the
     end (what ``simulate`` reports as rounds; for Pig a round is one turn of each
-    player); ``ended_by`` indexes ``ended_by_names`` (the rules engine's ``ended_by``
-    strings; an empty name stands for a game that reports no reason).
+    player); ``ended_by`` indexes ``ended_by_names``: how each game ended, named as the
+    rules engine's ``termination()`` names it (``Termination`` values such as ``goal`` or
+    ``tiebreak_cap``; an empty name stands for a game that reports no reason).
     """
 
     start: int
@@ -50,17 +51,19 @@ class BatchResult:
         scores: npt.NDArray[np.int32],
         returns: npt.NDArray[np.float64],
         length: npt.NDArray[np.int32],
+        ended_by: npt.NDArray[np.int8] | None = None,
+        ended_by_names: tuple[str, ...] = ("",),
     ) -> BatchResult:
-        """Games that seat 0 starts and that report no reason for ending (the dice games)."""
+        """Games that seat 0 starts (the dice games); ``ended_by`` defaults to the first name for every game."""
         games = int(length.shape[0])
         return cls(
             start=start,
             scores=scores,
             returns=returns,
             length=length,
-            ended_by=np.zeros(games, dtype=np.int8),
+            ended_by=np.zeros(games, dtype=np.int8) if ended_by is None else ended_by,
             first_player=np.zeros(games, dtype=np.int8),
-            ended_by_names=("",),
+            ended_by_names=ended_by_names,
         )
 
 
@@ -101,6 +104,10 @@ class StepBatch(ABC):
     @abstractmethod
     def observations(self) -> npt.NDArray[np.float32]:
         """``[num_envs, num_players, observation_size]``, each seat's view only, scaled to [0, 1]."""
+
+    def seat_observations(self, seat: int) -> npt.NDArray[np.float32]:
+        """``[num_envs, observation_size]``: ``observations()[:, seat]`` (engines may build that seat's only)."""
+        return np.ascontiguousarray(self.observations()[:, seat])
 
     @abstractmethod
     def rewards(self) -> npt.NDArray[np.float64]:

@@ -31,9 +31,11 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
+from gamebag.core.traits import Termination
+from gamebag.fast import solved
 from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
 from gamebag.fast.registry import register_engine
-from gamebag.fast.rng import draw_below, game_key, run_key
+from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.catch_a_dragon.dice import all_collections, bust_probability, legal_collections, set_points
 from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 
@@ -68,6 +70,8 @@ ROLL_CODES = 7**6  # base-7 numbers of six face counts
 ROLL_RANKS = 924  # rolls of at most six dice
 POLICIES: tuple[str, ...] = ("random", "heuristic", "optimal-score", "optimal-win")
 RANDOM, HEURISTIC, OPTIMAL_SCORE, OPTIMAL_WIN = range(4)
+# How a game ended (BatchResult.ended_by), as the rules' ``termination()`` names it.
+DRAGON_ENDINGS = (Termination.ROUNDS.value, Termination.TIEBREAK_CAP.value)
 OBSERVATION_SIZE = 6 + 6 + 4 + 1 + 1 + MAX_PLAYERS + 3
 # The heuristic agent's typical gains (agents/heuristics/catch_a_dragon.py).
 DIFFERENT_GAIN = 2.0
@@ -140,7 +144,7 @@ def collection_table(dice: int) -> Int8Array:
 
 
 # ---- the rules -----------------------------------------------------------------------------
-@numba.njit(cache=True)
+@helper
 def held_code(board: IntArray, i: int, column: int) -> int:
     """The set code of the six counts at ``board[i, column:column + 6]``."""
     size = 0
@@ -159,7 +163,7 @@ def held_code(board: IntArray, i: int, column: int) -> int:
     return mask
 
 
-@numba.njit(cache=True)
+@helper
 def held_size(board: IntArray, i: int) -> int:
     size = 0
     for f in range(SIDES):
@@ -167,7 +171,7 @@ def held_size(board: IntArray, i: int) -> int:
     return size
 
 
-@numba.njit(cache=True)
+@helper
 def rolled_rank(board: IntArray, i: int, roll_rank: npt.NDArray[np.int16]) -> int:
     """The rank of the roll in row ``i`` (see ``roll_tables``)."""
     base7 = 0
@@ -206,14 +210,14 @@ TablesArrays = tuple[
 ]
 
 
-@numba.njit(cache=True)
+@helper
 def legal_range(board: IntArray, i: int, rules: RulesArrays) -> tuple[int, int]:
     """The slice of ``LEGAL_LIST`` holding the legal collections of row ``i``'s set and roll."""
     where = held_code(board, i, COLLECTED) * ROLL_RANKS + rolled_rank(board, i, rules[ROLL_RANK])
     return int(rules[LEGAL_START][where]), int(rules[LEGAL_START][where + 1])
 
 
-@numba.njit(cache=True)
+@helper
 def end_turn(board: IntArray, i: int, points: int, ended: int, config: IntArray) -> None:
     """The rules' ``_end_turn``: bank ``points``, record the turn, pass on or finish the game."""
     players = config[PLAYERS]
@@ -253,7 +257,7 @@ def end_turn(board: IntArray, i: int, points: int, ended: int, config: IntArray)
     board[i, ROUND] = round_no + 1
 
 
-@numba.njit(cache=True)
+@helper
 def apply_roll(board: IntArray, i: int, rolled: Int8Array, rules: RulesArrays) -> None:
     """The dice show ``rolled`` (counts per face) for the seat to move (the row must be rolling)."""
     for f in range(SIDES):
@@ -265,7 +269,7 @@ def apply_roll(board: IntArray, i: int, rolled: Int8Array, rules: RulesArrays) -
         board[i, PHASE] = COLLECTING
 
 
-@numba.njit(cache=True)
+@helper
 def apply_action(board: IntArray, i: int, action: int, rules: RulesArrays) -> None:
     """The seat to move takes ``action`` (an index of ``all_actions()``, legal here)."""
     points = rules[POINTS]
@@ -285,7 +289,7 @@ def apply_action(board: IntArray, i: int, action: int, rules: RulesArrays) -> No
         board[i, PHASE] = DECIDING
 
 
-@numba.njit(cache=True)
+@helper
 def is_legal(board: IntArray, i: int, action: int, rules: RulesArrays) -> bool:
     """Whether the seat to move at row ``i`` may take ``action`` now."""
     phase = board[i, PHASE]
@@ -300,7 +304,7 @@ def is_legal(board: IntArray, i: int, action: int, rules: RulesArrays) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@helper
 def reset_row(board: IntArray, i: int) -> None:
     """Round 1, seat 0 about to roll, nothing scored."""
     for column in range(FIELDS):
@@ -308,7 +312,7 @@ def reset_row(board: IntArray, i: int) -> None:
     board[i, ROUND] = 1
 
 
-@numba.njit(cache=True)
+@helper
 def roll_dice(board: IntArray, i: int, key: np.uint64, counters: U64Array, dice: int, rolled: Int8Array) -> None:
     """Roll every uncollected die with the game's stream (one draw per die)."""
     for f in range(SIDES):
@@ -319,7 +323,7 @@ def roll_dice(board: IntArray, i: int, key: np.uint64, counters: U64Array, dice:
         rolled[face] += 1
 
 
-@numba.njit(cache=True)
+@helper
 def roll_on(board: IntArray, i: int, key: np.uint64, counters: U64Array, rules: RulesArrays, rolled: Int8Array) -> None:
     """Resolve row ``i``'s rolls until its seat must decide or the game is over."""
     while board[i, PHASE] == ROLLING:
@@ -328,7 +332,7 @@ def roll_on(board: IntArray, i: int, key: np.uint64, counters: U64Array, rules: 
 
 
 # ---- the policies --------------------------------------------------------------------------
-@numba.njit(cache=True)
+@helper
 def choose(
     policy: int, board: IntArray, i: int, key: np.uint64, counters: U64Array, rules: RulesArrays, tables: TablesArrays
 ) -> int:
@@ -387,7 +391,7 @@ def choose(
 
 
 # ---- whole games ---------------------------------------------------------------------------
-@numba.njit(cache=True)
+@helper
 def play_on(
     board: IntArray,
     key: np.uint64,
@@ -653,9 +657,7 @@ def _node_codes(node: Hashable) -> tuple[int, int]:
 def score_tables(game: Game[Any, Any, Any]) -> tuple[Int8Array, Int8Array]:
     """``[set code, roll rank]`` and ``[set code]``: the optimal-score action at every decision."""
     # The solved policy is the optimal-score agent's own (computed once per process).
-    from gamebag.agents.solvers.solutions import score_solution
-
-    solution = score_solution(game)
+    solution = solved.solution(game, "score")
     collect = np.full((SET_CODES, ROLL_RANKS), -1, dtype=np.int8)
     decide = np.full(SET_CODES, -1, dtype=np.int8)
     for node in solution.graph.decision_nodes:
@@ -675,13 +677,8 @@ def win_tables(game: Game[Any, Any, Any]) -> tuple[IntArray, Int8Array, npt.NDAr
     Returns the decision slot of every (set code, roll rank + 1; column 0 for the
     stop-or-roll node), the actions, and each level's offset, smallest difference and width.
     """
-    # The solved policy is the optimal-win agent's own (computed once per process).
-    from gamebag.agents.solvers.rounds import RoundsWinSolution
-    from gamebag.agents.solvers.solutions import win_solution
-
-    solution = win_solution(game)
-    if not isinstance(solution, RoundsWinSolution):
-        raise TypeError("Catch A Dragon's win solution is a rounds solution")
+    # The solved policy is the optimal-win agent's own (computed once per process), a rounds solution.
+    solution = solved.solution(game, "win")
     graph = solution.graph
     slots = np.full((SET_CODES, ROLL_RANKS + 1), -1, dtype=np.int32)
     widest = max(len(graph.actions[n]) for n in graph.decision_nodes)
@@ -856,7 +853,9 @@ class DragonEngine(FastEngine):
         rules = rules_arrays(rules_of(game))
         tables = policy_tables(game, agents)
         scores, returns, length = play_games(run_key(seed), start, stop, rules, policy_codes(agents), tables)
-        return BatchResult.seat_zero_starts(start, scores, returns, length)
+        # The rules' ``termination()``: tied leaders share the win only when the tie-break rounds ran out.
+        shared = (np.count_nonzero(returns, axis=1) > 1).astype(np.int8)
+        return BatchResult.seat_zero_starts(start, scores, returns, length, shared, DRAGON_ENDINGS)
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return DragonStepBatch(game, num_envs)
@@ -869,9 +868,11 @@ class DragonEngine(FastEngine):
         prepared = self._prepared.get(
             game,
             agents,
-            lambda: None
-            if self.unsupported(game, agents) is not None
-            else (rules_arrays(rules_of(game)), policy_codes(agents), policy_tables(game, agents)),
+            lambda: (
+                None
+                if self.unsupported(game, agents) is not None
+                else (rules_arrays(rules_of(game)), policy_codes(agents), policy_tables(game, agents))
+            ),
         )
         if prepared is None:
             return None

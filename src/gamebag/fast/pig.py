@@ -8,7 +8,7 @@ none). The rules options ``goal`` and ``die_sides`` are kernel parameters.
 Policies are compiled too: ``random`` (a uniform legal action), ``heuristic``
 (hold once the turn's total reaches 20, as the heuristic agent does) and the
 solved ``optimal-score`` / ``optimal-win`` tables, which the kernel reads
-directly (they come from :mod:`gamebag.agents.solvers`, solved once per process).
+directly (the exact solvers' own, handed over through :mod:`gamebag.fast.solved`).
 ``tests/fast/test_fast_pig.py`` proves the kernels equal to ``games/pig``.
 """
 
@@ -23,9 +23,11 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
+from gamebag.core.traits import Termination
+from gamebag.fast import solved
 from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
 from gamebag.fast.registry import register_engine
-from gamebag.fast.rng import draw_below, game_key, run_key
+from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.pig.rules import Phase, PigState
 
 # Board columns.
@@ -48,7 +50,7 @@ Int8Array = npt.NDArray[np.int8]
 
 
 # ---- the rules -----------------------------------------------------------------------------
-@numba.njit(cache=True)
+@helper
 def _next_turn(board: IntArray, i: int) -> None:
     board[i, SEAT] = 1 - board[i, SEAT]
     board[i, TOTAL] = 0
@@ -56,7 +58,7 @@ def _next_turn(board: IntArray, i: int) -> None:
     board[i, TURNS] += 1
 
 
-@numba.njit(cache=True)
+@helper
 def apply_action(board: IntArray, i: int, action: int) -> None:
     """Seat to move at row ``i`` holds (0) or rolls (1); the row must be deciding."""
     if action == ROLL:
@@ -67,7 +69,7 @@ def apply_action(board: IntArray, i: int, action: int) -> None:
     _next_turn(board, i)
 
 
-@numba.njit(cache=True)
+@helper
 def apply_roll(board: IntArray, i: int, face: int, goal: int) -> None:
     """The die shows ``face`` for the seat to move at row ``i`` (the row must be rolling)."""
     board[i, LAST_ROLL] = face
@@ -87,7 +89,7 @@ def apply_roll(board: IntArray, i: int, face: int, goal: int) -> None:
     board[i, PHASE] = DECIDING
 
 
-@numba.njit(cache=True)
+@helper
 def reset_row(board: IntArray, i: int) -> None:
     """The initial position: seat 0 about to roll."""
     for column in range(FIELDS):
@@ -95,7 +97,7 @@ def reset_row(board: IntArray, i: int) -> None:
     board[i, WINNER] = -1
 
 
-@numba.njit(cache=True)
+@helper
 def round_number(board: IntArray, i: int) -> int:
     """The rules engine's ``round_number``: a round is one turn of each player."""
     turns = int(board[i, TURNS])
@@ -105,7 +107,7 @@ def round_number(board: IntArray, i: int) -> int:
 
 
 # ---- the policies --------------------------------------------------------------------------
-@numba.njit(cache=True)
+@helper
 def choose(
     policy: int,
     board: IntArray,
@@ -134,7 +136,7 @@ def choose(
 
 
 # ---- whole games ---------------------------------------------------------------------------
-@numba.njit(cache=True)
+@helper
 def play_on(
     board: IntArray,
     key: np.uint64,
@@ -318,10 +320,8 @@ def _action_code(action: Any) -> int:
 
 def score_table(game: Game[Any, Any, Any]) -> Int8Array:
     """``[total]``: the optimal-score action at a decision with that running total."""
-    from gamebag.agents.solvers.solutions import score_solution
-
     rules = rules_of(game)
-    solution = score_solution(game)
+    solution = solved.solution(game, "score")
     table = np.full(rules.goal, ROLL, dtype=np.int8)
     for node in solution.graph.decision_nodes:
         table[_node_total(solution.graph.nodes[node])] = _action_code(solution.action_at(solution.graph.nodes[node]))
@@ -331,13 +331,8 @@ def score_table(game: Game[Any, Any, Any]) -> Int8Array:
 def win_tables(game: Game[Any, Any, Any]) -> tuple[Int8Array, IntArray, Int8Array]:
     """The optimal-win solution's choice table as it is, the decision slot of every running
     total, and the action of every (slot, choice)."""
-    # The solved policy is the optimal-win agent's own (computed once per process).
-    from gamebag.agents.solvers.race import RaceWinSolution
-    from gamebag.agents.solvers.solutions import win_solution
-
-    solution = win_solution(game)
-    if not isinstance(solution, RaceWinSolution):
-        raise TypeError("Pig's win solution is a race solution")
+    # The solved policy is the optimal-win agent's own (computed once per process), a race solution.
+    solution = solved.solution(game, "win")
     graph = solution.graph
     slots = np.zeros(rules_of(game).goal, dtype=np.int32)
     actions = np.zeros((len(graph.decision_nodes), NUM_ACTIONS), dtype=np.int8)
@@ -345,7 +340,8 @@ def win_tables(game: Game[Any, Any, Any]) -> tuple[Int8Array, IntArray, Int8Arra
         slots[_node_total(graph.nodes[node])] = slot
         for k, action in enumerate(graph.actions[node]):
             actions[slot, k] = _action_code(action)
-    return solution.choices, slots, actions
+    choices: Int8Array = solution.choices
+    return choices, slots, actions
 
 
 PolicyTables = tuple[Int8Array, Int8Array, IntArray, Int8Array]
@@ -475,7 +471,8 @@ class PigEngine(FastEngine):
         scores, returns, length = play_games(
             run_key(seed), start, stop, rules.goal, rules.sides, policy_codes(agents), *policy_tables(game, agents)
         )
-        return BatchResult.seat_zero_starts(start, scores, returns, length)
+        # Every Pig game ends when a player reaches the goal (the rules' ``termination()``).
+        return BatchResult.seat_zero_starts(start, scores, returns, length, ended_by_names=(Termination.GOAL.value,))
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         return PigStepBatch(game, num_envs)
@@ -488,9 +485,11 @@ class PigEngine(FastEngine):
         prepared = self._prepared.get(
             game,
             agents,
-            lambda: None
-            if self.unsupported(game, agents) is not None
-            else (rules_of(game), policy_codes(agents), policy_tables(game, agents)),
+            lambda: (
+                None
+                if self.unsupported(game, agents) is not None
+                else (rules_of(game), policy_codes(agents), policy_tables(game, agents))
+            ),
         )
         if prepared is None:
             return None

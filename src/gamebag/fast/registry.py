@@ -32,6 +32,10 @@ def compiler_problem() -> str | None:
     try:
         import numba
 
+        if getattr(numba.config, "DISABLE_JIT", False):
+            # The kernels would run as plain Python: right, but far slower than the rules engine.
+            return "numba's compiler is switched off here (NUMBA_DISABLE_JIT)"
+
         @numba.njit(cache=False)
         def _probe(x: int) -> int:
             return x + 1

@@ -7,6 +7,9 @@ Weyl sequence), so a game's draws never depend on which batch or worker plays it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 import numba
 import numpy as np
 
@@ -21,6 +24,23 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0
+# How the functions a kernel calls are compiled (``@helper``, ``@inlined_helper``): they only
+# read and write arrays their caller owns, so they are compiled without numba's reference
+# counting; with it, every call paid atomic increments and decrements on each array it was
+# handed, which cost more than the rules themselves (most of a whole-game kernel's time).
+# Functions that allocate arrays (the kernels' entry points) keep ``cache=True`` alone.
+_HELPER_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def helper(function: _F) -> _F:
+    """Compile ``function`` for the kernels to call, without reference counting."""
+    return cast(_F, numba.njit(**_HELPER_OPTIONS)(function))
+
+
+def inlined_helper(function: _F) -> _F:
+    """``helper``, and inlined into each caller (the rules a hot loop runs every step)."""
+    return cast(_F, numba.njit(inline="always", **_HELPER_OPTIONS)(function))
 
 
 def run_key(seed: int | str) -> np.uint64:
@@ -49,11 +69,12 @@ def draw_u64(key: np.uint64, counter: np.uint64) -> np.uint64:
 @numba.njit(cache=True, inline="always")
 def draw_below(key: np.uint64, counter: np.uint64, n: np.int64) -> np.int64:
     """An integer uniform on ``0 .. n - 1`` (53-bit float scaling: bias below 2**-40 for n < 2**13)."""
-    u = np.float64(draw_u64(key, counter) >> _S11) * _INV53
+    # The top 53 bits fit a signed integer, whose conversion is one instruction on any CPU.
+    u = np.float64(np.int64(draw_u64(key, counter) >> _S11)) * _INV53
     return np.int64(u * n)
 
 
 @numba.njit(cache=True, inline="always")
 def draw_uniform(key: np.uint64, counter: np.uint64) -> np.float64:
     """A float uniform on [0, 1)."""
-    return np.float64(draw_u64(key, counter) >> _S11) * _INV53
+    return np.float64(np.int64(draw_u64(key, counter) >> _S11)) * _INV53

@@ -262,11 +262,10 @@ class Table:
             self._rng = rng
         elif self._rng is None:
             raise RuntimeError("the first reset of a table needs a generator")
-        self.state = self.game.initial_state()
         self.steps = 0
         self.truncated = False
         self.forfeit = None
-        self._resolve_chance()
+        self.state = self._past_chance(self.game.initial_state())
 
     @property
     def over(self) -> bool:
@@ -370,9 +369,8 @@ class Table:
         if self._rng is None:
             raise RuntimeError("the environment must be reset before it is stepped")
         before = self._state
-        self.state = self.game._apply(before, moves)
+        self.state = self._past_chance(self.game._apply(before, moves))
         self.steps += 1
-        self._resolve_chance()
         if self.max_steps is not None and self.steps >= self.max_steps and not self._terminal:
             self.truncated = True
         return self._rewards(before, self._state)
@@ -384,14 +382,14 @@ class Table:
             raise RuntimeError("the environment must be reset before it is stepped")
         return self._rng
 
-    def _resolve_chance(self) -> None:
-        if self._kind is not NodeKind.CHANCE:
-            return
-        game, rng = self.game, self.rng
-        state = self._state
-        while game.node_kind(state) is NodeKind.CHANCE:
-            state = game.sample_and_apply_chance(state, rng)[1]
-        self.state = state
+    def _past_chance(self, state: Any) -> Any:
+        """``state`` with any chance events resolved by the episode's generator (nobody reads the outcomes)."""
+        game = self.game
+        if game.node_kind(state) is NodeKind.CHANCE:
+            rng = self.rng
+            while game.node_kind(state) is NodeKind.CHANCE:
+                state = game.advance_chance(state, rng)
+        return state
 
     def _rewards(self, before: Any, after: Any) -> tuple[float, ...]:
         if self.reward_mode == "score":

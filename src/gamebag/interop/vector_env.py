@@ -84,9 +84,7 @@ class BatchEnv:
 
     def step(
         self, actions: NDArray[np.integer[Any]]
-    ) -> tuple[
-        NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]
-    ]:
+    ) -> tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
         """Apply the acting seats' actions: (observations, rewards, done, masks, to_act).
 
         ``rewards`` are the win shares of the games that ended on this step (``done``);
@@ -155,6 +153,7 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         self._seed = 0
         self._masks = np.ones((num_envs, self.env.num_actions), dtype=np.bool_)
         self._learner_acts = np.zeros(num_envs, dtype=np.bool_)
+        self._observations = np.zeros((num_envs, self.env.observation_size), dtype=np.float32)
         self._opponent_seats = [p for p in range(players_here) if p != seat]
 
     def set_opponents(self, opponents: str | BatchPolicy) -> None:
@@ -178,8 +177,8 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         if isinstance(seed, list):
             raise ValueError("seed the vector environment with one integer: env k plays game k of that seed")
         self._seed = 0 if seed is None else int(seed)
-        observations, masks, to_act = self.env.reset(self._seed)
-        return self._learner_view(observations, masks, to_act), self._infos()
+        _, masks, to_act = self.env.reset(self._seed)
+        return self._learner_view(masks, to_act), self._infos()
 
     def step(
         self, actions: NDArray[np.integer[Any]]
@@ -199,12 +198,18 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
             )
         joint = self._opponent_actions()
         joint[:, self.seat] = np.where(acting, chosen, 0)
-        previous = env.batch.observations()[:, self.seat]
-        observations, rewards, done, masks, to_act = env.step(joint)
-        learner = self._learner_view(observations, masks, to_act)
+        previous = self._observations  # the learner's view before this step
+        # The batch is stepped here rather than through BatchEnv.step, which builds every seat's view.
+        batch = env.batch
+        batch.step(joint)
+        rewards = batch.rewards()
+        done = batch.done()
+        if done.any():
+            batch.reset_done()
+        learner = self._learner_view(batch.legal_mask(), batch.to_act())
         infos = self._infos()
         if done.any():
-            infos["final_obs"] = np.where(done[:, None], previous, 0.0).astype(np.float32)
+            infos["final_obs"] = np.where(done[:, None], previous, np.float32(0.0))
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return learner, rewards[:, self.seat].astype(np.float64), done, truncated, infos
 
@@ -216,12 +221,11 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         """Nothing to release."""
 
     # ---- helpers --------------------------------------------------------------------
-    def _learner_view(
-        self, observations: NDArray[np.float32], masks: NDArray[np.bool_], to_act: NDArray[np.bool_]
-    ) -> NDArray[np.float32]:
+    def _learner_view(self, masks: NDArray[np.bool_], to_act: NDArray[np.bool_]) -> NDArray[np.float32]:
         self._learner_acts = to_act[:, self.seat].copy()
         self._masks = np.where(self._learner_acts[:, None], masks[:, self.seat], True)
-        return np.ascontiguousarray(observations[:, self.seat])
+        self._observations = self.env.batch.seat_observations(self.seat)
+        return self._observations.copy()
 
     def _infos(self) -> dict[str, Any]:
         return {"learner_acts": self._learner_acts.copy(), "action_mask": self._masks.copy()}

@@ -26,6 +26,7 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.lab.cells import Cell
+from gamebag.sim.simulate import ended_by_reason
 
 RULES = "rules"
 FAST = "compiled"
@@ -130,8 +131,7 @@ def _play_rules(cell: Cell, start: int, stop: int, max_rounds: int, tick: Tick |
             ended_by.append(LAB_CAP)
         else:
             returns[row] = game.returns(state)
-            reason = game.public_view(state).get("ended_by")
-            ended_by.append(reason if isinstance(reason, str) else "")
+            ended_by.append(ended_by_reason(game, state) or "")
         if tick is not None:
             tick(1)
     return Block(

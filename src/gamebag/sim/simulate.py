@@ -25,6 +25,7 @@ import numpy as np
 import gamebag
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError
+from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng
 from gamebag.fast import BatchResult, engine_for, unavailable_reason
 from gamebag.sim.play import play_game
@@ -151,14 +152,19 @@ def _play_range(spec: SimulationSpec, start: int, stop: int, keep_records: bool)
                 scores=played.scores,
                 rounds=played.rounds,
                 record=played.record.to_json() if played.record is not None else None,
-                ended_by=_ended_by(game.public_view(played.state)),
+                ended_by=ended_by_reason(game, played.state),
             )
         )
     return out
 
 
-def _ended_by(view: dict[str, Any]) -> str | None:
-    reason = view.get("ended_by")
+def ended_by_reason(game: Game[Any, Any, Any], state: Any) -> str | None:
+    """How a finished game ended: its ``termination()`` (a ``Termination`` value), else what its
+    public view names, else ``None``. The fast engines name their games' endings the same way."""
+    termination = game.termination(state)
+    if termination is not None:
+        return termination.value
+    reason = game.public_view(state).get("ended_by")
     return reason if isinstance(reason, str) else None
 
 

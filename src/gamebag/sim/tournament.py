@@ -244,14 +244,16 @@ def _standing(returns: Sequence[float], scores: Sequence[float]) -> tuple[tuple[
     return tuple((float(r), float(s)) for r, s in zip(returns, scores, strict=True))
 
 
-def _play_batch(batch: _Batch) -> list[GameOutcome]:
+def _play_batch(batch: _Batch) -> tuple[list[GameOutcome], str | None]:
+    """The batch's outcomes, and why the fast engine chosen for it failed (``None`` when it did not)."""
     if batch.engine == "fast":
         try:
-            return _play_batch_fast(batch)
-        except Exception:  # a broken compiler: the rules engine gives the right answer
+            return _play_batch_fast(batch), None
+        except Exception as error:  # a broken compiler: the rules engine gives the right answer
             if not batch.fallback:
                 raise
-    return _play_batch_rules(batch)
+            return _play_batch_rules(batch), f"the fast engine failed ({type(error).__name__}: {error})"
+    return _play_batch_rules(batch), None
 
 
 def _play_batch_fast(batch: _Batch) -> list[GameOutcome]:
@@ -285,8 +287,10 @@ def _play_batch_rules(batch: _Batch) -> list[GameOutcome]:
     return out
 
 
-def _run_batches(batches: list[_Batch], workers: int, progress: Progress | None) -> list[list[GameOutcome]]:
-    results: list[list[GameOutcome]] = []
+def _run_batches(
+    batches: list[_Batch], workers: int, progress: Progress | None
+) -> list[tuple[list[GameOutcome], str | None]]:
+    results: list[tuple[list[GameOutcome], str | None]] = []
     if workers <= 1:
         for batch in batches:
             results.append(_play_batch(batch))
@@ -435,8 +439,14 @@ def run_tournament(
     matchup_batches, reasons = _with_engine(matchup_batches, game, engine)
     ladder_batches, ladder_reasons = _with_engine(ladder_batches, game, engine)
     reasons += [r for r in ladder_reasons if r not in reasons]
-    engines = {batch.engine for batch in matchup_batches + ladder_batches}
-    results = _run_batches(matchup_batches + ladder_batches, workers, progress)
+    played = _run_batches(matchup_batches + ladder_batches, workers, progress)
+    results = [outcomes for outcomes, _ in played]
+    # A batch whose fast engine failed was played on the rules engine: say so, once per reason.
+    engines = set()
+    for batch, (_, failure) in zip(matchup_batches + ladder_batches, played, strict=True):
+        engines.add("rules" if failure is not None else batch.engine)
+        if failure is not None and failure not in reasons:
+            reasons.append(failure)
     # Batches hold the games of each mix in order, so the order of rating updates is fixed.
     outcomes = [
         GameOutcome(tuple(spec.agents.index(batch.specs[i]) for i in outcome.seats), outcome.standing)

@@ -10,9 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 import gamebag
-from gamebag.cli.common import dumps, progress_bar, split_agents
+from gamebag.cli.common import dumps, engine_notice, progress_bar, split_agents
 from gamebag.core.options import parse_option_pairs
-from gamebag.fast import compiler_problem
 from gamebag.sim.simulate import SimulationResult, SimulationSpec, choose_engine, run_simulation, validate_spec
 
 
@@ -66,9 +65,7 @@ def register(app: typer.Typer) -> None:
                 result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k), engine=engine)
         else:
             result = run_simulation(spec, workers, record, engine=engine)
-        if engine == "auto" and result.engine_reason is not None and compiler_problem() is not None:
-            # The one case worth a notice: the machine's compiler, not the request, kept the fast engine out.
-            typer.echo(f"notice: using the rules engine: {result.engine_reason}", err=True)
+        engine_notice(engine, result.engine_reason)
         if as_json:
             typer.echo(dumps(result.to_json()))
         else:

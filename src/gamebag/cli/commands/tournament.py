@@ -11,7 +11,7 @@ from rich.table import Table
 
 import gamebag
 from gamebag.agents.registry import split_agent_specs
-from gamebag.cli.common import dumps, progress_bar
+from gamebag.cli.common import dumps, engine_notice, progress_bar
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (
@@ -86,6 +86,7 @@ def register(app: typer.Typer) -> None:
         if engine not in ENGINES:
             raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
+        engine_notice(engine, result.engine_reason)
         if plot is not None:
             plot_tournament(result, plot)
         if as_json:

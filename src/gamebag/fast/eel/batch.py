@@ -40,7 +40,7 @@ from gamebag.fast.eel.layout import (
     WINNER,
 )
 from gamebag.fast.eel.policies import choose, new_table, outbreak_table
-from gamebag.fast.rng import game_key
+from gamebag.fast.rng import game_key, helper
 
 Int32s = npt.NDArray[np.int32]
 Int64s = npt.NDArray[np.int64]
@@ -62,12 +62,30 @@ def play_games(
     ended_by: Int8s,
 ) -> None:  # pragma: no cover - compiled
     """Play games ``start .. start + len(length) - 1`` to the end, writing one row each."""
+    row = np.zeros(WIDTH, np.int32)
+    scratch = np.zeros(3 * MAX_SEATS, np.int64)
+    play_range(cfg, policies, run, start, scores, returns, length, ended_by, row, new_table(cfg), scratch)
+
+
+@helper
+def play_range(
+    cfg: Config,
+    policies: Int64s,
+    run: np.uint64,
+    start: int,
+    scores: Int32s,
+    returns: Floats,
+    length: Int32s,
+    ended_by: Int8s,
+    s: Int32s,
+    table: Floats,
+    scratch: Int64s,
+) -> None:  # pragma: no cover - compiled
+    """``play_games`` in the arrays it allocated (the loop runs without reference counting)."""
     n = cfg[C_PLAYERS]
-    s = np.zeros(WIDTH, np.int32)
-    counts = np.zeros(MAX_SEATS, np.int64)
-    eels = np.zeros(MAX_SEATS, np.int64)
-    snakes = np.zeros(MAX_SEATS, np.int64)
-    table = new_table(cfg)
+    counts = scratch[:MAX_SEATS]
+    eels = scratch[MAX_SEATS : 2 * MAX_SEATS]
+    snakes = scratch[2 * MAX_SEATS :]
     heuristic = False
     for p in range(n):
         heuristic |= policies[p] == POLICY_HEURISTIC
@@ -100,7 +118,7 @@ def play_games(
         ended_by[i] = ended
 
 
-@numba.njit(cache=True)
+@helper
 def reset_games(
     states: Int32s,
     cfg: Config,
@@ -118,32 +136,64 @@ def reset_games(
             counters[k] = np.uint64(0)
 
 
-@numba.njit(cache=True)
+@helper
 def step_games(
-    states: Int32s, cfg: Config, actions: Int64s, keys: UInt64s, counters: UInt64s
-) -> None:  # pragma: no cover - compiled
-    """One grab in every running env: the acting seats' ``actions``, then the draws."""
+    states: Int32s,
+    cfg: Config,
+    actions: Int64s,
+    keys: UInt64s,
+    counters: UInt64s,
+    rewards: Floats,
+    scratch: Int64s,
+) -> int:  # pragma: no cover - compiled
+    """One grab in every running env: the acting seats' ``actions``, then the draws.
+
+    Every acting seat's action is checked first: an action outside ``0 .. max_grab``
+    changes nothing and returns ``env * MAX_SEATS + seat`` of the first one; else -1.
+    ``rewards`` gets the win shares of the games this grab finished (0 elsewhere);
+    ``scratch`` holds ``3 * MAX_SEATS`` integers the kernel may overwrite.
+    """
     n = cfg[C_PLAYERS]
-    counts = np.zeros(MAX_SEATS, np.int64)
-    eels = np.zeros(MAX_SEATS, np.int64)
-    snakes = np.zeros(MAX_SEATS, np.int64)
+    top = cfg[C_MAX_GRAB]
     for k in range(states.shape[0]):
         s = states[k]
+        if s[OVER]:
+            continue
+        for p in range(n):
+            if s[IN_ROUND + p] and (actions[k, p] < 0 or actions[k, p] > top):
+                return k * MAX_SEATS + p
+    counts = scratch[:MAX_SEATS]
+    eels = scratch[MAX_SEATS : 2 * MAX_SEATS]
+    snakes = scratch[2 * MAX_SEATS :]
+    for k in range(states.shape[0]):
+        s = states[k]
+        for p in range(n):
+            rewards[k, p] = 0.0
         if s[OVER]:
             continue
         for p in range(n):
             counts[p] = actions[k, p] if s[IN_ROUND + p] else -1
         counters[k] = sample_draws(s, cfg, counts, keys[k], counters[k], eels, snakes)
         resolve(s, cfg, counts, eels, snakes)
+        if s[OVER]:
+            winners = 0
+            for p in range(n):
+                winners += s[WINNER + p]
+            if winners:
+                for p in range(n):
+                    rewards[k, p] = s[WINNER + p] / winners
+    return -1
 
 
-@numba.njit(cache=True)
+@helper
 def policy_actions(
-    states: Int32s, cfg: Config, policies: Int64s, keys: UInt64s, counters: UInt64s, out: Int64s
+    states: Int32s, cfg: Config, policies: Int64s, keys: UInt64s, counters: UInt64s, out: Int64s, table: Floats
 ) -> None:  # pragma: no cover - compiled
-    """What each acting seat's compiled policy chooses now (0 for seats not acting)."""
+    """What each acting seat's compiled policy chooses now (0 for seats not acting).
+
+    ``table`` is scratch for the heuristic's outbreak chances (``new_table(cfg)``'s shape).
+    """
     n = cfg[C_PLAYERS]
-    table = new_table(cfg)
     heuristic = False
     for p in range(n):
         heuristic |= policies[p] == POLICY_HEURISTIC
@@ -157,33 +207,64 @@ def policy_actions(
                 out[k, p], counters[k] = choose(s, cfg, p, policies[p], keys[k], counters[k], table)
 
 
-@numba.njit(cache=True)
+@helper
+def acting_seats(states: Int32s, cfg: Config, out: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
+    """``out[k, p]``: whether seat ``p`` of env ``k`` chooses now (in the round of a running game)."""
+    n = cfg[C_PLAYERS]
+    for k in range(states.shape[0]):
+        running = states[k, OVER] == 0
+        for p in range(n):
+            out[k, p] = running and states[k, IN_ROUND + p] != 0
+
+
+@helper
 def observe(states: Int32s, cfg: Config, out: npt.NDArray[np.float32]) -> None:  # pragma: no cover - compiled
     """Every seat's ``observation_tensor`` (own seat first, padded to eight seats)."""
+    observe_seats(states, cfg, 0, cfg[C_PLAYERS], out)
+
+
+@helper
+def observe_seats(
+    states: Int32s, cfg: Config, first: int, last: int, out: npt.NDArray[np.float32]
+) -> None:  # pragma: no cover - compiled
+    """The ``observation_tensor`` of seats ``first .. last - 1`` into ``out[:, 0 .. last - first]``.
+
+    Each entry is the same float64 quotient as before, stored as float32; the per-seat
+    quotients are computed once per game and copied into every seat's rotated view.
+    """
     n = cfg[C_PLAYERS]
     eels = float(cfg[C_EELS])
     snakes = float(cfg[C_SNAKES])
     target = float(cfg[C_TARGET])
+    threshold = cfg[C_THRESHOLD] / snakes
+    grab_limit = cfg[C_MAX_GRAB] / cfg[C_GRAB_SCALE]
     for k in range(states.shape[0]):
         s = states[k]
-        for player in range(n):
+        bag_eels = s[BAG_EELS] / eels
+        bag_snakes = s[BAG_SNAKES] / snakes
+        centre = s[CENTRE] / snakes
+        grab = min(s[GRAB], 40) / 40
+        for player in range(first, last):
+            row = out[k, player - first]
             j = 0
-            for offset in range(n):
-                seat = (player + offset) % n
-                out[k, player, j] = min(s[SCORES + seat] / target, 1.0)
-                out[k, player, j + 1] = s[RESERVES + seat] / eels
-                out[k, player, j + 2] = 1.0 if s[IN_ROUND + seat] else 0.0
+            seat = player
+            for _ in range(n):
+                row[j] = min(s[SCORES + seat] / target, 1.0)
+                row[j + 1] = s[RESERVES + seat] / eels
+                row[j + 2] = 1.0 if s[IN_ROUND + seat] else 0.0
                 j += 3
+                seat = seat + 1 if seat + 1 < n else 0
             while j < 3 * MAX_SEATS:
-                out[k, player, j] = 0.0
+                row[j] = 0.0
                 j += 1
-            out[k, player, j] = s[BAG_EELS] / eels
-            out[k, player, j + 1] = s[BAG_SNAKES] / snakes
-            out[k, player, j + 2] = s[CENTRE] / snakes
-            out[k, player, j + 3] = cfg[C_THRESHOLD] / snakes
-            out[k, player, j + 4] = ((s[START] - player) % n) / 8
-            out[k, player, j + 5] = min(s[GRAB], 40) / 40
-            out[k, player, j + 6] = cfg[C_MAX_GRAB] / cfg[C_GRAB_SCALE]
+            row[j] = bag_eels
+            row[j + 1] = bag_snakes
+            row[j + 2] = centre
+            row[j + 3] = threshold
+            lag = s[START] - player
+            row[j + 4] = (lag + n if lag < 0 else lag) / 8
+            row[j + 5] = grab
+            row[j + 6] = grab_limit
 
 
 @numba.njit(cache=True)
@@ -194,11 +275,25 @@ def play_out(
 
     Returns whether it ended (false: the grab cap was reached first).
     """
+    return play_out_into(s, cfg, policies, pending, has_pending, key, new_table(cfg), np.zeros(3 * MAX_SEATS, np.int64))
+
+
+@helper
+def play_out_into(
+    s: Int32s,
+    cfg: Config,
+    policies: Int64s,
+    pending: Int64s,
+    has_pending: bool,
+    key: np.uint64,
+    table: Floats,
+    scratch: Int64s,
+) -> bool:  # pragma: no cover - compiled
+    """``play_out`` in arrays its caller owns (the loop runs without reference counting)."""
     n = cfg[C_PLAYERS]
-    counts = np.zeros(MAX_SEATS, np.int64)
-    eels = np.zeros(MAX_SEATS, np.int64)
-    snakes = np.zeros(MAX_SEATS, np.int64)
-    table = new_table(cfg)
+    counts = scratch[:MAX_SEATS]
+    eels = scratch[MAX_SEATS : 2 * MAX_SEATS]
+    snakes = scratch[2 * MAX_SEATS :]
     heuristic = False
     for p in range(n):
         heuristic |= policies[p] == POLICY_HEURISTIC

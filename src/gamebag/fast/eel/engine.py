@@ -245,6 +245,10 @@ class EelStepBatch(StepBatch):
         self._counters = np.zeros(num_envs, np.uint64)
         self._index = np.zeros(num_envs, np.int64)
         self._rewards = np.zeros((num_envs, self.num_players), np.float64)
+        # Scratch the kernels write into, allocated once (a step allocates nothing in the kernels).
+        self._scratch = np.zeros(3 * MAX_SEATS, np.int64)
+        self._table = np.zeros((2, self.num_actions), np.float64)
+        self._codes: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
         self._run = np.uint64(0)
         self._next_index = 0
         self._started = False
@@ -280,37 +284,42 @@ class EelStepBatch(StepBatch):
                 f"actions must be an integer array of shape ({self.num_envs}, {self.num_players}), "
                 f"not {moves.dtype} {moves.shape}"
             )
-        acting = self.to_act()
-        bad = acting & ((moves < 0) | (moves >= self.num_actions))
-        if bad.any():
-            env, seat = (int(i) for i in np.argwhere(bad)[0])
+        if moves.dtype != np.int64:
+            moves = moves.astype(np.int64)
+        bad = batch.step_games(
+            self._states,
+            self.cfg,
+            np.ascontiguousarray(moves),
+            self._keys,
+            self._counters,
+            self._rewards,
+            self._scratch,
+        )
+        if bad >= 0:
+            env, seat = divmod(bad, MAX_SEATS)
             raise ValueError(
-                f"env {env}, seat {seat}: a grab is 0 to {self.num_actions - 1} tokens, not {int(moves[env, seat])}"
+                f"env {env}, seat {seat}: a grab is 0 to {self.num_actions - 1} tokens, not {int(moves[env, seat])}; "
+                "nothing was applied"
             )
-        was_over = self.done()
-        batch.step_games(self._states, self.cfg, moves.astype(np.int64, copy=False), self._keys, self._counters)
-        finished = self.done() & ~was_over
-        self._rewards[:] = 0.0
-        if finished.any():
-            self._rewards[finished] = self._win_shares()[finished]
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         self._require_started()
-        if len(agents) != self.num_players:
-            raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
-        unknown = [p for p in agents if p.strip() not in POLICY_NAMES]
-        if unknown:
-            raise ValueError(f"no compiled policy {unknown[0]!r}; compiled: {', '.join(POLICY_NAMES)}")
-        out = np.zeros((self.num_envs, self.num_players), np.int64)
-        batch.policy_actions(self._states, self.cfg, policy_codes(agents), self._keys, self._counters, out)
+        codes = self._codes.get(tuple(agents))
+        if codes is None:
+            if len(agents) != self.num_players:
+                raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
+            unknown = [p for p in agents if p.strip() not in POLICY_NAMES]
+            if unknown:
+                raise ValueError(f"no compiled policy {unknown[0]!r}; compiled: {', '.join(POLICY_NAMES)}")
+            codes = self._codes[tuple(agents)] = policy_codes(agents)
+        out = np.empty((self.num_envs, self.num_players), np.int64)
+        batch.policy_actions(self._states, self.cfg, codes, self._keys, self._counters, out, self._table)
         return out
 
     # ---- views ---------------------------------------------------------------------------
     def to_act(self) -> npt.NDArray[np.bool_]:
-        n = self.num_players
-        running = self._states[:, OVER] == 0
-        inside: npt.NDArray[np.bool_] = self._states[:, IN_ROUND : IN_ROUND + n] != 0
-        acting: npt.NDArray[np.bool_] = inside & running[:, None]
+        acting = np.empty((self.num_envs, self.num_players), np.bool_)
+        batch.acting_seats(self._states, self.cfg, acting)
         return acting
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
@@ -318,9 +327,16 @@ class EelStepBatch(StepBatch):
         return np.repeat(acting[:, :, None], self.num_actions, axis=2)
 
     def observations(self) -> npt.NDArray[np.float32]:
-        out = np.zeros((self.num_envs, self.num_players, self.observation_size), np.float32)
+        out = np.empty((self.num_envs, self.num_players, self.observation_size), np.float32)
         batch.observe(self._states, self.cfg, out)
         return out
+
+    def seat_observations(self, seat: int) -> npt.NDArray[np.float32]:
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0 to {self.num_players - 1}, not {seat}")
+        out = np.empty((self.num_envs, 1, self.observation_size), np.float32)
+        batch.observe_seats(self._states, self.cfg, seat, seat + 1, out)
+        return out[:, 0]
 
     def rewards(self) -> npt.NDArray[np.float64]:
         return self._rewards.copy()

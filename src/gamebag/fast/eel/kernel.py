@@ -8,7 +8,6 @@ counter-based generator) and ``resolve`` is ``_resolve``. The tests in
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -48,14 +47,14 @@ from gamebag.fast.eel.layout import (
     WIDTH,
     WINNER,
 )
-from gamebag.fast.rng import draw_below
+from gamebag.fast.rng import draw_below, helper, inlined_helper
 
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
 Counts = npt.NDArray[np.int64]
 
 
-@numba.njit(cache=True)
+@helper
 def new_game(s: Row, cfg: Config) -> None:  # pragma: no cover - compiled
     """The rules engine's ``initial_state``."""
     for i in range(WIDTH):
@@ -69,7 +68,7 @@ def new_game(s: Row, cfg: Config) -> None:  # pragma: no cover - compiled
     s[LONE_LEFT] = -1
 
 
-@numba.njit(cache=True)
+@helper
 def draw_sizes(s: Row, cfg: Config, counts: Counts, sizes: Counts) -> None:  # pragma: no cover - compiled
     """How many tokens each seat draws (``counts``: -1 for seats not in the round)."""
     n = cfg[C_PLAYERS]
@@ -89,7 +88,7 @@ def draw_sizes(s: Row, cfg: Config, counts: Counts, sizes: Counts) -> None:  # p
         seat = seat + 1 if seat + 1 < n else 0  # seat order from the start player, without a division
 
 
-@numba.njit(cache=True)
+@inlined_helper
 def sample_draws(
     s: Row, cfg: Config, counts: Counts, key: np.uint64, counter: np.uint64, eels_out: Counts, snakes_out: Counts
 ) -> np.uint64:  # pragma: no cover - compiled
@@ -115,22 +114,26 @@ def sample_draws(
             eels += s[RESERVES + p]
     seat = s[START]
     for _ in range(n):
-        take = min(max(counts[seat], 0), eels + snakes)
+        left = eels + snakes
+        take = min(max(counts[seat], 0), left)
         got = 0
         for _ in range(take):
             # Branch-free: whether a token is a snake is a coin the processor cannot predict.
-            snake = int(draw_below(key, counter, eels + snakes) < snakes)
+            # ``left`` falls by one whatever was drawn, so each draw's scaling does not wait
+            # for the previous draw's outcome; only the snake count carries from token to token.
+            snake = int(draw_below(key, counter, left) < snakes)
             snakes -= snake
-            eels -= 1 - snake
+            left -= 1
             got += snake
             counter += np.uint64(1)
+        eels = left - snakes
         snakes_out[seat] = got
         eels_out[seat] = take - got
         seat = seat + 1 if seat + 1 < n else 0
     return counter
 
 
-@numba.njit(cache=True)
+@inlined_helper
 def resolve(s: Row, cfg: Config, counts: Counts, drawn_eels: Counts, drawn_snakes: Counts) -> None:  # pragma: no cover
     """Exits, reveal, outbreak, lone-player exit, end of round and of game: ``_resolve``."""
     n = cfg[C_PLAYERS]

@@ -86,11 +86,11 @@ C_TARGET = 10
 C_GRAB_SCALE = 11  # what the observation divides the grab limit by (the largest grab limit allowed)
 CONFIG_WIDTH = 12
 
-# How a kernel game ended (BatchResult.ended_by); the rules engine names no reason for the
-# Eel games, so a normal end maps to None.
+# How a kernel game ended (BatchResult.ended_by): a normal end is the rules engine's
+# ``termination()`` of a finished Eel game, ``Termination.GOAL``; a capped game is an error.
 END_NORMAL = 0
 END_STEP_CAP = 1
-ENDED_BY_NAMES = ("", "step cap")
+ENDED_BY_NAMES = ("goal", "step cap")
 # A game still running after this many grabs is stopped (no sensible policy comes close;
 # it guards policies that never grab, which can make a round end with no points forever).
 MAX_GRABS_PER_GAME = 100_000

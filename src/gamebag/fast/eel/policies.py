@@ -33,7 +33,7 @@ from gamebag.fast.eel.layout import (
     RESERVES,
     SCORES,
 )
-from gamebag.fast.rng import draw_below
+from gamebag.fast.rng import draw_below, helper, inlined_helper
 
 TYPICAL_OTHER_GRAB = 2
 ALIKE = 0.5
@@ -42,7 +42,7 @@ _TWO_53 = np.uint64(1 << 53)
 Table = npt.NDArray[np.float64]
 
 
-@numba.njit(cache=True)
+@helper
 def _comb_u64(n: int, k: int) -> tuple[np.uint64, bool]:  # pragma: no cover - compiled
     """``math.comb(n, k)`` for ``0 <= k``, and whether it overflowed 64 bits."""
     if k > n:
@@ -57,14 +57,14 @@ def _comb_u64(n: int, k: int) -> tuple[np.uint64, bool]:  # pragma: no cover - c
     return c, False
 
 
-@numba.njit(cache=True)
+@helper
 def _comb_float(n: int, k: int) -> float:  # pragma: no cover - compiled
     if k > n:
         return 0.0
     return math.exp(math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0))
 
 
-@numba.njit(cache=True)
+@helper
 def ratio_correctly_rounded(a: np.uint64, b: np.uint64) -> float:  # pragma: no cover - compiled
     """``a / b`` for ``0 <= a <= b``, rounded to nearest-even as Python's ``int / int``."""
     if a == 0:
@@ -105,7 +105,7 @@ def ratio_correctly_rounded(a: np.uint64, b: np.uint64) -> float:  # pragma: no 
     return math.ldexp(float(mantissa), -(leading + 53))
 
 
-@numba.njit(cache=True)
+@helper
 def outbreak_probability(
     draws: int, bag_eels: int, bag_snakes: int, needed: int, dice: bool
 ) -> float:  # pragma: no cover - compiled
@@ -144,14 +144,14 @@ def outbreak_probability(
     return min(1.0, approx / _comb_float(tokens, draws))
 
 
-@numba.njit(cache=True)
+@helper
 def tie_risk(count: int, others: int, max_grab: int) -> float:  # pragma: no cover - compiled
     """The chance that no other player still in grabs more than ``count`` (the rules-side ``tie_risk``)."""
     at_most = ALIKE + (1.0 - ALIKE) * min(count, max_grab) / max_grab
     return math.pow(at_most, others)
 
 
-@numba.njit(cache=True)
+@helper
 def outbreak_table(s: Row, cfg: Config, table: Table) -> None:  # pragma: no cover - compiled
     """The outbreak chances the heuristic weighs for each count, shared by every seat in the round.
 
@@ -173,7 +173,7 @@ def outbreak_table(s: Row, cfg: Config, table: Table) -> None:  # pragma: no cov
             table[1, count] = outbreak_probability(count * (1 + others), eels, snakes, needed, dice)
 
 
-@numba.njit(cache=True)
+@helper
 def heuristic_decide(s: Row, cfg: Config, me: int, table: Table) -> int:  # pragma: no cover - compiled
     """The count the Eel heuristic grabs for seat ``me`` (in the round), given ``outbreak_table``."""
     n = cfg[C_PLAYERS]
@@ -234,7 +234,7 @@ def heuristic_choice(s: Row, cfg: Config, me: int) -> int:  # pragma: no cover -
     return heuristic_decide(s, cfg, me, table)
 
 
-@numba.njit(cache=True)
+@inlined_helper
 def choose(
     s: Row, cfg: Config, seat: int, policy: int, key: np.uint64, counter: np.uint64, table: Table
 ) -> tuple[int, np.uint64]:  # pragma: no cover - compiled
