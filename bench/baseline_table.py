@@ -22,7 +22,7 @@ for the configuration (a row says so where none does; a fresh run fills it once 
 
 Prints one Markdown table per configuration and, on standard error, the seconds each took.
 Run: ``.venv/bin/python bench/baseline_table.py [--games N] [--search-games M] [--seed S]
-[--workers W] [--only GAME]``.
+[--workers W] [--only GAME] [--with AGENT]``.
 """
 
 from __future__ import annotations
@@ -141,6 +141,8 @@ def table(game_id: str, players: int, args: argparse.Namespace) -> list[str]:
     wanted: list[tuple[str, str]] = []
     for i, row in enumerate(agents):
         for j, column in enumerate(agents):
+            if args.with_agent and args.with_agent not in (row.split(":")[0], column.split(":")[0]):
+                continue
             if row in compiled and column in compiled:
                 cells[(row, column)] = compiled_cell(game_id, players, row, column, args.games, args.seed)
             elif i != j and (players > 2 or i < j):
@@ -159,7 +161,11 @@ def table(game_id: str, players: int, args: argparse.Namespace) -> list[str]:
     ]
     for row, name in zip(agents, names, strict=True):
         texts = [
-            cells[(row, column)].text() if (row, column) in cells else f"{1 / players:.3f} (itself)"
+            cells[(row, column)].text()
+            if (row, column) in cells
+            else f"{1 / players:.3f} (itself)"
+            if row == column
+            else ""
             for column in agents
         ]
         lines.append(f"| {name} | " + " | ".join(texts) + " |")
@@ -176,6 +182,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1, help="processes for the rules-engine cells")
     parser.add_argument("--only", default="", help="only the configurations whose game id is this")
+    parser.add_argument(
+        "--with",
+        dest="with_agent",
+        default="",
+        help="play only the cells of this agent's row and column (each cell has its own seed, so they "
+        "are the same figures as in a full run); the others show as blank",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= 1_000_000 or not 1 <= args.search_games <= 100_000 or not 1 <= args.workers <= 64:
         parser.error("--games must be 1 to 1,000,000, --search-games 1 to 100,000 and --workers 1 to 64")

@@ -13,6 +13,7 @@ on every registered game, with default and non-default options. The checks:
 * ``check_chance``: chance distributions are exact and sum to one; samples can happen;
   ``advance_chance`` draws as ``sample_chance`` does and reaches the same state;
 * ``check_illegal_actions``: illegal joint actions and outcomes raise, changing nothing;
+  ``legal_actions_by_seat`` agrees with ``acting_players`` and ``legal_actions``;
 * ``check_traits``: the declared ``Traits`` hold on the states seen;
 * ``check_match_secrecy``: a pending secret choice shows only in its chooser's view.
 
@@ -210,6 +211,8 @@ def check_illegal_actions(game: AnyGame, seed: int = 9, every: int = 2) -> None:
             acting = game.acting_players(state)
             legal = {p: list(game.legal_actions(state, p)) for p in acting}
             _require(all(legal[p] for p in acting), "an acting player has no legal action")
+            by_seat = {p: list(actions) for p, actions in game.legal_actions_by_seat(state).items()}
+            _require(list(by_seat) == list(acting) and by_seat == legal, "legal_actions_by_seat disagrees")
             listed = all(a in every_action for p in acting for a in legal[p])
             _require(listed, "a legal action is missing from all_actions")
             moves = {p: legal[p][0] for p in acting}
@@ -230,6 +233,7 @@ def check_illegal_actions(game: AnyGame, seed: int = 9, every: int = 2) -> None:
             _require(not outcome_passed, "a chance outcome was accepted at a decision node")
         elif kind is NodeKind.CHANCE:
             _require(_refuses_moves(game, state, {0: every_action[0]}), "an action was accepted at a chance node")
+            _require(not game.legal_actions_by_seat(state), "legal_actions_by_seat names a seat at a chance node")
         _require(hash(state) == before, "a refused action or outcome changed the state")
     _require(tried > 0, "no decision node was tried")
 

@@ -13,7 +13,8 @@ import sys
 import time
 from typing import Any
 
-import gamebag
+import gamebag.games  # noqa: F401  (importing the package registers every game)
+from gamebag.core import registry
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import make_rng
 from gamebag.fast.base import FastEngine
@@ -54,8 +55,8 @@ def main() -> int:
     if problem is not None:
         print(f"gamebag.fast.warm: nothing compiled: {problem}")
         return 0
-    for game_id in gamebag.game_ids():
-        game = gamebag.make(game_id)
+    for game_id in registry.game_ids():
+        game = registry.entry(game_id).game_class(None)
         engine = engine_for(game, [])
         if engine is None:
             continue
