@@ -183,3 +183,20 @@ def test_a_switched_off_compiler_is_a_compiler_problem(monkeypatch: pytest.Monke
         assert "NUMBA_DISABLE_JIT" in str(registry.compiler_problem())
     finally:
         registry.compiler_problem.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("game", "names"),
+    [("catch-a-dragon", {"rounds", "tiebreak_cap"}), ("pig", {"goal"}), ("wriggle-roulette", {"goal"})],
+)
+def test_both_engines_say_how_games_ended_as_termination_names_it(game: str, names: set[str]) -> None:
+    for engine in ("fast", "rules"):
+        result = run_simulation(SimulationSpec(game, 2, ("random", "random"), 200, 3), engine=engine)
+        ended = result.extra["ended_by"]
+        assert set(ended) <= names and sum(ended.values()) == 200, (engine, ended)
+    if game == "catch-a-dragon":
+        # With no tie-break rounds, leaders tied after the last round share the win at once.
+        for engine in ("fast", "rules"):
+            spec = SimulationSpec(game, 2, ("random", "random"), 300, 3, {"rounds": 1, "max_tiebreak_rounds": 0})
+            ended = run_simulation(spec, engine=engine).extra["ended_by"]
+            assert ended.get("tiebreak_cap", 0) > 0 and sum(ended.values()) == 300, (engine, ended)

@@ -26,7 +26,7 @@ import gamebag
 from gamebag.core.records import Record, replay
 
 from .helpers import SHORT_OPTIONS, Message, open_table, play_whole_game, web_client
-from .serverproc import ServerProcess
+from .serverproc import HTTP_TIMEOUT, ServerProcess
 
 LEASE = "3"  # seconds: a killed owner's tables move after this
 RETRYABLE = ("choose again", "did not answer", "changing", "moved")
@@ -55,11 +55,11 @@ class ClusterSeat:
     def connect(self, ws_base: str) -> None:
         self.close()
         self._stack = contextlib.ExitStack()
-        self.ws = self._stack.enter_context(connect(f"{ws_base}/ws/tables/{self.table_id}", open_timeout=20))
+        self.ws = self._stack.enter_context(connect(f"{ws_base}/ws/tables/{self.table_id}", open_timeout=HTTP_TIMEOUT))
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         self.sent.clear()  # unanswered actions are judged again from the fresh state
         while self.latest is None or self.latest.get("_fresh") is not True:
-            message = json.loads(self.ws.recv(timeout=20))
+            message = json.loads(self.ws.recv(timeout=HTTP_TIMEOUT))
             if message["type"] == "state":
                 message["_fresh"] = True
                 self.latest = message
@@ -105,7 +105,7 @@ class ClusterSeat:
         self.ws.send(json.dumps({"type": "act", "action": action, "step": step, "ref": step}))
 
 
-def drive(seats: list[ClusterSeat], until: Any, timeout: float = 180.0) -> None:
+def drive(seats: list[ClusterSeat], until: Any, timeout: float = 300.0) -> None:
     deadline = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < deadline, f"the game stalled: {[s.latest and s.latest['step'] for s in seats]}"

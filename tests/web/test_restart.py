@@ -14,7 +14,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from .helpers import Message
+from .helpers import SHORT_OPTIONS, Message
 from .serverproc import HTTP_TIMEOUT, ServerProcess
 
 # game, players, bots: the tables open when the server is killed
@@ -23,6 +23,12 @@ TABLES: list[tuple[str, int, dict[int, str]]] = [
     ("eigen-kweek", 3, {2: "random"}),
     ("catch-a-dragon", 2, {1: "random"}),
 ]
+
+
+def _request(game: str, players: int, bots: dict[int, str]) -> Message:
+    """A table of ``game`` (short where its options allow: the crash still falls mid-game)."""
+    seats = [{"bot": bots.get(p)} for p in range(players)]
+    return {"game": game, "players": players, "seats": seats, "options": SHORT_OPTIONS.get(game, {})}
 
 
 def policy(seat: int, step: int, legal: list[Any]) -> Any:
@@ -88,7 +94,7 @@ class RemoteSeat:
         return bool(self.latest and self.latest["result"] is not None)
 
 
-def drive(seats: list[RemoteSeat], stop: Any, timeout: float = 90.0) -> None:
+def drive(seats: list[RemoteSeat], stop: Any, timeout: float = 300.0) -> None:
     """Let the seats play until ``stop(seats)`` is true."""
     deadline = time.monotonic() + timeout
     while not stop(seats):
@@ -119,10 +125,9 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
     try:
         tables = []
         for index, (game, players, bots) in enumerate(TABLES):
-            seats = [{"bot": bots.get(p)} for p in range(players)]
             answer = httpx.post(
                 f"{server.base}/api/tables",
-                json={"game": game, "players": players, "seats": seats, "seed": 40 + index},
+                json={**_request(game, players, bots), "seed": 40 + index},
                 timeout=HTTP_TIMEOUT,
             ).json()
             remote = [RemoteSeat(server.ws_base, answer["id"], s["token"]) for s in answer["seats"] if not s["bot"]]
@@ -134,7 +139,7 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
             drive(remote, lambda seats: sum(len(s.acted) for s in seats) >= 6)
         wriggle = tables[0][1]
         # A decision that waits for both people: seat 0's choice then stays pending whatever the bot does.
-        deadline = time.monotonic() + 90.0
+        deadline = time.monotonic() + 300.0
         while not (wriggle[0].wants_to_act() and _awaits(wriggle[1], wriggle[0].latest)):
             assert time.monotonic() < deadline, "no decision waited for both people"
             for seat in wriggle:
@@ -145,7 +150,14 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
                     if seat.wants_to_act():
                         seat.act()
         wriggle[0].act()
-        drive(wriggle, lambda seats: seats[1].latest is not None and 0 in seats[1].latest["view"]["choices"]["chosen"])
+        # Until both pages know: seat 1 sees that seat 0 chose, seat 0 sees its own pending choice.
+        drive(
+            wriggle,
+            lambda seats: seats[1].latest is not None
+            and 0 in seats[1].latest["view"]["choices"]["chosen"]
+            and seats[0].latest is not None
+            and seats[0].latest["view"]["choices"].get("mine") is not None,
+        )
         pending_action = wriggle[0].latest["view"]["choices"]["mine"] if wriggle[0].latest else None
         before = {}
         for answer, remote in tables:
@@ -178,10 +190,9 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
     reference_server.start()
     try:
         for index, (game, players, bots) in enumerate(TABLES):
-            seats = [{"bot": bots.get(p)} for p in range(players)]
             answer = httpx.post(
                 f"{reference_server.base}/api/tables",
-                json={"game": game, "players": players, "seats": seats, "seed": 40 + index},
+                json={**_request(game, players, bots), "seed": 40 + index},
                 timeout=HTTP_TIMEOUT,
             ).json()
             remote = [
