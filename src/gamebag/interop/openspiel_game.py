@@ -575,7 +575,7 @@ class _Track:
             )
         moves = {seat: self._checked(seat, joint[seat]) for seat in choosing}
         chosen = tuple((seat, joint[seat]) for seat in choosing)
-        state = self.config.game._apply(self.state, moves)  # checked against the legal ids above
+        state = self.config.game.apply_decoded(self.state, moves)  # checked against the legal ids above
         return _Track(
             self.config,
             state,
@@ -595,7 +595,7 @@ class _Track:
             return self.with_joint({seat: index})  # it names what is missing
         action = self._checked(seat, index)
         chosen = ((seat, index),)
-        state = self.config.game._apply(self.state, {seat: action})  # checked against the legal ids above
+        state = self.config.game.apply_decoded(self.state, {seat: action})  # checked against the legal ids above
         return _Track(
             self.config,
             state,
@@ -625,7 +625,7 @@ class _Track:
         codec = self.config.codec
         moves = {p: codec.action(i) for p, i in self.pending}
         moves[seat] = action
-        state = self.config.game._apply(self.state, moves)  # checked against the legal ids above
+        state = self.config.game.apply_decoded(self.state, moves)  # checked against the legal ids above
         return _Track(
             self.config,
             state,
