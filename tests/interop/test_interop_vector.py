@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gamebag
+from gamebag.fast.base import StepBatch
 from gamebag.fast.registry import engine_for
 from gamebag.interop.vector_env import BatchEnv, GamebagVectorEnv
 
@@ -124,3 +125,43 @@ def test_maskable_ppo_learns_on_the_sb3_vector_env() -> None:
     assert model.num_timesteps >= 512
     masks = np.stack(vec.env_method("action_masks"))
     assert masks.shape == (32, vec.action_space.n)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "policy"), [("wriggle-roulette", 4, "random"), ("eel-harvest", 3, "heuristic")]
+)
+def test_compiled_learner_step_plays_the_same_games_as_the_default_steps(
+    game_id: str, players: int, policy: str
+) -> None:
+    game = gamebag.make(game_id, players)
+    engine = engine_for(game, [policy] * players)
+    assert engine is not None
+    fused, default = engine.step_batch(game, 16), engine.step_batch(game, 16)
+    for batch in (fused, default):
+        batch.reset(5)
+    before_fused, before_default = fused.learner_view(1), default.learner_view(1)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        chosen = rng.integers(0, fused.num_actions, 16)
+        after_fused = fused.learner_step(1, policy, chosen, before_fused)
+        after_default = StepBatch.learner_step(default, 1, policy, chosen, before_default)
+        for mine, theirs in [
+            (after_fused.rewards, after_default.rewards),
+            (after_fused.done, after_default.done),
+            (after_fused.view.observations, after_default.view.observations),
+            (after_fused.view.masks, after_default.view.masks),
+            (after_fused.view.acting, after_default.view.acting),
+        ]:
+            np.testing.assert_array_equal(mine, theirs)
+        for name, array in fused.state_arrays().items():
+            np.testing.assert_array_equal(array, default.state_arrays()[name])
+        before_fused, before_default = after_fused.view, after_default.view
+    acting = np.flatnonzero(before_fused.acting)
+    assert len(acting)
+    state = fused.state_arrays()
+    bad = np.zeros(16, np.int64)
+    bad[acting[0]] = fused.num_actions
+    with pytest.raises(ValueError, match=f"env {acting[0]}: action {fused.num_actions} is not legal"):
+        fused.learner_step(1, policy, bad, before_fused)
+    for name, array in fused.state_arrays().items():
+        np.testing.assert_array_equal(array, state[name])

@@ -67,6 +67,44 @@ class BatchResult:
         )
 
 
+@dataclass(frozen=True)
+class LearnerView:
+    """One learner seat's side of a step batch, each array fresh (nothing later writes into it).
+
+    ``observations`` ``[num_envs, observation_size]``; ``masks`` ``[num_envs, num_actions]``
+    (all true where the learner does not choose now); ``acting`` ``[num_envs]``.
+    """
+
+    observations: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.bool_]
+    acting: npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class LearnerStep:
+    """A learner's step: its ``rewards``, which games finished (``done``, since restarted), and its new ``view``."""
+
+    view: LearnerView
+    rewards: npt.NDArray[np.float64]
+    done: npt.NDArray[np.bool_]
+
+
+def illegal_learner_action(row: int, chosen: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> ValueError:
+    """The error for env ``row``'s illegal learner action, naming the legal ones."""
+    return ValueError(
+        f"env {row}: action {int(chosen[row])} is not legal; legal actions: {np.flatnonzero(masks[row]).tolist()}"
+    )
+
+
+def check_learner_actions(chosen: npt.NDArray[np.int64], before: LearnerView, num_actions: int) -> None:
+    """Raise :func:`illegal_learner_action` for the first env where the acting learner's action is illegal."""
+    acting = before.acting
+    illegal = acting & ~before.masks[np.arange(len(chosen)), np.clip(chosen, 0, num_actions - 1)]
+    illegal |= acting & ((chosen < 0) | (chosen >= num_actions))
+    if illegal.any():
+        raise illegal_learner_action(int(np.flatnonzero(illegal)[0]), chosen, before.masks)
+
+
 class StepBatch(ABC):
     """``num_envs`` games held as arrays, stepped together (for learning).
 
@@ -120,6 +158,32 @@ class StepBatch(ABC):
     @abstractmethod
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         """The full struct-of-arrays state (for equality tests and centralised critics)."""
+
+    def learner_view(self, seat: int) -> LearnerView:
+        """What one learner seat sees now: its observation, its mask (all true where it does not choose)."""
+        acting = np.ascontiguousarray(self.to_act()[:, seat])
+        masks = np.where(acting[:, None], self.legal_mask()[:, seat], True)
+        return LearnerView(self.seat_observations(seat), masks, acting)
+
+    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
+        """One step with seat ``seat`` playing ``chosen`` and every other seat the compiled ``policy``.
+
+        ``before`` is the learner's view this step starts from: where it acts, ``chosen``
+        must be legal under its mask, else a ``ValueError`` names the first bad env and
+        nothing changes. Every seat's policy draw is taken (the learner's too, then
+        replaced), so the games are those that ``policy_actions`` then ``step`` play.
+        Finished games are restarted; the view returned is of the games after that. Engines may do all of it in one
+        compiled call; this default takes the separate steps.
+        """
+        check_learner_actions(chosen, before, self.num_actions)
+        joint = self.policy_actions([policy] * self.num_players)
+        joint[:, seat] = np.where(before.acting, chosen, 0)
+        self.step(joint)
+        rewards = self.rewards()[:, seat].astype(np.float64)
+        done = self.done()
+        if done.any():
+            self.reset_done()
+        return LearnerStep(self.learner_view(seat), rewards, done)
 
     @abstractmethod
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:

@@ -31,7 +31,7 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from gamebag.fast.base import StepBatch
+from gamebag.fast.base import LearnerStep, LearnerView, StepBatch, check_learner_actions
 from gamebag.fast.registry import engine_for, unavailable_reason
 from gamebag.interop.common import OBSERVATION_HIGH, OBSERVATION_LOW, configured_game
 
@@ -151,9 +151,12 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
         self._seed = 0
-        self._masks = np.ones((num_envs, self.env.num_actions), dtype=np.bool_)
-        self._learner_acts = np.zeros(num_envs, dtype=np.bool_)
-        self._observations = np.zeros((num_envs, self.env.observation_size), dtype=np.float32)
+        # The learner's view the next step starts from (the env's own arrays, never handed out).
+        self._view = LearnerView(
+            np.zeros((num_envs, self.env.observation_size), dtype=np.float32),
+            np.ones((num_envs, self.env.num_actions), dtype=np.bool_),
+            np.zeros(num_envs, dtype=np.bool_),
+        )
         self._opponent_seats = [p for p in range(players_here) if p != seat]
 
     def set_opponents(self, opponents: str | BatchPolicy) -> None:
@@ -177,8 +180,9 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         if isinstance(seed, list):
             raise ValueError("seed the vector environment with one integer: env k plays game k of that seed")
         self._seed = 0 if seed is None else int(seed)
-        _, masks, to_act = self.env.reset(self._seed)
-        return self._learner_view(masks, to_act), self._infos()
+        self.env.reset(self._seed)
+        self._view = self.env.batch.learner_view(self.seat)
+        return self._view.observations.copy(), self._infos()
 
     def step(
         self, actions: NDArray[np.integer[Any]]
@@ -187,48 +191,45 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         if not env._started:
             raise RuntimeError("call reset() before step()")
         chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        acting = self._learner_acts
-        illegal = acting & ~self._masks[np.arange(self.num_envs), np.clip(chosen, 0, env.num_actions - 1)]
-        illegal |= acting & ((chosen < 0) | (chosen >= env.num_actions))
-        if illegal.any():
-            row = int(np.flatnonzero(illegal)[0])
-            raise ValueError(
-                f"env {row}: action {int(chosen[row])} is not legal; legal actions: "
-                f"{np.flatnonzero(self._masks[row]).tolist()}"
-            )
-        joint = self._opponent_actions()
-        joint[:, self.seat] = np.where(acting, chosen, 0)
-        previous = self._observations  # the learner's view before this step
-        # The batch is stepped here rather than through BatchEnv.step, which builds every seat's view.
+        before = self._view
         batch = env.batch
-        batch.step(joint)
-        rewards = batch.rewards()
-        done = batch.done()
-        if done.any():
-            batch.reset_done()
-        learner = self._learner_view(batch.legal_mask(), batch.to_act())
+        if isinstance(self.opponents, str):
+            # One call: the check, the compiled opponents, the step, restarts and the learner's view.
+            after = batch.learner_step(self.seat, self.opponents, chosen, before)
+        else:
+            check_learner_actions(chosen, before, env.num_actions)
+            joint = self._opponent_actions()
+            joint[:, self.seat] = np.where(before.acting, chosen, 0)
+            # The batch is stepped here rather than through BatchEnv.step, which builds every seat's view.
+            batch.step(joint)
+            rewards = batch.rewards()[:, self.seat].astype(np.float64)
+            done = batch.done()
+            if done.any():
+                batch.reset_done()
+            after = LearnerStep(batch.learner_view(self.seat), rewards, done)
+        self._view = after.view
         infos = self._infos()
-        if done.any():
-            infos["final_obs"] = np.where(done[:, None], previous, np.float32(0.0))
+        finished = np.flatnonzero(after.done)
+        if len(finished):
+            # The learner's last view of each finished game (zeros elsewhere); rows copied, as
+            # few games finish per step (np.where over the whole batch cost more than the kernel's observing).
+            final = np.zeros_like(before.observations)
+            final[finished] = before.observations[finished]
+            infos["final_obs"] = final
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return learner, rewards[:, self.seat].astype(np.float64), done, truncated, infos
+        # A copy: callers keep observations, and the env keeps its own for the next final_obs.
+        return after.view.observations.copy(), after.rewards, after.done, truncated, infos
 
     def action_masks(self) -> NDArray[np.bool_]:
         """``[num_envs, actions]``: the learner's legal actions (all true where it does not choose now)."""
-        return self._masks.copy()
+        return self._view.masks.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
 
     # ---- helpers --------------------------------------------------------------------
-    def _learner_view(self, masks: NDArray[np.bool_], to_act: NDArray[np.bool_]) -> NDArray[np.float32]:
-        self._learner_acts = to_act[:, self.seat].copy()
-        self._masks = np.where(self._learner_acts[:, None], masks[:, self.seat], True)
-        self._observations = self.env.batch.seat_observations(self.seat)
-        return self._observations.copy()
-
     def _infos(self) -> dict[str, Any]:
-        return {"learner_acts": self._learner_acts.copy(), "action_mask": self._masks.copy()}
+        return {"learner_acts": self._view.acting.copy(), "action_mask": self._view.masks.copy()}
 
     def _opponent_actions(self) -> NDArray[np.int64]:
         env = self.env

@@ -315,3 +315,65 @@ def play_out_into(
         resolve(s, cfg, counts, eels, snakes)
         grabs += 1
     return True
+
+
+@helper
+def learner_step(
+    states: Int32s,
+    cfg: Config,
+    seat: int,
+    codes: Int64s,
+    chosen: Int64s,
+    acting: npt.NDArray[np.bool_],
+    masks: npt.NDArray[np.bool_],
+    keys: UInt64s,
+    counters: UInt64s,
+    rewards: Floats,
+    scratch: Int64s,
+    table: Floats,
+    joint: Int64s,
+    run: np.uint64,
+    index: Int64s,
+    next_index: int,
+    out_observations: npt.NDArray[np.float32],
+    out_masks: npt.NDArray[np.bool_],
+    out_acting: npt.NDArray[np.bool_],
+    out_rewards: Floats,
+    out_done: npt.NDArray[np.bool_],
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """A learner's step in one call: ``policy_actions``, ``step_games``, restarts and the learner's view.
+
+    Returns ``(bad, next_index)``: ``bad`` is ``-1``; or the first env whose acting
+    learner's ``chosen`` action is outside ``masks`` (then nothing changed); or, should
+    ``step_games`` refuse an action, ``num_envs`` plus its code. Every seat takes its
+    policy draw (the learner's is then replaced by ``chosen``), finished games restart
+    in env order with the next game indices, and the view is what ``acting_seats`` and
+    ``observe_seats`` give for ``seat`` (the Eel family's mask is all true: every grab in
+    range is legal, and a seat not choosing has an ignored action).
+    """
+    top = masks.shape[1]
+    for k in range(states.shape[0]):
+        if acting[k] and (chosen[k] < 0 or chosen[k] >= top or not masks[k, chosen[k]]):
+            return k, next_index
+    policy_actions(states, cfg, codes, keys, counters, joint, table)
+    for k in range(states.shape[0]):
+        joint[k, seat] = chosen[k] if acting[k] else 0
+    bad = step_games(states, cfg, joint, keys, counters, rewards, scratch)
+    if bad >= 0:
+        return states.shape[0] + bad, next_index
+    restart = out_done
+    for k in range(states.shape[0]):
+        out_rewards[k] = rewards[k, seat]
+        restart[k] = states[k, OVER] != 0
+        if restart[k]:
+            index[k] = next_index
+            next_index += 1
+            for p in range(rewards.shape[1]):
+                rewards[k, p] = 0.0
+    reset_games(states, cfg, run, restart, index, keys, counters)
+    for k in range(states.shape[0]):
+        out_acting[k] = states[k, OVER] == 0 and states[k, IN_ROUND + seat] != 0
+        for a in range(top):
+            out_masks[k, a] = True
+    observe_seats(states, cfg, seat, seat + 1, out_observations)
+    return -1, next_index

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
-from gamebag.fast.base import BatchResult, FastEngine, StepBatch
+from gamebag.fast.base import BatchResult, FastEngine, LearnerStep, LearnerView, StepBatch, illegal_learner_action
 from gamebag.fast.eel import batch
 from gamebag.fast.eel.layout import (
     BAG_EELS,
@@ -304,17 +304,34 @@ class EelStepBatch(StepBatch):
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         self._require_started()
-        codes = self._codes.get(tuple(agents))
-        if codes is None:
-            if len(agents) != self.num_players:
-                raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
-            unknown = [p for p in agents if p.strip() not in POLICY_NAMES]
-            if unknown:
-                raise ValueError(f"no compiled policy {unknown[0]!r}; compiled: {', '.join(POLICY_NAMES)}")
-            codes = self._codes[tuple(agents)] = policy_codes(agents)
+        codes = self._policy_codes(agents)
         out = np.empty((self.num_envs, self.num_players), np.int64)
         batch.policy_actions(self._states, self.cfg, codes, self._keys, self._counters, out, self._table)
         return out
+
+    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
+        """The default's step in one compiled call (the same games, draws and views)."""
+        self._require_started()
+        codes = self._policy_codes([policy] * self.num_players)
+        n = self.num_envs
+        joint = np.empty((n, self.num_players), np.int64)
+        observations = np.empty((n, 1, self.observation_size), np.float32)
+        masks = np.empty((n, self.num_actions), np.bool_)
+        acting = np.empty(n, np.bool_)
+        rewards = np.empty(n, np.float64)
+        done = np.empty(n, np.bool_)
+        moves = np.ascontiguousarray(chosen, dtype=np.int64)
+        bad, self._next_index = batch.learner_step(
+            self._states, self.cfg, seat, codes, moves, before.acting, before.masks, self._keys, self._counters,
+            self._rewards, self._scratch, self._table, joint, self._run, self._index, self._next_index,
+            observations, masks, acting, rewards, done,
+        )  # fmt: skip
+        if 0 <= bad < n:
+            raise illegal_learner_action(bad, moves, before.masks)
+        if bad >= n:
+            env, where = divmod(bad - n, MAX_SEATS)
+            raise RuntimeError(f"env {env}, seat {where}: the step kernel refused action {int(joint[env, where])}")
+        return LearnerStep(LearnerView(observations[:, 0], masks, acting), rewards, done)
 
     # ---- views ---------------------------------------------------------------------------
     def to_act(self) -> npt.NDArray[np.bool_]:
@@ -364,6 +381,18 @@ class EelStepBatch(StepBatch):
         total = winners.sum(axis=1, keepdims=True)
         shares: npt.NDArray[np.float64] = np.divide(winners, total, out=np.zeros_like(winners), where=total > 0)
         return shares
+
+    def _policy_codes(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        """Each seat's policy code, checked once per list of agents."""
+        codes = self._codes.get(tuple(agents))
+        if codes is None:
+            if len(agents) != self.num_players:
+                raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
+            unknown = [p for p in agents if p.strip() not in POLICY_NAMES]
+            if unknown:
+                raise ValueError(f"no compiled policy {unknown[0]!r}; compiled: {', '.join(POLICY_NAMES)}")
+            codes = self._codes[tuple(agents)] = policy_codes(agents)
+        return codes
 
     def _require_started(self) -> None:
         if not self._started:
