@@ -157,6 +157,16 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
                 raise IllegalActionError(self._illegal_action_message(state, seat, action, choices))
         return self._apply(state, moves)
 
+    def apply_decoded(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
+        """``apply`` for moves the caller decoded from this state's own legal actions.
+
+        For adapters that index the legal actions (masks, action ids) and have already
+        refused any index outside them: one legal action per acting seat is their
+        guarantee, so it is not checked again. Agents' choices go through
+        ``apply_chosen``; anything else (records, clients, users) through ``apply``.
+        """
+        return self._apply(state, moves)
+
     @abstractmethod
     def _apply(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
         """The state after ``moves``, already checked: one legal action per acting player."""
