@@ -574,17 +574,7 @@ class _Track:
                 f"seat(s) {', '.join(map(str, missing))} also choose at this node" if missing else "nobody chooses now"
             )
         moves = {seat: self._checked(seat, joint[seat]) for seat in choosing}
-        chosen = tuple((seat, joint[seat]) for seat in choosing)
-        state = self.config.game.apply_decoded(self.state, moves)  # checked against the legal ids above
-        return _Track(
-            self.config,
-            state,
-            self.decisions + 1,
-            parent=self,
-            acted=chosen,
-            log=_Log(chosen, self.log),
-            replayable=self.replayable,
-        )
+        return self._after(moves, tuple((seat, joint[seat]) for seat in choosing))
 
     def with_move(self, seat: int, index: int) -> _Track:
         """The one choice OpenSpiel applies at a player node (a turn, or one seat's part in turn-based play)."""
@@ -593,9 +583,11 @@ class _Track:
         choosing = self.choosing()
         if choosing != (seat,):
             return self.with_joint({seat: index})  # it names what is missing
-        action = self._checked(seat, index)
-        chosen = ((seat, index),)
-        state = self.config.game.apply_decoded(self.state, {seat: action})  # checked against the legal ids above
+        return self._after({seat: self._checked(seat, index)}, ((seat, index),))
+
+    def _after(self, moves: dict[int, Any], chosen: tuple[tuple[int, int], ...]) -> _Track:
+        """The track one decision further: ``moves`` (checked against the legal ids) applied."""
+        state = self.config.game.apply_decoded(self.state, moves)
         return _Track(
             self.config,
             state,

@@ -29,7 +29,6 @@ own code. ``tests/fast/test_jax_dragon.py`` proves the functions equal to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import jax
@@ -71,18 +70,20 @@ from gamebag.fast.dragon import (
     points_table,
     rules_of,
 )
-from gamebag.fast.jax.policies import check_policies
+from gamebag.fast.jax.dice import DiceGameJax
 
 Array = jax.Array
 POLICIES: tuple[str, ...] = ("random", "heuristic")
 FACE_BITS = 1 << np.arange(SIDES)
 
 
-class DragonJax:
+class DragonJax(DiceGameJax):
     """Pure JAX functions for one configured Catch A Dragon By The Tail (see the module docstring)."""
 
     observation_size = OBSERVATION_SIZE
     policies = POLICIES
+    seat_field, phase_field = SEAT, PHASE
+    rolling_phase, over_phase, choosing_phases = ROLLING, OVER, (COLLECTING, DECIDING)
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         if game.game_id != "catch-a-dragon":
@@ -198,29 +199,9 @@ class DragonJax:
         used = jnp.arange(MAX_DICE) < self.dice - self._held(row).sum()
         return (jax.nn.one_hot(faces, SIDES, dtype=jnp.int32) * used[:, None]).sum(axis=0)
 
-    def roll_on(self, row: Array, key: Array) -> Array:
-        """Every pending roll, until the seat to move must choose or the game is over."""
-
-        def rolling(carry: tuple[Array, Array]) -> Array:
-            return carry[0][PHASE] == ROLLING
-
-        def roll(carry: tuple[Array, Array]) -> tuple[Array, Array]:
-            row, key = carry
-            key, dice = jax.random.split(key)
-            return self.apply_roll(row, self.roll(row, dice)), key
-
-        row, _ = jax.lax.while_loop(rolling, roll, (row, key))
-        return row
-
-    def init(self, key: Array) -> Array:
-        """A new game at its first decision (every game has one: the first roll cannot bust)."""
-        return self.roll_on(self.start(), key)
-
-    def step(self, row: Array, actions: Array, key: Array) -> Array:
-        """The seat to move's ``actions[seat]``, then the rolls it leads to (a finished game stays)."""
-        after = self.roll_on(self.apply_action(row, actions[row[SEAT]]), key)
-        phase = row[PHASE]
-        return jnp.where((phase == COLLECTING) | (phase == DECIDING), after, row)
+    def draw(self, row: Array, key: Array) -> Array:
+        """One roll of the uncollected dice for the rolling row."""
+        return self.roll(row, key)
 
     # ---- views -------------------------------------------------------------------------------
     def to_act(self, row: Array) -> Array:
@@ -307,31 +288,3 @@ class DragonJax:
         rolls_on = jnp.asarray(self.heuristic_rolls_on)[self.set_code(held)] == 1
         decide = jnp.where(rolls_on, ROLL, STOP)
         return jnp.full(self.num_players, jnp.where(row[PHASE] == DECIDING, decide, collect), jnp.int32)
-
-    def policy_actions(self, row: Array, key: Array, policies: Sequence[str]) -> Array:
-        """Each seat's action under its named compiled policy (``policies`` is static)."""
-        check_policies(policies, self.num_players, POLICIES)
-        chosen = {"random": self.random_actions, "heuristic": self.heuristic_actions}
-        by_name = {name: chosen[name](row, key) for name in set(policies)}
-        return jnp.stack([by_name[name][seat] for seat, name in enumerate(policies)])
-
-    def playout(self, key: Array, policies: Sequence[str]) -> Array:
-        """The final row of one game played with ``policies`` (one name per seat)."""
-
-        def running(carry: tuple[Array, Array, Array]) -> Array:
-            row, _, decisions = carry
-            return (row[PHASE] != OVER) & (decisions < self.max_decisions)
-
-        def decide(carry: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
-            row, key, decisions = carry
-            key, choose, chance = jax.random.split(key, 3)
-            return self.step(row, self.policy_actions(row, choose, policies), chance), key, decisions + 1
-
-        first, rest = jax.random.split(key)
-        row, _, _ = jax.lax.while_loop(running, decide, (self.init(first), rest, jnp.int32(0)))
-        return row
-
-    def play_games(self, key: Array, batch: int, policies: Sequence[str]) -> Array:
-        """``int32[batch, 41]``: the final rows of ``batch`` games (``jit`` with ``batch`` and ``policies`` static)."""
-        check_policies(policies, self.num_players, POLICIES)
-        return jax.vmap(lambda k: self.playout(k, policies))(jax.random.split(key, batch))

@@ -32,7 +32,7 @@ import jax
 import jax.numpy as jnp
 
 from gamebag.core.protocol import Game
-from gamebag.fast.jax.policies import check_policies
+from gamebag.fast.jax.dice import DiceGameJax
 from gamebag.fast.pig import (
     DECIDING,
     FIELDS,
@@ -60,13 +60,16 @@ POLICIES: tuple[str, ...] = ("random", "heuristic")
 MAX_DECISIONS = 100_000
 
 
-class PigJax:
+class PigJax(DiceGameJax):
     """Pure JAX functions for one configured Pig (see the module docstring)."""
 
     num_players = 2
     num_actions = NUM_ACTIONS
     observation_size = OBSERVATION_SIZE
     policies = POLICIES
+    max_decisions = MAX_DECISIONS
+    seat_field, phase_field = SEAT, PHASE
+    rolling_phase, over_phase, choosing_phases = ROLLING, OVER, (DECIDING,)
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         if game.game_id != "pig":
@@ -109,28 +112,9 @@ class PigJax:
         """One roll of the die: a face from 1 to ``die_sides``, each equally likely."""
         return jax.random.randint(key, (), 1, self.sides + 1, dtype=jnp.int32)
 
-    def roll_on(self, row: Array, key: Array) -> Array:
-        """Every pending roll, until the seat to move decides or the game is over."""
-
-        def rolling(carry: tuple[Array, Array]) -> Array:
-            return carry[0][PHASE] == ROLLING
-
-        def roll(carry: tuple[Array, Array]) -> tuple[Array, Array]:
-            row, key = carry
-            key, die = jax.random.split(key)
-            return self.apply_roll(row, self.roll_face(die)), key
-
-        row, _ = jax.lax.while_loop(rolling, roll, (row, key))
-        return row
-
-    def init(self, key: Array) -> Array:
-        """A new game at its first decision (or over, if the first rolls reach the goal)."""
-        return self.roll_on(self.start(), key)
-
-    def step(self, row: Array, actions: Array, key: Array) -> Array:
-        """The seat to move's ``actions[seat]``, then the rolls it leads to (a finished game stays)."""
-        after = self.roll_on(self.apply_action(row, actions[row[SEAT]]), key)
-        return jnp.where(row[PHASE] == DECIDING, after, row)
+    def draw(self, row: Array, key: Array) -> Array:
+        """One roll of the die for the rolling row."""
+        return self.roll_face(key)
 
     # ---- views -----------------------------------------------------------------------------
     def to_act(self, row: Array) -> Array:
@@ -168,36 +152,13 @@ class PigJax:
         """The heuristic agent's choice for every seat: hold once the turn's total reaches 20."""
         return jnp.broadcast_to(jnp.where(row[TOTAL] >= HOLD_AT, HOLD, ROLL), (2,)).astype(jnp.int32)
 
-    def policy_actions(self, row: Array, key: Array, policies: Sequence[str]) -> Array:
-        """Each seat's action under its named compiled policy (``policies`` is static)."""
-        check_policies(policies, 2, POLICIES)
-        chosen = {
-            "random": lambda: self.random_actions(row, key),
-            "heuristic": lambda: self.heuristic_actions(row, key),
-        }
-        by_seat = {name: chosen[name]() for name in set(policies)}
-        return jnp.stack([by_seat[name][seat] for seat, name in enumerate(policies)])
-
     def playout(self, key: Array, policies: Sequence[str] = ("random", "random")) -> Array:
         """The final row of one game played with ``policies``."""
-
-        def running(carry: tuple[Array, Array, Array]) -> Array:
-            row, _, decisions = carry
-            return (row[PHASE] != OVER) & (decisions < MAX_DECISIONS)
-
-        def decide(carry: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
-            row, key, decisions = carry
-            key, choose, chance = jax.random.split(key, 3)
-            return self.step(row, self.policy_actions(row, choose, policies), chance), key, decisions + 1
-
-        first, rest = jax.random.split(key)
-        row, _, _ = jax.lax.while_loop(running, decide, (self.init(first), rest, jnp.int32(0)))
-        return row
+        return super().playout(key, policies)
 
     def play_games(self, key: Array, batch: int, policies: Sequence[str] = ("random", "random")) -> Array:
         """``int32[batch, 8]``: the final rows of ``batch`` games (``jit`` with ``batch`` and ``policies`` static)."""
-        check_policies(policies, 2, POLICIES)
-        return jax.vmap(lambda k: self.playout(k, policies))(jax.random.split(key, batch))
+        return super().play_games(key, batch, policies)
 
     def round_number(self, row: Array) -> Array:
         """The rules engine's ``round_number``: a round is one turn of each player."""
