@@ -83,6 +83,13 @@ def test_simulate_and_the_data_files_from_the_wheel(installed: tuple[Path, dict[
         [str(bin_dir / "gamebag"), "simulate", "pig", "--games", "20", "--engine", "rules", "--json"], tmp_path, env
     )
     assert '"games": 20' in result.stdout
+    # The shipped learned weights are package data: the agent plays from the wheel alone.
+    learned = run(
+        [str(bin_dir / "gamebag"), "simulate", "pig", "--agents", "learned,random", "--games", "4"],
+        tmp_path,
+        env,
+    )
+    assert "learned" in learned.stdout
     check = (
         "from importlib import resources; import gamebag.agents.equilibrium.tables as t; "
         "static = resources.files('gamebag.web') / 'static'; "

@@ -71,6 +71,27 @@ def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
     assert isinstance(bad.exception, GamebagError) and "steps must be" in str(bad.exception)
 
 
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--hidden", "2048"], "from 1 to 1024"),
+        (["--hidden", "64,x"], "comma-separated layer sizes"),
+        (["--league", "heuristic=0"], "weight from 0 to 1,000"),
+        (["--league", "bogus"], "neither 'self', 'past' nor a compiled policy"),
+        (["--envs", "5000"], "from 1 to 4096"),
+        (["--eval-games", "100000000"], "from 0 to 100,000"),
+    ],
+)
+def test_train_refuses_each_unbounded_request_and_writes_nothing(tmp_path: Path, extra: list[str], named: str) -> None:
+    pytest.importorskip("optax")
+    out = tmp_path / "refused.npz"
+    result = CliRunner().invoke(app, ["train", "pig", "--steps", "1000", "--out", str(out), *extra])
+    assert isinstance(result.exception, GamebagError), result.output
+    assert named in str(result.exception)
+    assert not out.exists()
+
+
 SHIPPED = sorted(shipped_policies())
 
 
