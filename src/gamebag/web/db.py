@@ -160,6 +160,15 @@ class StoredTable:
     pending: dict[int, Any]
 
 
+# Take a table's lease for this process (``:node``, ``:s`` seconds) unless another live process
+# holds it: free, already ours, or run out by the database's clock.
+TAKE_LEASE = (
+    "UPDATE web_tables SET owner = :node, lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
+    "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
+    "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp()))"
+)
+
+
 def _make_engine(url: str, sync: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
@@ -461,11 +470,7 @@ class Store:
             raise RuntimeError("leases exist only in a cluster")
         with self.engine.begin() as connection:
             row = connection.execute(
-                text(
-                    "UPDATE web_tables SET owner = :node, lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
-                    "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
-                    "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp())) RETURNING id"
-                ),
+                text(f"{TAKE_LEASE} RETURNING id"),
                 {"node": self.node, "s": seconds, "id": table_id},
             ).first()
             return row is not None
@@ -477,10 +482,7 @@ class Store:
         with self.engine.begin() as connection:
             row = connection.execute(
                 text(
-                    "WITH taken AS (UPDATE web_tables SET owner = :node, "
-                    "lease_until = EXTRACT(EPOCH FROM clock_timestamp()) + :s "
-                    "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
-                    "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp())) RETURNING id) "
+                    f"WITH taken AS ({TAKE_LEASE} RETURNING id) "
                     "SELECT (SELECT count(*) FROM taken), (SELECT owner FROM web_tables WHERE id = :id)"
                 ),
                 {"node": self.node, "s": seconds, "id": table_id},
