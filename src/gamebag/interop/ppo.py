@@ -12,7 +12,9 @@ Each game is played by a lineup drawn from the league when it starts: the learne
 every seat (self-play), or the learner in one seat against a compiled policy
 (``heuristic``, ``random``, ...) or against a frozen copy of itself from an earlier
 update (``past``). Rollouts are played in NumPy with the generator of the run's
-seed; the updates are jit-compiled JAX functions.
+seed; the updates are jit-compiled JAX functions. A game without a compiled engine
+is played on the rules-engine batch (``gamebag.interop.rules_batch``), whose
+opponents are the rules-engine agents ``heuristic`` and ``random``.
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class PPOLearner:
         import optax
 
         self.config = config or PPOConfig()
-        self.env = BatchEnv(game_id, envs, players, options)
+        # A game without a compiled engine is played on the rules engine (gamebag.interop.rules_batch).
+        self.env = BatchEnv(game_id, envs, players, options, rules_engine=True)
         self.game_id = game_id
         self.players = self.env.num_players
         self.rng = np.random.default_rng(seed)
@@ -202,7 +205,7 @@ class PPOLearner:
             if not seats.any():
                 continue
             if isinstance(opponent, str):
-                chosen = self.env.compiled_actions([opponent] * self.players)
+                chosen = self.env.compiled_actions_at([opponent] * self.players, seats)
                 joint[seats] = chosen[seats]
             else:
                 joint[seats] = opponent.act(self.observations[seats], self.masks[seats])

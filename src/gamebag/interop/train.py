@@ -153,7 +153,9 @@ def _evaluate(
     shares: list[float] = []
     per_seat = max(1, math.ceil(games / players))
     for seat in range(players):
-        env = GamebagVectorEnv(game_id, min(envs, per_seat), players, options, seat=seat, opponents=opponent)
+        env = GamebagVectorEnv(
+            game_id, min(envs, per_seat), players, options, seat=seat, opponents=opponent, rules_engine=True
+        )
         observations, _ = env.reset(seed=seed * 1_000_003 + seat)
         seat_shares: list[float] = []
         while len(seat_shares) < per_seat:
@@ -178,6 +180,6 @@ def evaluations(
 ) -> list[Evaluation]:
     """``evaluate`` against each of ``opponents`` (default: every compiled policy of the game)."""
     if not opponents:
-        _, compiled = step_batch(game_id, players, options, 1)
+        _, compiled = step_batch(game_id, players, options, 1, rules_engine=True)
         opponents = compiled
     return [evaluate(game_id, players, policy, name, games=games, options=options) for name in opponents]

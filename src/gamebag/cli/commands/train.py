@@ -1,4 +1,8 @@
-"""``gamebag train``: train a policy by PPO against a league (needs the ``jax`` extra and a compiled engine)."""
+"""``gamebag train``: train a policy by PPO against a league (needs the ``jax`` extra).
+
+Games with a compiled engine train on its step batches; others on the rules engine
+(``gamebag.interop.rules_batch``), slower but the same learner.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from gamebag.core.options import parse_option_pairs
 
 
 class TrainError(GamebagError):
-    """A training request that cannot run (bad budget, no compiled engine, missing extra)."""
+    """A training request that cannot run (bad budget, unknown league member, missing extra)."""
 
 
 def register(app: typer.Typer) -> None:
