@@ -62,6 +62,7 @@ class Connection:
         self.websocket = websocket
         self.table_id = table_id
         self.seat: int | None = None
+        self.counted_seat: int | None = None  # the seat whose socket bound this connection counts under
         self.joined = False  # after a successful hello
         self.limiter = RateLimiter()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)

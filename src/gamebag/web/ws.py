@@ -66,9 +66,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
         connection = Connection(websocket, table.id)
         await _serve(connection, table, manager, rates)
     finally:
-        rates.close_socket(address, table_id)
-        if connection is not None and connection.seat is not None and connection.joined:
-            rates.leave_seat(table_id, connection.seat)
+        rates.close_socket(address, table_id, None if connection is None else connection.counted_seat)
 
 
 async def _serve(connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits) -> None:
@@ -135,7 +133,7 @@ async def _handle_frame(
     if kind == "ping":
         connection.send(dumps({"type": "pong", "ref": ref if isinstance(ref, int | str) else None}))
     elif kind == "hello":
-        _hello(message, connection, table, manager, rates)
+        await _hello(message, connection, table, manager, rates)
     elif not connection.joined:
         connection.send(dumps(error_message('say hello first: {"type": "hello", "token": ...}', ref)))
     elif kind == "sync":
@@ -144,7 +142,7 @@ async def _handle_frame(
         await _act(message, connection, table, manager)
 
 
-def _hello(
+async def _hello(
     message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits
 ) -> None:
     if connection.joined:
@@ -161,11 +159,12 @@ def _hello(
         except SeatError as error:
             connection.send(dumps(error_message(str(error))))
             return
-        if not rates.take_seat(table.id, seat):
+        if not await rates.take_seat(table.id, seat):
             limit = rates.limits.sockets_per_seat
             connection.send(dumps(error_message(f"this seat already has {limit} open connections, the most it takes")))
             connection.close(flush=True)
             return
+        connection.counted_seat = seat
     connection.seat = seat
     connection.joined = True
     connection.send(dumps({"type": "welcome", "seat": seat, "table": table.id}))
