@@ -207,11 +207,8 @@ class SpielConfig:
         """The outcomes of a chance state with positive probability, as floats (recent states cached)."""
         cached = self._chance_cache.get(state)
         if cached is None:
-            outcomes = self.game.chance_outcomes(state)
-            try:  # exact fractions (what games give): numerator / denominator is a float, and fast
-                cached = tuple([(o, w) for o, p in outcomes if (w := p.numerator / p.denominator) > 0])
-            except AttributeError:
-                cached = tuple([(o, w) for o, p in outcomes if (w := _as_float(p)) > 0])
+            # The game's floats: each the one nearest its exact fraction (games may skip the fractions).
+            cached = tuple([(o, w) for o, w in self.game.chance_probabilities(state) if w > 0])
             if len(self._chance_cache) >= CHANCE_CACHE_SIZE:
                 self._chance_cache.clear()  # a bound on memory; searches refill it with what they revisit
             self._chance_cache[state] = cached
@@ -221,14 +218,6 @@ class SpielConfig:
     def sequential(self) -> bool:
         """Whether OpenSpiel sees one seat choosing at a time (by the game's nature or ``turn_based``)."""
         return self.turn_based or game_traits(type(self.game))[0]
-
-
-def _as_float(probability: Any) -> float:
-    """A probability as a float; a ``Fraction`` is divided directly (``float()`` on one is slow)."""
-    try:
-        return float(probability.numerator / probability.denominator)
-    except AttributeError:
-        return float(probability)
 
 
 def parse_moves(text: str) -> list[LogEntry]:

@@ -38,6 +38,7 @@ from gamebag.games.catch_a_dragon.dice import (
     legal_collections,
     merge,
     roll_outcomes,
+    roll_probabilities,
     set_kind,
     set_points,
 )
@@ -239,6 +240,9 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def chance_outcomes(self, state: DragonState) -> Sequence[tuple[Dice, Fraction]]:
         return roll_outcomes(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
+
+    def chance_probabilities(self, state: DragonState) -> Sequence[tuple[Dice, float]]:
+        return roll_probabilities(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: DragonState, rng: Rng) -> Dice:
         if state.phase != Phase.ROLL:

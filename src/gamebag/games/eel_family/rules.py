@@ -37,6 +37,8 @@ from gamebag.games.eel_family.options import (
 
 # A player still in the round when it ends exits "last" for the eel-harvest tie-break.
 STILL_IN = 1_000_000
+# Distinct draw sizes whose splits a configured game keeps (a game meets a few hundred at most).
+CHANCE_MEMO_SIZE = 4096
 
 Outcome = tuple[str, ...]  # per seat, the tokens drawn in order; "" for seats that drew nothing
 
@@ -121,6 +123,8 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         self._nobody_in = (False,) * n
         # Who acts, per ``in_round`` (at most 2**8 keys): asked at every grab by players, agents and checks.
         self._acting: dict[tuple[bool, ...], tuple[int, ...]] = {}
+        # The splits of each draw (by tokens per seat), which ``chance_outcomes`` weighs by the bag.
+        self._split_memo: dict[tuple[int, ...], tuple[tuple[Outcome, int, int, int], ...]] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> EelState:
@@ -208,28 +212,59 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         sizes = self._draw_sizes(state, state.pending)
         eels, snakes = self._bag_after_exits(state, state.pending)
         total_drawn = sum(sizes)
+        splits = self._splits(tuple(sizes))
+        if self.dice:
+            every = 4**total_drawn
+            return [(drawn, Fraction(ways * 3**e, every)) for drawn, ways, s, e in splits]
+        by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
+        every = _falling(eels + snakes, total_drawn)
+        return [
+            (drawn, Fraction(ways * by_snakes[s] * by_eels[e], every))
+            for drawn, ways, s, e in splits
+            if s <= snakes and e <= eels
+        ]
+
+    def chance_probabilities(self, state: EelState) -> list[tuple[Outcome, float]]:
+        if state.pending is None or state.over:
+            return []
+        sizes = self._draw_sizes(state, state.pending)
+        eels, snakes = self._bag_after_exits(state, state.pending)
+        total_drawn = sum(sizes)
+        splits = self._splits(tuple(sizes))
+        # Integer true division is correctly rounded: each float is the one nearest the exact fraction.
+        if self.dice:
+            every = 4**total_drawn
+            return [(drawn, ways * 3**e / every) for drawn, ways, s, e in splits]
+        by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
+        every = _falling(eels + snakes, total_drawn)
+        return [
+            (drawn, ways * by_snakes[s] * by_eels[e] / every)
+            for drawn, ways, s, e in splits
+            if s <= snakes and e <= eels
+        ]
+
+    def _splits(self, sizes: tuple[int, ...]) -> tuple[tuple[Outcome, int, int, int], ...]:
+        """Every split of a draw of ``sizes`` tokens per seat, in the order ``chance_outcomes`` lists them:
+        the outcome, its number of orderings, and the snakes and eels it holds (kept per ``sizes``)."""
+        splits = self._split_memo.get(sizes)
+        if splits is not None:
+            return splits
+        total_drawn = sum(sizes)
         drawers = [p for p in range(self.num_players) if sizes[p] > 0]
-        outcomes: list[tuple[Outcome, Fraction]] = []
+        found: list[tuple[Outcome, int, int, int]] = []
         for snake_counts in product(*(range(sizes[p] + 1) for p in drawers)):
             s_total = sum(snake_counts)
-            e_total = total_drawn - s_total
             ways = 1
             for p, s in zip(drawers, snake_counts, strict=True):
                 ways *= comb(sizes[p], s)
-            if self.dice:
-                probability = Fraction(ways * 3**e_total, 4**total_drawn)
-            else:
-                if s_total > snakes or e_total > eels:
-                    continue
-                probability = Fraction(
-                    ways * _falling(snakes, s_total) * _falling(eels, e_total),
-                    _falling(eels + snakes, total_drawn),
-                )
             drawn = [""] * self.num_players
             for p, s in zip(drawers, snake_counts, strict=True):
                 drawn[p] = "E" * (sizes[p] - s) + "S" * s
-            outcomes.append((tuple(drawn), probability))
-        return outcomes
+            found.append((tuple(drawn), ways, s_total, total_drawn - s_total))
+        if len(self._split_memo) >= CHANCE_MEMO_SIZE:
+            self._split_memo.clear()  # a bound on memory; play refills it with the common draws
+        splits = self._split_memo[sizes] = tuple(found)
+        return splits
 
     def sample_chance(self, state: EelState, rng: Rng) -> Outcome:
         if state.pending is None or state.over:
@@ -662,6 +697,14 @@ def _falling(n: int, k: int) -> int:
     for i in range(k):
         result *= n - i
     return result
+
+
+def _fallings(n: int, most: int) -> list[int]:
+    """``_falling(n, k)`` for ``k`` from 0 to ``most``."""
+    out = [1]
+    for i in range(most):
+        out.append(out[-1] * (n - i))
+    return out
 
 
 def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:

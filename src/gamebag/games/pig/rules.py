@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.options import Option, options_to_json
-from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice
+from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_float
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
 
@@ -93,6 +93,7 @@ class Pig(Game[PigState, str, int]):
         self.sides = sides if isinstance(sides, int) else SIDES
         self.faces = tuple(range(1, self.sides + 1))
         self._face_chance = Fraction(1, self.sides)
+        self._roll_probabilities = tuple((face, nearest_float(self._face_chance)) for face in self.faces)
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> PigState:
@@ -135,6 +136,9 @@ class Pig(Game[PigState, str, int]):
 
     def chance_outcomes(self, state: PigState) -> Sequence[tuple[int, Fraction]]:
         return tuple((face, self._face_chance) for face in self.faces) if state.phase == Phase.ROLL else ()
+
+    def chance_probabilities(self, state: PigState) -> Sequence[tuple[int, float]]:
+        return self._roll_probabilities if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: PigState, rng: Rng) -> int:
         if state.phase != Phase.ROLL:
