@@ -299,8 +299,8 @@ def observation_tensor(game: EigenKweek, state: KweekState, player: int) -> list
     config = game.config
     n = config.players
     out: list[float] = []
-    out.extend(1.0 if state.phase == p else 0.0 for p in PHASES)
-    out.extend(1.0 if state.step == s else 0.0 for s in STEPS)
+    out += _PHASE_HOT.get(state.phase) or [1.0 if state.phase == p else 0.0 for p in PHASES]
+    out += _STEP_HOT.get(state.step) or [1.0 if state.step == s else 0.0 for s in STEPS]
     out.append(state.round_no / config.max_rounds)
     out.append(min(state.window_step, 10) / 10)
     out.append(1.0 if player in game.acting_players(state) else 0.0)
@@ -347,10 +347,26 @@ def observation_tensor(game: EigenKweek, state: KweekState, player: int) -> list
 _SEAT_WIDTH = 4 + 3 * len(PLANT_COSTS) + 1 + 3 * len(CARDS) + 5
 
 
-def _one_hot(card: str | None) -> list[float]:
-    return [1.0 if card == c else 0.0 for c in CARDS]
+# One-hot parts, built once: every phase, step and card (an observation writes dozens per seat).
+_PHASE_HOT = {phase: tuple(1.0 if phase == p else 0.0 for p in PHASES) for phase in PHASES}
+_STEP_HOT = {step: tuple(1.0 if step == s else 0.0 for s in STEPS) for step in STEPS}
+_CARD_HOT = {card: tuple(1.0 if card == c else 0.0 for c in CARDS) for card in CARDS}
+_NO_CARD = (0.0,) * len(CARDS)
+_MANY_HOT: dict[tuple[str, ...], tuple[float, ...]] = {}
+MANY_HOT_KEPT = 4096  # distinct card lists whose parts are kept (a bound on memory)
 
 
-def _many_hot(cards: Any) -> list[float]:
-    chosen = set(cards)
-    return [1.0 if c in chosen else 0.0 for c in CARDS]
+def _one_hot(card: str | None) -> tuple[float, ...]:
+    return _CARD_HOT.get(card, _NO_CARD) if isinstance(card, str) else _NO_CARD
+
+
+def _many_hot(cards: Any) -> tuple[float, ...]:
+    key = tuple(cards)
+    part = _MANY_HOT.get(key)
+    if part is None:
+        chosen = set(key)
+        part = tuple(1.0 if c in chosen else 0.0 for c in CARDS)
+        if len(_MANY_HOT) >= MANY_HOT_KEPT:
+            _MANY_HOT.clear()
+        _MANY_HOT[key] = part
+    return part
