@@ -1,7 +1,7 @@
 """The per-address limits hold for a whole cluster: processes on one PostgreSQL share the counts.
 
-The rates (new tables, new sockets) and the open-socket bounds (per address, per table, per
-seat token) count every live process's requests together; the sockets of a process that
+The rates (new tables, new sockets) and the open-socket bounds (per address, spectators per
+table, per seat token) count every live process's requests together; the sockets of a process that
 died stop counting once its heartbeat runs out.
 """
 
@@ -35,15 +35,15 @@ def test_two_processes_count_one_connection_limit(pg_url: str) -> None:
     second.share(PostgresRateStorage(engines[1]))
 
     async def scenario() -> None:
-        await first.open_socket("203.0.113.7", "t1")
-        await second.open_socket("203.0.113.7", "t2")
-        await first.open_socket("203.0.113.7", "t3")
+        await first.open_socket("203.0.113.7")
+        await second.open_socket("203.0.113.7")
+        await first.open_socket("203.0.113.7")
         for limiter in (second, first):  # the fourth is over the limit, whichever process it reaches
             with pytest.raises(RateLimited) as refused:
-                await limiter.open_socket("203.0.113.7", "t4")
+                await limiter.open_socket("203.0.113.7")
             assert refused.value.retry_after >= 1
             assert "at most 3 per minute" in str(refused.value)
-        await second.open_socket("198.51.100.2", "t1")  # another address has its own count
+        await second.open_socket("198.51.100.2")  # another address has its own count
 
     try:
         asyncio.run(scenario())
@@ -107,17 +107,15 @@ def _until(check: Callable[[], bool], seconds: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-def _refused(client: Any, path: str) -> int:
-    with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(path):
-        pass
-    assert int(denied.value.headers["retry-after"]) >= 1
-    status: int = denied.value.status_code
-    return status
+def _turned_away(socket: Any, token: str | None) -> str:
+    socket.send_text(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
+    message: str = receive_until(socket, lambda m: m["type"] == "error")[-1]["message"]
+    return message
 
 
 def test_open_socket_bounds_hold_across_two_servers(tmp_path: Path, pg_url: str) -> None:
-    """Per table, per address and per seat token: the bound counts the sockets on both servers."""
-    limits = Limits(sockets_per_table=3, sockets_per_address=5, sockets_per_seat=1, connects_per_minute=100)
+    """Spectators per table, sockets per seat token and per address: each bound counts both servers."""
+    limits = Limits(sockets_per_table=2, sockets_per_address=5, sockets_per_seat=1, connects_per_minute=100)
     with (
         web_client(tmp_path, url=pg_url, limits=limits) as one,
         web_client(tmp_path, url=pg_url, limits=limits) as two,
@@ -134,10 +132,15 @@ def test_open_socket_bounds_hold_across_two_servers(tmp_path: Path, pg_url: str)
             hello(seated, token)
             hello(watcher_two, None)
             hello(watcher_one, None)
-            assert _open_sockets(pg_url, "table", table["id"]) == 3
-            # The table has its three, two on one server and one on the other: both refuse a fourth.
+            assert _open_sockets(pg_url, "table", table["id"]) == 2
+            # The table has its two spectators, one on each server: both turn a third away,
             for client in (two, one):
-                assert _refused(client, path) == 429
+                with client.websocket_connect(path) as third:
+                    assert "2 spectators, the most it takes" in _turned_away(third, None)
+            # and the seat's one socket is on the first server: its token is refused on the second.
+            with two.websocket_connect(path) as again:
+                assert "the most it takes" in _turned_away(again, token)
+            _until(lambda: _open_sockets(pg_url, "address", "testclient") == 3)
             # Other tables are served meanwhile, up to the address's bound over both servers.
             with two.websocket_connect(other_path) as a, one.websocket_connect(other_path) as b:
                 assert hello(a, None)[-1]["type"] == "state"
@@ -146,18 +149,12 @@ def test_open_socket_bounds_hold_across_two_servers(tmp_path: Path, pg_url: str)
                     with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(other_path):
                         pass
                     assert denied.value.status_code == 429
+                    assert int(denied.value.headers["retry-after"]) >= 1
                     assert "at most 5" in denied.value.json()["error"]
-            _until(lambda: _open_sockets(pg_url, "address", "testclient") == 3)
-            # The seat's one socket is on the first server: its token is refused on the second.
-            watcher_two.close()
-            _until(lambda: _open_sockets(pg_url, "table", table["id"]) == 2)
-            with two.websocket_connect(path) as again:
-                again.send_text(json.dumps({"type": "hello", "token": token}))
-                refused = receive_until(again, lambda m: m["type"] == "error")
-                assert "most it takes" in refused[-1]["message"]
         # Every socket closed: nothing stays counted, and the seat can be taken on the other server.
         _until(lambda: _open_sockets(pg_url, "address", "testclient") == 0)
         _until(lambda: _open_sockets(pg_url, "seat", f"{table['id']}/0") == 0)
+        assert _open_sockets(pg_url, "table", table["id"]) == 0
         with two.websocket_connect(path) as moved:
             assert hello(moved, token)[-1]["seat"] == 0
 
@@ -177,19 +174,18 @@ def test_sockets_of_a_dead_process_stop_counting(pg_url: str) -> None:
     alive.share_sockets(SharedSocketCounts(engine, "alive"))
 
     async def scenario() -> None:
-        await dying.open_socket("192.0.2.1", "t1")
-        await dying.open_socket("192.0.2.2", "t1")
+        await dying.open_socket("192.0.2.1")
+        assert await dying.watch_table("t1")
+        assert await dying.watch_table("t1")
         assert await dying.take_seat("t1", 0)
-        with pytest.raises(RateLimited, match="most connections it takes"):
-            await alive.open_socket("192.0.2.3", "t1")
+        assert not await alive.watch_table("t1")
         assert not await alive.take_seat("t1", 0)
-        await alive.open_socket("192.0.2.3", "t2")  # another table has its own count
+        assert await alive.watch_table("t2")  # another table has its own count
         await asyncio.sleep(1.3)  # the dying process's heartbeat runs out; it never closed its sockets
-        await alive.open_socket("192.0.2.3", "t1")
-        await alive.open_socket("192.0.2.4", "t1")
+        assert await alive.watch_table("t1")
+        assert await alive.watch_table("t1")
         assert await alive.take_seat("t1", 0)
-        with pytest.raises(RateLimited):  # the bound still holds for the live process's own sockets
-            await alive.open_socket("192.0.2.5", "t1")
+        assert not await alive.watch_table("t1")  # the bound still holds for the live process's own sockets
         await alive.stop()
 
     try:

@@ -201,10 +201,12 @@ class RateLimited(Exception):
 class RateLimits:
     """Rates per client address (``limits`` moving windows) and open-socket counts.
 
-    The open sockets are counted per client address, per table and per seat token: in
-    this process's memory, or in a cluster over every live process (``share_sockets``,
-    counts in the shared database), so a client reaching several processes still gets
-    the documented bound in all, not that bound per process.
+    Open sockets are counted per client address (from the moment they connect), and once
+    they say hello, per table they watch (spectators) or per seat token they hold. Seats
+    and watchers are counted apart, so spectators (or anyone knowing a table's id) can
+    never fill a table and lock its players out. The counts are in this process's memory,
+    or in a cluster over every live process (``share_sockets``, in the shared database), so
+    a client reaching several processes still gets the documented bound in all.
     """
 
     def __init__(self, limits: Limits) -> None:
@@ -218,7 +220,7 @@ class RateLimits:
         self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
-        self.sockets_by_table: Counter[str] = Counter()
+        self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
         self.sockets_by_seat: Counter[tuple[str, int]] = Counter()
         self._sockets: SharedSocketCounts | None = None
         self._sockets_stale = False  # a release could not be written: rewrite this process's counts
@@ -272,13 +274,6 @@ class RateLimits:
         """Count a table creation; ``RateLimited`` past the limits."""
         await self._hit_async(self._table_items, address, "new tables")
 
-    def _socket_refusal(self, kind: str) -> RateLimited:
-        if kind == "address":
-            return RateLimited(
-                f"too many open connections from your address: at most {self.limits.sockets_per_address}", 5
-            )
-        return RateLimited(f"this table has the most connections it takes ({self.limits.sockets_per_table})", 5)
-
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}
         counts.update({("address", a): n for a, n in self.sockets_by_address.items()})
@@ -309,45 +304,36 @@ class RateLimits:
             log.warning("an open-socket count could not be released; rewriting them later", exc_info=True)
             self._sockets_stale = True
 
-    async def open_socket(self, address: str, table_id: str) -> None:
-        """Count a new socket; ``RateLimited`` past the rate or the open-socket bounds."""
+    async def open_socket(self, address: str) -> None:
+        """Count a new socket from ``address``; ``RateLimited`` past the rate or the open-socket bound."""
+        bound = self.limits.sockets_per_address
+        refusal = RateLimited(f"too many open connections from your address: at most {bound}", 5)
         counts = self._sockets
         if counts is None:
-            if self.sockets_by_address[address] >= self.limits.sockets_per_address:
-                raise self._socket_refusal("address")
-            if self.sockets_by_table[table_id] >= self.limits.sockets_per_table:
-                raise self._socket_refusal("table")
+            if self.sockets_by_address[address] >= bound:
+                raise refusal
             await self._hit_async([self._connect_item], address, "new connections")
         else:
-            wanted = [
-                ("address", address, self.limits.sockets_per_address),
-                ("table", table_id, self.limits.sockets_per_table),
-            ]
-            full = await self._take_shared(counts, wanted)
-            if full:
-                raise self._socket_refusal("address" if "address" in full else "table")
+            if await self._take_shared(counts, [("address", address, bound)]):
+                raise refusal
             try:
                 await self._hit_async([self._connect_item], address, "new connections")
             except BaseException:
-                self._release_shared([("address", address), ("table", table_id)])
+                self._release_shared([("address", address)])
                 raise
         self.sockets_by_address[address] += 1
-        self.sockets_by_table[table_id] += 1
 
-    def close_socket(self, address: str, table_id: str, seat: int | None = None) -> None:
-        """A socket closed (holding ``seat``'s count, if it took one): it counts no more."""
-        released: list[SocketKey] = [("address", address), ("table", table_id)]
-        for counter, key in ((self.sockets_by_address, address), (self.sockets_by_table, table_id)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
-        if seat is not None:
-            seat_key = (table_id, seat)
-            self.sockets_by_seat[seat_key] -= 1
-            if self.sockets_by_seat[seat_key] <= 0:
-                del self.sockets_by_seat[seat_key]
-            released.append(("seat", f"{table_id}/{seat}"))
-        self._release_shared(released)
+    async def watch_table(self, table_id: str) -> bool:
+        """Count a socket watching ``table_id`` (a spectator); False when the table has its most watchers."""
+        counts = self._sockets
+        bound = self.limits.sockets_per_table
+        if counts is None:
+            if self.sockets_by_table[table_id] >= bound:
+                return False
+        elif await self._take_shared(counts, [("table", table_id, bound)]):
+            return False
+        self.sockets_by_table[table_id] += 1
+        return True
 
     async def take_seat(self, table_id: str, seat: int) -> bool:
         """Count a socket holding ``seat``; False when the seat has its most sockets already."""
@@ -359,3 +345,21 @@ class RateLimits:
             return False
         self.sockets_by_seat[(table_id, seat)] += 1
         return True
+
+    def close_socket(self, address: str, watched: str | None = None, seat: tuple[str, int] | None = None) -> None:
+        """A socket closed: it counts no more (under the table it watched or the seat it held, if any)."""
+        released: list[SocketKey] = [("address", address)]
+        _decrement(self.sockets_by_address, address)
+        if watched is not None:
+            _decrement(self.sockets_by_table, watched)
+            released.append(("table", watched))
+        if seat is not None:
+            _decrement(self.sockets_by_seat, seat)
+            released.append(("seat", f"{seat[0]}/{seat[1]}"))
+        self._release_shared(released)
+
+
+def _decrement(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
