@@ -121,6 +121,11 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         self._nobody = (0,) * n
         self._everyone_in = (True,) * n
         self._nobody_in = (False,) * n
+        # What every observation tensor holds of the configuration, and each seat's order of seats.
+        self._observation_padding = (0.0,) * (3 * (8 - n))
+        self._threshold_share = self.threshold / self.snakes
+        self._grab_share = self.max_grab / MAX_GRAB_LIMIT
+        self._seat_orders = tuple(tuple((player + k) % n for k in range(n)) for player in range(n))
         # Who acts, per ``in_round`` (at most 2**8 keys): asked at every grab by players, agents and checks.
         self._acting: dict[tuple[bool, ...], tuple[int, ...]] = {}
         # The splits of each draw (by tokens per seat), which ``chance_outcomes`` weighs by the bag.
@@ -621,22 +626,25 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         return self._legal
 
     def observation_tensor(self, state: EelState, player: int) -> list[float]:
-        n = self.num_players
-        order = [(player + k) % n for k in range(n)]  # own seat first
+        target, eels, snakes = self.target, self.eels, self.snakes
+        scores, reserves, in_round = state.scores, state.reserves, state.in_round
         out: list[float] = []
-        for seat in order:
-            out.append(min(state.scores[seat] / self.target, 1.0))
-            out.append(state.reserves[seat] / self.eels)
-            out.append(1.0 if state.in_round[seat] else 0.0)
-        # Pad to eight seats so every player count has the same layout.
-        out.extend([0.0] * (3 * (8 - n)))
-        out.append(state.bag_eels / self.eels)
-        out.append(state.bag_snakes / self.snakes)
-        out.append(state.centre / self.snakes)
-        out.append(self.threshold / self.snakes)
-        out.append(((state.start - player) % n) / 8)
-        out.append(min(state.grab_no, 40) / 40)
-        out.append(self.max_grab / MAX_GRAB_LIMIT)
+        for seat in self._seat_orders[player]:  # own seat first
+            score = scores[seat]
+            # min(score / target, 1.0), without the call
+            out += (score / target if score < target else 1.0, reserves[seat] / eels, 1.0 if in_round[seat] else 0.0)
+        # Padded to eight seats so every player count has the same layout.
+        out += self._observation_padding
+        grab_no = state.grab_no
+        out += (
+            state.bag_eels / eels,
+            state.bag_snakes / snakes,
+            state.centre / snakes,
+            self._threshold_share,
+            ((state.start - player) % self.num_players) / 8,
+            (grab_no if grab_no < 40 else 40) / 40,
+            self._grab_share,
+        )
         return out
 
 

@@ -94,6 +94,7 @@ class Pig(Game[PigState, str, int]):
         self.faces = tuple(range(1, self.sides + 1))
         self._face_chance = Fraction(1, self.sides)
         self._roll_probabilities = tuple((face, nearest_float(self._face_chance)) for face in self.faces)
+        self._phase_part = {phase: tuple(1.0 if phase == other else 0.0 for other in Phase) for phase in Phase}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> PigState:
@@ -195,13 +196,13 @@ class Pig(Game[PigState, str, int]):
         return (HOLD, ROLL)
 
     def observation_tensor(self, state: PigState, player: int) -> list[float]:
-        me, other = state.scores[player], state.scores[1 - player]
+        goal, phase = self.goal, state.phase
         return [
-            me / self.goal,
-            other / self.goal,
-            state.turn_total / self.goal,
-            1.0 if state.seat == player and state.phase != Phase.OVER else 0.0,
-            *(1.0 if state.phase == phase else 0.0 for phase in Phase),
+            state.scores[player] / goal,
+            state.scores[1 - player] / goal,
+            state.turn_total / goal,
+            1.0 if state.seat == player and phase != Phase.OVER else 0.0,
+            *self._phase_part[phase],
         ]
 
     # ---- the turn-level model read by the exact solvers ----------------------------------
