@@ -163,6 +163,11 @@ def check_chance(game: AnyGame, seed: int = 5, nodes: int = 25) -> None:
         probabilities = [p for _, p in outcomes]
         _require(all(isinstance(p, Fraction) and p > 0 for p in probabilities), "probabilities must be Fractions > 0")
         _require(sum(probabilities) == 1, "the outcomes of a chance node do not sum to one")
+        as_floats = [(o, p.numerator / p.denominator) for o, p in outcomes]
+        _require(list(game.chance_probabilities(state)) == as_floats, "chance_probabilities differs from the fractions")
+        # A game may keep parts of its lists: what a fresh instance (nothing kept) computes must be the same.
+        fresh = type(game)(game.num_players, **game.options)
+        _require(list(fresh.chance_outcomes(state)) == list(outcomes), "chance_outcomes depends on what came before")
         support = [o for o, _ in outcomes]
         _require(len(set(support)) == len(support), "an outcome is listed twice")
         sampler = make_rng(checked)

@@ -186,3 +186,83 @@ def test_the_tensor_has_one_length_for_every_player_count() -> None:
             if index % 50 == 0:
                 lengths.update(len(game.observation_tensor(state, p)) for p in range(players))
     assert len(lengths) == 1
+
+
+def _reference_tensor(game: EigenKweek, state: KweekState, player: int) -> list[float]:
+    """The tensor read plainly, field by field, as views.py documents it (the fast one must equal it)."""
+    from gamebag.games.eigen_kweek.components import (
+        CARDS,
+        COIN_VALUES,
+        CORNERS,
+        PLANT_COSTS,
+        SACK,
+        TOTAL_COINS,
+        TOTAL_TOKENS,
+    )
+    from gamebag.games.eigen_kweek.nodes import Phase, Step
+    from gamebag.games.eigen_kweek.state import sacks
+
+    def one_hot(card: str | None) -> list[float]:
+        return [1.0 if card == c else 0.0 for c in CARDS]
+
+    def many_hot(cards: Any) -> list[float]:
+        return [1.0 if c in set(cards) else 0.0 for c in CARDS]
+
+    config = game.config
+    n = config.players
+    out: list[float] = []
+    out.extend(1.0 if state.phase == p else 0.0 for p in Phase)
+    out.extend(1.0 if state.step == s else 0.0 for s in Step)
+    out.append(state.round_no / config.max_rounds)
+    out.append(min(state.window_step, 10) / 10)
+    out.append(1.0 if player in game.acting_players(state) else 0.0)
+    out.append(state.pot / TOTAL_TOKENS)
+    out.append(sum(state.bag) / TOTAL_COINS)
+    out.extend(sum(corner) / TOTAL_COINS for corner in state.corners)
+    out.extend([0.0] * (CORNERS - len(state.corners)))
+    out.append(state.tokens[player] / TOTAL_TOKENS)
+    out.append((state.bids[player] if state.bids is not None else 0) / TOTAL_TOKENS)
+    own = dict(zip(config.values, state.coins[player], strict=True))
+    out.extend(own.get(v, 0) / TOTAL_COINS for v in COIN_VALUES)
+    out.extend(one_hot(state.held[player]))
+    out.extend(many_hot(state.dealt[player]))
+    out.extend(one_hot(state.ria_card if state.ria_seat == player else None))
+    known = {seat: card for obs, seat, card in state.knowledge if obs == player}
+    trade = state.trade
+    width = 4 + 3 * len(PLANT_COSTS) + 1 + 3 * len(CARDS) + 5
+    for offset in range(4):
+        if offset >= n:
+            out.extend([0.0] * width)
+            continue
+        seat = (player + offset) % n
+        out.append(1.0)
+        out.append(sum(state.coins[seat]) / TOTAL_COINS)
+        out.append(1.0 if state.held[seat] is not None else 0.0)
+        out.append(1.0 if state.kept[seat] else 0.0)
+        for cost, slot in zip(PLANT_COSTS, state.boards[seat], strict=True):
+            out.append(1.0 if slot >= 0 else 0.0)
+            out.append(max(slot, 0) / config.capacity[cost])
+            out.append(1.0 if slot == SACK else 0.0)
+        out.append(sacks(state.boards[seat]) / 4)
+        out.extend(many_hot([p.card for p in state.plays if p.seat == seat]))
+        out.extend(many_hot([p.card for p in state.plays if p.seat == seat and p.blocked]))
+        out.extend(one_hot(known.get(seat)))
+        out.append(trade.counts[seat] / TOTAL_TOKENS if trade is not None else 0.0)
+        out.append(1.0 if trade is not None and seat in trade.order else 0.0)
+        out.append(1.0 if seat == state.bernard_target else 0.0)
+        out.append(1.0 if seat == state.chooser else 0.0)
+        out.append(1.0 if seat in state.winners else 0.0)
+    return out
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGS)
+def test_the_tensor_equals_its_plain_reading(players: int, options: dict[str, Any]) -> None:
+    game = make(players, **options)
+    checked = 0
+    for seed in range(3):
+        for index, state in enumerate(random_states(game, 10 + seed)):
+            if index % 3 == 0:
+                for seat in range(players):
+                    assert game.observation_tensor(state, seat) == _reference_tensor(game, state, seat)
+                    checked += 1
+    assert checked > 100

@@ -81,11 +81,22 @@ def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
         (["--league", "bogus"], "neither 'self', 'past' nor a compiled policy"),
         (["--envs", "5000"], "from 1 to 4096"),
         (["--eval-games", "100000000"], "from 0 to 100,000"),
+        (["--learning-rate", "5"], "learning rate must be from 1e-6 to 0.1"),
+        (["--value-warmup", "20000"], "value warm-up must be an integer from 0 to 10,000"),
+        (["--init", "missing.npz"], "not a policy written by gamebag train"),
+        (["--init", "SHIPPED_CATCH_A_DRAGON"], "give the same --hidden sizes"),
     ],
 )
 def test_train_refuses_each_unbounded_request_and_writes_nothing(tmp_path: Path, extra: list[str], named: str) -> None:
     pytest.importorskip("optax")
     out = tmp_path / "refused.npz"
+    if "SHIPPED_CATCH_A_DRAGON" in extra:
+        # A policy of another game: its layers cannot start a Pig network.
+        other = tmp_path / "dragon.npz"
+        save_policy(other, _random_policy("catch-a-dragon", 2, 0))
+        extra = [str(other) if item == "SHIPPED_CATCH_A_DRAGON" else item for item in extra]
+    elif "missing.npz" in extra:
+        extra = [str(tmp_path / item) if item == "missing.npz" else item for item in extra]
     result = CliRunner().invoke(app, ["train", "pig", "--steps", "1000", "--out", str(out), *extra])
     assert isinstance(result.exception, GamebagError), result.output
     assert named in str(result.exception)
@@ -125,6 +136,34 @@ def test_learned_refuses_configurations_without_weights() -> None:
     unshipped = [g for g in gamebag.game_ids() if all(g != shipped for shipped, _ in SHIPPED)]
     for game_id in unshipped:
         assert "learned" not in available_agents(game_id)
+
+
+def test_a_warm_start_begins_from_the_given_policy_and_keeps_it_through_the_value_warmup() -> None:
+    pytest.importorskip("optax")
+    from gamebag.interop.ppo import PPOConfig, PPOLearner
+
+    start = _random_policy("pig", 2, 4)
+    config = PPOConfig(hidden=(16,), rollout=16, minibatch=64, value_warmup=2)
+    learner = PPOLearner("pig", 2, envs=16, seed=1, config=config, init=start)
+    observations = np.random.default_rng(2).random((8, 7)).astype(np.float32)
+    assert np.array_equal(learner.policy().scores(observations), start.scores(observations))
+    for _ in range(2):  # value warm-up: the policy stays as it was, the value network learns
+        value_before = learner.numpy_layers("v")[0][0].copy()
+        learner.learn(learner.rollout())
+        assert np.array_equal(learner.policy().scores(observations), start.scores(observations))
+        assert not np.array_equal(learner.numpy_layers("v")[0][0], value_before)
+    learner.learn(learner.rollout())
+    assert not np.array_equal(learner.policy().scores(observations), start.scores(observations))
+
+
+def test_a_warm_start_records_where_it_came_from() -> None:
+    pytest.importorskip("optax")
+    from gamebag.interop.train import train
+
+    start = _random_policy("pig", 2, 4)
+    policy = train("pig", 2, steps=1_000, envs=16, hidden=(16,), init=start, learning_rate=1e-4, value_warmup=1)
+    assert policy.meta["init"] == dict(start.meta)
+    assert policy.meta["learning_rate"] == 1e-4 and policy.meta["value_warmup"] == 1
 
 
 @pytest.mark.slow

@@ -127,24 +127,43 @@ def test_maskable_ppo_learns_on_the_sb3_vector_env() -> None:
     assert masks.shape == (32, vec.action_space.n)
 
 
+LEARNER_STEP_CASES: list[tuple[str, int, dict[str, Any], str, int]] = [
+    ("wriggle-roulette", 4, {}, "random", 1),
+    ("eel-harvest", 3, {}, "heuristic", 1),
+    ("pig", 2, {}, "random", 1),
+    ("pig", 2, {}, "optimal-win", 0),
+    ("pig", 2, {"goal": 6}, "heuristic", 1),  # games the first rolls can win, restarted into an ended game
+    ("catch-a-dragon", 2, {}, "random", 1),
+    ("catch-a-dragon", 2, {"dice": 4}, "optimal-win", 0),
+    ("catch-a-dragon", 3, {}, "heuristic", 1),
+]
+
+
 @pytest.mark.parametrize(
-    ("game_id", "players", "policy"), [("wriggle-roulette", 4, "random"), ("eel-harvest", 3, "heuristic")]
+    ("game_id", "players", "options", "policy", "seat"),
+    LEARNER_STEP_CASES,
+    ids=[f"{g}-{n}p-{','.join(f'{k}={v}' for k, v in o.items())}-{p}-seat{s}" for g, n, o, p, s in LEARNER_STEP_CASES],
 )
 def test_compiled_learner_step_plays_the_same_games_as_the_default_steps(
-    game_id: str, players: int, policy: str
+    game_id: str, players: int, options: dict[str, Any], policy: str, seat: int
 ) -> None:
-    game = gamebag.make(game_id, players)
+    game = gamebag.make(game_id, players, **options)
     engine = engine_for(game, [policy] * players)
     assert engine is not None
     fused, default = engine.step_batch(game, 16), engine.step_batch(game, 16)
+    assert type(fused).learner_step is not StepBatch.learner_step  # the engine has a compiled one
     for batch in (fused, default):
         batch.reset(5)
-    before_fused, before_default = fused.learner_view(1), default.learner_view(1)
+    before_fused, before_default = fused.learner_view(seat), default.learner_view(seat)
     rng = np.random.default_rng(0)
+    finished = rewarded = 0
     for _ in range(200):
-        chosen = rng.integers(0, fused.num_actions, 16)
-        after_fused = fused.learner_step(1, policy, chosen, before_fused)
-        after_default = StepBatch.learner_step(default, 1, policy, chosen, before_default)
+        # Any action where the learner does not choose (it is ignored), a legal one where it does.
+        chosen = np.where(
+            before_fused.acting, _legal_choice(before_fused.masks, rng), rng.integers(0, fused.num_actions, 16)
+        )
+        after_fused = fused.learner_step(seat, policy, chosen, before_fused)
+        after_default = StepBatch.learner_step(default, seat, policy, chosen, before_default)
         for mine, theirs in [
             (after_fused.rewards, after_default.rewards),
             (after_fused.done, after_default.done),
@@ -152,16 +171,27 @@ def test_compiled_learner_step_plays_the_same_games_as_the_default_steps(
             (after_fused.view.masks, after_default.view.masks),
             (after_fused.view.acting, after_default.view.acting),
         ]:
+            assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
             np.testing.assert_array_equal(mine, theirs)
         for name, array in fused.state_arrays().items():
             np.testing.assert_array_equal(array, default.state_arrays()[name])
+        np.testing.assert_array_equal(fused.rewards(), default.rewards())
+        finished += int(after_fused.done.sum())
+        rewarded += int((after_fused.rewards > 0).sum())
         before_fused, before_default = after_fused.view, after_default.view
+    assert finished > 0 and rewarded > 0  # restarts and the learner's rewards were compared too
     acting = np.flatnonzero(before_fused.acting)
     assert len(acting)
-    state = fused.state_arrays()
-    bad = np.zeros(16, np.int64)
-    bad[acting[0]] = fused.num_actions
-    with pytest.raises(ValueError, match=f"env {acting[0]}: action {fused.num_actions} is not legal"):
-        fused.learner_step(1, policy, bad, before_fused)
-    for name, array in fused.state_arrays().items():
-        np.testing.assert_array_equal(array, state[name])
+    state = {name: array.copy() for name, array in fused.state_arrays().items()}
+    legal = _legal_choice(before_fused.masks, rng)
+    wrong = [fused.num_actions, -1]
+    restricted = np.flatnonzero(~before_fused.masks[acting[0]])
+    if len(restricted):  # an action in range that the mask forbids (where masks restrict)
+        wrong.append(int(restricted[0]))
+    for action in wrong:
+        bad = legal.copy()
+        bad[acting[0]] = action
+        with pytest.raises(ValueError, match=f"env {acting[0]}: action {action} is not legal"):
+            fused.learner_step(seat, policy, bad, before_fused)
+        for name, array in fused.state_arrays().items():
+            np.testing.assert_array_equal(array, state[name])

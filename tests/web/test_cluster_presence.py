@@ -134,3 +134,71 @@ def test_a_seat_on_another_process_sees_the_owners_turn_clock(pg_url: str) -> No
             await _stop(owner, other)
 
     asyncio.run(scenario())
+
+
+def _stored_clock_step(manager: TableManager, table_id: str) -> int | None:
+    stored = manager.store.load(table_id)
+    return None if stored is None or stored.clock is None else stored.clock[0]
+
+
+def test_a_spectator_joining_another_process_mid_step_sees_the_deadline_at_once(pg_url: str) -> None:
+    async def scenario() -> None:
+        owner = TableManager(Store(pg_url), limits=Limits(lease_seconds=LEASE, bot_workers=1), allow_seed=True)
+        await owner.start()
+        other: TableManager | None = None
+        try:
+            request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {}], "seed": 7, "turn_seconds": 60}
+            config = parse_table_request(request, allow_seed=True)
+            owner.store.create_table(config)
+            owned = owner.get(config.id)
+            for seat in owned.waiting_for():  # mid-game: the clock runs for a later step
+                await owner.act(owned, seat, owned.legal_json(seat)[0])
+            await _until(lambda: _stored_clock_step(owner, config.id) == owned.step)
+            # A process that never heard of the table (nothing on its bus about it) gets a spectator.
+            other = TableManager(Store(pg_url), limits=Limits(lease_seconds=LEASE, bot_workers=1), allow_seed=True)
+            await other.start()
+            replica = await other.get_async(config.id)
+            assert not other.owns(replica)
+            spectator = _join(other, replica, None)
+            other.sync(spectator, replica)
+            first = spectator.messages()[0]
+            assert first["type"] == "state" and first["step"] == owned.step
+            shown = first["table"]["deadline_in"]
+            assert shown is not None, "the spectator's first state has no deadline"
+            assert abs(shown - owner.meta(owned)["deadline_in"]) < 1.0
+            assert 50 < shown <= 60
+        finally:
+            await _stop(owner, *([other] if other is not None else []))
+
+    asyncio.run(scenario())
+
+
+def test_a_process_taking_a_timed_table_over_keeps_its_deadline(pg_url: str) -> None:
+    async def scenario() -> None:
+        request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {}], "seed": 8, "turn_seconds": 60}
+        owner, other, table_id = await _two_managers(pg_url, request)
+        try:
+            owned = owner.get(table_id)
+            await _until(lambda: _stored_clock_step(owner, table_id) == owned.step)
+            _join(other, other.get(table_id), 1)
+            await asyncio.sleep(2.0)  # the clock runs down a little before the owner dies
+            shown_before = owner.meta(owned)["deadline_in"]
+            for task in (owner._leases, owner._sweeper):
+                assert task is not None
+                task.cancel()
+            assert owner.bus is not None
+            await owner.bus.close()
+            await asyncio.sleep(LEASE + 0.2)
+            other.check_leases()  # the owner's lease ran out: the other process takes the table over
+            taken = other.tables[table_id]
+            assert other.takeovers == 1 and taken.step == owned.step
+            deadline_in = other.meta(taken)["deadline_in"]
+            assert deadline_in is not None
+            # The deadline the seats were shown, not a fresh 60 s.
+            assert deadline_in < shown_before and shown_before - deadline_in < LEASE + 2.0
+        finally:
+            owner.bus = None
+            owner.node = None  # its leases stay as a dead process leaves them
+            await _stop(owner, other)
+
+    asyncio.run(scenario())

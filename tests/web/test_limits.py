@@ -1,18 +1,21 @@
 """The server's bounds: each refusal, and other tables served meanwhile.
 
 Agent parameters and options past the documented bounds, bots that overrun their
-time, table creation and socket rates per address, sockets per table and seat,
+time, table creation and socket rates per address, spectators per table and sockets
+per seat (counted apart, so spectators cannot lock players out), sockets that never say hello,
 JSON-only changes from this server's own pages, security headers, names.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import WebSocketDenialResponse
+from starlette.websockets import WebSocketDisconnect
 
 from gamebag.agents.solvers import solutions
 from gamebag.web.bounds import AGENT_PARAMETER_BOUNDS, OPTION_MAXIMA
@@ -101,38 +104,65 @@ def test_table_creation_per_address_is_limited_with_retry_after(tmp_path: Path) 
         play_whole_game(client, first, seed=2, spectate=False)  # the open tables are served meanwhile
 
 
+def _turned_away(socket: Any, token: str | None) -> str:
+    """Say hello and get an error, then the socket closes; the error's words."""
+    socket.send_text(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
+    refused = receive_until(socket, lambda m: m["type"] == "error")
+    with pytest.raises(WebSocketDisconnect):
+        socket.receive_text()
+    message: str = refused[-1]["message"]
+    return message
+
+
 def test_sockets_per_table_per_seat_and_connection_rate_are_bounded(tmp_path: Path) -> None:
-    limits = Limits(sockets_per_table=3, sockets_per_seat=1, connects_per_minute=5)
+    limits = Limits(sockets_per_table=2, sockets_per_seat=1, connects_per_minute=7)
     with web_client(tmp_path, limits=limits) as client:
         table = open_table(client, "wriggle-roulette", 2)
         other = open_table(client, "pig", 2)
+        path = f"/ws/tables/{table['id']}"
         token = table["seats"][0]["token"]
-        with client.websocket_connect(f"/ws/tables/{table['id']}") as first:
+        with client.websocket_connect(path) as first:
             hello(first, token)
-            with client.websocket_connect(f"/ws/tables/{table['id']}") as second:
-                second.send_text(json.dumps({"type": "hello", "token": token}))
-                refused = receive_until(second, lambda m: m["type"] == "error")
-                assert "at most" in refused[-1]["message"] or "most it takes" in refused[-1]["message"]
-            with (
-                client.websocket_connect(f"/ws/tables/{table['id']}") as spectator_a,
-                client.websocket_connect(f"/ws/tables/{table['id']}") as spectator_b,
-            ):
+            with client.websocket_connect(path) as second:
+                assert "1 open connections, the most it takes" in _turned_away(second, token)
+            with client.websocket_connect(path) as spectator_a, client.websocket_connect(path) as spectator_b:
                 hello(spectator_a, None)
                 hello(spectator_b, None)
-                with (
-                    pytest.raises(WebSocketDenialResponse) as denied,
-                    client.websocket_connect(f"/ws/tables/{table['id']}"),
-                ):
-                    pass
-                assert denied.value.status_code == 429
+                with client.websocket_connect(path) as third:
+                    assert "2 spectators, the most it takes" in _turned_away(third, None)
+                # Spectators fill their places, never the players': the other seat still joins.
+                with client.websocket_connect(path) as player:
+                    assert hello(player, table["seats"][1]["token"])[-1]["seat"] == 1
                 with client.websocket_connect(f"/ws/tables/{other['id']}") as elsewhere:
                     assert hello(elsewhere, None)[-1]["type"] == "state"  # other tables are still served
-        # Five sockets were opened this minute (the refused one does not count): the next is over the rate.
+        # Seven sockets were opened this minute: the next is over the rate.
         with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(f"/ws/tables/{other['id']}"):
             pass
         assert denied.value.status_code == 429
         assert int(denied.value.headers["retry-after"]) >= 1
         assert client.get(f"/api/tables/{other['id']}").status_code == 200
+
+
+def test_a_socket_that_never_says_hello_is_closed_and_frees_its_place(tmp_path: Path) -> None:
+    limits = Limits(hello_seconds=0.5, sockets_per_address=1)
+    with web_client(tmp_path, limits=limits) as client:
+        table = open_table(client, "pig", 2)
+        path = f"/ws/tables/{table['id']}"
+        with client.websocket_connect(path) as idle:
+            refused = receive_until(idle, lambda m: m["type"] == "error")
+            assert "say hello within 0.5 s" in refused[-1]["message"]
+            with pytest.raises(WebSocketDisconnect):
+                idle.receive_text()
+        # Its address's one place is free again (once the server has let go of the socket).
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with client.websocket_connect(path) as socket:
+                    assert hello(socket, table["seats"][0]["token"])[-1]["seat"] == 0
+                break
+            except WebSocketDenialResponse:
+                assert time.monotonic() < deadline, "the idle socket's place was never freed"
+                time.sleep(0.05)
 
 
 def test_changes_must_be_json_from_this_servers_own_pages(tmp_path: Path) -> None:

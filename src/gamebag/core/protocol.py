@@ -175,6 +175,11 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def chance_outcomes(self, state: StateT) -> Sequence[tuple[OutcomeT, Fraction]]:
         """Every outcome of a chance node with its exact probability (they sum to 1)."""
 
+    def chance_probabilities(self, state: StateT) -> Sequence[tuple[OutcomeT, float]]:
+        """``chance_outcomes`` with each probability as the float nearest it (for callers that compute
+        in floats; games may build these without the exact fractions)."""
+        return [(outcome, nearest_float(p)) for outcome, p in self.chance_outcomes(state)]
+
     def sample_chance(self, state: StateT, rng: Rng) -> OutcomeT:
         """Draw one outcome with the caller's generator (games may do this faster)."""
         outcomes = self.chance_outcomes(state)
@@ -396,6 +401,15 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         if not is_choice(outcome, possible):
             shown = _show_choices([self.outcome_to_json(o) for o in possible])
             raise IllegalChanceOutcomeError(f"{outcome!r} cannot happen now; possible outcomes: {shown}")
+
+
+def nearest_float(probability: Any) -> float:
+    """A probability as a float: a ``Fraction``'s numerator divided by its denominator (correctly
+    rounded, and faster than ``float()`` on one); anything else through ``float``."""
+    try:
+        return float(probability.numerator / probability.denominator)
+    except AttributeError:
+        return float(probability)
 
 
 def is_choice(item: Any, choices: Sequence[Any]) -> bool:

@@ -185,6 +185,15 @@ class StepBatch(ABC):
             self.reset_done()
         return LearnerStep(self.learner_view(seat), rewards, done)
 
+    def policy_actions_at(self, agents: Sequence[str], seats: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """``policy_actions`` where only the entries marked in ``seats`` ``[num_envs, num_players]`` are read.
+
+        Compiled engines answer every seat (their policies cost next to nothing, and a
+        ``random`` policy's draws keep the game's stream); engines whose policies are
+        costly may choose only for the marked seats.
+        """
+        return self.policy_actions(agents)
+
     @abstractmethod
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         """``[num_envs, num_players]``: what each acting seat's compiled policy (``agents[seat]``) chooses now.

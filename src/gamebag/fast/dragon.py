@@ -33,7 +33,15 @@ import numpy.typing as npt
 from gamebag.core.protocol import Game
 from gamebag.core.traits import Termination
 from gamebag.fast import solved
-from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
+from gamebag.fast.base import (
+    BatchResult,
+    FastEngine,
+    LearnerStep,
+    LearnerView,
+    PreparedCache,
+    StepBatch,
+    illegal_learner_action,
+)
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.catch_a_dragon.dice import all_collections, bust_probability, legal_collections, set_points
@@ -80,6 +88,7 @@ ONE_DRAGON_GAIN = 1.5
 IntArray = npt.NDArray[np.int32]
 Int8Array = npt.NDArray[np.int8]
 FloatArray = npt.NDArray[np.float64]
+FloatArray32 = npt.NDArray[np.float32]
 U64Array = npt.NDArray[np.uint64]
 
 
@@ -504,32 +513,128 @@ def legal_rows(board: IntArray, rules: RulesArrays) -> npt.NDArray[np.bool_]:
     return mask
 
 
-@numba.njit(cache=True)
-def observe_rows(board: IntArray, rules: RulesArrays) -> npt.NDArray[np.float32]:
-    """``CatchADragon.observation_tensor`` of every seat of every row."""
+@helper
+def observe_into(board: IntArray, i: int, player: int, rules: RulesArrays, out: FloatArray32, slot: int) -> None:
+    """``CatchADragon.observation_tensor`` of ``player`` at row ``i``, written into ``out[i, slot]``."""
     config = rules[CONFIG]
     players = config[PLAYERS]
     dice = config[DICE]
     rounds = config[ROUNDS]
-    out = np.zeros((board.shape[0], players, OBSERVATION_SIZE), dtype=np.float32)
     scale = max(16, dice * dice)
     top = scale * rounds
+    phase = board[i, PHASE]
+    held = rules[POINTS][held_code(board, i, COLLECTED)]
+    for k in range(OBSERVATION_SIZE):
+        out[i, slot, k] = 0.0
+    for f in range(SIDES):
+        out[i, slot, f] = board[i, COLLECTED + f] / dice
+        out[i, slot, 6 + f] = board[i, ROLLED + f] / dice
+    out[i, slot, 12 + phase] = 1.0
+    out[i, slot, 16] = 1.0 if board[i, SEAT] == player and phase != OVER else 0.0
+    out[i, slot, 17] = held / scale
+    for k in range(players):
+        out[i, slot, 18 + k] = board[i, SCORES + (player + k) % players] / top
+    out[i, slot, 26] = ((board[i, SEAT] - player) % players) / 8
+    out[i, slot, 27] = min(board[i, ROUND], rounds) / rounds
+    out[i, slot, 28] = max(0, board[i, ROUND] - rounds) / max(1, config[TIEBREAKS])
+
+
+@numba.njit(cache=True)
+def observe_rows(board: IntArray, rules: RulesArrays) -> FloatArray32:
+    """``CatchADragon.observation_tensor`` of every seat of every row."""
+    players = rules[CONFIG][PLAYERS]
+    out = np.zeros((board.shape[0], players, OBSERVATION_SIZE), dtype=np.float32)
     for i in range(board.shape[0]):
-        phase = board[i, PHASE]
-        held = rules[POINTS][held_code(board, i, COLLECTED)]
         for player in range(players):
-            for f in range(SIDES):
-                out[i, player, f] = board[i, COLLECTED + f] / dice
-                out[i, player, 6 + f] = board[i, ROLLED + f] / dice
-            out[i, player, 12 + phase] = 1.0
-            out[i, player, 16] = 1.0 if board[i, SEAT] == player and phase != OVER else 0.0
-            out[i, player, 17] = held / scale
-            for k in range(players):
-                out[i, player, 18 + k] = board[i, SCORES + (player + k) % players] / top
-            out[i, player, 26] = ((board[i, SEAT] - player) % players) / 8
-            out[i, player, 27] = min(board[i, ROUND], rounds) / rounds
-            out[i, player, 28] = max(0, board[i, ROUND] - rounds) / max(1, config[TIEBREAKS])
+            observe_into(board, i, player, rules, out, player)
     return out
+
+
+@numba.njit(cache=True)
+def learner_step_rows(
+    board: IntArray,
+    keys: U64Array,
+    counters: U64Array,
+    finished: npt.NDArray[np.bool_],
+    index: npt.NDArray[np.int64],
+    run: np.uint64,
+    rules: RulesArrays,
+    tables: TablesArrays,
+    seat: int,
+    policy: int,
+    chosen: npt.NDArray[np.int64],
+    acting: npt.NDArray[np.bool_],
+    masks: npt.NDArray[np.bool_],
+    moves: npt.NDArray[np.int64],
+    out_observations: FloatArray32,
+    out_masks: npt.NDArray[np.bool_],
+    out_acting: npt.NDArray[np.bool_],
+    out_rewards: FloatArray,
+    out_done: npt.NDArray[np.bool_],
+) -> int:
+    """``StepBatch.learner_step`` in one call: the check, the opponents' choices, the step, restarts, the view.
+
+    Returns ``-1``; or the first env whose acting learner's ``chosen`` action is outside
+    ``masks`` (then nothing changed); or, should the rules refuse a move (a ``before``
+    that is not this batch's view), ``num_envs`` plus that env, with nothing applied.
+    The seat to move takes its policy draw even where it is the learner (whose choice then
+    replaces it), every move is checked before any is applied, and a finished env goes on
+    with game ``index + num_envs``, as the default's ``policy_actions``, ``step`` and
+    ``reset_done`` do. ``moves`` is scratch: each env's move by the seat to move.
+    """
+    rows = board.shape[0]
+    top = masks.shape[1]
+    for k in range(rows):
+        if acting[k] and (chosen[k] < 0 or chosen[k] >= top or not masks[k, chosen[k]]):
+            return k
+    for i in range(rows):
+        phase = board[i, PHASE]
+        moves[i] = 0
+        if COLLECTING <= phase <= DECIDING:
+            moves[i] = choose(policy, board, i, keys[i], counters, rules, tables)
+            if board[i, SEAT] == seat:
+                moves[i] = chosen[i] if acting[i] else 0
+    for i in range(rows):
+        phase = board[i, PHASE]
+        if COLLECTING <= phase <= DECIDING and not is_legal(board, i, int(moves[i]), rules):
+            return int(rows + i)
+    rolled = np.zeros(SIDES, dtype=np.int8)
+    players = rules[CONFIG][PLAYERS]
+    for i in range(rows):
+        finished[i] = False
+        out_rewards[i] = 0.0
+        phase = board[i, PHASE]
+        if COLLECTING <= phase <= DECIDING:
+            apply_action(board, i, int(moves[i]), rules)
+            roll_on(board, i, keys[i], counters, rules, rolled)
+            finished[i] = board[i, PHASE] == OVER
+            if finished[i]:
+                winners = 0
+                for p in range(players):
+                    winners += board[i, WINNERS] >> p & 1
+                out_rewards[i] = (board[i, WINNERS] >> seat & 1) / winners
+        out_done[i] = board[i, PHASE] == OVER
+    for i in range(rows):
+        if out_done[i]:
+            index[i] += rows
+            reset_row(board, i)
+            keys[i] = game_key(run, index[i])
+            counters[i] = np.uint64(0)
+            roll_on(board, i, keys[i], counters, rules, rolled)
+            finished[i] = False  # every game needs at least one decision
+        phase = board[i, PHASE]
+        out_acting[i] = COLLECTING <= phase <= DECIDING and board[i, SEAT] == seat
+        for a in range(top):
+            out_masks[i, a] = not out_acting[i]
+        if phase == DECIDING and out_acting[i]:
+            out_masks[i, STOP] = True
+            out_masks[i, ROLL] = True
+        elif out_acting[i]:
+            first, last = legal_range(board, i, rules)
+            for k in range(first, last):
+                out_masks[i, rules[LEGAL_LIST][k]] = True
+        observe_into(board, i, seat, rules, out_observations, 0)
+    return -1
 
 
 # ---- configuration and tables --------------------------------------------------------------
@@ -795,6 +900,34 @@ class DragonStepBatch(StepBatch):
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, self.rules, tables)
+
+    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
+        """The default's step in one compiled call (the same games, draws and views)."""
+        agents = [policy] * self.num_players
+        tables = policy_tables(self.game, agents)
+        code = int(policy_codes(agents)[0])
+        n = self.num_envs
+        moves = np.empty(n, np.int64)
+        observations = np.empty((n, 1, OBSERVATION_SIZE), np.float32)
+        masks = np.empty((n, self.num_actions), np.bool_)
+        acting = np.empty(n, np.bool_)
+        rewards = np.empty(n, np.float64)
+        done = np.empty(n, np.bool_)
+        learner_moves = np.ascontiguousarray(chosen, dtype=np.int64)
+        bad = learner_step_rows(
+            self.board, self.keys, self.counters, self.finished, self.index, self.run, self.rules, tables,
+            seat, code, learner_moves, before.acting, before.masks, moves,
+            observations, masks, acting, rewards, done,
+        )  # fmt: skip
+        if 0 <= bad < n:
+            raise illegal_learner_action(bad, learner_moves, before.masks)
+        if bad >= n:
+            env = bad - n
+            raise ValueError(
+                f"env {env}: action {int(moves[env])} is not legal for seat {int(self.board[env, SEAT])} now; "
+                "the view this step started from is not this batch's; nothing was applied"
+            )
+        return LearnerStep(LearnerView(observations[:, 0], masks, acting), rewards, done)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
         phase = self.board[:, PHASE]

@@ -25,7 +25,15 @@ import numpy.typing as npt
 from gamebag.core.protocol import Game
 from gamebag.core.traits import Termination
 from gamebag.fast import solved
-from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
+from gamebag.fast.base import (
+    BatchResult,
+    FastEngine,
+    LearnerStep,
+    LearnerView,
+    PreparedCache,
+    StepBatch,
+    illegal_learner_action,
+)
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.pig.rules import Phase, PigState
@@ -259,18 +267,99 @@ def policy_rows(
     return actions
 
 
+@helper
+def observe_into(board: IntArray, i: int, player: int, goal: int, out: npt.NDArray[np.float32], slot: int) -> None:
+    """``Pig.observation_tensor`` of ``player`` at row ``i``, written into ``out[i, slot]``."""
+    for k in range(OBSERVATION_SIZE):
+        out[i, slot, k] = 0.0
+    out[i, slot, 0] = board[i, SCORE0 + player] / goal
+    out[i, slot, 1] = board[i, SCORE0 + 1 - player] / goal
+    out[i, slot, 2] = board[i, TOTAL] / goal
+    out[i, slot, 3] = 1.0 if board[i, SEAT] == player and board[i, PHASE] != OVER else 0.0
+    out[i, slot, 4 + board[i, PHASE]] = 1.0
+
+
 @numba.njit(cache=True)
 def observe_rows(board: IntArray, goal: int) -> npt.NDArray[np.float32]:
     """``Pig.observation_tensor`` of every seat of every row."""
     out = np.zeros((board.shape[0], 2, OBSERVATION_SIZE), dtype=np.float32)
     for i in range(board.shape[0]):
         for player in range(2):
-            out[i, player, 0] = board[i, SCORE0 + player] / goal
-            out[i, player, 1] = board[i, SCORE0 + 1 - player] / goal
-            out[i, player, 2] = board[i, TOTAL] / goal
-            out[i, player, 3] = 1.0 if board[i, SEAT] == player and board[i, PHASE] != OVER else 0.0
-            out[i, player, 4 + board[i, PHASE]] = 1.0
+            observe_into(board, i, player, goal, out, player)
     return out
+
+
+@numba.njit(cache=True)
+def learner_step_rows(
+    board: IntArray,
+    keys: npt.NDArray[np.uint64],
+    counters: npt.NDArray[np.uint64],
+    finished: npt.NDArray[np.bool_],
+    index: npt.NDArray[np.int64],
+    run: np.uint64,
+    goal: int,
+    sides: int,
+    seat: int,
+    policy: int,
+    chosen: npt.NDArray[np.int64],
+    acting: npt.NDArray[np.bool_],
+    masks: npt.NDArray[np.bool_],
+    score_roll: Int8Array,
+    win_choice: Int8Array,
+    win_slot: IntArray,
+    win_action: Int8Array,
+    out_observations: npt.NDArray[np.float32],
+    out_masks: npt.NDArray[np.bool_],
+    out_acting: npt.NDArray[np.bool_],
+    out_rewards: npt.NDArray[np.float64],
+    out_done: npt.NDArray[np.bool_],
+) -> int:
+    """``StepBatch.learner_step`` in one call: the check, the opponents' choices, the step, restarts, the view.
+
+    Returns ``-1``; or the first env whose acting learner's ``chosen`` action is outside
+    ``masks`` (then nothing changed). The seat to move takes its policy draw even where it
+    is the learner (whose choice then replaces it), and a finished env goes on with game
+    ``index + num_envs``, as the default's ``policy_actions``, ``step`` and ``reset_done`` do.
+    """
+    rows = board.shape[0]
+    top = masks.shape[1]
+    for k in range(rows):
+        if acting[k] and (chosen[k] < 0 or chosen[k] >= top or not masks[k, chosen[k]]):
+            return k
+    for i in range(rows):
+        finished[i] = False
+        out_rewards[i] = 0.0
+        if board[i, PHASE] == DECIDING:
+            mover = board[i, SEAT]
+            action = choose(policy, board, i, keys[i], counters, score_roll, win_choice, win_slot, win_action)
+            if mover == seat:
+                action = int(chosen[i]) if acting[i] else 0
+            apply_action(board, i, action)
+            while board[i, PHASE] == ROLLING:
+                face = int(draw_below(keys[i], counters[i], np.int64(sides))) + 1
+                counters[i] += np.uint64(1)
+                apply_roll(board, i, face, goal)
+            finished[i] = board[i, PHASE] == OVER
+            if finished[i] and board[i, WINNER] == seat:
+                out_rewards[i] = 1.0
+        out_done[i] = board[i, PHASE] == OVER
+    for i in range(rows):
+        if out_done[i]:
+            index[i] += rows
+            reset_row(board, i)
+            keys[i] = game_key(run, index[i])
+            counters[i] = np.uint64(0)
+            while board[i, PHASE] == ROLLING:
+                face = int(draw_below(keys[i], counters[i], np.int64(sides))) + 1
+                counters[i] += np.uint64(1)
+                apply_roll(board, i, face, goal)
+            # A game can be won by its very first rolls only with a goal of six or less.
+            finished[i] = board[i, PHASE] == OVER
+        out_acting[i] = board[i, PHASE] == DECIDING and board[i, SEAT] == seat
+        for a in range(top):
+            out_masks[i, a] = True  # both actions are legal wherever the learner decides
+        observe_into(board, i, seat, goal, out_observations, 0)
+    return -1
 
 
 _PHASE_INDEX = {phase: k for k, phase in enumerate(Phase)}
@@ -425,6 +514,27 @@ class PigStepBatch(StepBatch):
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, *tables)
+
+    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
+        """The default's step in one compiled call (the same games, draws and views)."""
+        agents = [policy] * self.num_players
+        tables = policy_tables(self.game, agents)
+        code = int(policy_codes(agents)[0])
+        n = self.num_envs
+        observations = np.empty((n, 1, OBSERVATION_SIZE), np.float32)
+        masks = np.empty((n, NUM_ACTIONS), np.bool_)
+        acting = np.empty(n, np.bool_)
+        rewards = np.empty(n, np.float64)
+        done = np.empty(n, np.bool_)
+        moves = np.ascontiguousarray(chosen, dtype=np.int64)
+        bad = learner_step_rows(
+            self.board, self.keys, self.counters, self.finished, self.index, self.run, self.rules.goal,
+            self.rules.sides, seat, code, moves, before.acting, before.masks, *tables,
+            observations, masks, acting, rewards, done,
+        )  # fmt: skip
+        if bad >= 0:
+            raise illegal_learner_action(bad, moves, before.masks)
+        return LearnerStep(LearnerView(observations[:, 0], masks, acting), rewards, done)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
         deciding = self.board[:, PHASE] == DECIDING

@@ -65,6 +65,8 @@ DEFAULT_MAX_CHANCE_OUTCOMES = 1024
 ADAPTER_PARAMETERS = ("players", "max_game_length", "max_chance_outcomes", "start", "turn_based")
 # Chance states whose outcome lists a configured game keeps (searches revisit them).
 CHANCE_CACHE_SIZE = 4096
+# Distinct outcome sequences a configured game keeps by identity (games that share them have few).
+SHARED_CHANCE_SIZE = 64
 
 _SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
@@ -196,6 +198,10 @@ class SpielConfig:
         self.turn_based = turn_based
         self.perfect_information = game_traits(type(self.game))[1]
         self._chance_cache: dict[Any, tuple[tuple[Any, float], ...]] = {}
+        self._lists_by_state = True
+        # Chance lists by the id of the sequence they came from, each held with it (see chance_list).
+        self._shared_chance: dict[int, tuple[Sequence[tuple[Any, float]], tuple[tuple[Any, float], ...]]] = {}
+        self._digit_lists: dict[int, tuple[tuple[tuple[Any, float], ...], tuple[tuple[int, float], ...]]] = {}
         start = self.params.get("start", "")
         if not isinstance(start, str):
             raise OptionError(f"parameter start must be a string of moves (see start_string), not {start!r}")
@@ -204,31 +210,48 @@ class SpielConfig:
         self.observation_size = len(self.game.observation_tensor(self.initial.state, 0))
 
     def chance_list(self, state: Any) -> tuple[tuple[Any, float], ...]:
-        """The outcomes of a chance state with positive probability, as floats (recent states cached)."""
-        cached = self._chance_cache.get(state)
-        if cached is None:
-            outcomes = self.game.chance_outcomes(state)
-            try:  # exact fractions (what games give): numerator / denominator is a float, and fast
-                cached = tuple([(o, w) for o, p in outcomes if (w := p.numerator / p.denominator) > 0])
-            except AttributeError:
-                cached = tuple([(o, w) for o, p in outcomes if (w := _as_float(p)) > 0])
-            if len(self._chance_cache) >= CHANCE_CACHE_SIZE:
-                self._chance_cache.clear()  # a bound on memory; searches refill it with what they revisit
-            self._chance_cache[state] = cached
+        """The outcomes of a chance state with positive probability, as floats.
+
+        A game that hands out the same sequence for many states (a die's faces) has it read
+        once; other games' lists are kept per state, for the most recent states (searches
+        revisit them).
+        """
+        by_state = self._chance_cache
+        if self._lists_by_state:
+            cached = by_state.get(state)
+            if cached is not None:
+                return cached
+        # The game's floats: each the one nearest its exact fraction (games may skip the fractions).
+        probabilities = self.game.chance_probabilities(state)
+        shared = self._shared_chance.get(id(probabilities))
+        if shared is not None and shared[0] is probabilities:  # held here, so its id is not reused
+            self._lists_by_state = False  # cheaper to ask the game than to hash the state
+            return shared[1]
+        cached = tuple([(o, w) for o, w in probabilities if w > 0])
+        if len(self._shared_chance) >= SHARED_CHANCE_SIZE:
+            self._shared_chance.clear()
+        self._shared_chance[id(probabilities)] = (probabilities, cached)
+        if self._lists_by_state:
+            if len(by_state) >= CHANCE_CACHE_SIZE:
+                by_state.clear()  # a bound on memory; searches refill it with what they revisit
+            by_state[state] = cached
         return cached
+
+    def digit_outcomes(self, outcomes: tuple[tuple[Any, float], ...]) -> tuple[tuple[int, float], ...]:
+        """``(position, probability)`` of each outcome of a one-node chance event (kept per list)."""
+        kept = self._digit_lists.get(id(outcomes))
+        if kept is not None and kept[0] is outcomes:
+            return kept[1]
+        ids = tuple([(digit, p) for digit, (_, p) in enumerate(outcomes)])
+        if len(self._digit_lists) >= SHARED_CHANCE_SIZE:
+            self._digit_lists.clear()
+        self._digit_lists[id(outcomes)] = (outcomes, ids)
+        return ids
 
     @property
     def sequential(self) -> bool:
         """Whether OpenSpiel sees one seat choosing at a time (by the game's nature or ``turn_based``)."""
         return self.turn_based or game_traits(type(self.game))[0]
-
-
-def _as_float(probability: Any) -> float:
-    """A probability as a float; a ``Fraction`` is divided directly (``float()`` on one is slow)."""
-    try:
-        return float(probability.numerator / probability.denominator)
-    except AttributeError:
-        return float(probability)
 
 
 def parse_moves(text: str) -> list[LogEntry]:
@@ -357,7 +380,7 @@ class _Track:
         self.log = log
         self.replayable = replayable
         self._chance = chance
-        self._chance_ids: list[tuple[int, float]] | None = None
+        self._chance_ids: Sequence[tuple[int, float]] | None = None
         self._legal: dict[int, list[int]] = {}
         kind = self._kind = config.game.node_kind(state)
         self._terminal = kind is NodeKind.TERMINAL or (
@@ -495,11 +518,11 @@ class _Track:
             ids = self._chance_ids = self._digit_outcomes()
         return list(ids)
 
-    def _digit_outcomes(self) -> list[tuple[int, float]]:
+    def _digit_outcomes(self) -> Sequence[tuple[int, float]]:
         outcomes = self.chance_list()
         base, depth = self.config.branching, self._depth()
         if depth == 1:
-            return [(digit, p) for digit, (_, p) in enumerate(outcomes)]
+            return self.config.digit_outcomes(tuple(outcomes))
         span = base ** (depth - len(self.digits) - 1)  # outcomes covered by one value of the next digit
         start = 0
         for digit in self.digits:

@@ -12,7 +12,9 @@ Each game is played by a lineup drawn from the league when it starts: the learne
 every seat (self-play), or the learner in one seat against a compiled policy
 (``heuristic``, ``random``, ...) or against a frozen copy of itself from an earlier
 update (``past``). Rollouts are played in NumPy with the generator of the run's
-seed; the updates are jit-compiled JAX functions.
+seed; the updates are jit-compiled JAX functions. A game without a compiled engine
+is played on the rules-engine batch (``gamebag.interop.rules_batch``), whose
+opponents are the rules-engine agents ``heuristic`` and ``random``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ class PPOConfig:
     value_coef: float = 0.5
     snapshot_every: int = 10  # updates between frozen copies for the ``past`` league member
     snapshots_kept: int = 8
+    # Updates at the start that train only the value network (a warm start's policy is kept
+    # until the fresh value network can judge its decisions).
+    value_warmup: int = 0
     league: Mapping[str, float] = field(default_factory=lambda: {SELF: 0.4, "heuristic": 0.3, PAST: 0.2, "random": 0.1})
 
 
@@ -81,6 +86,21 @@ def _forward_np(
     return x
 
 
+def _start_from(
+    init: NumpyPolicy, fresh: list[tuple[NDArray[np.float32], NDArray[np.float32]]]
+) -> list[tuple[NDArray[np.float32], NDArray[np.float32]]]:
+    """The layers of a warm start, refused unless they have the shapes of this network."""
+    wanted = [(w.shape, b.shape) for w, b in fresh]
+    given = [(w.shape, b.shape) for w, b in init.layers]
+    if wanted != given:
+        sizes = [w.shape[1] for w, _ in init.layers[:-1]]
+        raise ValueError(
+            f"the starting policy has layers {given} (hidden {sizes}), this network needs {wanted}: "
+            "give the same --hidden sizes and game configuration it was trained with"
+        )
+    return [(w.copy(), b.copy()) for w, b in init.layers]
+
+
 class PPOLearner:
     """A policy and a value network for one game configuration, trained by PPO against a league."""
 
@@ -93,12 +113,14 @@ class PPOLearner:
         seed: int,
         options: Mapping[str, Any] | None = None,
         config: PPOConfig | None = None,
+        init: NumpyPolicy | None = None,
     ) -> None:
         import jax
         import optax
 
         self.config = config or PPOConfig()
-        self.env = BatchEnv(game_id, envs, players, options)
+        # A game without a compiled engine is played on the rules engine (gamebag.interop.rules_batch).
+        self.env = BatchEnv(game_id, envs, players, options, rules_engine=True)
         self.game_id = game_id
         self.players = self.env.num_players
         self.rng = np.random.default_rng(seed)
@@ -116,11 +138,11 @@ class PPOLearner:
         self.league_weights = weights / weights.sum()
         sizes_in = self.env.observation_size
         hidden = list(self.config.hidden)
+        policy_layers = _init_layers(self.rng, [sizes_in, *hidden, self.env.num_actions], 0.01)
+        if init is not None:
+            policy_layers = _start_from(init, policy_layers)
         self.params: dict[str, Layers] = {
-            "pi": [
-                (jax.numpy.asarray(w), jax.numpy.asarray(b))
-                for w, b in _init_layers(self.rng, [sizes_in, *hidden, self.env.num_actions], 0.01)
-            ],
+            "pi": [(jax.numpy.asarray(w), jax.numpy.asarray(b)) for w, b in policy_layers],
             "v": [
                 (jax.numpy.asarray(w), jax.numpy.asarray(b))
                 for w, b in _init_layers(self.rng, [sizes_in, *hidden, 1], 1.0)
@@ -134,6 +156,7 @@ class PPOLearner:
         self.optimizer = optax.inject_hyperparams(optimizer)(learning_rate=self.config.learning_rate)
         self.opt_state = self.optimizer.init(self.params)
         self._update = jax.jit(self._make_update())
+        self._update_value = jax.jit(self._make_update(value_only=True))
         self.snapshots: list[NumpyPolicy] = []
         # controller[e, p]: LEARNER, or 1 + the index of a compiled policy / frozen copy in self.opponents.
         self.opponents: list[str | NumpyPolicy] = []
@@ -182,7 +205,7 @@ class PPOLearner:
             if not seats.any():
                 continue
             if isinstance(opponent, str):
-                chosen = self.env.compiled_actions([opponent] * self.players)
+                chosen = self.env.compiled_actions_at([opponent] * self.players, seats)
                 joint[seats] = chosen[seats]
             else:
                 joint[seats] = opponent.act(self.observations[seats], self.masks[seats])
@@ -259,7 +282,7 @@ class PPOLearner:
         }
 
     # ---- updates ----------------------------------------------------------------------------
-    def _make_update(self) -> Callable[..., Any]:
+    def _make_update(self, value_only: bool = False) -> Callable[..., Any]:
         import jax
         import jax.numpy as jnp
         import optax
@@ -288,8 +311,14 @@ class PPOLearner:
             value_loss = jnp.mean((values - batch["ret"]) ** 2)
             return policy_loss + config.value_coef * value_loss - config.entropy * entropy
 
+        def value_loss(params: dict[str, Layers], batch: dict[str, Any]) -> Any:
+            values = forward(params["v"], batch["obs"])[:, 0]
+            return config.value_coef * jnp.mean((values - batch["ret"]) ** 2)
+
+        objective = value_loss if value_only else loss
+
         def update(params: dict[str, Layers], opt_state: Any, batch: dict[str, Any]) -> tuple[Any, Any]:
-            grads = jax.grad(loss)(params, batch)
+            grads = jax.grad(objective)(params, batch)
             updates, opt_state = optimizer.update(grads, opt_state, params)
             return optax.apply_updates(params, updates), opt_state
 
@@ -301,13 +330,15 @@ class PPOLearner:
         size = self.config.minibatch
         if count == 0:
             return
+        # During a warm start's value warm-up the policy's gradient is zero, so Adam leaves it as it is.
+        update = self._update_value if self.updates < self.config.value_warmup else self._update
         for _ in range(self.config.epochs):
             # Minibatches keep one size (one compilation): a short rollout is drawn with replacement.
             order = self.rng.permutation(count) if count >= size else self.rng.integers(count, size=size)
             for start in range(0, len(order) - size + 1, size):
                 rows = order[start : start + size]
                 batch = {key: values[rows] for key, values in data.items()}
-                self.params, self.opt_state = self._update(self.params, self.opt_state, batch)
+                self.params, self.opt_state = update(self.params, self.opt_state, batch)
         self.updates += 1
         if self.updates % self.config.snapshot_every == 0:
             self.snapshots.append(self.policy({"update": self.updates}))

@@ -29,6 +29,7 @@ from gamebag.interop.vector_env import GamebagVectorEnv, step_batch
 MAX_STEPS = 100_000_000
 MAX_TRAIN_ENVS = 4096
 MAX_HIDDEN = 1024
+MAX_WARMUP = 10_000
 
 
 @dataclass(frozen=True)
@@ -77,16 +78,29 @@ def train(
     league: Mapping[str, float] | None = None,
     hidden: Sequence[int] = (64, 64),
     progress: Callable[[str], None] | None = None,
+    init: NumpyPolicy | None = None,
+    learning_rate: float | None = None,
+    value_warmup: int = 0,
 ) -> NumpyPolicy:
-    """Train a policy for ``game_id`` with ``players`` seats for ``steps`` game steps (over the whole batch)."""
+    """Train a policy for ``game_id`` with ``players`` seats for ``steps`` game steps (over the whole batch).
+
+    ``init`` starts the policy network from a trained policy (a warm start; the value
+    network starts fresh and trains alone for the first ``value_warmup`` updates).
+    """
     check_budget(steps, envs)
     if not 1 <= len(hidden) <= 4 or not all(isinstance(n, int) and 1 <= n <= MAX_HIDDEN for n in hidden):
         raise ValueError(f"hidden layers: one to four sizes from 1 to {MAX_HIDDEN}, not {list(hidden)}")
-    config = PPOConfig(hidden=tuple(hidden))
+    if learning_rate is not None and not 1e-6 <= learning_rate <= 0.1:
+        raise ValueError(f"learning rate must be from 1e-6 to 0.1, not {learning_rate!r}")
+    if isinstance(value_warmup, bool) or not isinstance(value_warmup, int) or not 0 <= value_warmup <= MAX_WARMUP:
+        raise ValueError(f"value warm-up must be an integer from 0 to {MAX_WARMUP:,} updates, not {value_warmup!r}")
+    config = PPOConfig(hidden=tuple(hidden), value_warmup=value_warmup)
+    if learning_rate is not None:
+        config = replace(config, learning_rate=learning_rate)
     if league is not None:
         config = replace(config, league=dict(league))
     started = time.perf_counter()
-    learner = PPOLearner(game_id, players, envs=envs, seed=seed, options=options, config=config)
+    learner = PPOLearner(game_id, players, envs=envs, seed=seed, options=options, config=config, init=init)
     learner.train(steps, progress=progress)
     meta: dict[str, Any] = {
         "game": game_id,
@@ -96,9 +110,14 @@ def train(
         "steps": learner.steps,
         "envs": envs,
         "league": dict(config.league),
+        "learning_rate": config.learning_rate,
         "learner": f"PPO (JAX, optax), policy MLP {'x'.join(map(str, config.hidden))} tanh",
         "seconds": round(time.perf_counter() - started, 1),
     }
+    if init is not None:
+        # Where the warm start came from: its own record, so the chain of runs can be replayed.
+        meta["init"] = dict(init.meta)
+        meta["value_warmup"] = value_warmup
     return learner.policy(meta)
 
 
@@ -134,7 +153,9 @@ def _evaluate(
     shares: list[float] = []
     per_seat = max(1, math.ceil(games / players))
     for seat in range(players):
-        env = GamebagVectorEnv(game_id, min(envs, per_seat), players, options, seat=seat, opponents=opponent)
+        env = GamebagVectorEnv(
+            game_id, min(envs, per_seat), players, options, seat=seat, opponents=opponent, rules_engine=True
+        )
         observations, _ = env.reset(seed=seed * 1_000_003 + seat)
         seat_shares: list[float] = []
         while len(seat_shares) < per_seat:
@@ -159,6 +180,6 @@ def evaluations(
 ) -> list[Evaluation]:
     """``evaluate`` against each of ``opponents`` (default: every compiled policy of the game)."""
     if not opponents:
-        _, compiled = step_batch(game_id, players, options, 1)
+        _, compiled = step_batch(game_id, players, options, 1, rules_engine=True)
         opponents = compiled
     return [evaluate(game_id, players, policy, name, games=games, options=options) for name in opponents]

@@ -8,6 +8,9 @@
   opponents (compiled policies such as ``"heuristic"``, or a batched policy function),
   with autoreset in the same step and ``action_masks()`` for maskable learners.
 
+A game without a compiled kernel (Eigen Kweek) is refused unless ``rules_engine=True``
+asks for the slower batch over the rules engine (``gamebag.interop.rules_batch``).
+
 Env ``k`` of a run seeded ``S`` starts with game ``k`` of the counter-based generator
 keyed ``(S, k)`` (see ``gamebag.fast.rng``), so its first game is the same whatever the
 batch size; restarted games take the next unused game indices. Observations are the kernels' scaled
@@ -34,6 +37,7 @@ from numpy.typing import NDArray
 from gamebag.fast.base import LearnerStep, LearnerView, StepBatch, check_learner_actions
 from gamebag.fast.registry import engine_for, unavailable_reason
 from gamebag.interop.common import OBSERVATION_HIGH, OBSERVATION_LOW, configured_game
+from gamebag.interop.rules_batch import rules_batch
 
 # The most games one batch holds (memory is a few hundred bytes per game).
 MAX_ENVS = 1 << 20
@@ -43,13 +47,25 @@ BatchPolicy = Callable[[NDArray[np.float32], NDArray[np.bool_]], NDArray[np.inte
 
 
 def step_batch(
-    game_id: str, players: int | None, options: Mapping[str, Any] | None, num_envs: int
+    game_id: str,
+    players: int | None,
+    options: Mapping[str, Any] | None,
+    num_envs: int,
+    *,
+    rules_engine: bool = False,
 ) -> tuple[StepBatch, tuple[str, ...]]:
-    """The compiled step batch of a configuration and its compiled policies; a clear error when it has none."""
+    """The compiled step batch of a configuration and its compiled policies; a clear error when it has none.
+
+    With ``rules_engine`` a configuration without a compiled engine gets a batch over the
+    rules engine instead (``gamebag.interop.rules_batch``: slower, but the same contract),
+    with the rules-engine agents it can play for opponents.
+    """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_ENVS:
         raise ValueError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
     game = configured_game(game_id, players, options)
     engine = engine_for(game, [])
+    if engine is None and rules_engine:
+        return rules_batch(game, num_envs)
     if engine is None:
         raise ValueError(
             f"{game_id} has no vectorised environment here: {unavailable_reason(game, [])}; "
@@ -67,8 +83,10 @@ class BatchEnv:
         num_envs: int,
         players: int | None = None,
         options: Mapping[str, Any] | None = None,
+        *,
+        rules_engine: bool = False,
     ) -> None:
-        self.batch, self.compiled = step_batch(game_id, players, options, num_envs)
+        self.batch, self.compiled = step_batch(game_id, players, options, num_envs, rules_engine=rules_engine)
         self.game_id = game_id
         self.num_envs = num_envs
         self.num_players = self.batch.num_players
@@ -113,6 +131,13 @@ class BatchEnv:
         result: NDArray[np.int64] = policy_actions(list(agents))
         return result
 
+    def compiled_actions_at(self, agents: Sequence[str], seats: NDArray[np.bool_]) -> NDArray[np.int64]:
+        """``compiled_actions`` where only the seats marked in ``seats`` ``[num_envs, players]`` are read."""
+        unknown = [agent for agent in agents if agent not in self.compiled]
+        if unknown:
+            raise ValueError(f"{self.game_id}: no policy {unknown[0]!r}; policies: {', '.join(self.compiled)}")
+        return self.batch.policy_actions_at(list(agents), seats)
+
     def state(self) -> NDArray[np.float32]:
         """Every seat's observation in one vector per game (for centralised critics)."""
         return self.batch.observations().reshape(self.num_envs, -1)
@@ -135,8 +160,9 @@ class GamebagVectorEnv(gymnasium.vector.VectorEnv):
         *,
         seat: int = 0,
         opponents: str | BatchPolicy = "random",
+        rules_engine: bool = False,
     ) -> None:
-        self.env = BatchEnv(game_id, num_envs, players, options)
+        self.env = BatchEnv(game_id, num_envs, players, options, rules_engine=rules_engine)
         players_here = self.env.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players_here:
             raise ValueError(f"seat must be a seat number from 0 to {players_here - 1}, not {seat!r}")

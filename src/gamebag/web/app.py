@@ -33,7 +33,7 @@ from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import agent_bounds, catalogue, playable_agents, rules_markdown
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
-from gamebag.web.ratestore import PostgresRateStorage
+from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.ws import table_socket
 
@@ -129,9 +129,12 @@ def create_app(
         manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
         await manager.start()
+        if manager.node is not None:  # a cluster: open sockets count over every live process
+            rates.share_sockets(SharedSocketCounts(store.engine, manager.node))
         try:
             yield
         finally:
+            await rates.stop()
             await manager.stop()
             store.close()
 

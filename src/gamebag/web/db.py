@@ -68,6 +68,11 @@ class TableRow(Base):
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process holding the lease
     lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # database clock, seconds
     next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # its rematch, once opened
+    # A cluster's turn clock, as the owner last set it: the step it runs for and its deadline
+    # (wall-clock seconds; NULL: no clock at that step), so a process that starts following
+    # the table mid-step shows the same deadline at once.
+    clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 # Columns added after the first schema: added to an older database on start.
@@ -78,6 +83,8 @@ _ADDED_COLUMNS = {
     "owner": "VARCHAR(64)",
     "lease_until": "FLOAT",
     "next_id": "VARCHAR(32)",
+    "clock_step": "INTEGER",
+    "clock_deadline": "FLOAT",
 }
 
 
@@ -158,6 +165,7 @@ class StoredTable:
     config: TableConfig
     events: list[dict[str, Any]]
     pending: dict[int, Any]
+    clock: tuple[int, float | None] | None = None  # a cluster's turn clock: step, wall-clock deadline
 
 
 # Take a table's lease for this process (``:node``, ``:s`` seconds) unless another live process
@@ -216,6 +224,11 @@ _EVENTS_SQL = (
     "unnest(CAST(:idxs AS INTEGER[]), CAST(:datas AS TEXT[])) AS e(idx, data)), "
     "cleared AS (DELETE FROM web_pending WHERE table_id = :t AND EXISTS (SELECT 1 FROM lease)) "
     "SELECT pg_notify(:channel, :payload) FROM lease"
+)
+
+_CLOCK_SQL = (
+    "WITH kept AS (UPDATE web_tables SET clock_step = :s, clock_deadline = CAST(:d AS DOUBLE PRECISION) "
+    "WHERE id = :t AND owner = :node RETURNING id) SELECT pg_notify(:channel, :payload) FROM kept"
 )
 
 
@@ -441,6 +454,16 @@ class Store:
         if held is None:
             raise LeaseLostError(f"this server no longer holds table {values['t']}")
 
+    def save_clock(self, table_id: str, step: int, deadline: float | None) -> None:
+        """A cluster's owner stores its turn clock (``deadline``: wall-clock seconds, None: stopped)
+        and announces it, in one statement; nothing happens if this process no longer owns the table."""
+        if self.node is None:
+            return
+        notice = {"k": "clock", "t": table_id, "n": self.node, "s": step, "d": deadline}
+        values = {"t": table_id, "s": step, "d": deadline, "node": self.node, "channel": TABLES_CHANNEL}
+        with self._autocommit.connect() as connection:
+            connection.execute(text(_CLOCK_SQL), {**values, "payload": json.dumps(notice, separators=(",", ":"))})
+
     def close_table(self, table_id: str, reason: str) -> None:
         """Close an unfinished table for good (``reason``: "host" or "expired")."""
         with self.engine.begin() as connection:
@@ -651,7 +674,8 @@ class Store:
                 p.seat: json.loads(p.action)
                 for p in session.scalars(select(PendingRow).where(PendingRow.table_id == table_id))
             }
-            return StoredTable(config, events, pending)
+            clock = None if row.clock_step is None else (row.clock_step, row.clock_deadline)
+            return StoredTable(config, events, pending, clock)
 
 
 def now() -> float:

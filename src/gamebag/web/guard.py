@@ -15,14 +15,15 @@
 ``RateLimits`` counts table creations and new sockets per client address with
 the ``limits`` library (moving windows: in this process's memory, or in a
 cluster in the shared PostgreSQL database, ``ratestore.py``, so the limits hold
-for the whole deployment) and holds the open-socket counts per address, per
-table and per seat.
+for the whole deployment) and the open sockets per address, per table and per
+seat (likewise in memory, or in a cluster over every live process).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
+from gamebag.web.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
 
 Scope = MutableMapping[str, Any]
@@ -40,6 +42,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+log = logging.getLogger("gamebag.web")
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -195,7 +199,15 @@ class RateLimited(Exception):
 
 
 class RateLimits:
-    """Rates per client address (``limits`` moving windows) and open-socket counts."""
+    """Rates per client address (``limits`` moving windows) and open-socket counts.
+
+    Open sockets are counted per client address (from the moment they connect), and once
+    they say hello, per table they watch (spectators) or per seat token they hold. Seats
+    and watchers are counted apart, so spectators (or anyone knowing a table's id) can
+    never fill a table and lock its players out. The counts are in this process's memory,
+    or in a cluster over every live process (``share_sockets``, in the shared database), so
+    a client reaching several processes still gets the documented bound in all.
+    """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -206,14 +218,33 @@ class RateLimits:
             RateLimitItemPerHour(limits.tables_per_hour),
         ]
         self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
+        # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
-        self.sockets_by_table: Counter[str] = Counter()
+        self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
         self.sockets_by_seat: Counter[tuple[str, int]] = Counter()
+        self._sockets: SharedSocketCounts | None = None
+        self._sockets_stale = False  # a release could not be written: rewrite this process's counts
+        self._releasing: set[asyncio.Task[None]] = set()
 
     def share(self, storage: Storage) -> None:
-        """Count in ``storage``, which every process of the deployment shares, from now on."""
+        """Count the rates in ``storage``, which every process of the deployment shares, from now on."""
         self._limiter = MovingWindowRateLimiter(storage)
         self.shared = True
+
+    def share_sockets(self, counts: SharedSocketCounts) -> None:
+        """Count open sockets over every live process of the cluster, from now on."""
+        self._sockets = counts
+
+    async def stop(self) -> None:
+        """This process stops serving: its sockets leave the shared counts."""
+        if self._releasing:
+            await asyncio.wait(set(self._releasing), timeout=5.0)
+        counts, self._sockets = self._sockets, None
+        if counts is not None:
+            try:
+                await asyncio.to_thread(counts.forget)
+            except Exception:  # its rows stop counting anyway once its heartbeat runs out
+                log.warning("the open-socket counts could not be cleared", exc_info=True)
 
     def _hit(self, items: list[RateLimitItem], address: str, what: str) -> None:
         for item in items:
@@ -243,33 +274,92 @@ class RateLimits:
         """Count a table creation; ``RateLimited`` past the limits."""
         await self._hit_async(self._table_items, address, "new tables")
 
-    async def open_socket(self, address: str, table_id: str) -> None:
-        """Count a new socket; ``RateLimited`` past the rate or the open-socket bounds."""
-        if self.sockets_by_address[address] >= self.limits.sockets_per_address:
-            raise RateLimited(
-                f"too many open connections from your address: at most {self.limits.sockets_per_address}", 5
-            )
-        if self.sockets_by_table[table_id] >= self.limits.sockets_per_table:
-            raise RateLimited(f"this table has the most connections it takes ({self.limits.sockets_per_table})", 5)
-        await self._hit_async([self._connect_item], address, "new connections")
+    def _own_counts(self) -> dict[SocketKey, int]:
+        counts: dict[SocketKey, int] = {}
+        counts.update({("address", a): n for a, n in self.sockets_by_address.items()})
+        counts.update({("table", t): n for t, n in self.sockets_by_table.items()})
+        counts.update({("seat", f"{t}/{s}"): n for (t, s), n in self.sockets_by_seat.items()})
+        return counts
+
+    async def _take_shared(self, counts: SharedSocketCounts, wanted: list[tuple[str, str, int]]) -> list[str]:
+        if self._sockets_stale:
+            self._sockets_stale = False
+            await asyncio.to_thread(counts.replace, self._own_counts())
+        return await asyncio.to_thread(counts.take, wanted)
+
+    def _release_shared(self, keys: list[SocketKey]) -> None:
+        """Release ``keys`` in the shared counts, in a task of its own: a socket's handler can be
+        cancelled as it ends, and its sockets must be released all the same."""
+        counts = self._sockets
+        if counts is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._release_in_thread(counts, keys))
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
+
+    async def _release_in_thread(self, counts: SharedSocketCounts, keys: list[SocketKey]) -> None:
+        try:
+            await asyncio.to_thread(counts.release, keys)
+        except Exception:
+            log.warning("an open-socket count could not be released; rewriting them later", exc_info=True)
+            self._sockets_stale = True
+
+    async def open_socket(self, address: str) -> None:
+        """Count a new socket from ``address``; ``RateLimited`` past the rate or the open-socket bound."""
+        bound = self.limits.sockets_per_address
+        refusal = RateLimited(f"too many open connections from your address: at most {bound}", 5)
+        counts = self._sockets
+        if counts is None:
+            if self.sockets_by_address[address] >= bound:
+                raise refusal
+            await self._hit_async([self._connect_item], address, "new connections")
+        else:
+            if await self._take_shared(counts, [("address", address, bound)]):
+                raise refusal
+            try:
+                await self._hit_async([self._connect_item], address, "new connections")
+            except BaseException:
+                self._release_shared([("address", address)])
+                raise
         self.sockets_by_address[address] += 1
+
+    async def watch_table(self, table_id: str) -> bool:
+        """Count a socket watching ``table_id`` (a spectator); False when the table has its most watchers."""
+        counts = self._sockets
+        bound = self.limits.sockets_per_table
+        if counts is None:
+            if self.sockets_by_table[table_id] >= bound:
+                return False
+        elif await self._take_shared(counts, [("table", table_id, bound)]):
+            return False
         self.sockets_by_table[table_id] += 1
+        return True
 
-    def close_socket(self, address: str, table_id: str) -> None:
-        for counter, key in ((self.sockets_by_address, address), (self.sockets_by_table, table_id)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
-
-    def take_seat(self, table_id: str, seat: int) -> bool:
+    async def take_seat(self, table_id: str, seat: int) -> bool:
         """Count a socket holding ``seat``; False when the seat has its most sockets already."""
-        if self.sockets_by_seat[(table_id, seat)] >= self.limits.sockets_per_seat:
+        counts = self._sockets
+        if counts is None:
+            if self.sockets_by_seat[(table_id, seat)] >= self.limits.sockets_per_seat:
+                return False
+        elif await self._take_shared(counts, [("seat", f"{table_id}/{seat}", self.limits.sockets_per_seat)]):
             return False
         self.sockets_by_seat[(table_id, seat)] += 1
         return True
 
-    def leave_seat(self, table_id: str, seat: int) -> None:
-        key = (table_id, seat)
-        self.sockets_by_seat[key] -= 1
-        if self.sockets_by_seat[key] <= 0:
-            del self.sockets_by_seat[key]
+    def close_socket(self, address: str, watched: str | None = None, seat: tuple[str, int] | None = None) -> None:
+        """A socket closed: it counts no more (under the table it watched or the seat it held, if any)."""
+        released: list[SocketKey] = [("address", address)]
+        _decrement(self.sockets_by_address, address)
+        if watched is not None:
+            _decrement(self.sockets_by_table, watched)
+            released.append(("table", watched))
+        if seat is not None:
+            _decrement(self.sockets_by_seat, seat)
+            released.append(("seat", f"{seat[0]}/{seat[1]}"))
+        self._release_shared(released)
+
+
+def _decrement(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

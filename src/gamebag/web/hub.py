@@ -62,6 +62,9 @@ class Connection:
         self.websocket = websocket
         self.table_id = table_id
         self.seat: int | None = None
+        # what this connection counts under, once it said hello: the table it watches, or its seat
+        self.counted_watch: str | None = None
+        self.counted_seat: tuple[str, int] | None = None
         self.joined = False  # after a successful hello
         self.limiter = RateLimiter()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)

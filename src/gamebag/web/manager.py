@@ -92,6 +92,11 @@ class _Automation:
     clock: _TableClock = field(default_factory=_TableClock)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     touched: float = field(default_factory=time.monotonic)
+    # a cluster: the clock needs storing (and the task storing it runs); the clock the previous
+    # owner stored (step, wall-clock deadline), kept by a process that takes the table over
+    clock_dirty: bool = False
+    clock_writing: bool = False
+    inherited: tuple[int, float | None] | None = None
 
 
 def agent_key(table: LiveTable, spec: str) -> AgentKey:
@@ -206,6 +211,7 @@ class TableManager:
         if self.node is not None and owner != self.node:
             replica = LiveTable.rebuild(stored, None)
             self.replicas[table_id] = replica
+            self._adopt_stored_clock(stored)
             if owner is not None:
                 self._owner_of[table_id] = owner
             return replica
@@ -402,6 +408,9 @@ class TableManager:
         for table_id in list(self.replicas):
             if not self.hub.members(table_id):
                 self.replicas.pop(table_id, None)
+        for table_id in list(self._remote_clocks):
+            if table_id not in self.replicas:
+                del self._remote_clocks[table_id]
 
     # ---- a cluster: leases, replicas, the bus ---------------------------------------------------
     async def _keep_leases(self) -> None:
@@ -455,6 +464,8 @@ class TableManager:
         self.replicas.pop(table_id, None)
         table = LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
+        self._remote_clocks.pop(table_id, None)
+        self._inherit_clock(stored)
         self.takeovers += 1
         log.warning("table %s taken over at step %d", table_id, table.step)
         self.automate(table)
@@ -478,6 +489,7 @@ class TableManager:
         old = self.replicas.get(table_id)
         replica = LiveTable.rebuild(stored, None)
         self.replicas[table_id] = replica
+        self._adopt_stored_clock(stored)
         if old is not None:
             self._drop_stale_seats(old, replica)
         self.publish(replica)
@@ -542,8 +554,6 @@ class TableManager:
                 table = self.tables.get(table_id) or self.replicas.get(table_id)
                 if table is not None:
                     self.announce_presence(table, broadcast=False)
-                if table_id in self.tables:
-                    self._announce_clock(self.tables[table_id])  # a new reader elsewhere learns the clock
             elif kind == "clock":
                 self._take_clock(table_id, message)
             elif kind == "closed":
@@ -696,27 +706,64 @@ class TableManager:
         return table_meta(table, self.connected_seats(table.id), deadline)
 
     def _announce_clock(self, table: LiveTable) -> None:
-        """Tell the other processes the turn clock of a table this process owns (timed tables only)."""
-        if self.bus is None or table.config.turn_seconds is None:
+        """Store and announce the turn clock of a table this process owns (timed tables in a cluster).
+
+        Stored with the table's row, so a process that starts following the table mid-step
+        (a spectator or seat connecting there) shows the deadline in its first message, and
+        a process taking the table over keeps it. One task per table writes, always the
+        clock as it is now, so a later write never loses to an earlier one.
+        """
+        if self.node is None or table.config.turn_seconds is None:
             return
-        automation = self._automation.get(table.id)
-        clock = automation.clock if automation is not None else None
-        # Wall-clock time between processes (and machines): a monotonic clock is per machine.
-        message: dict[str, Any] = {"k": "clock", "t": table.id, "n": self.node, "s": table.step, "d": None}
-        if clock is not None and clock.step == table.step and clock.deadline is not None:
-            message["d"] = time.time() + (clock.deadline - time.monotonic())
-        self._spawn(self._automation.setdefault(table.id, _Automation()), self._send_quietly(message))
+        automation = self._automation.setdefault(table.id, _Automation())
+        automation.clock_dirty = True
+        if not automation.clock_writing:
+            automation.clock_writing = True
+            self._spawn(automation, self._write_clock(table, automation))
+
+    async def _write_clock(self, table: LiveTable, automation: _Automation) -> None:
+        try:
+            while automation.clock_dirty:
+                automation.clock_dirty = False
+                clock, step = automation.clock, table.step
+                deadline = None
+                if clock.step == step and clock.deadline is not None:
+                    # Wall-clock time between processes (and machines): a monotonic clock is per machine.
+                    deadline = time.time() + (clock.deadline - time.monotonic())
+                try:
+                    await asyncio.to_thread(self.store.save_clock, table.id, step, deadline)
+                except Exception:
+                    log.warning("the turn clock of table %s could not be stored", table.id, exc_info=True)
+        finally:
+            automation.clock_writing = False
 
     def _take_clock(self, table_id: str, message: dict[str, Any]) -> None:
-        """The owner's turn clock for a table this process keeps a replica of."""
-        replica = self.replicas.get(table_id)
-        if replica is None:
+        """The owner's turn clock for a table this process follows (or is loading)."""
+        if table_id in self.tables:
             return
         step, until = int(message.get("s", -1)), message.get("d")
-        deadline = None if until is None else time.monotonic() + (float(until) - time.time())
-        self._remote_clocks[table_id] = (step, deadline)
-        if step == replica.step:
+        self._remote_clocks[table_id] = (step, None if until is None else _monotonic_from_wall(float(until)))
+        replica = self.replicas.get(table_id)
+        if replica is not None and step == replica.step:
             self.publish(replica)
+
+    def _inherit_clock(self, stored: StoredTable) -> None:
+        """A table this process takes over from an owner that stopped renewing its lease: its
+        turn clock runs on where that owner left it (the deadline its readers were shown),
+        rather than starting afresh. A table loaded afresh (after a restart of every
+        process, or unloaded while idle) starts its clock afresh, as on one process."""
+        if self.node is not None and stored.clock is not None and stored.config.turn_seconds is not None:
+            self._automation.setdefault(stored.config.id, _Automation()).inherited = stored.clock
+
+    def _adopt_stored_clock(self, stored: StoredTable) -> None:
+        """The clock stored with a table this process starts following, unless the bus told a newer one."""
+        if stored.clock is None:
+            return
+        step, until = stored.clock
+        known = self._remote_clocks.get(stored.config.id)
+        if known is not None and known[0] >= step:
+            return
+        self._remote_clocks[stored.config.id] = (step, None if until is None else _monotonic_from_wall(until))
 
     def sync(self, connection: Connection, table: LiveTable) -> None:
         """Send one connection the whole picture, with its seat's recent history."""
@@ -832,6 +879,9 @@ class TableManager:
         if clock.step == table.step and clock.handle is not None:
             return  # the clock already runs for this decision
         self._stop_clock(automation)
+        inherited, automation.inherited = automation.inherited, None
+        if inherited is not None and inherited[0] == table.step and inherited[1] is not None:
+            seconds = min(seconds, max(0.0, inherited[1] - time.time()))
         clock.step = table.step
         clock.deadline = time.monotonic() + seconds
         step = table.step
@@ -866,6 +916,11 @@ class TableManager:
             automation.clock.step = -1  # nobody could be moved: let automate() restart the clock
         if self.tables.get(table.id) is table:
             self.automate(table)
+
+
+def _monotonic_from_wall(until: float) -> float:
+    """A wall-clock deadline (another process's) on this process's monotonic clock."""
+    return time.monotonic() + (until - time.time())
 
 
 def _closed_words(reason: str) -> str:

@@ -1,19 +1,31 @@
-"""Rate-limit counts shared by every server process of a cluster, kept in its PostgreSQL database.
+"""Limit counts shared by every server process of a cluster, kept in its PostgreSQL database.
 
-A storage for the ``limits`` library's moving-window strategy: with it, the
-per-address limits (new tables, new sockets) hold for the whole deployment, not
-for each process. It lives in the database the cluster already shares (as the bus
-does), so a deployment still runs, secures and watches one server besides its own.
+``PostgresRateStorage`` is a storage for the ``limits`` library's moving-window
+strategy: with it, the per-address rates (new tables, new sockets) hold for the whole
+deployment, not for each process. ``SharedSocketCounts`` counts the sockets open now
+(per client address, per table, per seat token) over every live process, so the
+open-socket bounds hold for the deployment too. Both live in the database the cluster
+already shares (as the bus does), so a deployment still runs, secures and watches one
+server besides its own.
 
 Each key (a limit and a client address) is one row holding the times of the hits
 still inside the longest window asked about. Taking a hit is one statement: the
 ``INSERT … ON CONFLICT DO UPDATE`` locks the key's row, so two processes hitting one
 key at once are counted one after the other, and a hit over the limit changes nothing.
+
+Open sockets are one row per (kind, key, process) with that process's count. A
+process's rows count only while it is alive (``web_nodes``, renewed with its leases
+every third of ``--lease-seconds``): the sockets of a process that died stop counting
+once its heartbeat runs out, without anyone cleaning up after it. Taking a socket is
+one call of a database function (one round trip): it locks each key (advisory locks,
+always in the same order, so two calls never wait for each other in a cycle), sums the
+live processes' counts, and counts the new socket only if every key is under its bound.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 
 from limits.storage import MovingWindowSupport, Storage
 from sqlalchemy import text
@@ -105,3 +117,100 @@ class PostgresRateStorage(Storage, MovingWindowSupport):
     def clear(self, key: str) -> None:
         with self.engine.connect() as connection:
             connection.execute(text("DELETE FROM web_rate_hits WHERE key = :key"), {"key": key})
+
+
+# Open sockets: each process's count per (kind, key); a process's rows count while it is alive.
+_SOCKETS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS web_open_sockets (kind VARCHAR(16) NOT NULL, key TEXT NOT NULL, "
+    "node VARCHAR(64) NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, node))"
+)
+# Separate statements in a VOLATILE function each see what was committed before them, so the
+# sums are read after the locks are held (one statement would read them from before).
+_TAKE_FUNCTION = """
+CREATE OR REPLACE FUNCTION gamebag_take_sockets(p_node TEXT, p_kinds TEXT[], p_keys TEXT[], p_limits INTEGER[])
+RETURNS TEXT[] LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    full_kinds TEXT[];
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('gamebag socket ' || w.kind), hashtext(w.key))
+    FROM unnest(p_kinds, p_keys) WITH ORDINALITY AS w(kind, key, i) ORDER BY w.i;
+    SELECT coalesce(array_agg(w.kind), CAST(ARRAY[] AS TEXT[])) INTO full_kinds
+    FROM unnest(p_kinds, p_keys, p_limits) AS w(kind, key, lim)
+    WHERE (SELECT coalesce(sum(s.n), 0) FROM web_open_sockets AS s JOIN web_nodes AS a ON a.id = s.node
+           WHERE s.kind = w.kind AND s.key = w.key
+             AND a.alive_until >= EXTRACT(EPOCH FROM clock_timestamp())) >= w.lim;
+    IF cardinality(full_kinds) = 0 THEN
+        INSERT INTO web_open_sockets AS s (kind, key, node, n)
+        SELECT w.kind, w.key, p_node, 1 FROM unnest(p_kinds, p_keys) AS w(kind, key)
+        ON CONFLICT (kind, key, node) DO UPDATE SET n = s.n + 1;
+    END IF;
+    RETURN full_kinds;
+END $$
+"""
+_RELEASE_FUNCTION = """
+CREATE OR REPLACE FUNCTION gamebag_release_sockets(p_node TEXT, p_kinds TEXT[], p_keys TEXT[])
+RETURNS VOID LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    UPDATE web_open_sockets AS s SET n = s.n - 1 FROM unnest(p_kinds, p_keys) AS w(kind, key)
+    WHERE s.node = p_node AND s.kind = w.kind AND s.key = w.key;
+    DELETE FROM web_open_sockets AS s USING unnest(p_kinds, p_keys) AS w(kind, key)
+    WHERE s.node = p_node AND s.kind = w.kind AND s.key = w.key AND s.n <= 0;
+END $$
+"""
+_TAKE = text(
+    "SELECT gamebag_take_sockets(:node, CAST(:kinds AS TEXT[]), CAST(:keys AS TEXT[]), CAST(:limits AS INTEGER[]))"
+)
+_RELEASE = text("SELECT gamebag_release_sockets(:node, CAST(:kinds AS TEXT[]), CAST(:keys AS TEXT[]))")
+
+SocketKey = tuple[str, str]  # (kind: "address", "table" or "seat"; key)
+
+
+class SharedSocketCounts:
+    """The sockets open on every live process of a cluster, per (kind, key) (table ``web_open_sockets``)."""
+
+    def __init__(self, engine: Engine, node: str) -> None:
+        with engine.begin() as connection:  # one process creates them; the lock keeps the others waiting
+            connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('gamebag web_open_sockets'))"))
+            connection.execute(text(_SOCKETS_TABLE))
+            connection.execute(text(_TAKE_FUNCTION))
+            connection.execute(text(_RELEASE_FUNCTION))
+            # Rows of processes forgotten by ``web_nodes`` (gone for an hour) no longer count.
+            connection.execute(text("DELETE FROM web_open_sockets WHERE node NOT IN (SELECT id FROM web_nodes)"))
+        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.node = node
+
+    def take(self, wanted: Sequence[tuple[str, str, int]]) -> list[str]:
+        """Count one more socket under each (kind, key) unless one already has its bound (the third
+        item) open over the live processes; the kinds that were full (empty: counted)."""
+        ordered = sorted(wanted)  # one order of locks for every caller
+        values = {
+            "node": self.node,
+            "kinds": [kind for kind, _, _ in ordered],
+            "keys": [key for _, key, _ in ordered],
+            "limits": [limit for _, _, limit in ordered],
+        }
+        with self.engine.connect() as connection:
+            full = connection.execute(_TAKE, values).scalar()
+        return list(full or [])
+
+    def release(self, keys: Iterable[SocketKey]) -> None:
+        """One socket fewer under each (kind, key), for this process."""
+        pairs = list(keys)
+        values = {"node": self.node, "kinds": [kind for kind, _ in pairs], "keys": [key for _, key in pairs]}
+        with self.engine.connect() as connection:
+            connection.execute(_RELEASE, values)
+
+    def replace(self, counts: dict[SocketKey, int]) -> None:
+        """Make this process's rows say ``counts`` (after a release that could not be written)."""
+        rows = [{"kind": kind, "key": key, "node": self.node, "n": n} for (kind, key), n in counts.items() if n > 0]
+        with self.engine.begin() as connection:
+            connection.execute(text("DELETE FROM web_open_sockets WHERE node = :node"), {"node": self.node})
+            if rows:
+                connection.execute(
+                    text("INSERT INTO web_open_sockets (kind, key, node, n) VALUES (:kind, :key, :node, :n)"), rows
+                )
+
+    def forget(self) -> None:
+        """This process stops: none of its sockets count any more."""
+        with self.engine.connect() as connection:
+            connection.execute(text("DELETE FROM web_open_sockets WHERE node = :node"), {"node": self.node})

@@ -33,8 +33,9 @@ class Limits:
     tables_per_hour: int = 200
     connects_per_minute: int = 120  # new sockets per client address
     sockets_per_address: int = 64  # open sockets per client address
-    sockets_per_table: int = 32
+    sockets_per_table: int = 32  # open sockets watching one table (spectators; seats count apart)
     sockets_per_seat: int = 3  # open sockets holding one seat token (phone, laptop, a reconnect)
+    hello_seconds: float = 10.0  # a socket that has not said hello by then is closed
     live_tables: int = 2000  # tables held in memory (idle ones are unloaded first)
     # lifecycle
     idle_expiry_hours: float = 24.0  # an unfinished table nobody acted at for this long is closed

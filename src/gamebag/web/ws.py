@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -50,7 +51,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
     """Serve one connection until it closes; nothing a client sends can stop the server."""
     address = client_address(websocket.scope)
     try:
-        await rates.open_socket(address, table_id)
+        await rates.open_socket(address)
     except RateLimited as refusal:
         await _refuse(websocket, refusal)
         return
@@ -66,18 +67,30 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
         connection = Connection(websocket, table.id)
         await _serve(connection, table, manager, rates)
     finally:
-        rates.close_socket(address, table_id)
-        if connection is not None and connection.seat is not None and connection.joined:
-            rates.leave_seat(table_id, connection.seat)
+        if connection is None:
+            rates.close_socket(address)
+        else:
+            rates.close_socket(address, connection.counted_watch, connection.counted_seat)
 
 
 async def _serve(connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits) -> None:
     websocket = connection.websocket
     manager.hub.add(connection)
     writer = asyncio.get_running_loop().create_task(connection.run_writer())
+    # A socket that never joins would hold its address's count for nothing: it has this long.
+    hello_by = time.monotonic() + manager.limits.hello_seconds
     try:
         while not connection.closed:
-            frame = await websocket.receive()
+            if connection.joined:
+                frame = await websocket.receive()
+            else:
+                try:
+                    frame = await asyncio.wait_for(websocket.receive(), max(0.0, hello_by - time.monotonic()))
+                except TimeoutError:
+                    seconds = manager.limits.hello_seconds
+                    connection.send(dumps(error_message(f"say hello within {seconds:g} s of connecting")))
+                    connection.close(flush=True)
+                    break
             if frame["type"] == "websocket.disconnect":
                 break
             # The table object can change under a connection (taken over from another process,
@@ -135,7 +148,7 @@ async def _handle_frame(
     if kind == "ping":
         connection.send(dumps({"type": "pong", "ref": ref if isinstance(ref, int | str) else None}))
     elif kind == "hello":
-        _hello(message, connection, table, manager, rates)
+        await _hello(message, connection, table, manager, rates)
     elif not connection.joined:
         connection.send(dumps(error_message('say hello first: {"type": "hello", "token": ...}', ref)))
     elif kind == "sync":
@@ -144,7 +157,7 @@ async def _handle_frame(
         await _act(message, connection, table, manager)
 
 
-def _hello(
+async def _hello(
     message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits
 ) -> None:
     if connection.joined:
@@ -161,11 +174,19 @@ def _hello(
         except SeatError as error:
             connection.send(dumps(error_message(str(error))))
             return
-        if not rates.take_seat(table.id, seat):
+        if not await rates.take_seat(table.id, seat):
             limit = rates.limits.sockets_per_seat
             connection.send(dumps(error_message(f"this seat already has {limit} open connections, the most it takes")))
             connection.close(flush=True)
             return
+        connection.counted_seat = (table.id, seat)
+    elif not await rates.watch_table(table.id):
+        limit = rates.limits.sockets_per_table
+        connection.send(dumps(error_message(f"this table has {limit} spectators, the most it takes; try again later")))
+        connection.close(flush=True)
+        return
+    else:
+        connection.counted_watch = table.id
     connection.seat = seat
     connection.joined = True
     connection.send(dumps({"type": "welcome", "seat": seat, "table": table.id}))

@@ -1,4 +1,8 @@
-"""``gamebag train``: train a policy by PPO against a league (needs the ``jax`` extra and a compiled engine)."""
+"""``gamebag train``: train a policy by PPO against a league (needs the ``jax`` extra).
+
+Games with a compiled engine train on its step batches; others on the rules engine
+(``gamebag.interop.rules_batch``), slower but the same learner.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from gamebag.core.options import parse_option_pairs
 
 
 class TrainError(GamebagError):
-    """A training request that cannot run (bad budget, no compiled engine, missing extra)."""
+    """A training request that cannot run (bad budget, unknown league member, missing extra)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -36,6 +40,15 @@ def register(app: typer.Typer) -> None:
         hidden: str = typer.Option(
             "64,64", "--hidden", help="Hidden layer sizes, comma-separated (1 to 4 of 1 to 1,024)."
         ),
+        init: Path = typer.Option(
+            None, "--init", help="Start the policy from this trained policy (.npz written by gamebag train)."
+        ),
+        learning_rate: float = typer.Option(
+            None, "--learning-rate", help="Adam's learning rate at the start (1e-6 to 0.1; default 1e-3)."
+        ),
+        value_warmup: int = typer.Option(
+            0, "--value-warmup", help="Updates that train only the value network first (0 to 10,000; for --init)."
+        ),
     ) -> None:
         """Train a policy for GAME by PPO against a league (itself, its past selves, compiled policies)."""
         console = Console(highlight=False, soft_wrap=True)
@@ -57,6 +70,14 @@ def register(app: typer.Typer) -> None:
                 sizes = [int(size) for size in hidden.split(",")]
             except ValueError:
                 raise TrainError(f"--hidden takes comma-separated layer sizes such as 64,64, not {hidden!r}") from None
+            start = None
+            if init is not None:
+                from gamebag.agents.learned import load_policy
+
+                try:
+                    start = load_policy(init)
+                except (OSError, ValueError, KeyError) as error:
+                    raise TrainError(f"--init {init}: not a policy written by gamebag train ({error})") from None
             policy = train(
                 game,
                 count,
@@ -67,6 +88,9 @@ def register(app: typer.Typer) -> None:
                 league=members,
                 hidden=sizes,
                 progress=console.print,
+                init=start,
+                learning_rate=learning_rate,
+                value_warmup=value_warmup,
             )
         except ValueError as error:
             raise TrainError(str(error)) from None

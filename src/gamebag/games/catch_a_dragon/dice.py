@@ -14,6 +14,8 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import factorial
 
+from gamebag.core.protocol import nearest_float
+
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DICE = 4
 DEFAULT_COLOURS: tuple[str, ...] = ("green", "gold", "blue", "red", "purple", "gray")
@@ -106,6 +108,12 @@ def roll_outcomes(dice: int) -> tuple[tuple[Dice, Fraction], ...]:
             ways //= factorial(count)
         outcomes.append((roll, Fraction(ways, total)))
     return tuple(outcomes)
+
+
+@cache
+def roll_probabilities(dice: int) -> tuple[tuple[Dice, float], ...]:
+    """``roll_outcomes`` with each probability as the float nearest it."""
+    return tuple((roll, nearest_float(probability)) for roll, probability in roll_outcomes(dice))
 
 
 def identical_can_go_on(collected: Dice, roll: Dice) -> bool:

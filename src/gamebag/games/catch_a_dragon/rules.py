@@ -38,6 +38,7 @@ from gamebag.games.catch_a_dragon.dice import (
     legal_collections,
     merge,
     roll_outcomes,
+    roll_probabilities,
     set_kind,
     set_points,
 )
@@ -179,6 +180,14 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         rounds = self.options.get("rounds", ROUNDS)
         self.rounds = rounds if isinstance(rounds, int) else ROUNDS
         self._all_actions: tuple[DragonAction, ...] = (STOP, ROLL, *all_collections(self.dice))
+        # What observation tensors reuse: scales, padding, each phase's one-hot part, and the parts
+        # of each multiset of dice met (at most the 924 rolls of six dice or fewer, and as many sets).
+        self._score_scale = max(16, self.dice**2)
+        self._tiebreak_scale = max(1, self.max_tiebreak_rounds)
+        self._score_padding = (0.0,) * (8 - self.num_players)
+        self._phase_part = {phase: tuple(1.0 if phase == other else 0.0 for other in Phase) for phase in Phase}
+        self._dice_parts: dict[Dice, tuple[float, ...]] = {}
+        self._held_parts: dict[Dice, float] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> DragonState:
@@ -239,6 +248,9 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def chance_outcomes(self, state: DragonState) -> Sequence[tuple[Dice, Fraction]]:
         return roll_outcomes(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
+
+    def chance_probabilities(self, state: DragonState) -> Sequence[tuple[Dice, float]]:
+        return roll_probabilities(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: DragonState, rng: Rng) -> Dice:
         if state.phase != Phase.ROLL:
@@ -387,19 +399,34 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def observation_tensor(self, state: DragonState, player: int) -> list[float]:
         n = self.num_players
-        out: list[float] = [state.collected.count(face) / self.dice for face in FACES]
-        out += [state.rolled.count(face) / self.dice for face in FACES]
-        out += [1.0 if state.phase == phase else 0.0 for phase in Phase]
-        out.append(1.0 if state.seat == player and state.phase != Phase.OVER else 0.0)
-        out.append(set_points(state.collected, self.cyclic) / max(16, self.dice**2))
+        phase = state.phase
+        out = [*self._dice_part(state.collected), *self._dice_part(state.rolled)]
+        out += self._phase_part[phase]
+        out.append(1.0 if state.seat == player and phase != Phase.OVER else 0.0)
+        out.append(self._held_part(state.collected))
         # Totals, own seat first, padded to eight seats so every player count has one layout.
-        order = [(player + k) % n for k in range(n)]
-        top = max(16, self.dice**2) * self.rounds
-        out += [state.scores[seat] / top for seat in order] + [0.0] * (8 - n)
+        scores, top = state.scores, self._score_scale * self.rounds
+        out += [scores[(player + k) % n] / top for k in range(n)]
+        out += self._score_padding
         out.append(((state.seat - player) % n) / 8)
-        out.append(min(state.round_no, self.rounds) / self.rounds)
-        out.append(max(0, state.round_no - self.rounds) / max(1, self.max_tiebreak_rounds))
+        round_no, rounds = state.round_no, self.rounds
+        out.append((round_no if round_no < rounds else rounds) / rounds)
+        out.append((round_no - rounds if round_no > rounds else 0) / self._tiebreak_scale)
         return out
+
+    def _dice_part(self, dice: Dice) -> tuple[float, ...]:
+        """The share of the dice showing each face (kept per multiset of faces: there are few)."""
+        part = self._dice_parts.get(dice)
+        if part is None:
+            part = self._dice_parts[dice] = tuple(dice.count(face) / self.dice for face in FACES)
+        return part
+
+    def _held_part(self, collected: Dice) -> float:
+        """The points the collected set would bank, scaled (kept per set)."""
+        part = self._held_parts.get(collected)
+        if part is None:
+            part = self._held_parts[collected] = set_points(collected, self.cyclic) / self._score_scale
+        return part
 
     def _show(self, action: Any) -> str:
         if isinstance(action, tuple) and all(isinstance(f, int) and f in FACES for f in action):

@@ -37,6 +37,8 @@ from gamebag.games.eel_family.options import (
 
 # A player still in the round when it ends exits "last" for the eel-harvest tie-break.
 STILL_IN = 1_000_000
+# Distinct draw sizes whose splits a configured game keeps (a game meets a few hundred at most).
+CHANCE_MEMO_SIZE = 4096
 
 Outcome = tuple[str, ...]  # per seat, the tokens drawn in order; "" for seats that drew nothing
 
@@ -119,8 +121,15 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         self._nobody = (0,) * n
         self._everyone_in = (True,) * n
         self._nobody_in = (False,) * n
+        # What every observation tensor holds of the configuration, and each seat's order of seats.
+        self._observation_padding = (0.0,) * (3 * (8 - n))
+        self._threshold_share = self.threshold / self.snakes
+        self._grab_share = self.max_grab / MAX_GRAB_LIMIT
+        self._seat_orders = tuple(tuple((player + k) % n for k in range(n)) for player in range(n))
         # Who acts, per ``in_round`` (at most 2**8 keys): asked at every grab by players, agents and checks.
         self._acting: dict[tuple[bool, ...], tuple[int, ...]] = {}
+        # The splits of each draw (by tokens per seat), which ``chance_outcomes`` weighs by the bag.
+        self._split_memo: dict[tuple[int, ...], tuple[tuple[Outcome, int, int, int], ...]] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> EelState:
@@ -208,28 +217,59 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         sizes = self._draw_sizes(state, state.pending)
         eels, snakes = self._bag_after_exits(state, state.pending)
         total_drawn = sum(sizes)
+        splits = self._splits(tuple(sizes))
+        if self.dice:
+            every = 4**total_drawn
+            return [(drawn, Fraction(ways * 3**e, every)) for drawn, ways, s, e in splits]
+        by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
+        every = _falling(eels + snakes, total_drawn)
+        return [
+            (drawn, Fraction(ways * by_snakes[s] * by_eels[e], every))
+            for drawn, ways, s, e in splits
+            if s <= snakes and e <= eels
+        ]
+
+    def chance_probabilities(self, state: EelState) -> list[tuple[Outcome, float]]:
+        if state.pending is None or state.over:
+            return []
+        sizes = self._draw_sizes(state, state.pending)
+        eels, snakes = self._bag_after_exits(state, state.pending)
+        total_drawn = sum(sizes)
+        splits = self._splits(tuple(sizes))
+        # Integer true division is correctly rounded: each float is the one nearest the exact fraction.
+        if self.dice:
+            every = 4**total_drawn
+            return [(drawn, ways * 3**e / every) for drawn, ways, s, e in splits]
+        by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
+        every = _falling(eels + snakes, total_drawn)
+        return [
+            (drawn, ways * by_snakes[s] * by_eels[e] / every)
+            for drawn, ways, s, e in splits
+            if s <= snakes and e <= eels
+        ]
+
+    def _splits(self, sizes: tuple[int, ...]) -> tuple[tuple[Outcome, int, int, int], ...]:
+        """Every split of a draw of ``sizes`` tokens per seat, in the order ``chance_outcomes`` lists them:
+        the outcome, its number of orderings, and the snakes and eels it holds (kept per ``sizes``)."""
+        splits = self._split_memo.get(sizes)
+        if splits is not None:
+            return splits
+        total_drawn = sum(sizes)
         drawers = [p for p in range(self.num_players) if sizes[p] > 0]
-        outcomes: list[tuple[Outcome, Fraction]] = []
+        found: list[tuple[Outcome, int, int, int]] = []
         for snake_counts in product(*(range(sizes[p] + 1) for p in drawers)):
             s_total = sum(snake_counts)
-            e_total = total_drawn - s_total
             ways = 1
             for p, s in zip(drawers, snake_counts, strict=True):
                 ways *= comb(sizes[p], s)
-            if self.dice:
-                probability = Fraction(ways * 3**e_total, 4**total_drawn)
-            else:
-                if s_total > snakes or e_total > eels:
-                    continue
-                probability = Fraction(
-                    ways * _falling(snakes, s_total) * _falling(eels, e_total),
-                    _falling(eels + snakes, total_drawn),
-                )
             drawn = [""] * self.num_players
             for p, s in zip(drawers, snake_counts, strict=True):
                 drawn[p] = "E" * (sizes[p] - s) + "S" * s
-            outcomes.append((tuple(drawn), probability))
-        return outcomes
+            found.append((tuple(drawn), ways, s_total, total_drawn - s_total))
+        if len(self._split_memo) >= CHANCE_MEMO_SIZE:
+            self._split_memo.clear()  # a bound on memory; play refills it with the common draws
+        splits = self._split_memo[sizes] = tuple(found)
+        return splits
 
     def sample_chance(self, state: EelState, rng: Rng) -> Outcome:
         if state.pending is None or state.over:
@@ -586,22 +626,25 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         return self._legal
 
     def observation_tensor(self, state: EelState, player: int) -> list[float]:
-        n = self.num_players
-        order = [(player + k) % n for k in range(n)]  # own seat first
+        target, eels, snakes = self.target, self.eels, self.snakes
+        scores, reserves, in_round = state.scores, state.reserves, state.in_round
         out: list[float] = []
-        for seat in order:
-            out.append(min(state.scores[seat] / self.target, 1.0))
-            out.append(state.reserves[seat] / self.eels)
-            out.append(1.0 if state.in_round[seat] else 0.0)
-        # Pad to eight seats so every player count has the same layout.
-        out.extend([0.0] * (3 * (8 - n)))
-        out.append(state.bag_eels / self.eels)
-        out.append(state.bag_snakes / self.snakes)
-        out.append(state.centre / self.snakes)
-        out.append(self.threshold / self.snakes)
-        out.append(((state.start - player) % n) / 8)
-        out.append(min(state.grab_no, 40) / 40)
-        out.append(self.max_grab / MAX_GRAB_LIMIT)
+        for seat in self._seat_orders[player]:  # own seat first
+            score = scores[seat]
+            # min(score / target, 1.0), without the call
+            out += (score / target if score < target else 1.0, reserves[seat] / eels, 1.0 if in_round[seat] else 0.0)
+        # Padded to eight seats so every player count has the same layout.
+        out += self._observation_padding
+        grab_no = state.grab_no
+        out += (
+            state.bag_eels / eels,
+            state.bag_snakes / snakes,
+            state.centre / snakes,
+            self._threshold_share,
+            ((state.start - player) % self.num_players) / 8,
+            (grab_no if grab_no < 40 else 40) / 40,
+            self._grab_share,
+        )
         return out
 
 
@@ -662,6 +705,14 @@ def _falling(n: int, k: int) -> int:
     for i in range(k):
         result *= n - i
     return result
+
+
+def _fallings(n: int, most: int) -> list[int]:
+    """``_falling(n, k)`` for ``k`` from 0 to ``most``."""
+    out = [1]
+    for i in range(most):
+        out.append(out[-1] * (n - i))
+    return out
 
 
 def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:

@@ -12,7 +12,7 @@ was last drawn from.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gamebag.core.protocol import JsonDict
 from gamebag.core.rng import Rng
@@ -296,61 +296,85 @@ def _resample_tokens(d: Draft, player: int, rng: Rng) -> None:
 
 # ---- the fixed-length tensor --------------------------------------------------------------
 def observation_tensor(game: EigenKweek, state: KweekState, player: int) -> list[float]:
+    """``player``'s fixed-length view: the game, its own secrets, then each seat from its own.
+
+    Written into a list of zeros by position (training steps build one per seat per
+    step); tests/eigen_kweek/test_kweek_information.py checks it against a plain reading.
+    """
     config = game.config
     n = config.players
-    out: list[float] = []
-    out.extend(1.0 if state.phase == p else 0.0 for p in PHASES)
-    out.extend(1.0 if state.step == s else 0.0 for s in STEPS)
-    out.append(state.round_no / config.max_rounds)
-    out.append(min(state.window_step, 10) / 10)
-    out.append(1.0 if player in game.acting_players(state) else 0.0)
-    out.append(state.pot / TOTAL_TOKENS)
-    out.append(sum(state.bag) / TOTAL_COINS)
-    out.extend(sum(corner) / TOTAL_COINS for corner in state.corners)
-    out.extend([0.0] * (CORNERS - len(state.corners)))
-    out.append(state.tokens[player] / TOTAL_TOKENS)
-    out.append((state.bids[player] if state.bids is not None else 0) / TOTAL_TOKENS)
+    out = [0.0] * _SIZE
+    out[_PHASE_AT[state.phase]] = 1.0
+    out[_STEP_AT[state.step]] = 1.0
+    at = _GAME_AT
+    out[at] = state.round_no / config.max_rounds
+    out[at + 1] = min(state.window_step, 10) / 10
+    out[at + 2] = 1.0 if player in game.acting_players(state) else 0.0
+    out[at + 3] = state.pot / TOTAL_TOKENS
+    out[at + 4] = sum(state.bag) / TOTAL_COINS
+    at += 5
+    for number, corner in enumerate(state.corners):
+        out[at + number] = sum(corner) / TOTAL_COINS
+    at += CORNERS
+    out[at] = state.tokens[player] / TOTAL_TOKENS
+    out[at + 1] = (state.bids[player] if state.bids is not None else 0) / TOTAL_TOKENS
+    at += 2
     own = dict(zip(config.values, state.coins[player], strict=True))
-    out.extend(own.get(v, 0) / TOTAL_COINS for v in COIN_VALUES)
-    out.extend(_one_hot(state.held[player]))
-    out.extend(_many_hot(state.dealt[player]))
-    out.extend(_one_hot(state.ria_card if state.ria_seat == player else None))
+    for number, value in enumerate(COIN_VALUES):
+        out[at + number] = own.get(value, 0) / TOTAL_COINS
+    at += len(COIN_VALUES)
+    held = state.held[player]
+    if held is not None:
+        out[at + _CARD_AT[held]] = 1.0
+    at += _CARD_COUNT
+    for card in set(state.dealt[player]):
+        out[at + _CARD_AT[card]] = 1.0
+    at += _CARD_COUNT
+    if state.ria_seat == player and state.ria_card is not None:
+        out[at + _CARD_AT[state.ria_card]] = 1.0
+    at += _CARD_COUNT
     known = {seat: card for obs, seat, card in state.knowledge if obs == player}
     trade = state.trade
-    for offset in range(MAX_SEATS):
-        if offset >= n:
-            out.extend([0.0] * _SEAT_WIDTH)
-            continue
+    winners = state.winners
+    for offset in range(n):
         seat = (player + offset) % n
-        out.append(1.0)
-        out.append(sum(state.coins[seat]) / TOTAL_COINS)
-        out.append(1.0 if state.held[seat] is not None else 0.0)
-        out.append(1.0 if state.kept[seat] else 0.0)
-        for cost, slot in zip(PLANT_COSTS, state.boards[seat], strict=True):
-            out.append(1.0 if slot >= 0 else 0.0)
-            out.append(max(slot, 0) / config.capacity[cost])
-            out.append(1.0 if slot == SACK else 0.0)
-        out.append(sacks(state.boards[seat]) / 4)
-        played = [p.card for p in state.plays if p.seat == seat]
-        blocked = [p.card for p in state.plays if p.seat == seat and p.blocked]
-        out.extend(_many_hot(played))
-        out.extend(_many_hot(blocked))
-        out.extend(_one_hot(known.get(seat)))
-        out.append(trade.counts[seat] / TOTAL_TOKENS if trade is not None else 0.0)
-        out.append(1.0 if trade is not None and seat in trade.order else 0.0)
-        out.append(1.0 if seat == state.bernard_target else 0.0)
-        out.append(1.0 if seat == state.chooser else 0.0)
-        out.append(1.0 if seat in state.winners else 0.0)
+        base = at + offset * _SEAT_WIDTH
+        out[base] = 1.0
+        out[base + 1] = sum(state.coins[seat]) / TOTAL_COINS
+        out[base + 2] = 1.0 if state.held[seat] is not None else 0.0
+        out[base + 3] = 1.0 if state.kept[seat] else 0.0
+        slot_at = base + 4
+        board = state.boards[seat]
+        for cost, slot in zip(PLANT_COSTS, board, strict=True):
+            out[slot_at] = 1.0 if slot >= 0 else 0.0
+            out[slot_at + 1] = max(slot, 0) / config.capacity[cost]
+            out[slot_at + 2] = 1.0 if slot == SACK else 0.0
+            slot_at += 3
+        out[slot_at] = sacks(board) / 4
+        played_at = slot_at + 1
+        blocked_at = played_at + _CARD_COUNT
+        for play in state.plays:
+            if play.seat == seat:
+                out[played_at + _CARD_AT[play.card]] = 1.0
+                if play.blocked:
+                    out[blocked_at + _CARD_AT[play.card]] = 1.0
+        known_card = known.get(seat)
+        known_at = blocked_at + _CARD_COUNT
+        if known_card is not None:
+            out[known_at + _CARD_AT[known_card]] = 1.0
+        tail = known_at + _CARD_COUNT
+        out[tail] = trade.counts[seat] / TOTAL_TOKENS if trade is not None else 0.0
+        out[tail + 1] = 1.0 if trade is not None and seat in trade.order else 0.0
+        out[tail + 2] = 1.0 if seat == state.bernard_target else 0.0
+        out[tail + 3] = 1.0 if seat == state.chooser else 0.0
+        out[tail + 4] = 1.0 if seat in winners else 0.0
     return out
 
 
 _SEAT_WIDTH = 4 + 3 * len(PLANT_COSTS) + 1 + 3 * len(CARDS) + 5
-
-
-def _one_hot(card: str | None) -> list[float]:
-    return [1.0 if card == c else 0.0 for c in CARDS]
-
-
-def _many_hot(cards: Any) -> list[float]:
-    chosen = set(cards)
-    return [1.0 if c in chosen else 0.0 for c in CARDS]
+_CARD_COUNT = len(CARDS)
+_CARD_AT = {card: number for number, card in enumerate(CARDS)}
+_PHASE_AT = {phase: number for number, phase in enumerate(PHASES)}
+_STEP_AT = {step: len(PHASES) + number for number, step in enumerate(STEPS)}
+_GAME_AT = len(PHASES) + len(STEPS)
+_SIZE = _GAME_AT + 5 + CORNERS + 2 + len(COIN_VALUES) + 3 * _CARD_COUNT + MAX_SEATS * _SEAT_WIDTH

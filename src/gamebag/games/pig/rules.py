@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.options import Option, options_to_json
-from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice
+from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_float
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
 
@@ -93,6 +93,8 @@ class Pig(Game[PigState, str, int]):
         self.sides = sides if isinstance(sides, int) else SIDES
         self.faces = tuple(range(1, self.sides + 1))
         self._face_chance = Fraction(1, self.sides)
+        self._roll_probabilities = tuple((face, nearest_float(self._face_chance)) for face in self.faces)
+        self._phase_part = {phase: tuple(1.0 if phase == other else 0.0 for other in Phase) for phase in Phase}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> PigState:
@@ -135,6 +137,9 @@ class Pig(Game[PigState, str, int]):
 
     def chance_outcomes(self, state: PigState) -> Sequence[tuple[int, Fraction]]:
         return tuple((face, self._face_chance) for face in self.faces) if state.phase == Phase.ROLL else ()
+
+    def chance_probabilities(self, state: PigState) -> Sequence[tuple[int, float]]:
+        return self._roll_probabilities if state.phase == Phase.ROLL else ()
 
     def sample_chance(self, state: PigState, rng: Rng) -> int:
         if state.phase != Phase.ROLL:
@@ -191,13 +196,13 @@ class Pig(Game[PigState, str, int]):
         return (HOLD, ROLL)
 
     def observation_tensor(self, state: PigState, player: int) -> list[float]:
-        me, other = state.scores[player], state.scores[1 - player]
+        goal, phase = self.goal, state.phase
         return [
-            me / self.goal,
-            other / self.goal,
-            state.turn_total / self.goal,
-            1.0 if state.seat == player and state.phase != Phase.OVER else 0.0,
-            *(1.0 if state.phase == phase else 0.0 for phase in Phase),
+            state.scores[player] / goal,
+            state.scores[1 - player] / goal,
+            state.turn_total / goal,
+            1.0 if state.seat == player and phase != Phase.OVER else 0.0,
+            *self._phase_part[phase],
         ]
 
     # ---- the turn-level model read by the exact solvers ----------------------------------
