@@ -228,9 +228,10 @@ class SpielConfig:
             self._lists_by_state = False  # cheaper to ask the game than to hash the state
             return shared[1]
         cached = tuple([(o, w) for o, w in probabilities if w > 0])
-        if len(self._shared_chance) >= SHARED_CHANCE_SIZE:
-            self._shared_chance.clear()
-        self._shared_chance[id(probabilities)] = (probabilities, cached)
+        if isinstance(probabilities, tuple):  # what a game shares is immutable; a fresh list is not kept
+            if len(self._shared_chance) >= SHARED_CHANCE_SIZE:
+                self._shared_chance.clear()
+            self._shared_chance[id(probabilities)] = (probabilities, cached)
         if self._lists_by_state:
             if len(by_state) >= CHANCE_CACHE_SIZE:
                 by_state.clear()  # a bound on memory; searches refill it with what they revisit
@@ -243,6 +244,8 @@ class SpielConfig:
         if kept is not None and kept[0] is outcomes:
             return kept[1]
         ids = tuple([(digit, p) for digit, (_, p) in enumerate(outcomes)])
+        if self._lists_by_state:  # lists are per state: keeping them would only churn
+            return ids
         if len(self._digit_lists) >= SHARED_CHANCE_SIZE:
             self._digit_lists.clear()
         self._digit_lists[id(outcomes)] = (outcomes, ids)
