@@ -543,6 +543,14 @@ class _Track:
         return [(digit, weight / total) for digit, weight in groups]
 
     def with_chance(self, digit: int) -> _Track:
+        outcomes = self.chance_list()
+        if len(outcomes) <= self.config.branching:  # one chance node: the id is the outcome's position
+            if not 0 <= digit < len(outcomes):  # every listed outcome has a positive probability
+                raise IllegalActionError(f"chance id {digit} is not a possible outcome here")
+            state = self.config.game._apply_chance(self.state, outcomes[digit][0])  # an outcome of its own list
+            return _Track(
+                self.config, state, self.decisions, parent=self, log=_Log(digit, self.log), replayable=self.replayable
+            )
         depth = self._depth()
         possible = (
             0 <= digit < len(self.chance_list())
