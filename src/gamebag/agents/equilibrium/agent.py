@@ -2,8 +2,8 @@
 
 At each grab the agent reads its observation (scores, reserves, who is still in,
 snakes in the centre), solves the current round exactly for those scores (once
-per round; cached) with the shipped continuation table ``W`` valuing the
-scores the round may end at, and then
+per round; cached, the opening round for the agent's lifetime) with the shipped
+continuation table ``W`` valuing the scores the round may end at, and then
 
 * with both seats in: solves the grab's 7 x 7 matrix game and draws its count
   from its equilibrium mixed strategy with the caller's generator;
@@ -34,6 +34,9 @@ from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 
 CACHE_SIZE = 4
+# Every game's first round starts at these scores: its solution (about half a megabyte) is kept
+# for the agent's lifetime instead of being solved again at the start of each game.
+OPENING_SCORES = (0, 0)
 
 
 def continuation_for(rules: RoundRules) -> tuple[FloatArray, str]:
@@ -61,12 +64,17 @@ class EquilibriumAgent(Agent):
         self.continuation, self.table_key = continuation_for(self.rules)
         self.solver = RoundSolver(self.rules)
         self._rounds: OrderedDict[tuple[int, int], RoundBatch] = OrderedDict()
+        self._opening: RoundBatch | None = None
         self._lone: OrderedDict[tuple[int, int, int], tuple[FloatArray, FloatArray]] = OrderedDict()
 
     # ---- strategies --------------------------------------------------------------------------
     def round_solution(self, s0: int, s1: int) -> RoundBatch:
         """The solved round starting at scores ``(s0, s1)`` (cached)."""
         key = (s0, s1)
+        if key == OPENING_SCORES:
+            if self._opening is None:
+                self._opening = self.solver.solve([key], self.continuation)
+            return self._opening
         solution = self._rounds.get(key)
         if solution is None:
             solution = self.solver.solve([key], self.continuation)

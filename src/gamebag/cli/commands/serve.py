@@ -149,6 +149,7 @@ def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, w
             ws_per_message_deflate=False,
             ws_ping_interval=20.0,
             ws_ping_timeout=20.0,
+            http="h11",
             h11_max_incomplete_event_size=16 * 1024,
         )
         return
@@ -161,6 +162,9 @@ def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, w
         ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        # h11, not httptools: httptools reads request headers of any size (megabytes were
+        # accepted), h11 refuses them once 16 KiB are buffered without their end.
+        http="h11",
         h11_max_incomplete_event_size=16 * 1024,  # request line and headers
     )
     server = uvicorn.Server(config)
