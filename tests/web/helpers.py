@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -92,10 +93,12 @@ class SeatPlayer(threading.Thread):
         self.submitted: dict[int, Any] = {}
         self.error: BaseException | None = None
         self.finished = False
+        self.socket: Any = None
 
     def run(self) -> None:
         try:
             with self.client.websocket_connect(f"/ws/tables/{self.table_id}") as ws:
+                self.socket = ws
                 ws.send_text(json.dumps({"type": "hello", "token": self.token} if self.token else {"type": "hello"}))
                 while True:
                     message = receive(ws)
@@ -119,6 +122,40 @@ class SeatPlayer(threading.Thread):
         except BaseException as error:
             self.error = error
 
+    def hang_up(self) -> None:
+        """Close this player's socket from outside: a read waiting for a message that never
+        comes ends with an error instead of blocking the test client's shutdown for ever."""
+        socket = self.socket
+        if socket is not None:
+            socket.__exit__(None, None, None)
+
+
+def run_players(players: list[SeatPlayer], timeout: float = 120.0) -> None:
+    """Start ``players`` and wait for all of them, at most ``timeout`` seconds in all.
+
+    A player still waiting then is hung up (so the test fails with this message rather than
+    hanging in the test client's shutdown); a player's own error is raised as it is.
+    """
+    for player in players:
+        player.start()
+    deadline = time.monotonic() + timeout
+    for player in players:
+        player.join(max(0.0, deadline - time.monotonic()))
+    stalled = [player for player in players if player.is_alive()]
+    for player in stalled:
+        player.hang_up()
+    for player in stalled:
+        player.join(10)
+    if stalled:
+        last = [player.messages[-1]["type"] if player.messages else "nothing" for player in stalled]
+        raise AssertionError(
+            f"{len(stalled)} seat player(s) still waiting after {timeout:g} s: the game stalled "
+            f"(the last message each received: {', '.join(last)})"
+        )
+    for player in players:
+        if player.error is not None:
+            raise player.error
+
 
 def play_whole_game(
     client: TestClient, table: Message, seed: int, spectate: bool = True, timeout: float = 120.0
@@ -131,13 +168,8 @@ def play_whole_game(
     ]
     if spectate:
         players.append(SeatPlayer(client, table["id"], None, seed))
+    run_players(players, timeout)
     for player in players:
-        player.start()
-    for player in players:
-        player.join(timeout)
-        assert not player.is_alive(), "a seat player is still waiting: the game stalled"
-        if player.error is not None:
-            raise player.error
         assert player.finished
     return players
 

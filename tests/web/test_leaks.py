@@ -33,6 +33,7 @@ from .helpers import (
     open_table,
     receive,
     record_of,
+    run_players,
     states_by_step,
     web_client,
     without_choices,
@@ -63,11 +64,7 @@ def _whole_game(game_id: str, tmp: str) -> tuple[Message, Message, list[SeatPlay
         table = response.json()
         seat_players = [SeatPlayer(client, table["id"], s["token"], 7 + s["seat"]) for s in table["seats"]]
         seat_players.append(SeatPlayer(client, table["id"], None, 0))
-        for player in seat_players:
-            player.start()
-        for player in seat_players:
-            player.join(120)
-            assert not player.is_alive() and player.error is None, player.error
+        run_players(seat_players, 120)
         record = record_of(client, table["id"])
     return table, record, seat_players
 

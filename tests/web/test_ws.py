@@ -13,7 +13,17 @@ import gamebag
 from gamebag.cli.app import app as cli_app
 from gamebag.core.records import Record, replay
 
-from .helpers import hello, open_table, play_whole_game, receive, receive_until, record_of, web_client
+from .helpers import (
+    SeatPlayer,
+    hello,
+    open_table,
+    play_whole_game,
+    receive,
+    receive_until,
+    record_of,
+    run_players,
+    web_client,
+)
 
 GAMES = gamebag.game_ids()
 
@@ -205,3 +215,17 @@ def test_unknown_table_socket_is_closed_with_a_reason(tmp_path: Path) -> None:
     with web_client(tmp_path) as client, client.websocket_connect("/ws/tables/nope") as ws:
         message = receive(ws)
     assert message["type"] == "error" and "no table" in message["message"]
+
+
+@pytest.mark.timeout(120)
+def test_a_stalled_game_fails_with_a_clear_message_instead_of_hanging(tmp_path: Path) -> None:
+    """Only one of two people plays: the other never acts, so the game waits for ever. The
+    helper says so after its timeout, and the test client still shuts down (no blocked read)."""
+    with web_client(tmp_path) as client:
+        table = open_table(client, "wriggle-roulette", 2)
+        alone = SeatPlayer(client, table["id"], table["seats"][0]["token"], seed=1)
+        began = time.monotonic()
+        with pytest.raises(AssertionError, match=r"1 seat player\(s\) still waiting after 2 s: the game stalled"):
+            run_players([alone], timeout=2.0)
+        assert time.monotonic() - began < 30
+        assert not alone.is_alive() and alone.submitted, "the player acted once, then waited"
