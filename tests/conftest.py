@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,6 +32,36 @@ __all__ = ["configurations", "make_rng", "random_walk"]
 # The modules of the real-browser tests (marked ``browser``). xdist's scheduler sees only test
 # ids, so it knows them by their module; collection checks that the marks agree with this list.
 BROWSER_MODULES = ("tests/web/test_browser.py", "tests/web/test_table_ui.py")
+
+
+# JAX's persistent compilation cache, for this run only: several tests compile the same
+# functions (a quick and a long replay of one configuration), often on different xdist
+# workers. Entries are keyed by the compiled program itself (and the JAX version and backend),
+# so a hit is the very same executable; the folder starts empty and is removed with the run.
+JAX_CACHE_SETTINGS = {
+    "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+    "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
+}
+_JAX_CACHE_KEY = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any test module imports JAX: the run's compilation cache (set up by the process that
+    starts the xdist workers, which inherit its environment; left alone if the caller set one)."""
+    if hasattr(config, "workerinput") or "JAX_COMPILATION_CACHE_DIR" in os.environ:
+        return
+    folder = tempfile.mkdtemp(prefix="gamebag-test-jax-cache-")
+    config.stash[_JAX_CACHE_KEY] = folder
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = folder
+    for name, value in JAX_CACHE_SETTINGS.items():
+        os.environ.setdefault(name, value)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_JAX_CACHE_KEY, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("JAX_COMPILATION_CACHE_DIR", None)
 
 
 def _is_browser_test(item: pytest.Item) -> bool:

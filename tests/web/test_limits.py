@@ -17,6 +17,7 @@ import pytest
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+import gamebag
 from gamebag.agents.solvers import solutions
 from gamebag.web.bounds import AGENT_PARAMETER_BOUNDS, OPTION_MAXIMA
 from gamebag.web.lobby import clean_name
@@ -92,6 +93,35 @@ def test_a_solve_past_its_bound_refuses_the_table_while_the_server_answers(tmp_p
     assert not solutions._win  # the solve ran in a worker, never in the server's process
 
 
+def test_solved_configurations_are_kept_within_their_bound() -> None:
+    """Every new option set forces a solve; the solvers keep only the latest ``MAX_CACHED`` of them."""
+    solutions.clear()
+    goals = range(5, 5 + solutions.MAX_CACHED + 3)
+    try:
+        for goal in goals:
+            solutions.win_solution(gamebag.make("pig", 2, goal=goal))
+        kept = [dict(options)["goal"] for _, _, options in solutions._win]
+        assert kept == list(goals)[-solutions.MAX_CACHED :]  # the oldest solved went first
+    finally:
+        solutions.clear()
+
+
+def test_tables_held_in_memory_are_bounded_and_the_unloaded_ones_still_answer(tmp_path: Path) -> None:
+    with web_client(tmp_path, limits=Limits(live_tables=3)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        watched = open_table(client, "pig", 2)
+        with client.websocket_connect(f"/ws/tables/{watched['id']}") as socket:
+            hello(socket, watched["seats"][0]["token"])
+            tables = [open_table(client, "pig", 2, seed=seed) for seed in range(2, 8)]
+            assert len(manager.tables) <= 3
+            assert watched["id"] in manager.tables  # a table with someone connected is never unloaded
+            for table in tables:  # an unloaded table is loaded again when asked for
+                assert client.get(f"/api/tables/{table['id']}").status_code == 200
+            assert len(manager.tables) <= 3
+            socket.send_text(json.dumps({"type": "ping", "ref": 1}))
+            assert receive_until(socket, lambda m: m["type"] == "pong")
+
+
 def test_table_creation_per_address_is_limited_with_retry_after(tmp_path: Path) -> None:
     with web_client(tmp_path, limits=Limits(tables_per_minute=3)) as client:
         first = open_table(client, "wriggle-roulette", 2, bots={1: "random"})
@@ -162,14 +192,19 @@ def test_sockets_per_table_per_seat_and_connection_rate_are_bounded(tmp_path: Pa
         assert client.get(f"/api/tables/{other['id']}").status_code == 200
 
 
-def test_a_socket_that_never_says_hello_is_closed_and_frees_its_place(tmp_path: Path) -> None:
-    limits = Limits(hello_seconds=0.5, sockets_per_address=1)
+def test_open_sockets_per_address_and_one_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    limits = Limits(hello_seconds=3.0, sockets_per_address=1)
     with web_client(tmp_path, limits=limits) as client:
         table = open_table(client, "pig", 2)
         path = f"/ws/tables/{table['id']}"
         with client.websocket_connect(path) as idle:
+            # The address's one open socket is taken: another is refused; the server answers meanwhile.
+            with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(path):
+                pass
+            assert denied.value.status_code == 429 and "at most 1" in denied.value.json()["error"]
+            assert client.get("/api/tables").status_code == 200
             refused = receive_until(idle, lambda m: m["type"] == "error")
-            assert "say hello within 0.5 s" in refused[-1]["message"]
+            assert "say hello within 3 s" in refused[-1]["message"]
             with pytest.raises(WebSocketDisconnect):
                 idle.receive_text()
         # Its address's one place is free again (once the server has let go of the socket).
