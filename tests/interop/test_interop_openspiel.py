@@ -243,6 +243,29 @@ def test_chance_outcomes_sum_to_one_and_match_gamebag() -> None:
     assert core.node_kind(state.child(outcomes[0][0]).track.state) is not NodeKind.CHANCE
 
 
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    [("pig", 2, {}), ("catch-a-dragon", 2, {}), ("wriggle-roulette", 3, {}), ("eel-harvest", 3, {"draw": "dice"})],
+)
+def test_every_chance_node_offers_the_games_exact_probabilities(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    # Lists a game shares between states (a die's faces) and lists built per draw alike.
+    game = load(game_id, players, **options)
+    rng = random.Random(0)
+    checked = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                core = state.track.config.game
+                exact = core.chance_outcomes(state.track.state)
+                assert state.chance_outcomes() == [(i, float(p)) for i, (_, p) in enumerate(exact)]
+                checked += 1
+            _random_step(state, rng)
+    assert checked > 20
+
+
 def test_perfect_information_states_are_the_move_history() -> None:
     game = load("pig", 2, goal=20)
     state = game.new_initial_state()

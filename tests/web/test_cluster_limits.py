@@ -194,3 +194,22 @@ def test_sockets_of_a_dead_process_stop_counting(pg_url: str) -> None:
         assert _open_sockets(pg_url, "table", "t1") == 2  # the dead process's rows; the live one left
     finally:
         engine.dispose()
+
+
+def test_rate_counts_of_addresses_gone_quiet_are_deleted(pg_url: str) -> None:
+    engine = create_engine(pg_url)
+    try:
+        storage = PostgresRateStorage(engine)
+        assert storage.acquire_entry("new tables/198.51.100.9", 3, 60)
+        with engine.begin() as connection:  # an address last seen two hours ago
+            connection.execute(
+                text("INSERT INTO web_rate_hits (key, hits) VALUES ('new tables/192.0.2.8', ARRAY[:old])"),
+                {"old": time.time() - 7200},
+            )
+        assert storage.prune() == 1
+        with engine.connect() as connection:
+            keys = {row[0] for row in connection.execute(text("SELECT key FROM web_rate_hits"))}
+        assert keys == {"new tables/198.51.100.9"}
+        assert storage.get_moving_window("new tables/198.51.100.9", 3, 60)[1] == 1  # the live count is kept
+    finally:
+        engine.dispose()

@@ -228,9 +228,10 @@ class SpielConfig:
             self._lists_by_state = False  # cheaper to ask the game than to hash the state
             return shared[1]
         cached = tuple([(o, w) for o, w in probabilities if w > 0])
-        if len(self._shared_chance) >= SHARED_CHANCE_SIZE:
-            self._shared_chance.clear()
-        self._shared_chance[id(probabilities)] = (probabilities, cached)
+        if isinstance(probabilities, tuple):  # what a game shares is immutable; a fresh list is not kept
+            if len(self._shared_chance) >= SHARED_CHANCE_SIZE:
+                self._shared_chance.clear()
+            self._shared_chance[id(probabilities)] = (probabilities, cached)
         if self._lists_by_state:
             if len(by_state) >= CHANCE_CACHE_SIZE:
                 by_state.clear()  # a bound on memory; searches refill it with what they revisit
@@ -243,6 +244,8 @@ class SpielConfig:
         if kept is not None and kept[0] is outcomes:
             return kept[1]
         ids = tuple([(digit, p) for digit, (_, p) in enumerate(outcomes)])
+        if self._lists_by_state:  # lists are per state: keeping them would only churn
+            return ids
         if len(self._digit_lists) >= SHARED_CHANCE_SIZE:
             self._digit_lists.clear()
         self._digit_lists[id(outcomes)] = (outcomes, ids)
@@ -540,6 +543,14 @@ class _Track:
         return [(digit, weight / total) for digit, weight in groups]
 
     def with_chance(self, digit: int) -> _Track:
+        outcomes = self.chance_list()
+        if len(outcomes) <= self.config.branching:  # one chance node: the id is the outcome's position
+            if not 0 <= digit < len(outcomes):  # every listed outcome has a positive probability
+                raise IllegalActionError(f"chance id {digit} is not a possible outcome here")
+            state = self.config.game._apply_chance(self.state, outcomes[digit][0])  # an outcome of its own list
+            return _Track(
+                self.config, state, self.decisions, parent=self, log=_Log(digit, self.log), replayable=self.replayable
+            )
         depth = self._depth()
         possible = (
             0 <= digit < len(self.chance_list())

@@ -351,8 +351,15 @@ class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type
         return observations, reward_by_agent, terminations, truncations, infos
 
     def _observations(self) -> dict[str, Observation]:
-        observation = self._observation
-        return {name: observation(seat) for seat, name in enumerate(self.possible_agents)}
+        if self.observation_format == "flat":
+            flat = self._observation
+            return {name: flat(seat) for seat, name in enumerate(self.possible_agents)}
+        # The dict format written out here: every seat's, at every step.
+        observation, mask = self.table.observation, self.table.legal_mask
+        return {
+            name: {"observation": observation(seat), "action_mask": mask(seat).copy()}
+            for seat, name in enumerate(self.possible_agents)
+        }
 
 
 def env(

@@ -12,6 +12,8 @@ Each key (a limit and a client address) is one row holding the times of the hits
 still inside the longest window asked about. Taking a hit is one statement: the
 ``INSERT … ON CONFLICT DO UPDATE`` locks the key's row, so two processes hitting one
 key at once are counted one after the other, and a hit over the limit changes nothing.
+Keys with no hit left in the last hour are deleted now and then (every ``PRUNE_EVERY``
+hits a process takes), so the table does not grow with every address ever seen.
 
 Open sockets are one row per (kind, key, process) with that process's count. A
 process's rows count only while it is alive (``web_nodes``, renewed with its leases
@@ -52,6 +54,7 @@ _WINDOW = text(
     "SELECT min(h), count(h) FROM web_rate_hits AS r, unnest(r.hits) AS h WHERE r.key = :key AND h > :now - :expiry"
 )
 KEEP_SECONDS = 3600  # hits are kept this long (the longest window of the server's limits)
+PRUNE_EVERY = 1000  # hits taken by a process between two deletions of keys gone quiet
 
 
 class PostgresRateStorage(Storage, MovingWindowSupport):
@@ -70,6 +73,7 @@ class PostgresRateStorage(Storage, MovingWindowSupport):
                 )
             )
         self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._since_prune = 0
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -80,7 +84,24 @@ class PostgresRateStorage(Storage, MovingWindowSupport):
         with self.engine.connect() as connection:
             keep = max(expiry, KEEP_SECONDS)
             accepted = connection.execute(_ACQUIRE, {**values, "keep": keep}).scalar()
+        self._since_prune += 1
+        if self._since_prune >= PRUNE_EVERY:
+            self._since_prune = 0
+            self.prune()
         return bool(accepted)
+
+    def prune(self) -> int:
+        """Delete the keys with no hit left inside any window (addresses gone quiet), so the
+        table holds the addresses of the last hour, not of every address ever seen."""
+        with self.engine.connect() as connection:
+            deleted = connection.execute(
+                text(
+                    "DELETE FROM web_rate_hits AS r WHERE coalesce((SELECT max(h) FROM unnest(r.hits) AS h), 0) "
+                    "<= :cutoff"
+                ),
+                {"cutoff": time.time() - KEEP_SECONDS},
+            ).rowcount
+        return int(deleted)
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()

@@ -237,16 +237,15 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         total_drawn = sum(sizes)
         splits = self._splits(tuple(sizes))
         # Integer true division is correctly rounded: each float is the one nearest the exact fraction.
+        # The weight of a split's bag part depends only on its snake count, so it is found once per count.
         if self.dice:
             every = 4**total_drawn
-            return [(drawn, ways * 3**e / every) for drawn, ways, s, e in splits]
+            weight = [3 ** (total_drawn - s) for s in range(total_drawn + 1)]
+            return [(drawn, ways * weight[s] / every) for drawn, ways, s, e in splits]
         by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
         every = _falling(eels + snakes, total_drawn)
-        return [
-            (drawn, ways * by_snakes[s] * by_eels[e] / every)
-            for drawn, ways, s, e in splits
-            if s <= snakes and e <= eels
-        ]
+        weight = [by_snakes[s] * by_eels[total_drawn - s] for s in range(total_drawn + 1)]
+        return [(drawn, ways * weight[s] / every) for drawn, ways, s, e in splits if s <= snakes and e <= eels]
 
     def _splits(self, sizes: tuple[int, ...]) -> tuple[tuple[Outcome, int, int, int], ...]:
         """Every split of a draw of ``sizes`` tokens per seat, in the order ``chance_outcomes`` lists them:
