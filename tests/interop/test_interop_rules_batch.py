@@ -201,3 +201,25 @@ def test_train_command_trains_eigen_kweek_on_the_rules_engine(tmp_path: Path) ->
     assert game.is_terminal(played.state)
     bad = CliRunner().invoke(app, ["train", "eigen-kweek", "--players", "2", "--league", "ismcts"])
     assert bad.exit_code != 0 and "league member 'ismcts'" in str(bad.exception)
+
+
+@pytest.mark.slow
+def test_training_on_the_rules_engine_is_reproducible_from_its_seed() -> None:
+    pytest.importorskip("optax")
+    from gamebag.interop.train import train
+
+    def weights(seed: int) -> list[np.ndarray[Any, Any]]:
+        policy = train(
+            "eigen-kweek",
+            2,
+            steps=1_000,
+            seed=seed,
+            envs=8,
+            hidden=(8,),
+            league={"self": 1.0, "past": 1.0, "heuristic": 1.0, "random": 1.0},
+        )
+        return [array for layer in policy.layers for array in layer]
+
+    first, again, other = weights(4), weights(4), weights(5)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
