@@ -21,8 +21,13 @@ turn solves a linear system over score pairs, found by iterating both seats' tur
 values to a fixed point (to 1e-12). The same code gives ``optimal-win`` against itself
 0.53059 for the first player, the known value of two-player Pig to 100.
 
+With ``--where`` (Catch A Dragon) it also plays the policy against ``optimal-win`` on the
+compiled engine (2,048 games at once, 3,000 steps, seats alternating game by game) and counts, by
+round (5: tiebreak rounds) and kind of choice, how often the policy's choice differs from the one
+``optimal-win`` would make in its seat.
+
 Run: ``.venv/bin/python bench/learned_targets.py [--games N] [--seed S] [--only GAME]
-[--policy GAME=FILE] [--no-exact]``.
+[--policy GAME=FILE] [--no-exact] [--where]``.
 """
 
 from __future__ import annotations
@@ -38,9 +43,11 @@ import numpy as np
 
 import gamebag
 from gamebag.agents.learned import POLICY_PACKAGE, NumpyPolicy, load_policy, policy_name
+from gamebag.fast import dragon as fast_dragon
 from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
 from gamebag.interop.train import evaluate
+from gamebag.interop.vector_env import BatchEnv
 
 GAMES = ("pig", "catch-a-dragon")
 OPPONENTS = ("heuristic", "random", "optimal-win")
@@ -137,6 +144,40 @@ def pig_exact(first: np.ndarray, second: np.ndarray, sides: int = 6) -> tuple[fl
     return float(a[0, 0]), 1.0 - float(b[0, 0])
 
 
+def where_it_differs(policy: NumpyPolicy, seed: int, envs: int = 2048, steps: int = 3000) -> None:
+    """Catch A Dragon: how often the policy's choices differ from optimal-win's, by round and kind."""
+    env = BatchEnv("catch-a-dragon", envs, 2)
+    observations, masks, to_act = env.reset(seed)
+    learner = np.arange(envs) % 2
+    rows_all = np.arange(envs)
+    counts: dict[tuple[int, int], list[int]] = {}
+    for _ in range(steps):
+        board = env.batch.board  # type: ignore[attr-defined]
+        optimal = env.compiled_actions(["optimal-win", "optimal-win"])
+        joint = optimal.copy()
+        rows = np.flatnonzero(to_act[rows_all, learner])
+        if len(rows):
+            seats = learner[rows]
+            chosen = policy.act(observations[rows, seats], masks[rows, seats])
+            joint[rows, seats] = chosen
+            differs = chosen != optimal[rows, seats]
+            rounds = np.minimum(board[rows, fast_dragon.ROUND], 5)
+            phases = board[rows, fast_dragon.PHASE]
+            for key in set(zip(rounds.tolist(), phases.tolist(), strict=True)):
+                here = (rounds == key[0]) & (phases == key[1])
+                tally = counts.setdefault(key, [0, 0])
+                tally[0] += int(here.sum())
+                tally[1] += int(differs[here].sum())
+        observations, _, done, masks, to_act = env.step(joint)
+        learner[done] = 1 - learner[done]
+    kinds = {fast_dragon.COLLECTING: "collect", fast_dragon.DECIDING: "stop or roll"}
+    print("\n| round | choice | choices | differ from optimal-win |")
+    print("|---|---|---|---|")
+    for (round_no, phase), (total, differ) in sorted(counts.items()):
+        shown = "tiebreak" if round_no == 5 else str(round_no)
+        print(f"| {shown} | {kinds.get(phase, phase)} | {total:,} | {differ / total:.1%} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000, help="games per matchup (half in each seat)")
@@ -144,6 +185,7 @@ def main() -> None:
     parser.add_argument("--only", choices=GAMES)
     parser.add_argument("--policy", action="append", default=[], help="GAME=FILE: measure this policy instead")
     parser.add_argument("--no-exact", action="store_true", help="skip Pig's exact values")
+    parser.add_argument("--where", action="store_true", help="Catch A Dragon: where its choices differ")
     args = parser.parse_args()
     if not 100 <= args.games <= 10_000_000:
         raise SystemExit(f"--games must be from 100 to 10,000,000, not {args.games}")
@@ -185,6 +227,8 @@ def main() -> None:
                 gap = rates["learned"][2] - rates["optimal-win"][2]
                 print(f"| `{opponent}` | {shown['learned']} | {shown['optimal-win']} | {gap:+.5f} |")
             print(f"({time.perf_counter() - started:.0f} s)")
+        if game_id == "catch-a-dragon" and args.where:
+            where_it_differs(policy, args.seed)
     print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

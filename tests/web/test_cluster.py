@@ -243,3 +243,18 @@ def test_serve_workers_runs_several_processes_on_one_port(tmp_path: Path, pg_url
         for seat in seats:
             seat.close()
         server.stop()
+
+
+def test_processes_starting_together_on_a_fresh_database_all_start(pg_url: str) -> None:
+    """``serve --workers N`` on an empty database: every process creates the schema, one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gamebag.web.db import Store
+
+    def start() -> str:
+        store = Store(pg_url)  # each with its own engine, as each process has
+        store.close()
+        return "started"
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda _: start(), range(4))) == ["started"] * 4

@@ -3,8 +3,9 @@
 numba compiles a kernel at its first call and keeps the machine code in its on-disk cache
 (:mod:`gamebag.fast.cache`), so the first simulation after an install or a change waits for
 the compiler. This runs every compiled engine once through each way the project calls it: a
-tiny batch of whole games for every compiled policy, a step batch through every method, and a
-playout from a rules-engine state. ``make`` runs it once after installing the package.
+tiny batch of whole games for every compiled policy, a step batch through every method, a
+playout from a rules-engine state, and a learner seat's steps (the vector environment's path).
+``make`` runs it once after installing the package.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import sys
 import time
 from typing import Any
+
+import numpy as np
 
 import gamebag.games  # noqa: F401  (importing the package registers every game)
 from gamebag.core import registry
@@ -48,6 +51,11 @@ def _exercise(engine: FastEngine, game: Any) -> None:
         batch.state_arrays()
         batch.step(batch.policy_actions([policies[0]] * game.num_players))
         batch.reset_done()
+    # The learner's side, as the Gymnasium vector environment steps it (one seat learning).
+    view = batch.learner_view(0)
+    for _ in range(3):
+        chosen = np.argmax(view.masks, axis=1).astype(np.int64)  # a legal action wherever seat 0 acts
+        view = batch.learner_step(0, policies[0], chosen, view).view
 
 
 def main() -> int:

@@ -319,8 +319,13 @@ class Store:
         try:
             self.engine = _make_engine(url, sync)
             self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-            Base.metadata.create_all(self.engine)
-            self._add_columns()
+            with self.engine.begin() as connection:
+                if self.is_postgresql:
+                    # Processes starting together (``serve --workers N`` on a fresh database) would
+                    # each create the tables, and all but one fail: one at a time, the others wait.
+                    connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('gamebag web schema'))"))
+                Base.metadata.create_all(connection)
+                self._add_columns(connection)
         except BaseException:
             unlock_sqlite(self._lock)
             raise
@@ -333,13 +338,11 @@ class Store:
     def is_postgresql(self) -> bool:
         return self.engine.dialect.name == "postgresql"
 
-    def _add_columns(self) -> None:
-        present = {column["name"] for column in inspect(self.engine).get_columns(TableRow.__tablename__)}
-        missing = [(name, kind) for name, kind in _ADDED_COLUMNS.items() if name not in present]
-        if not missing:
-            return
-        with self.engine.begin() as connection:
-            for name, kind in missing:
+    @staticmethod
+    def _add_columns(connection: Connection) -> None:
+        present = {column["name"] for column in inspect(connection).get_columns(TableRow.__tablename__)}
+        for name, kind in _ADDED_COLUMNS.items():
+            if name not in present:
                 connection.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:

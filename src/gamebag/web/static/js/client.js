@@ -21,7 +21,6 @@ export class TableClient {
     const socket = new WebSocket(this.url());
     this.socket = socket;
     socket.addEventListener("open", () => {
-      this.retry = 0;
       const hello = { type: "hello" };
       if (this.token) hello.token = this.token;
       socket.send(JSON.stringify(hello));
@@ -34,12 +33,15 @@ export class TableClient {
       } catch (error) {
         return;
       }
+      // Only a socket the server took (it sent the table) resets the back-off: one turned away
+      // after opening (a full table, too many sockets) waits longer each time.
+      if (message.type === "state") this.retry = 0;
       this.handlers.message(message);
     });
     socket.addEventListener("close", (event) => {
       this.handlers.status(false);
-      if (event.code === 4404) {
-        this.stopped = true;
+      if (event.code === 4404 || event.code === 4410) {
+        this.stopped = true; // no such table, or closed for good: nothing to reconnect to
         return;
       }
       // Back off a little more after each failure, up to five seconds.
