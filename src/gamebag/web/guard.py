@@ -28,7 +28,8 @@ import math
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage, Storage
@@ -38,6 +39,7 @@ from gamebag.web.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
 
 Scope = MutableMapping[str, Any]
+_Result = TypeVar("_Result")
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
@@ -226,6 +228,14 @@ class RateLimits:
         self._sockets: SharedSocketCounts | None = None
         self._sockets_stale = False  # a release could not be written: rewrite this process's counts
         self._releasing: set[asyncio.Task[None]] = set()
+        # The shared counts' database calls get threads of their own: a burst of arriving sockets
+        # waits on one address's lock there, and must not hold the default threads that write
+        # the tables' actions.
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gamebag-limits")
+
+    async def _off_loop(self, call: Callable[..., _Result], *args: Any) -> _Result:
+        """``call(*args)`` on this object's own threads, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call, *args)
 
     def share(self, storage: Storage) -> None:
         """Count the rates in ``storage``, which every process of the deployment shares, from now on."""
@@ -243,7 +253,7 @@ class RateLimits:
         counts, self._sockets = self._sockets, None
         if counts is not None:
             try:
-                await asyncio.to_thread(counts.forget)
+                await self._off_loop(counts.forget)
             except Exception:  # its rows stop counting anyway once its heartbeat runs out
                 log.warning("the open-socket counts could not be cleared", exc_info=True)
 
@@ -267,7 +277,7 @@ class RateLimits:
     async def _hit_async(self, items: list[RateLimitItem], address: str, what: str) -> None:
         """``_hit``; off the event loop when the counts are in the shared database."""
         if self.shared:
-            await asyncio.to_thread(self._hit, items, address, what)
+            await self._off_loop(self._hit, items, address, what)
         else:
             self._hit(items, address, what)
 
@@ -289,8 +299,8 @@ class RateLimits:
     async def _take_shared(self, counts: SharedSocketCounts, wanted: list[tuple[str, str, int]]) -> list[str]:
         if self._sockets_stale:
             self._sockets_stale = False
-            await asyncio.to_thread(counts.replace, self._own_counts())
-        return await asyncio.to_thread(counts.take, wanted)
+            await self._off_loop(counts.replace, self._own_counts())
+        return await self._off_loop(counts.take, wanted)
 
     def _release_shared(self, keys: list[SocketKey]) -> None:
         """Release ``keys`` in the shared counts, in a task of its own: a socket's handler can be
@@ -304,7 +314,7 @@ class RateLimits:
 
     async def _release_in_thread(self, counts: SharedSocketCounts, keys: list[SocketKey]) -> None:
         try:
-            await asyncio.to_thread(counts.release, keys)
+            await self._off_loop(counts.release, keys)
         except Exception:
             log.warning("an open-socket count could not be released; rewriting them later", exc_info=True)
             self._sockets_stale = True
