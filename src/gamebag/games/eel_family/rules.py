@@ -211,13 +211,20 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         returned = sum(held for held, count in zip(state.reserves, pending, strict=True) if count == 0)
         return state.bag_eels + returned, state.bag_snakes
 
-    def chance_outcomes(self, state: EelState) -> list[tuple[Outcome, Fraction]]:
+    def _pending_draw(self, state: EelState) -> tuple[int, int, int, tuple[tuple[Outcome, int, int, int], ...]] | None:
+        """The bag (eels, snakes) the pending draw comes from, the number of tokens drawn and
+        the splits of that draw over the seats; None where nothing is to be drawn."""
         if state.pending is None or state.over:
-            return []
+            return None
         sizes = self._draw_sizes(state, state.pending)
         eels, snakes = self._bag_after_exits(state, state.pending)
-        total_drawn = sum(sizes)
-        splits = self._splits(tuple(sizes))
+        return eels, snakes, sum(sizes), self._splits(tuple(sizes))
+
+    def chance_outcomes(self, state: EelState) -> list[tuple[Outcome, Fraction]]:
+        draw = self._pending_draw(state)
+        if draw is None:
+            return []
+        eels, snakes, total_drawn, splits = draw
         if self.dice:
             every = 4**total_drawn
             return [(drawn, Fraction(ways * 3**e, every)) for drawn, ways, s, e in splits]
@@ -230,12 +237,10 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         ]
 
     def chance_probabilities(self, state: EelState) -> list[tuple[Outcome, float]]:
-        if state.pending is None or state.over:
+        draw = self._pending_draw(state)
+        if draw is None:
             return []
-        sizes = self._draw_sizes(state, state.pending)
-        eels, snakes = self._bag_after_exits(state, state.pending)
-        total_drawn = sum(sizes)
-        splits = self._splits(tuple(sizes))
+        eels, snakes, total_drawn, splits = draw
         # Integer true division is correctly rounded: each float is the one nearest the exact fraction.
         # The weight of a split's bag part depends only on its snake count, so it is found once per count.
         if self.dice:
