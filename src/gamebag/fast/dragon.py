@@ -42,6 +42,7 @@ from gamebag.fast.base import (
     StepBatch,
     illegal_learner_action,
 )
+from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.catch_a_dragon.dice import all_collections, bust_probability, legal_collections, set_points
@@ -584,9 +585,9 @@ def learner_step_rows(
     """
     rows = board.shape[0]
     top = masks.shape[1]
-    for k in range(rows):
-        if acting[k] and (chosen[k] < 0 or chosen[k] >= top or not masks[k, chosen[k]]):
-            return k
+    refused = first_refused_choice(chosen, acting, masks)
+    if refused >= 0:
+        return refused
     for i in range(rows):
         phase = board[i, PHASE]
         moves[i] = 0

@@ -34,6 +34,7 @@ from gamebag.fast.base import (
     StepBatch,
     illegal_learner_action,
 )
+from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.pig.rules import Phase, PigState
@@ -323,9 +324,9 @@ def learner_step_rows(
     """
     rows = board.shape[0]
     top = masks.shape[1]
-    for k in range(rows):
-        if acting[k] and (chosen[k] < 0 or chosen[k] >= top or not masks[k, chosen[k]]):
-            return k
+    refused = first_refused_choice(chosen, acting, masks)
+    if refused >= 0:
+        return refused
     for i in range(rows):
         finished[i] = False
         out_rewards[i] = 0.0

@@ -40,6 +40,7 @@ from gamebag.fast.eel.layout import (
     WINNER,
 )
 from gamebag.fast.eel.policies import choose, new_table, outbreak_table
+from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.rng import game_key, helper
 
 Int32s = npt.NDArray[np.int32]
@@ -352,9 +353,9 @@ def learner_step(
     range is legal, and a seat not choosing has an ignored action).
     """
     top = masks.shape[1]
-    for k in range(states.shape[0]):
-        if acting[k] and (chosen[k] < 0 or chosen[k] >= top or not masks[k, chosen[k]]):
-            return k, next_index
+    refused = first_refused_choice(chosen, acting, masks)
+    if refused >= 0:
+        return refused, next_index
     policy_actions(states, cfg, codes, keys, counters, joint, table)
     for k in range(states.shape[0]):
         joint[k, seat] = chosen[k] if acting[k] else 0

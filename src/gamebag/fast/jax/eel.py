@@ -184,7 +184,11 @@ class EelJax:
 
         eels = row[BAG_EELS] + jnp.where(counts == 0, self._block(row, RESERVES), 0).sum()
         start_carry: DrawCarry = (
-            eels, row[BAG_SNAKES], jnp.asarray(0, jnp.int32), jnp.zeros(n, jnp.int32), jnp.zeros(n, jnp.int32)
+            eels,
+            row[BAG_SNAKES],
+            jnp.asarray(0, jnp.int32),
+            jnp.zeros(n, jnp.int32),
+            jnp.zeros(n, jnp.int32),
         )
         token_keys = keys.reshape(n * grab, -1)
         (_, _, _, got_eels, got_snakes), _ = jax.lax.scan(one_token, start_carry, (offsets, tokens, token_keys))
