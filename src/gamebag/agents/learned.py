@@ -88,6 +88,32 @@ def load_policy(path: Path | Any) -> NumpyPolicy:
     return NumpyPolicy(layers, meta)
 
 
+def observation_layout(game: Game[Any, Any, Any]) -> dict[str, int]:
+    """What a policy of ``game`` must have been trained on: the tensor's layout version and size."""
+    return {"version": game.observation_version, "size": len(game.observation_tensor(game.initial_state(), 0))}
+
+
+def layout_version(policy: NumpyPolicy) -> int:
+    """The observation layout ``policy`` was trained on (1 for files written before layouts were recorded)."""
+    return int(policy.meta.get("observation", {}).get("version", 1))
+
+
+def layout_mismatch(policy: NumpyPolicy, game: Game[Any, Any, Any]) -> str | None:
+    """Why ``policy`` cannot read ``game``'s observations, or None when it can.
+
+    A policy's first layer's width is the observation size it reads.
+    """
+    wanted = observation_layout(game)
+    given = {"version": layout_version(policy), "size": int(policy.layers[0][0].shape[0])}
+    if given == wanted:
+        return None
+    return (
+        f"the {game.game_id} policy was trained on observation layout {given['version']} "
+        f"({given['size']} features), but this gamebag's {game.game_id} observation is layout "
+        f"{wanted['version']} ({wanted['size']} features): train a new one with gamebag train"
+    )
+
+
 def policy_name(game_id: str, players: int) -> str:
     """The file name of the shipped policy of a configuration."""
     return f"{game_id}-{players}p.npz"
@@ -137,6 +163,9 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
     if sample not in ("true", "false"):
         raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
     policy = load_policy(resources.files(POLICY_PACKAGE).joinpath(name))
+    mismatch = layout_mismatch(policy, game)
+    if mismatch is not None:
+        raise UnknownAgentError(f"learned: {mismatch}")
     trained_for = dict(policy.meta.get("options", {}))
     if trained_for and trained_for != {k: _plain(v) for k, v in game.options.items()}:
         raise UnknownAgentError(

@@ -73,6 +73,9 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     default_players: ClassVar[int]
     traits: ClassVar[Traits]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    # The layout of ``observation_tensor``: a game bumps it whenever the tensor's features change,
+    # so that a policy trained on an older layout is refused instead of silently misread.
+    observation_version: ClassVar[int] = 1
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         self._check_declarations()

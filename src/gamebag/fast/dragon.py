@@ -46,7 +46,14 @@ from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
 from gamebag.games.catch_a_dragon.dice import all_collections, bust_probability, legal_collections, set_points
-from gamebag.games.catch_a_dragon.rules import DragonState, Phase
+from gamebag.games.catch_a_dragon.rules import (
+    MARGIN_REACH,
+    OBSERVATION_SIZE,
+    ROUNDS_LEFT,
+    TURN_REACH,
+    DragonState,
+    Phase,
+)
 
 SIDES = 6
 MAX_PLAYERS = 8
@@ -81,7 +88,11 @@ POLICIES: tuple[str, ...] = ("random", "heuristic", "optimal-score", "optimal-wi
 RANDOM, HEURISTIC, OPTIMAL_SCORE, OPTIMAL_WIN = range(4)
 # How a game ended (BatchResult.ended_by), as the rules' ``termination()`` names it.
 DRAGON_ENDINGS = (Termination.ROUNDS.value, Termination.TIEBREAK_CAP.value)
-OBSERVATION_SIZE = 6 + 6 + 4 + 1 + 1 + MAX_PLAYERS + 3
+# Where the observation's end-game part starts: the seat one-hot, the rounds left, the two thermometers.
+OWN_SEAT = 29
+ROUNDS_LEFT_AT = OWN_SEAT + MAX_PLAYERS
+MARGIN_AT = ROUNDS_LEFT_AT + ROUNDS_LEFT
+TURN_AT = MARGIN_AT + 2 * MARGIN_REACH + 1
 # The heuristic agent's typical gains (agents/heuristics/catch_a_dragon.py).
 DIFFERENT_GAIN = 2.0
 ONE_DRAGON_GAIN = 1.5
@@ -515,6 +526,27 @@ def legal_rows(board: IntArray, rules: RulesArrays) -> npt.NDArray[np.bool_]:
 
 
 @helper
+def thermometer_into(out: FloatArray32, i: int, slot: int, start: int, value: int, reach: int) -> None:
+    """``rules.thermometer(value, reach)`` written from ``out[i, slot, start]`` on (the row starts zeroed)."""
+    for k in range(2 * reach + 1):
+        if value >= k - reach:
+            out[i, slot, start + k] = 1.0
+
+
+@helper
+def margin_of(board: IntArray, i: int, player: int, players: int, banked: int) -> int:
+    """``rules.margin`` of ``player`` at row ``i``, the seat to move's total raised by ``banked``."""
+    if players == 1:
+        return 0
+    seat = board[i, SEAT]
+    best = -(1 << 30)
+    for k in range(players):
+        if k != player:
+            best = max(best, board[i, SCORES + k] + (banked if k == seat else 0))
+    return int(board[i, SCORES + player] + (banked if player == seat else 0) - best)
+
+
+@helper
 def observe_into(board: IntArray, i: int, player: int, rules: RulesArrays, out: FloatArray32, slot: int) -> None:
     """``CatchADragon.observation_tensor`` of ``player`` at row ``i``, written into ``out[i, slot]``."""
     config = rules[CONFIG]
@@ -538,6 +570,10 @@ def observe_into(board: IntArray, i: int, player: int, rules: RulesArrays, out: 
     out[i, slot, 26] = ((board[i, SEAT] - player) % players) / 8
     out[i, slot, 27] = min(board[i, ROUND], rounds) / rounds
     out[i, slot, 28] = max(0, board[i, ROUND] - rounds) / max(1, config[TIEBREAKS])
+    out[i, slot, OWN_SEAT + player] = 1.0
+    out[i, slot, ROUNDS_LEFT_AT + min(ROUNDS_LEFT - 1, max(0, rounds - board[i, ROUND]))] = 1.0
+    thermometer_into(out, i, slot, MARGIN_AT, margin_of(board, i, player, players, 0), MARGIN_REACH)
+    thermometer_into(out, i, slot, TURN_AT, margin_of(board, i, player, players, held), TURN_REACH)
 
 
 @numba.njit(cache=True)

@@ -28,13 +28,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from gamebag.agents.learned import NumpyPolicy
+from gamebag.agents.learned import NumpyPolicy, layout_mismatch, layout_version
+from gamebag.interop.common import configured_game
 from gamebag.interop.vector_env import BatchEnv
 
 # League members with a meaning of their own; any other name is a compiled policy of the game.
 SELF = "self"
 PAST = "past"
 LEARNER = 0  # controller code of the learner's seats
+MAX_IMITATION = 100.0
 
 Layers = list[tuple[Any, Any]]
 
@@ -59,6 +61,11 @@ class PPOConfig:
     # until the fresh value network can judge its decisions).
     value_warmup: int = 0
     league: Mapping[str, float] = field(default_factory=lambda: {SELF: 0.4, "heuristic": 0.3, PAST: 0.2, "random": 0.1})
+    # Imitation: a compiled policy whose choice at each of the learner's decisions is a target too,
+    # its cross-entropy added to the loss with weight ``imitation`` (DAgger: the states are the
+    # learner's own, so it learns the teacher's answer where its own play leads).
+    teacher: str | None = None
+    imitation: float = 0.0
 
 
 def _init_layers(
@@ -133,6 +140,19 @@ class PPOLearner:
                 )
         if not league or min(league.values()) < 0 or sum(league.values()) <= 0:
             raise ValueError(f"the league needs positive weights, not {league}")
+        teacher = self.config.teacher
+        if teacher is not None and teacher not in self.env.compiled:
+            raise ValueError(
+                f"{game_id}: the teacher {teacher!r} to imitate is not a compiled policy "
+                f"(compiled: {', '.join(self.env.compiled)})"
+            )
+        if not 0.0 <= self.config.imitation <= MAX_IMITATION:
+            raise ValueError(f"the imitation weight must be from 0 to {MAX_IMITATION:g}, not {self.config.imitation!r}")
+        game = configured_game(game_id, players, options)
+        if init is not None and layout_version(init) != game.observation_version:
+            # Another layout: say so (a layout of the same version but another size is another
+            # game or configuration, which the layer shapes below refuse).
+            raise ValueError(f"the starting policy cannot be used: {layout_mismatch(init, game)}")
         self.league_names = list(league)
         weights = np.asarray([league[name] for name in self.league_names], dtype=np.float64)
         self.league_weights = weights / weights.sum()
@@ -225,9 +245,12 @@ class PPOLearner:
         valid = np.zeros((steps, envs, players), dtype=np.bool_)
         rew_buf = np.zeros((steps, envs, players), dtype=np.float32)
         done_buf = np.zeros((steps, envs), dtype=np.bool_)
+        teach_buf = np.zeros((steps, envs, players), dtype=np.int64)
         for t in range(steps):
             joint = np.zeros((envs, players), dtype=np.int64)
             deciding = self.to_act & (self.controller == LEARNER)
+            if deciding.any() and config.teacher is not None:
+                teach_buf[t][deciding] = env.compiled_actions_at([config.teacher] * players, deciding)[deciding]
             if deciding.any():
                 obs = self.observations[deciding]
                 mask = self.masks[deciding]
@@ -279,6 +302,7 @@ class PPOLearner:
             "logp": logp_buf[valid],
             "adv": advantages[valid],
             "ret": advantages[valid] + val_buf[valid],
+            "teach": teach_buf[valid],
         }
 
     # ---- updates ----------------------------------------------------------------------------
@@ -309,7 +333,11 @@ class PPOLearner:
             entropy = -jnp.mean(jnp.sum(jnp.where(batch["mask"], jnp.exp(log_probs) * log_probs, 0.0), axis=1))
             values = forward(params["v"], batch["obs"])[:, 0]
             value_loss = jnp.mean((values - batch["ret"]) ** 2)
-            return policy_loss + config.value_coef * value_loss - config.entropy * entropy
+            total = policy_loss + config.value_coef * value_loss - config.entropy * entropy
+            if config.teacher is not None:
+                taught = jnp.take_along_axis(log_probs, batch["teach"][:, None], axis=1)[:, 0]
+                total = total - config.imitation * jnp.mean(taught)
+            return total
 
         def value_loss(params: dict[str, Layers], batch: dict[str, Any]) -> Any:
             values = forward(params["v"], batch["obs"])[:, 0]

@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from gamebag.agents.learned import NumpyPolicy
-from gamebag.interop.ppo import PPOConfig, PPOLearner
+from gamebag.agents.learned import NumpyPolicy, observation_layout
+from gamebag.interop.common import configured_game
+from gamebag.interop.ppo import MAX_IMITATION, PPOConfig, PPOLearner
 from gamebag.interop.vector_env import GamebagVectorEnv, step_batch
 
 MAX_STEPS = 100_000_000
@@ -67,6 +68,14 @@ def parse_league(members: Sequence[str]) -> dict[str, float]:
     return league
 
 
+def parse_imitate(member: str) -> tuple[str, float]:
+    """``"optimal-win=2"`` -> (teacher, weight); a teacher without ``=weight`` weighs 1."""
+    ((name, weight),) = parse_league([member]).items()
+    if weight > MAX_IMITATION:
+        raise ValueError(f"imitate {member!r}: the weight must be from 0 to {MAX_IMITATION:g}")
+    return name, weight
+
+
 def train(
     game_id: str,
     players: int,
@@ -81,11 +90,14 @@ def train(
     init: NumpyPolicy | None = None,
     learning_rate: float | None = None,
     value_warmup: int = 0,
+    imitate: tuple[str, float] | None = None,
 ) -> NumpyPolicy:
     """Train a policy for ``game_id`` with ``players`` seats for ``steps`` game steps (over the whole batch).
 
     ``init`` starts the policy network from a trained policy (a warm start; the value
     network starts fresh and trains alone for the first ``value_warmup`` updates).
+    ``imitate`` (a compiled policy and a weight) adds the cross-entropy to that policy's
+    choice at each of the learner's decisions to the loss (``PPOConfig.teacher``).
     """
     check_budget(steps, envs)
     if not 1 <= len(hidden) <= 4 or not all(isinstance(n, int) and 1 <= n <= MAX_HIDDEN for n in hidden):
@@ -99,6 +111,8 @@ def train(
         config = replace(config, learning_rate=learning_rate)
     if league is not None:
         config = replace(config, league=dict(league))
+    if imitate is not None:
+        config = replace(config, teacher=imitate[0], imitation=imitate[1])
     started = time.perf_counter()
     learner = PPOLearner(game_id, players, envs=envs, seed=seed, options=options, config=config, init=init)
     learner.train(steps, progress=progress)
@@ -113,7 +127,11 @@ def train(
         "learning_rate": config.learning_rate,
         "learner": f"PPO (JAX, optax), policy MLP {'x'.join(map(str, config.hidden))} tanh",
         "seconds": round(time.perf_counter() - started, 1),
+        # What the policy reads: the agent refuses it for any other observation layout.
+        "observation": observation_layout(configured_game(game_id, players, options)),
     }
+    if imitate is not None:
+        meta["imitate"] = {"teacher": imitate[0], "weight": imitate[1]}
     if init is not None:
         # Where the warm start came from: its own record, so the chain of runs can be replayed.
         meta["init"] = dict(init.meta)

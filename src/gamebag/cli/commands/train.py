@@ -49,6 +49,12 @@ def register(app: typer.Typer) -> None:
         value_warmup: int = typer.Option(
             0, "--value-warmup", help="Updates that train only the value network first (0 to 10,000; for --init)."
         ),
+        imitate: str = typer.Option(
+            None,
+            "--imitate",
+            help="TEACHER or TEACHER=WEIGHT: also learn a compiled policy's choices (such as optimal-win) at "
+            "the learner's decisions, its cross-entropy weighted by WEIGHT (0 to 100; default 1) in the loss.",
+        ),
     ) -> None:
         """Train a policy for GAME by PPO against a league (itself, its past selves, compiled policies)."""
         console = Console(highlight=False, soft_wrap=True)
@@ -60,12 +66,13 @@ def register(app: typer.Typer) -> None:
             raise TrainError(f"--eval-games must be from 0 to 100,000, not {eval_games}")
         try:
             from gamebag.agents.learned import policy_name, save_policy
-            from gamebag.interop.train import check_budget, evaluations, parse_league, train
+            from gamebag.interop.train import check_budget, evaluations, parse_imitate, parse_league, train
         except ImportError as error:
             raise TrainError(f"training needs the 'jax' and 'rl' extras (install '.[rl,jax]'): {error}") from None
         try:
             check_budget(steps, envs)
             members = parse_league(league) if league else None
+            teacher = parse_imitate(imitate) if imitate is not None else None
             try:
                 sizes = [int(size) for size in hidden.split(",")]
             except ValueError:
@@ -91,6 +98,7 @@ def register(app: typer.Typer) -> None:
                 init=start,
                 learning_rate=learning_rate,
                 value_warmup=value_warmup,
+                imitate=teacher,
             )
         except ValueError as error:
             raise TrainError(str(error)) from None

@@ -52,7 +52,6 @@ from gamebag.fast.dragon import (
     LAST_SEAT,
     MAX_DICE,
     MAX_PLAYERS,
-    OBSERVATION_SIZE,
     OVER,
     PHASE,
     ROLL,
@@ -71,6 +70,7 @@ from gamebag.fast.dragon import (
     rules_of,
 )
 from gamebag.fast.jax.dice import DiceGameJax
+from gamebag.games.catch_a_dragon.rules import MARGIN_REACH, OBSERVATION_SIZE, ROUNDS_LEFT, TURN_REACH
 
 Array = jax.Array
 POLICIES: tuple[str, ...] = ("random", "heuristic")
@@ -241,14 +241,15 @@ class DragonJax(DiceGameJax):
         return jnp.where(row[PHASE] == OVER, won / jnp.maximum(won.sum(), 1.0), 0.0)
 
     def observe(self, row: Array) -> Array:
-        """``float32[players, 29]``: every seat's ``observation_tensor``."""
+        """``float32[players, OBSERVATION_SIZE]``: every seat's ``observation_tensor``."""
         n = self.num_players
         scale = max(16, self.dice * self.dice)
         players = jnp.arange(n)
         phase = row[PHASE]
         dice_part = jnp.concatenate([self._held(row), self._rolled(row)]) / self.dice
         phase_part = jax.nn.one_hot(phase, 4)
-        held_points = jnp.asarray(self.points)[self.set_code(self._held(row))] / scale
+        held = jnp.asarray(self.points)[self.set_code(self._held(row))]
+        held_points = held / scale
         order = (players[:, None] + players[None, :]) % n  # [player, offset] -> seat
         scores = row[SCORES : SCORES + n][order] / (scale * self.rounds)
         padding = jnp.zeros((n, MAX_PLAYERS - n))
@@ -262,6 +263,10 @@ class DragonJax(DiceGameJax):
             ],
             axis=1,
         )
+        # The end-game part: own seat, rounds left, thermometers of the margin over the best other total.
+        totals = row[SCORES : SCORES + n]
+        banked = totals + jnp.where(players == row[SEAT], held, 0)
+        left = jnp.clip(self.rounds - row[ROUND], 0, ROUNDS_LEFT - 1)
         parts = [
             jnp.broadcast_to(common, (n, common.shape[0])),
             moving[:, None],
@@ -269,8 +274,20 @@ class DragonJax(DiceGameJax):
             scores,
             padding,
             tail,
+            jax.nn.one_hot(players, MAX_PLAYERS),
+            jnp.broadcast_to(jax.nn.one_hot(left, ROUNDS_LEFT), (n, ROUNDS_LEFT)),
+            self._margins(totals)[:, None] >= jnp.arange(-MARGIN_REACH, MARGIN_REACH + 1)[None, :],
+            self._margins(banked)[:, None] >= jnp.arange(-TURN_REACH, TURN_REACH + 1)[None, :],
         ]
         return jnp.concatenate([p.astype(jnp.float32) for p in parts], axis=1)
+
+    def _margins(self, totals: Array) -> Array:
+        """``int32[players]``: each seat's ``rules.margin`` over these totals."""
+        n = self.num_players
+        if n == 1:
+            return jnp.zeros(1, jnp.int32)
+        others = jnp.where(jnp.eye(n, dtype=bool), -(1 << 30), totals[None, :])
+        return totals - others.max(axis=1)
 
     # ---- policies and whole games --------------------------------------------------------------
     def random_actions(self, row: Array, key: Array) -> Array:

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar
 
 from gamebag.core.errors import IllegalChanceOutcomeError, OptionError
@@ -48,6 +49,14 @@ ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
 MAX_ROUNDS = 20
 DragonAction = Dice | str
+# The end-game part of the observation tensor (layout 2): thermometers of the margin over the best
+# other total (thresholds -MARGIN_REACH..MARGIN_REACH) and of that margin plus the points held
+# (-TURN_REACH..TURN_REACH), and the regular rounds left after this one as a one-hot up to ROUNDS_LEFT.
+MARGIN_REACH = 32
+TURN_REACH = 16
+ROUNDS_LEFT = 4
+SEATS = 8  # the tensor pads seats to eight, the most players
+OBSERVATION_SIZE = 6 + 6 + 4 + 1 + 1 + SEATS + 3 + SEATS + ROUNDS_LEFT + (2 * MARGIN_REACH + 1) + (2 * TURN_REACH + 1)
 
 
 class Phase(StrEnum):
@@ -116,6 +125,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 2
     traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
+    # 2: the seat, the rounds left and the score margins (thermometers) joined the tensor.
+    observation_version: ClassVar[int] = 2
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "faces",
@@ -184,10 +195,12 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         # of each multiset of dice met (at most the 924 rolls of six dice or fewer, and as many sets).
         self._score_scale = max(16, self.dice**2)
         self._tiebreak_scale = max(1, self.max_tiebreak_rounds)
-        self._score_padding = (0.0,) * (8 - self.num_players)
+        self._score_padding = (0.0,) * (SEATS - self.num_players)
         self._phase_part = {phase: tuple(1.0 if phase == other else 0.0 for other in Phase) for phase in Phase}
+        self._seat_part = [one_hot(seat, SEATS) for seat in range(self.num_players)]
+        self._rounds_left_part = [one_hot(left, ROUNDS_LEFT) for left in range(ROUNDS_LEFT)]
         self._dice_parts: dict[Dice, tuple[float, ...]] = {}
-        self._held_parts: dict[Dice, float] = {}
+        self._held_points: dict[Dice, int] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> DragonState:
@@ -403,15 +416,25 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         out = [*self._dice_part(state.collected), *self._dice_part(state.rolled)]
         out += self._phase_part[phase]
         out.append(1.0 if state.seat == player and phase != Phase.OVER else 0.0)
-        out.append(self._held_part(state.collected))
+        held = self._held_points_of(state.collected)
+        out.append(held / self._score_scale)
         # Totals, own seat first, padded to eight seats so every player count has one layout.
         scores, top = state.scores, self._score_scale * self.rounds
         out += [scores[(player + k) % n] / top for k in range(n)]
         out += self._score_padding
-        out.append(((state.seat - player) % n) / 8)
+        out.append(((state.seat - player) % n) / SEATS)
         round_no, rounds = state.round_no, self.rounds
         out.append((round_no if round_no < rounds else rounds) / rounds)
         out.append((round_no - rounds if round_no > rounds else 0) / self._tiebreak_scale)
+        # The end game turns on exact margins, which a total divided by 64 hides: the seat (who
+        # still moves this round), the rounds left, and thermometers of the margin over the best
+        # other total, now and if the seat to move banked what it holds.
+        out += self._seat_part[player]
+        out += self._rounds_left_part[min(ROUNDS_LEFT - 1, max(0, rounds - round_no))]
+        out += thermometer(margin(scores, player), MARGIN_REACH)
+        banked = list(scores)
+        banked[state.seat] += held
+        out += thermometer(margin(banked, player), TURN_REACH)
         return out
 
     def _dice_part(self, dice: Dice) -> tuple[float, ...]:
@@ -421,12 +444,12 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             part = self._dice_parts[dice] = tuple(dice.count(face) / self.dice for face in FACES)
         return part
 
-    def _held_part(self, collected: Dice) -> float:
-        """The points the collected set would bank, scaled (kept per set)."""
-        part = self._held_parts.get(collected)
-        if part is None:
-            part = self._held_parts[collected] = set_points(collected, self.cyclic) / self._score_scale
-        return part
+    def _held_points_of(self, collected: Dice) -> int:
+        """The points the collected set would bank (kept per set)."""
+        points = self._held_points.get(collected)
+        if points is None:
+            points = self._held_points[collected] = set_points(collected, self.cyclic)
+        return points
 
     def _show(self, action: Any) -> str:
         if isinstance(action, tuple) and all(isinstance(f, int) and f in FACES for f in action):
@@ -529,3 +552,25 @@ def _moved(state: DragonState, phase: Phase, collected: Dice, rolled: Dice) -> D
     return DragonState(
         state.scores, state.round_no, state.seat, phase, collected, rolled, state.last_turn, state.winners
     )
+
+
+def margin(totals: Sequence[int], player: int) -> int:
+    """``player``'s total minus the best other total (0 with no other player)."""
+    others = [total for seat, total in enumerate(totals) if seat != player]
+    return totals[player] - max(others) if others else 0
+
+
+def one_hot(index: int, size: int) -> tuple[float, ...]:
+    """``size`` zeros with a one at ``index``."""
+    return tuple(1.0 if k == index else 0.0 for k in range(size))
+
+
+def thermometer(value: int, reach: int) -> tuple[float, ...]:
+    """``1.0`` for every threshold ``-reach .. reach`` that ``value`` reaches, else ``0.0``."""
+    return _thermometer(max(-reach - 1, min(reach, value)), reach)
+
+
+@cache
+def _thermometer(value: int, reach: int) -> tuple[float, ...]:
+    # Clipped first, so the cache holds at most 2 * reach + 2 tuples per reach.
+    return tuple(1.0 if value >= threshold else 0.0 for threshold in range(-reach, reach + 1))
