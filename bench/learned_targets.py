@@ -175,7 +175,7 @@ def where_it_differs(policy: NumpyPolicy, seed: int, envs: int = 2048, steps: in
     print("|---|---|---|---|")
     for (round_no, phase), (total, differ) in sorted(counts.items()):
         shown = "tiebreak" if round_no == 5 else str(round_no)
-        print(f"| {shown} | {kinds.get(phase, phase)} | {total:,} | {differ / total:.1%} |")
+        print(f"| {shown} | {kinds.get(phase, phase)} | {total:,} | {differ:,} ({differ / total:.2%}) |")
 
 
 def main() -> None:

@@ -12,6 +12,14 @@ import gamebag
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError, RecordError
 from gamebag.core.protocol import NodeKind
 from gamebag.core.records import Record, replay
+from gamebag.games.catch_a_dragon.rules import (
+    MARGIN_REACH,
+    OBSERVATION_SIZE,
+    ROUNDS_LEFT,
+    TURN_REACH,
+    DragonState,
+    Phase,
+)
 
 FOUR_GREEN = ["green", "green", "green", "green"]
 
@@ -277,3 +285,35 @@ def test_the_documented_example_record() -> None:
     game, state = replay(Record.from_json(example), gamebag.make)
     assert state.scores == (7, 0) and state.round_no == 2 and state.seat == 0
     assert game.node_kind(state) is NodeKind.CHANCE
+
+
+def test_the_observation_gives_the_seat_rounds_left_and_exact_margins() -> None:
+    """Layout 2: own seat one-hot, regular rounds left, margin thermometers (now, and if the mover banked)."""
+    game = gamebag.make("catch-a-dragon", 3)
+    start, seats = 29, 8
+    margin_at = start + seats + ROUNDS_LEFT
+    turn_at = margin_at + 2 * MARGIN_REACH + 1
+
+    def observe(scores: tuple[int, ...], round_no: int, player: int) -> list[float]:
+        # Seat 1 decides holding gold and blue, a two-dragon chain worth 4.
+        state = DragonState(scores, round_no, 1, Phase.DECIDE, (2, 3), (), None, ())
+        tensor = game.observation_tensor(state, player)
+        assert len(tensor) == OBSERVATION_SIZE == turn_at + 2 * TURN_REACH + 1
+        return tensor
+
+    def reached(value: int, reach: int) -> list[float]:
+        return [1.0 if value >= threshold else 0.0 for threshold in range(-reach, reach + 1)]
+
+    # Margins over the best other total: seat 0 30 - 41, seat 1 41 - 35, seat 2 35 - 41; banking
+    # the 4 held raises seat 1 to 45.
+    for player, now, banked in ((0, -11, -15), (1, 6, 10), (2, -6, -10)):
+        tensor = observe((30, 41, 35), 4, player)
+        assert tensor[start : start + seats] == [1.0 if seat == player else 0.0 for seat in range(seats)]
+        assert tensor[margin_at:turn_at] == reached(now, MARGIN_REACH)
+        assert tensor[turn_at:] == reached(banked, TURN_REACH)
+    # Rounds left after this one (0 in the last round and in tie-breaks), as a one-hot.
+    for round_no, left in ((1, 3), (2, 2), (3, 1), (4, 0), (6, 0)):
+        assert observe((0, 0, 0), round_no, 0)[start + seats : margin_at] == [float(k == left) for k in range(4)]
+    # Far margins are clipped: every threshold reached, or none.
+    assert set(observe((100, 0, 0), 1, 0)[margin_at:]) == {1.0}
+    assert set(observe((0, 100, 0), 1, 0)[margin_at:]) == {0.0}

@@ -23,6 +23,7 @@ import gamebag
 from conftest import configurations
 from gamebag.agents.base import Agent, SeatView
 from gamebag.core.rng import Rng
+from gamebag.games.catch_a_dragon.rules import OBSERVATION_SIZE
 from gamebag.interop.gymnasium_env import GamebagEnv
 from gamebag.interop.pettingzoo_env import env, parallel_env
 
@@ -181,7 +182,7 @@ def test_opponents_as_policies_and_agent_objects_for_self_play() -> None:
     calls: list[int] = []
 
     def policy(observation: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        assert observation.shape == (29,) and mask.shape == (76,)
+        assert observation.shape == (OBSERVATION_SIZE,) and mask.shape == (76,)
         calls.append(1)
         return np.array(np.flatnonzero(mask)[-1])  # a 0-d array, as model.predict gives
 

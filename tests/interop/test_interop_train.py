@@ -10,12 +10,21 @@ import pytest
 from typer.testing import CliRunner
 
 import gamebag
-from gamebag.agents.learned import LearnedAgent, NumpyPolicy, load_policy, save_policy, shipped_policies
+from gamebag.agents.learned import (
+    LearnedAgent,
+    NumpyPolicy,
+    layout_mismatch,
+    load_policy,
+    observation_layout,
+    save_policy,
+    shipped_policies,
+)
 from gamebag.agents.random_agent import RandomAgent
 from gamebag.agents.registry import available_agents, make_agent
 from gamebag.cli.app import app
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.rng import make_rng
+from gamebag.games.catch_a_dragon.rules import OBSERVATION_SIZE
 from gamebag.sim.play import play_game
 
 
@@ -35,7 +44,7 @@ def test_policy_files_round_trip(tmp_path: Path) -> None:
     save_policy(path, policy)
     again = load_policy(path)
     assert again.meta == policy.meta
-    observations = np.random.default_rng(1).random((5, 29)).astype(np.float32)
+    observations = np.random.default_rng(1).random((5, OBSERVATION_SIZE)).astype(np.float32)
     assert np.array_equal(again.scores(observations), policy.scores(observations))
     masks = np.zeros((5, 76), dtype=np.bool_)
     masks[:, [3, 7]] = True
@@ -64,6 +73,7 @@ def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
     assert "win share" in result.output and out.exists()
     policy = load_policy(out)
     assert policy.meta["game"] == "pig" and policy.meta["steps"] >= 1000
+    assert policy.meta["observation"] == {"version": 1, "size": 7} and "imitate" not in policy.meta
     # Play it through the rules engine against the random agent.
     game = gamebag.make("pig", 2)
     play_game(game, [LearnedAgent(game, policy), RandomAgent()], make_rng(0))
@@ -85,6 +95,9 @@ def test_train_command_writes_a_policy_and_evaluates_it(tmp_path: Path) -> None:
         (["--value-warmup", "20000"], "value warm-up must be an integer from 0 to 10,000"),
         (["--init", "missing.npz"], "not a policy written by gamebag train"),
         (["--init", "SHIPPED_CATCH_A_DRAGON"], "give the same --hidden sizes"),
+        (["--imitate", "bogus"], "the teacher 'bogus' to imitate is not a compiled policy"),
+        (["--imitate", "optimal-win=500"], "the weight must be from 0 to 100"),
+        (["--imitate", "optimal-win=x"], "the weight after '=' must be a number"),
     ],
 )
 def test_train_refuses_each_unbounded_request_and_writes_nothing(tmp_path: Path, extra: list[str], named: str) -> None:
@@ -164,6 +177,54 @@ def test_a_warm_start_records_where_it_came_from() -> None:
     policy = train("pig", 2, steps=1_000, envs=16, hidden=(16,), init=start, learning_rate=1e-4, value_warmup=1)
     assert policy.meta["init"] == dict(start.meta)
     assert policy.meta["learning_rate"] == 1e-4 and policy.meta["value_warmup"] == 1
+
+
+def test_imitation_learns_the_teachers_choices_at_the_learners_decisions() -> None:
+    pytest.importorskip("optax")
+    from gamebag.interop.ppo import PPOConfig, PPOLearner
+
+    config = PPOConfig(hidden=(32,), rollout=32, minibatch=128, teacher="optimal-win", imitation=50.0)
+    learner = PPOLearner("pig", 2, envs=32, seed=5, config=config)
+    data = learner.rollout()
+    rows = np.arange(len(data["act"]))
+    assert len(rows) > 100 and data["mask"][rows, data["teach"]].all()  # the teacher's choices are legal
+    # The labels are what the compiled optimal-win plays in those positions: in Pig it holds
+    # at some decisions and rolls at others.
+    assert 0 < data["teach"].mean() < 1
+
+    def agreement() -> float:
+        return float((learner.policy().act(data["obs"], data["mask"]) == data["teach"]).mean())
+
+    before = agreement()
+    for _ in range(15):
+        learner.learn(data)
+    assert agreement() > max(0.9, before + 0.1), before
+
+
+def test_imitation_is_recorded_with_the_policy() -> None:
+    pytest.importorskip("optax")
+    from gamebag.interop.train import train
+
+    policy = train("pig", 2, steps=1_000, envs=16, hidden=(16,), imitate=("optimal-win", 2.0))
+    assert policy.meta["imitate"] == {"teacher": "optimal-win", "weight": 2.0}
+
+
+def test_policies_of_another_observation_layout_are_refused(tmp_path: Path) -> None:
+    game = gamebag.make("catch-a-dragon", 2)
+    assert observation_layout(game) == {"version": 2, "size": OBSERVATION_SIZE}
+    shipped = make_agent("learned", game)
+    assert isinstance(shipped, LearnedAgent) and shipped.policy.meta["observation"] == observation_layout(game)
+    # A policy of layout 1 (29 features, no layout recorded, as files were written before).
+    rng = np.random.default_rng(0)
+    old = NumpyPolicy(((rng.normal(size=(29, 76)).astype(np.float32), np.zeros(76, np.float32)),), {})
+    message = layout_mismatch(old, game)
+    assert message is not None and "layout 1 (29 features)" in message and f"layout 2 ({OBSERVATION_SIZE}" in message
+    assert layout_mismatch(_random_policy("catch-a-dragon", 2, 0), game) is not None  # no layout recorded: 1
+    assert layout_mismatch(shipped.policy, game) is None
+    path = tmp_path / "old.npz"
+    save_policy(path, old)
+    result = CliRunner().invoke(app, ["train", "catch-a-dragon", "--steps", "1000", "--init", str(path)])
+    assert isinstance(result.exception, GamebagError) and "trained on observation layout 1" in str(result.exception)
 
 
 @pytest.mark.slow

@@ -26,6 +26,9 @@ from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast import dragon as fast_dragon
 from gamebag.fast import pig as fast_pig
+from gamebag.games.catch_a_dragon.dice import all_collections
+from gamebag.games.catch_a_dragon.rules import DragonState
+from gamebag.games.catch_a_dragon.rules import Phase as DragonPhase
 from gamebag.games.pig.rules import Phase, PigState
 
 GAMES_PER_OPPONENT = 40
@@ -128,3 +131,39 @@ def test_pig_observations_agree_on_random_states() -> None:
         move = agent.act(SeatView(game, state, state.seat), derive_rng(0))
         expected = int(agent.policy.act(row[state.seat][None, :], np.ones((1, 2), dtype=np.bool_))[0])
         assert game.action_index(move) == expected, state
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 8])
+def test_dragon_observations_agree_on_random_states(players: int) -> None:
+    """Random positions with margins far beyond the thermometers' reach both ways, every seat moving."""
+    game = gamebag.make("catch-a-dragon", players)
+    sets = [collection for collection in all_collections(4) if len(collection) < 4]
+    rng = np.random.default_rng(players)
+    states: list[DragonState] = []
+    for _ in range(3_000):
+        phase = list(DragonPhase)[int(rng.integers(4))]
+        collected = () if phase is DragonPhase.OVER else sets[int(rng.integers(len(sets)))]
+        rolled = (
+            tuple(sorted(int(f) for f in rng.integers(1, 7, size=4 - len(collected))))
+            if phase is DragonPhase.COLLECT
+            else ()
+        )
+        states.append(
+            DragonState(
+                scores=tuple(int(s) for s in rng.integers(0, 120, size=players)),
+                round_no=int(rng.integers(1, 15)),
+                seat=int(rng.integers(players)),
+                phase=phase,
+                collected=collected,
+                rolled=rolled,
+                last_turn=None,
+                winners=(),
+            )
+        )
+    observed = rules_observations(game, states)
+    assert np.array_equal(compiled_observations(game, states), observed)
+    # The margin thermometers met both of their clipped ends and values in between.
+    margins = observed[:, :, fast_dragon.MARGIN_AT : fast_dragon.TURN_AT].sum(axis=2)
+    if players > 1:
+        assert margins.min() == 0 and margins.max() == fast_dragon.TURN_AT - fast_dragon.MARGIN_AT
+        assert len(np.unique(margins)) > 30
