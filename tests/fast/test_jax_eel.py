@@ -39,6 +39,8 @@ def test_resolve_replays_rules_engine_games_field_by_field(option_set: tuple[str
     engine = EelJax(game)
     resolve = jax.jit(engine.resolve)
     observe = jax.jit(engine.observe)
+    to_act = jax.jit(engine.to_act)
+    legal_mask = jax.jit(engine.legal_mask)
     n = game.num_players
     grabs = 0
     for number in range(GAMES_EACH):
@@ -52,17 +54,16 @@ def test_resolve_replays_rules_engine_games_field_by_field(option_set: tuple[str
             if game.node_kind(state) is NodeKind.TERMINAL:
                 break
             acting = game.acting_players(state)
-            assert np.flatnonzero(np.asarray(engine.to_act(row))).tolist() == list(acting)
+            assert np.flatnonzero(np.asarray(to_act(row))).tolist() == list(acting)
             views = np.asarray(observe(row))
-            for seat in range(n):
-                # Equal up to float32 rounding (JAX divides in float32; the rules engine in float64).
-                wanted = np.array(game.observation_tensor(state, seat), np.float32)
-                assert np.allclose(views[seat], wanted, rtol=1e-6, atol=0.0)
+            # Equal up to float32 rounding (JAX divides in float32; the rules engine in float64).
+            wanted = np.array([game.observation_tensor(state, seat) for seat in range(n)], np.float32)
+            assert np.allclose(views, wanted, rtol=1e-6, atol=0.0), f"observations at {state}"
             moves = {p: rng.choice(list(game.legal_actions(state, p))) for p in acting}
             counts = np.full(n, -1, np.int32)
             for seat, count in moves.items():
                 counts[seat] = count
-            assert np.asarray(engine.legal_mask(row))[list(acting)].sum() == sum(
+            assert np.asarray(legal_mask(row))[list(acting)].sum() == sum(
                 len(game.legal_actions(state, p)) for p in acting
             )
             state = game.apply(state, moves)
