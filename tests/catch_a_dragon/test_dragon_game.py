@@ -317,3 +317,64 @@ def test_the_observation_gives_the_seat_rounds_left_and_exact_margins() -> None:
     # Far margins are clipped: every threshold reached, or none.
     assert set(observe((100, 0, 0), 1, 0)[margin_at:]) == {1.0}
     assert set(observe((0, 100, 0), 1, 0)[margin_at:]) == {0.0}
+
+
+def plain_observation(game: Any, state: Any, player: int) -> list[float]:
+    """The observation tensor read straight off the rules, position by position, nothing kept."""
+    from gamebag.games.catch_a_dragon.rules import (
+        FACES,
+        MARGIN_REACH,
+        ROUNDS_LEFT,
+        SEATS,
+        TURN_REACH,
+        Phase,
+        margin,
+        one_hot,
+        set_points,
+        thermometer,
+    )
+
+    n, rounds, scale = game.num_players, game.rounds, max(16, game.dice**2)
+    out = [state.collected.count(face) / game.dice for face in FACES]
+    out += [state.rolled.count(face) / game.dice for face in FACES]
+    out += [1.0 if state.phase == phase else 0.0 for phase in Phase]
+    out.append(1.0 if state.seat == player and state.phase != Phase.OVER else 0.0)
+    held = set_points(state.collected, game.cyclic)
+    out.append(held / scale)
+    out += [state.scores[(player + k) % n] / (scale * rounds) for k in range(n)] + [0.0] * (SEATS - n)
+    out.append(((state.seat - player) % n) / SEATS)
+    out.append(min(state.round_no, rounds) / rounds)
+    out.append(max(0, state.round_no - rounds) / max(1, game.max_tiebreak_rounds))
+    out += one_hot(player, SEATS)
+    out += one_hot(min(ROUNDS_LEFT - 1, max(0, rounds - state.round_no)), ROUNDS_LEFT)
+    out += thermometer(margin(state.scores, player), MARGIN_REACH)
+    banked = list(state.scores)
+    banked[state.seat] += held
+    out += thermometer(margin(banked, player), TURN_REACH)
+    return out
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 8])
+def test_observation_tensors_equal_the_plain_reading_with_score_parts_kept(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Observations equal the plain reading of the rules, and the parts a game keeps stay bounded.
+
+    The game keeps the part read off the totals per position of the scores, with a small bound
+    here so that it starts afresh often; every observation must still equal the plain reading.
+    """
+    from gamebag.core.rng import make_rng
+    from gamebag.games.catch_a_dragon import rules
+    from gamebag.sim.play import random_walk
+
+    monkeypatch.setattr(rules, "SCORE_PARTS_KEPT", 8)
+    options: dict[str, Any] = {"rounds": 3} if players == 8 else {}
+    game = gamebag.make("catch-a-dragon", players, **options)
+    seen_margins: set[int] = set()
+    for number in range(12):
+        for state in random_walk(game, make_rng(number)):
+            for seat in range(players):
+                assert game.observation_tensor(state, seat) == plain_observation(game, state, seat), (state, seat)
+                assert len(game._score_parts) <= 8
+            seen_margins.add(state.scores[0] - max(state.scores[1:], default=0))
+    assert players == 1 or len(seen_margins) > 5  # the games reach many different margins

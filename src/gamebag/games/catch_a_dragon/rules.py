@@ -57,6 +57,8 @@ TURN_REACH = 16
 ROUNDS_LEFT = 4
 SEATS = 8  # the tensor pads seats to eight, the most players
 OBSERVATION_SIZE = 6 + 6 + 4 + 1 + 1 + SEATS + 3 + SEATS + ROUNDS_LEFT + (2 * MARGIN_REACH + 1) + (2 * TURN_REACH + 1)
+# How many score parts of observations a game keeps (each 121 floats) before it starts afresh.
+SCORE_PARTS_KEPT = 4096
 
 
 class Phase(StrEnum):
@@ -201,6 +203,12 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         self._rounds_left_part = [one_hot(left, ROUNDS_LEFT) for left in range(ROUNDS_LEFT)]
         self._dice_parts: dict[Dice, tuple[float, ...]] = {}
         self._held_points: dict[Dice, int] = {}
+        # The part read off the totals, round and seat, kept per position of the scores (it stays
+        # the same through a turn, where most observations are read), with what the margin if the
+        # seat to move banked its points needs: (part, own total, best rival total, seat's total).
+        self._score_parts: dict[
+            tuple[tuple[int, ...], int, int, int], tuple[tuple[float, ...], int, int | None, int]
+        ] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> DragonState:
@@ -411,31 +419,57 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         return self._all_actions
 
     def observation_tensor(self, state: DragonState, player: int) -> list[float]:
-        n = self.num_players
-        phase = state.phase
+        phase, seat = state.phase, state.seat
         out = [*self._dice_part(state.collected), *self._dice_part(state.rolled)]
         out += self._phase_part[phase]
-        out.append(1.0 if state.seat == player and phase != Phase.OVER else 0.0)
+        out.append(1.0 if seat == player and phase != Phase.OVER else 0.0)
         held = self._held_points_of(state.collected)
         out.append(held / self._score_scale)
+        key = (state.scores, state.round_no, seat, player)
+        entry = self._score_parts.get(key)
+        if entry is None:
+            if len(self._score_parts) >= SCORE_PARTS_KEPT:
+                self._score_parts.clear()  # a bound on memory; play refills it as it goes
+            entry = self._score_parts[key] = self._score_part(*key)
+        part, own, rival, seat_total = entry
+        out += part
+        # The margin over the best other total if the seat to move banked what it holds.
+        if rival is None:  # alone in the game, or two players with the other one to move
+            banked = 0 if seat == player else own - (seat_total + held)
+        elif seat == player:
+            banked = own + held - rival
+        else:
+            best = seat_total + held
+            banked = own - (rival if rival > best else best)
+        out += thermometer(banked, TURN_REACH)
+        return out
+
+    def _score_part(
+        self, scores: tuple[int, ...], round_no: int, seat: int, player: int
+    ) -> tuple[tuple[float, ...], int, int | None, int]:
+        """The observation's part read off the totals, with the totals the banked margin needs.
+
+        The part: totals, seat, round, the observer's seat, the rounds left and the margin now. The
+        rival is the best total of the seats other than the observer and, when another seat is to
+        move, other than that seat too (it is then compared with the seat's total once banked).
+        """
+        n, rounds = self.num_players, self.rounds
+        top = self._score_scale * rounds
         # Totals, own seat first, padded to eight seats so every player count has one layout.
-        scores, top = state.scores, self._score_scale * self.rounds
-        out += [scores[(player + k) % n] / top for k in range(n)]
+        out = [scores[(player + k) % n] / top for k in range(n)]
         out += self._score_padding
-        out.append(((state.seat - player) % n) / SEATS)
-        round_no, rounds = state.round_no, self.rounds
+        out.append(((seat - player) % n) / SEATS)
         out.append((round_no if round_no < rounds else rounds) / rounds)
         out.append((round_no - rounds if round_no > rounds else 0) / self._tiebreak_scale)
         # The end game turns on exact margins, which a total divided by 64 hides: the seat (who
         # still moves this round), the rounds left, and thermometers of the margin over the best
-        # other total, now and if the seat to move banked what it holds.
+        # other total, now and (added by observation_tensor) if the seat to move banked its points.
         out += self._seat_part[player]
         out += self._rounds_left_part[min(ROUNDS_LEFT - 1, max(0, rounds - round_no))]
         out += thermometer(margin(scores, player), MARGIN_REACH)
-        banked = list(scores)
-        banked[state.seat] += held
-        out += thermometer(margin(banked, player), TURN_REACH)
-        return out
+        rivals = [total for other, total in enumerate(scores) if other != player and other != seat]
+        rival = max(rivals) if rivals else None  # none: the banked total of the seat to move alone counts
+        return tuple(out), scores[player], rival, scores[seat]
 
     def _dice_part(self, dice: Dice) -> tuple[float, ...]:
         """The share of the dice showing each face (kept per multiset of faces: there are few)."""
