@@ -12,14 +12,20 @@ import gamebag
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError, RecordError
 from gamebag.core.protocol import NodeKind
 from gamebag.core.records import Record, replay
+from gamebag.core.rng import make_rng
+from gamebag.games.catch_a_dragon import rules
 from gamebag.games.catch_a_dragon.rules import (
+    FACES,
     MARGIN_REACH,
     OBSERVATION_SIZE,
     ROUNDS_LEFT,
+    SEATS,
     TURN_REACH,
     DragonState,
     Phase,
+    set_points,
 )
+from gamebag.sim.play import random_walk
 
 FOUR_GREEN = ["green", "green", "green", "green"]
 
@@ -321,18 +327,13 @@ def test_the_observation_gives_the_seat_rounds_left_and_exact_margins() -> None:
 
 def plain_observation(game: Any, state: Any, player: int) -> list[float]:
     """The observation tensor read straight off the rules, position by position, nothing kept."""
-    from gamebag.games.catch_a_dragon.rules import (
-        FACES,
-        MARGIN_REACH,
-        ROUNDS_LEFT,
-        SEATS,
-        TURN_REACH,
-        Phase,
-        margin,
-        one_hot,
-        set_points,
-        thermometer,
-    )
+
+    def over_best_other(totals: list[int]) -> int:
+        others = [total for seat, total in enumerate(totals) if seat != player]
+        return totals[player] - max(others) if others else 0
+
+    def reached(value: int, reach: int) -> list[float]:
+        return [1.0 if value >= threshold else 0.0 for threshold in range(-reach, reach + 1)]
 
     n, rounds, scale = game.num_players, game.rounds, max(16, game.dice**2)
     out = [state.collected.count(face) / game.dice for face in FACES]
@@ -345,12 +346,13 @@ def plain_observation(game: Any, state: Any, player: int) -> list[float]:
     out.append(((state.seat - player) % n) / SEATS)
     out.append(min(state.round_no, rounds) / rounds)
     out.append(max(0, state.round_no - rounds) / max(1, game.max_tiebreak_rounds))
-    out += one_hot(player, SEATS)
-    out += one_hot(min(ROUNDS_LEFT - 1, max(0, rounds - state.round_no)), ROUNDS_LEFT)
-    out += thermometer(margin(state.scores, player), MARGIN_REACH)
+    out += [1.0 if seat == player else 0.0 for seat in range(SEATS)]
+    left = min(ROUNDS_LEFT - 1, max(0, rounds - state.round_no))
+    out += [1.0 if k == left else 0.0 for k in range(ROUNDS_LEFT)]
+    out += reached(over_best_other(list(state.scores)), MARGIN_REACH)
     banked = list(state.scores)
     banked[state.seat] += held
-    out += thermometer(margin(banked, player), TURN_REACH)
+    out += reached(over_best_other(banked), TURN_REACH)
     return out
 
 
@@ -363,10 +365,6 @@ def test_observation_tensors_equal_the_plain_reading_with_score_parts_kept(
     The game keeps the part read off the totals per position of the scores, with a small bound
     here so that it starts afresh often; every observation must still equal the plain reading.
     """
-    from gamebag.core.rng import make_rng
-    from gamebag.games.catch_a_dragon import rules
-    from gamebag.sim.play import random_walk
-
     monkeypatch.setattr(rules, "SCORE_PARTS_KEPT", 8)
     options: dict[str, Any] = {"rounds": 3} if players == 8 else {}
     game = gamebag.make("catch-a-dragon", players, **options)

@@ -204,11 +204,9 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         self._dice_parts: dict[Dice, tuple[float, ...]] = {}
         self._held_points: dict[Dice, int] = {}
         # The part read off the totals, round and seat, kept per position of the scores (it stays
-        # the same through a turn, where most observations are read), with what the margin if the
-        # seat to move banked its points needs: (part, own total, best rival total, seat's total).
-        self._score_parts: dict[
-            tuple[tuple[int, ...], int, int, int], tuple[tuple[float, ...], int, int | None, int]
-        ] = {}
+        # the same through a turn, where most observations are read), with the best rival total
+        # that the margin if the seat to move banked its points needs.
+        self._score_parts: dict[tuple[tuple[int, ...], int, int, int], tuple[tuple[float, ...], int | None]] = {}
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> DragonState:
@@ -431,8 +429,9 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             if len(self._score_parts) >= SCORE_PARTS_KEPT:
                 self._score_parts.clear()  # a bound on memory; play refills it as it goes
             entry = self._score_parts[key] = self._score_part(*key)
-        part, own, rival, seat_total = entry
+        part, rival = entry
         out += part
+        own, seat_total = state.scores[player], state.scores[seat]
         # The margin over the best other total if the seat to move banked what it holds.
         if rival is None:  # alone in the game, or two players with the other one to move
             banked = 0 if seat == player else own - (seat_total + held)
@@ -446,8 +445,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def _score_part(
         self, scores: tuple[int, ...], round_no: int, seat: int, player: int
-    ) -> tuple[tuple[float, ...], int, int | None, int]:
-        """The observation's part read off the totals, with the totals the banked margin needs.
+    ) -> tuple[tuple[float, ...], int | None]:
+        """The observation's part read off the totals, with the best rival total the banked margin needs.
 
         The part: totals, seat, round, the observer's seat, the rounds left and the margin now. The
         rival is the best total of the seats other than the observer and, when another seat is to
@@ -469,7 +468,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         out += thermometer(margin(scores, player), MARGIN_REACH)
         rivals = [total for other, total in enumerate(scores) if other != player and other != seat]
         rival = max(rivals) if rivals else None  # none: the banked total of the seat to move alone counts
-        return tuple(out), scores[player], rival, scores[seat]
+        return tuple(out), rival
 
     def _dice_part(self, dice: Dice) -> tuple[float, ...]:
         """The share of the dice showing each face (kept per multiset of faces: there are few)."""
