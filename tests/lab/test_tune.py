@@ -197,3 +197,59 @@ def test_cli_json_and_report(tmp_path: Path) -> None:
     assert set(data) >= {"best", "pareto", "trials"}
     assert all(not math.isnan(t["objectives"][0]) for t in data["trials"] if t["state"] == "complete")
     assert {p.name for p in folder.iterdir()} == {"tune.json", "trials.png", "index.html"}
+
+
+def test_quality_metrics_of_pig_measure_interaction_exactly_and_skill_by_a_ladder() -> None:
+    from gamebag.lab.quality import measure_quality
+
+    quality = measure_quality("pig", 2, {}, ["optimal-win"] * 2, seed=5, trace_games=40, ladder_games=30)
+    assert quality.interaction_exact and quality.interaction is not None
+    # optimal-win and optimal-score are different policies: some decisions differ, most agree.
+    assert 0.0 < quality.interaction.value < 0.5
+    assert quality.ladder[0] == "random" and "optimal-win" in quality.ladder
+    assert quality.skill_spread is not None and quality.skill_spread.low > 0
+    assert quality.upset_rate is not None and quality.upset_rate.value < 0.5
+    assert quality.forced_share.value == 0.0  # Pig always offers roll or hold
+    again = measure_quality("pig", 2, {}, ["optimal-win"] * 2, seed=5, trace_games=40, ladder_games=30)
+    assert again.to_json() == quality.to_json()
+
+
+def test_lead_changes_and_comebacks_from_round_scores() -> None:
+    from gamebag.lab.quality import _from_traces, _Trace
+
+    # Seat 0 leads, then seat 1 (the leader at half-length), then seat 0 again and wins: two changes, a comeback.
+    trace = _Trace([(3, 1), (3, 5), (9, 5), (12, 5)], (0,), (12, 5), decisions=8, forced=2, disagreements=0, compared=0)
+    # Seat 1 leads, seat 0 takes the lead by half-length and wins: one change, no comeback.
+    other = _Trace([(0, 4), (5, 4), (9, 6)], (0,), (9, 6), decisions=4, forced=0, disagreements=0, compared=0)
+    quality = _from_traces([trace, other])
+    assert quality.lead_changes.value == pytest.approx((2 + 1) / 2)
+    assert quality.comeback_rate.value == pytest.approx(1 / 2)
+    assert quality.decisiveness.value == pytest.approx(((12 - 5) / 12 + (9 - 6) / 9) / 2)
+    assert quality.forced_share.value == pytest.approx(2 / 12)
+
+
+def test_tune_skill_goal_uses_the_ladder() -> None:
+    result = tune(
+        settings(
+            game="pig",
+            players=2,
+            dimensions=tuple(parse_search("pig", 2, ["goal=20..100"])),
+            goals=tuple(parse_goals(["skill"])),
+            limits=(),
+            trials=2,
+            games=100,
+            metrics_games=10,
+        )
+    )
+    assert result.best is not None
+    assert result.best.remeasured.metrics["skill_spread"].value > 0
+
+
+def test_balance_metrics_add_quality_to_every_cell() -> None:
+    result = lab.balance("pig", 2, vary=["goal=30,60"], games=200, metrics=True, metrics_games=10)
+    for cell in result.to_json()["cells"]:
+        quality = cell["quality"]
+        assert quality["traced_games"] == 10
+        assert {"lead_changes", "comeback_rate", "skill_spread", "interaction"} <= set(quality)
+    with pytest.raises(GamebagError, match="--metrics-games"):
+        lab.balance("pig", 2, games=10, metrics=True, metrics_games=0)

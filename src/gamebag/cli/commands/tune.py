@@ -55,6 +55,9 @@ def register(app: typer.Typer) -> None:
             "and several processes share one search.",
         ),
         max_rounds: int = typer.Option(1000, "--max-rounds", help="Stop a game after this many rounds."),
+        metrics_games: int = typer.Option(
+            300, "--metrics-games", help="Games traced per trial for quality goals and limits (skill, drama, ...)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object (best, pareto, trials)."),
         report: Path = typer.Option(None, "--report", help="Write tune.json, pictures and index.html here."),
     ) -> None:
@@ -87,6 +90,7 @@ def register(app: typer.Typer) -> None:
             address=address,
             storage=storage,
             max_rounds=max_rounds,
+            metrics_games=metrics_games,
         )
         check_settings(settings)
         if report is not None:
@@ -137,6 +141,14 @@ class _TrialBar:
             self.bar.update(self.task, completed=done, total=total)
 
 
+def _goal_heading(goal: Any) -> str:
+    if goal.target is not None:
+        return f"{goal.text} (distance)"
+    if goal.text == goal.metric:
+        return goal.text
+    return f"{goal.text} ({'max' if goal.sign < 0 else 'min'} {goal.metric})"
+
+
 def print_tune(result: Any) -> None:
     console = Console()
     s = result.settings
@@ -147,13 +159,13 @@ def print_tune(result: Any) -> None:
     table.add_column("trial", justify="right")
     table.add_column("options")
     for g in s.goals:
-        table.add_column(g.text, justify="right")
+        table.add_column(_goal_heading(g), justify="right")
     table.add_column("limits")
     for trial in sorted(complete, key=lambda t: (not t.feasible, sum(t.objectives)))[:10]:
         table.add_row(
             str(trial.number),
             " ".join(f"{k}={v}" for k, v in trial.params.items()),
-            *(f"{v:.4g}" for v in trial.objectives),
+            *(f"{v * g.sign:.4g}" for v, g in zip(trial.objectives, s.goals, strict=True)),
             "met" if trial.feasible else "broken",
         )
     console.print(table)
@@ -161,9 +173,9 @@ def print_tune(result: Any) -> None:
     if best is not None:
         final = best.confirmation or best.remeasured
         console.print("[bold]recommended:[/bold] " + " ".join(f"{k}={v}" for k, v in best.params.items()))
-        for g in (g for g in s.goals if g.text not in final.metrics):
+        for g in (g for g in s.goals if g.target is not None):
             e = g.value(final.metrics)
-            console.print(f"  {g.text}: {e.value:.4g} ({e.low:.4g} to {e.high:.4g})")
+            console.print(f"  {_goal_heading(g)}: {e.value:.4g} ({e.low:.4g} to {e.high:.4g})")
         for name, e in final.metrics.items():
             console.print(f"  {name}: {e.value:.4g} ({e.low:.4g} to {e.high:.4g})", highlight=False)
         state = "[green]confirmed[/green]" if best.confirmed else "[yellow]not confirmed[/yellow]"

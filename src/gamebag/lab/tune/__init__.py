@@ -6,8 +6,9 @@ Optuna study, re-measures the leaders and confirms the recommendation at a fresh
 ``report`` draws it.
 """
 
+from gamebag.lab.stats import Estimate
 from gamebag.lab.tune.goals import Goal, Limit, parse_goals, parse_limits
-from gamebag.lab.tune.metrics import METRICS, Estimate, Measurement
+from gamebag.lab.tune.metrics import METRICS, Measurement
 from gamebag.lab.tune.search import TuneResult, TuneSettings, TuneTrial, tune
 from gamebag.lab.tune.space import Dimension, parse_search
 

@@ -5,6 +5,9 @@ Goals, each minimised:
 - ``length=R``: the distance of the mean game length from ``R`` rounds (``mean_rounds``);
 - ``short``/``long``: the mean length itself, or its negation;
 - ``change``: the distance of the design from the game's defaults (the smallest change that works);
+- ``skill``: the largest ``skill_spread`` (ratings of a ladder of agents; a game of luck has none);
+- ``drama``: the most ``lead_changes`` per game;
+- ``cards``: the smallest ``card_spread`` (Eigen Kweek: the characters' worths closest together);
 - ``min:METRIC`` / ``max:METRIC``: any metric of ``metrics.METRICS``.
 Limits: ``METRIC<=X`` or ``METRIC>=X``; a trial that breaks one is infeasible and never recommended.
 """
@@ -17,11 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gamebag.core.errors import GamebagError
-from gamebag.lab.tune.metrics import CHANGE, Estimate, metric_names
+from gamebag.lab.stats import Estimate
+from gamebag.lab.tune.metrics import CARD_SPREAD, CHANGE, metric_names
 
 MAX_GOALS = 4
 MAX_LIMITS = 10
-GOAL_HELP = "fair, length=R, short, long, change, min:METRIC or max:METRIC"
+GOAL_HELP = "fair, length=R, short, long, change, skill, drama, cards, min:METRIC or max:METRIC"
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,12 @@ def parse_goals(items: Sequence[str]) -> list[Goal]:
             goals.append(Goal(text, "mean_rounds", target=target))
         elif text == "change":
             goals.append(Goal(text, CHANGE))
+        elif text == "skill":
+            goals.append(Goal(text, "skill_spread", sign=-1.0))
+        elif text == "drama":
+            goals.append(Goal(text, "lead_changes", sign=-1.0))
+        elif text == "cards":
+            goals.append(Goal(text, CARD_SPREAD))
         elif text == "short":
             goals.append(Goal(text, "mean_rounds"))
         elif text == "long":

@@ -15,25 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.traits import Termination
-from gamebag.lab.stats import fairness_p, wilson
+from gamebag.lab.quality import QUALITY_METRICS
+from gamebag.lab.stats import Estimate, fairness_p, wilson
 from gamebag.lab.study import CellRun
-
-Z95 = 1.959963984540054
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A figure and its 95% interval."""
-
-    value: float
-    low: float
-    high: float
-
-    def to_json(self) -> dict[str, float]:
-        return {"value": self.value, "low": self.low, "high": self.high}
-
-    def overlaps(self, other: Estimate) -> bool:
-        return self.low <= other.high and other.low <= self.high
+from gamebag.sim.stats import Z95
 
 
 @dataclass
@@ -153,5 +138,20 @@ def measure_run(run: CellRun) -> dict[str, Estimate]:
     return {name: function(run) for name, (function, _) in METRICS.items()}
 
 
+# Measured only when a goal or limit names them: the quality metrics (traced games and a ladder,
+# ``gamebag.lab.quality``) and Eigen Kweek's card spread (a card study, ``gamebag.lab.cards``).
+CARD_SPREAD = "card_spread"
+CARD_SPREAD_DOC = "largest minus smallest card worth (seat 0's win share with the card minus without it)"
+SKILL_METRICS = ("skill_spread", "upset_rate")
+
+
 def metric_names() -> tuple[str, ...]:
-    return (*METRICS, CHANGE)
+    return (*METRICS, CHANGE, *QUALITY_METRICS, CARD_SPREAD)
+
+
+def card_spread(worths: list[Estimate]) -> Estimate:
+    """The spread of the cards' worths; the interval runs from the two extremes' facing bounds to their far ones."""
+    high = max(worths, key=lambda e: e.value)
+    low = min(worths, key=lambda e: e.value)
+    spread = high.value - low.value
+    return Estimate(spread, max(0.0, high.low - low.high), high.high - low.low)

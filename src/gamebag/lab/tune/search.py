@@ -24,12 +24,22 @@ from typing import Any
 
 from gamebag.core.errors import GamebagError, OptionError
 from gamebag.core.rng import derive_seed
+from gamebag.lab.cards import card_study
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, build_cells
 from gamebag.lab.execute import Executor, make_executor
 from gamebag.lab.play import Block
+from gamebag.lab.quality import DEFAULT_TRACE_GAMES, QUALITY_METRICS, check_quality_limits, measure_quality
+from gamebag.lab.stats import Estimate
 from gamebag.lab.study import DEFAULT_MAX_ROUNDS, check_limits, run_study
 from gamebag.lab.tune.goals import Goal, Limit
-from gamebag.lab.tune.metrics import CHANGE, Estimate, Measurement, measure_run
+from gamebag.lab.tune.metrics import (
+    CARD_SPREAD,
+    CHANGE,
+    SKILL_METRICS,
+    Measurement,
+    card_spread,
+    measure_run,
+)
 from gamebag.lab.tune.space import Dimension, design_change
 
 MAX_TRIALS = 10_000
@@ -59,6 +69,10 @@ class TuneSettings:
     address: str | None = None
     storage: str | None = None
     max_rounds: int = DEFAULT_MAX_ROUNDS
+    metrics_games: int = DEFAULT_TRACE_GAMES  # traced games per trial where a quality metric is named
+
+    def named_metrics(self) -> set[str]:
+        return {g.metric for g in self.goals} | {lim.metric for lim in self.limits}
 
     def study_name(self) -> str:
         """A name that only the same question gets, so ``--storage`` resumes the same study."""
@@ -74,6 +88,7 @@ class TuneSettings:
                 list(self.agents or ()),
                 sorted((k, str(v)) for k, v in self.options.items()),
                 self.max_rounds,
+                self.metrics_games,
             ]
         )
         return f"gamebag-tune-{self.game}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
@@ -194,6 +209,7 @@ def check_settings(settings: TuneSettings) -> None:
             f"(the leaders are re-measured with {REMEASURE_FACTOR}x), not {settings.games}"
         )
     check_limits(settings.games, None, settings.max_rounds)
+    check_quality_limits(settings.metrics_games)
     if not settings.dimensions or not settings.goals:
         raise GamebagError("a tune needs at least one --search and one --goal")
     # The agents and fixed options, checked once at the game's defaults for the searched options.
@@ -213,7 +229,39 @@ def measure(
     metrics = measure_run(run)
     change = design_change(settings.game, settings.dimensions, params)
     metrics[CHANGE] = Estimate(change, change, change)
-    return Measurement(dict(params), run.games, cells[0].seed, run.engine, metrics)
+    named = settings.named_metrics()
+    cell = cells[0]
+    if named & set(QUALITY_METRICS):
+        quality = measure_quality(
+            cell.game,
+            cell.players,
+            dict(cell.options),
+            cell.agents,
+            cell.seed,
+            settings.metrics_games,
+            skill=bool(named & set(SKILL_METRICS)),
+        )
+        metrics.update(quality.estimates())
+        missing = sorted(name for name in named & set(QUALITY_METRICS) if name not in metrics)
+        if missing:
+            raise GamebagError(f"{', '.join(missing)} cannot be measured here: {'; '.join(quality.notes)}")
+    if CARD_SPREAD in named:
+        cards = card_study(
+            settings.game,
+            settings.players,
+            games,
+            seed,
+            settings.workers,
+            settings.executor,
+            settings.address,
+            dict(cell.options),
+        )
+        if cards.study.interrupted:
+            raise _Interrupted
+        metrics[CARD_SPREAD] = card_spread(
+            [Estimate(r.difference.estimate, r.difference.low, r.difference.high) for r in cards.rows]
+        )
+    return Measurement(dict(params), run.games, cell.seed, run.engine, metrics)
 
 
 def _import_optuna() -> Any:
