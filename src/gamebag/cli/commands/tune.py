@@ -145,7 +145,7 @@ def _goal_heading(goal: Any) -> str:
     if goal.target is not None:
         return f"{goal.text} (distance)"
     if goal.text == goal.metric:
-        return goal.text
+        return str(goal.text)
     return f"{goal.text} ({'max' if goal.sign < 0 else 'min'} {goal.metric})"
 
 
