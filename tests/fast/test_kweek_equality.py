@@ -153,3 +153,11 @@ def test_playout_from_a_rules_engine_position() -> None:
             state = game.apply(state, {s: game.legal_actions(state, s)[0] for s in game.acting_players(state)})
     shares = EigenKweekEngine().playout(game, state, ["heuristic"] * 3, 11)
     assert shares is not None and abs(sum(shares) - 1.0) < 1e-9
+
+
+def test_vector_env_runs_on_the_compiled_step_batch() -> None:
+    from gamebag.fast.eigen_kweek.steps import KweekStepBatch
+    from gamebag.interop.vector_env import BatchEnv
+
+    env = BatchEnv("eigen-kweek", 2, 3)
+    assert isinstance(env.batch, KweekStepBatch)

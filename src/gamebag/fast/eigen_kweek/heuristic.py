@@ -239,10 +239,34 @@ def cultivate(s: Row, cfg: Config, acts: Ints, me: int, w: Ints, count: int) -> 
 
 
 @helper
+def bid(s: Row, cfg: Config, seat: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """``_bid``: a share of the collection that grows with the richest corner, with jitter.
+
+    Without the menu (bid:1 .. bid:TOKENS, or bid:0): one choice alone is taken without a draw.
+    """
+    tokens = int(s[TOKENS + seat])
+    if tokens <= 1:
+        return int(cfg[C_A_BID] + tokens)
+    richest = 0
+    for c in range(CORNERS):
+        total = 0
+        for v in range(VALUES):
+            total += s[CORNER_COINS + c * VALUES + v]
+        richest = max(richest, total)
+    share = min(0.8, 0.15 + 0.1 * richest)
+    size = round_half_even(tokens * share) + int(draw_below(key, ctr[0], np.int64(3))) - 1
+    ctr[0] += np.uint64(1)
+    size = max(1, min(tokens, size))
+    return int(cfg[C_A_BID] + size)
+
+
+@helper
 def heuristic_choice(
     s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
 ) -> int:  # pragma: no cover - compiled
     """``EigenKweekHeuristic(abstain).act`` for ``seat`` (-1 when it does not act)."""
+    if s[STEP] == ST_BID:
+        return bid(s, cfg, seat, key, ctr)
     count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
     if count == 0:
         return -1
@@ -286,19 +310,6 @@ def heuristic_choice(
         card = s[HELD + seat]
         keep = card >= 0 and card_value(s, cfg, seat, card) >= KEEP_WORTH
         return int(cfg[C_A_KEEP] if keep else cfg[C_A_HAND_IN])
-    if step == ST_BID:
-        tokens = int(s[TOKENS + seat])
-        richest = 0
-        for c in range(CORNERS):
-            total = 0
-            for v in range(VALUES):
-                total += s[CORNER_COINS + c * VALUES + v]
-            richest = max(richest, total)
-        share = min(0.8, 0.15 + 0.1 * richest)
-        size = round_half_even(tokens * share) + int(draw_below(key, ctr[0], np.int64(3))) - 1
-        ctr[0] += np.uint64(1)
-        size = max(1, min(tokens, size))
-        return int(cfg[C_A_BID] + size)
     if step == ST_CULTIVATE:
         return cultivate(s, cfg, acts, seat, w, m)
     return int(w[W_FILTER])  # RIA's choice: the first action, ria:draw

@@ -114,10 +114,12 @@ def affordable(s: Row, acts: Ints, seat: int, a: int) -> bool:  # pragma: no cov
 
 @helper
 def add_payments(
-    s: Row, acts: Ints, pays: Ints, row: int, seat: int, w: Ints, at: int, count: int
+    s: Row, acts: Ints, pays: Ints, row: int, seat: int, wealth: int, w: Ints, at: int, count: int
 ) -> int:  # pragma: no cover - compiled
+    if wealth < pays[row, 1]:
+        return count
     for i in range(pays[row, 0]):
-        a = pays[row, 1 + i]
+        a = pays[row, 2 + i]
         if affordable(s, acts, seat, a):
             w[at + count] = a
             count += 1
@@ -170,16 +172,17 @@ def menu(s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, w: Ints, at: in
         w[at] = cfg[C_A_PASS]
         count = 1
         loaded = False
+        wealth = coin_value(s, seat)
         for c in range(4):
             slot = s[BOARDS + seat * 4 + c]
             if slot == -1:
-                count = add_payments(s, acts, pays, c * 2 + frank, seat, w, at, count)
+                count = add_payments(s, acts, pays, c * 2 + frank, seat, wealth, w, at, count)
             elif slot != SACK:
                 if slot > 0:
                     w[at + count] = cfg[C_A_HARVEST + c]
                     count += 1
                     loaded = True
-                count = add_payments(s, acts, pays, 8 + c * 2 + frank, seat, w, at, count)
+                count = add_payments(s, acts, pays, 8 + c * 2 + frank, seat, wealth, w, at, count)
         if jos and loaded:
             w[at + count] = cfg[C_A_HARVEST_ALL]
             count += 1
@@ -218,6 +221,11 @@ def menu(s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, w: Ints, at: in
 def random_choice(
     s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, key: np.uint64, ctr: UInts, w: Ints
 ) -> int:  # pragma: no cover - compiled
+    if s[STEP] == ST_BID:  # bid:1 .. bid:TOKENS (bid:0 without tokens), without listing them
+        tokens = int(s[TOKENS + seat])
+        pick = draw_below(key, ctr[0], np.int64(max(tokens, 1)))
+        ctr[0] += np.uint64(1)
+        return int(cfg[C_A_BID] + (pick + 1 if tokens > 0 else 0))
     count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
     if count == 0:
         return -1

@@ -20,16 +20,19 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import StepBatch
 from gamebag.fast.eigen_kweek.batch import sample_chance
 from gamebag.fast.eigen_kweek.heuristic import choose
-from gamebag.fast.eigen_kweek.kernel import apply_chance, apply_moves, is_chance
+from gamebag.fast.eigen_kweek.kernel import acting, apply_chance, apply_moves, is_chance
 from gamebag.fast.eigen_kweek.layout import (
+    C_A_BID,
     C_NUM_ACTIONS,
     C_PLAYERS,
     MAX_SEATS,
     REC_READY,
     RULES_WIDTH,
     SCRATCH,
+    ST_BID,
     ST_OVER,
     STEP,
+    TOKENS,
     W_LEGAL,
     WIDTH,
     WINNERS,
@@ -55,6 +58,22 @@ def to_decision(s: Int32s, cfg: Int64s, key: np.uint64, ctr: UInt64s, w: Int64s)
     while s[STEP] != ST_OVER and is_chance(s):
         apply_chance(s, cfg, sample_chance(s, cfg, key, ctr), w)
     s[REC_READY] = 0
+
+
+@helper
+def is_legal(
+    s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: int, a: int, w: Int64s
+) -> bool:  # pragma: no cover
+    """Whether the acting ``seat`` may play action ``a`` (bids checked without listing them)."""
+    if s[STEP] == ST_BID:
+        tokens = s[TOKENS + seat]
+        low = cfg[C_A_BID] + (1 if tokens > 0 else 0)
+        return bool(low <= a <= cfg[C_A_BID] + tokens)
+    count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
+    for i in range(count):  # noqa: SIM110 - numba compiles loops, not generators
+        if w[W_LEGAL + i] == a:
+            return True
+    return False
 
 
 @numba.njit(cache=True)
@@ -89,14 +108,7 @@ def step_games(
         if s[STEP] == ST_OVER:
             continue
         for p in range(n):
-            count = menu(s, cfg, acts, pays, p, w, W_LEGAL)
-            if count == 0:
-                continue
-            found = False
-            for i in range(count):
-                if w[W_LEGAL + i] == moves[e, p]:
-                    found = True
-            if not found:
+            if acting(s, cfg, p) and not is_legal(s, cfg, acts, pays, p, moves[e, p], w):
                 return e * MAX_SEATS + p
     joint = np.full(MAX_SEATS, -1, np.int64)
     for e in range(states.shape[0]):
@@ -106,7 +118,7 @@ def step_games(
         if s[STEP] == ST_OVER:
             continue
         for p in range(n):
-            joint[p] = moves[e, p] if menu(s, cfg, acts, pays, p, w, W_LEGAL) > 0 else -1
+            joint[p] = moves[e, p] if acting(s, cfg, p) else -1
         apply_moves(s, cfg, acts, joint, w)
         to_decision(s, cfg, keys[e], counters[e : e + 1], w)
         if s[STEP] == ST_OVER:
