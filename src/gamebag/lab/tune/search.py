@@ -301,10 +301,15 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
     notes: list[str] = []
     trial_seed = derive_seed(settings.seed, "tune", "trials")
 
+    measured: dict[str, Measurement] = {}
+
     def objective(trial: Any) -> Sequence[float] | float:
         params = {d.name: d.suggest(trial) for d in settings.dimensions}
+        key = json.dumps(params, sort_keys=True)
         try:
-            measurement = measure(settings, params, trial_seed, settings.games, executor)
+            # A design proposed again is not played again: at the trials' seed it would give the same games.
+            measurement = measured.get(key) or measure(settings, params, trial_seed, settings.games, executor)
+            measured[key] = measurement
         except OptionError as error:
             trial.set_user_attr("refused", str(error))
             raise optuna.TrialPruned(str(error)) from None
