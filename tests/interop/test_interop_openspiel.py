@@ -220,7 +220,7 @@ def test_asking_for_a_tensor_the_game_does_not_provide_is_a_clear_error() -> Non
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert not game.get_type().provides_information_state_tensor
-    no_tensor = "gamebag_eel_harvest: no information-state tensor.*information_state_string"
+    no_tensor = r"gamebag_eel_harvest: no information-state tensor.*information_state_string"
     for ask in (
         lambda: state.information_state_tensor(0),
         game.information_state_tensor_shape,
@@ -230,7 +230,7 @@ def test_asking_for_a_tensor_the_game_does_not_provide_is_a_clear_error() -> Non
         with pytest.raises(pyspiel.SpielError, match=no_tensor):
             ask()
     public_type = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
-    with pytest.raises(pyspiel.SpielError, match="public view has no tensor.*string_from"):
+    with pytest.raises(pyspiel.SpielError, match=r"public view has no tensor.*string_from"):
         game.make_py_observer(public_type).set_from(state, 0)
     # What the game does provide still answers.
     assert len(state.observation_tensor(0)) == game.observation_tensor_size() > 0
