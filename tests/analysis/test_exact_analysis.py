@@ -178,6 +178,11 @@ def test_eel_two_player_values_are_the_equilibrium_values() -> None:
             assert found.values[count].mean == pytest.approx(float(against[count]), abs=1e-9)
         mix = rows[0] if seat == 0 else columns[0]
         assert set(found.best) == {c for c in legal if mix[c] > 1e-6}
+    # Rounds solved in one batch (as a walk through a record does) give the very same values.
+    batched = EelEquilibriumEvaluator(game)
+    batched.prepare([game.initial_state()._replace(scores=(3, 5)), state])
+    for seat in (0, 1):
+        assert batched.choices(state, seat, legal, 2) == evaluator.choices(state, seat, legal, 2)
     # The draw after a one-one grab: the value before is the mean of the values after (4 outcomes).
     grabbed = game.apply(state, {0: 1, 1: 1})
     for seat in (0, 1):

@@ -19,7 +19,7 @@ import numpy as np
 
 from gamebag.agents.equilibrium.agent import EquilibriumAgent
 from gamebag.agents.equilibrium.model import changed_numbers, rules_for
-from gamebag.agents.equilibrium.solver import EQUILIBRIUM, solve_matrix_games
+from gamebag.agents.equilibrium.solver import EQUILIBRIUM, RoundBatch, solve_matrix_games
 from gamebag.agents.equilibrium.value import supports_equilibrium
 from gamebag.agents.solvers.turn_graph import FloatArray
 from gamebag.analysis.evaluators import Choices, Evaluator
@@ -47,11 +47,39 @@ class EelEquilibriumEvaluator(Evaluator):
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         super().__init__(game)
         self.agent = EquilibriumAgent(game)
+        self._rounds: dict[tuple[int, int], RoundBatch] = {}
+
+    def prepare(self, states: Sequence[Any]) -> None:
+        """Solve every round the game played in one batch (about half the time of one by one)."""
+        starts = sorted(
+            {
+                (state.scores[0], state.scores[1])
+                for state in states
+                if not state.over and state.pending is None and all(state.in_round)
+            }
+            - set(self._rounds)
+        )
+        if not starts:
+            return
+        batch = self.agent.solver.solve(starts, self.agent.continuation)
+        for k, scores in enumerate(starts):
+            self._rounds[scores] = RoundBatch(
+                batch.rules,
+                batch.scores[k : k + 1],
+                1,
+                batch.both[k : k + 1],
+                (batch.lone[0][k : k + 1], batch.lone[1][k : k + 1]),
+                (batch.ends[0][k : k + 1], batch.ends[1][k : k + 1], batch.ends[2][k : k + 1]),
+            )
+
+    def _round(self, s0: int, s1: int) -> RoundBatch:
+        solution = self._rounds.get((s0, s1))
+        return self.agent.round_solution(s0, s1) if solution is None else solution
 
     # ---- the solver's values, seat 0's winning chance ------------------------------------
     def _grab(self, state: EelState) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Both seats in: the grab's value matrix ``q[a0, a1]`` and the equilibrium mixes."""
-        solution = self.agent.round_solution(state.scores[0], state.scores[1])
+        solution = self._round(state.scores[0], state.scores[1])
         q = self.agent.solver.both_q(
             solution, np.array([state.reserves[0]]), np.array([state.reserves[1]]), np.array([state.centre])
         )[EQUILIBRIUM, 0]

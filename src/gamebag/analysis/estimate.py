@@ -27,6 +27,7 @@ from gamebag.analysis.figures import Estimate
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng, derive_rng, draw_index
 
+DEFAULT_PLAYOUTS = 200  # per value, where the caller names none (``run.py`` documents the budgets)
 Playout = Callable[[Any, Rng], tuple[float, ...] | None]
 ROLLOUT_SEED_BITS = 63
 
@@ -36,17 +37,18 @@ class RolloutEvaluator(Evaluator):
 
     exact = False
 
-    def __init__(self, game: Game[Any, Any, Any], playouts: int, seed: int) -> None:
+    def __init__(self, game: Game[Any, Any, Any], playouts: int | None, seed: int) -> None:
+        """``playouts`` per value; ``None`` for ``DEFAULT_PLAYOUTS``."""
         super().__init__(game)
-        self.count = playouts
-        self.playouts = playouts
+        self.count = DEFAULT_PLAYOUTS if playouts is None else playouts
+        self.playouts = self.count
         self.seed = seed
         self.agent: Agent | None = rollout_policy(game, "auto")
         self.compiled: Playout | None = compiled_playout(game, self.agent)
         players = "random" if self.agent is None else self.agent.name
         engine = "compiled" if self.compiled is not None else "rules-engine"
         self.method = (
-            f"estimate: {playouts} {engine} playouts per value by {players} players, "
+            f"estimate: {self.count} {engine} playouts per value by {players} players, "
             "from the seat's information set (95% intervals)"
         )
         self._returns: dict[tuple[int, int, bool], list[tuple[float, ...]]] = {}
@@ -86,14 +88,12 @@ class RolloutEvaluator(Evaluator):
         for i in range(self.count):
             rng = derive_rng(self.seed, "choice", event, seat, i)
             world = game.resample_from_infostate(state, seat, rng)
-            others = {
-                p: self._move(world, p, choices, rng)
-                for p, choices in game.legal_actions_by_seat(world).items()
-                if p != seat
-            }
+            by_seat = game.legal_actions_by_seat(world)
+            others = {p: self._move(world, p, choices, rng) for p, choices in by_seat.items() if p != seat}
+            by_seat[seat] = legal
             playout_seed = rng.getrandbits(ROLLOUT_SEED_BITS)
             for action in legal:
-                after = game.apply(world, {**others, seat: action})
+                after = game.apply_chosen(world, {**others, seat: action}, by_seat)
                 samples[action].append(self._playout(after, Rng(playout_seed))[seat])
         values = {action: Estimate.of_samples(s) for action, s in samples.items()}
         best = max(legal, key=lambda action: values[action].mean)

@@ -56,6 +56,11 @@ class Evaluator(ABC):
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
 
+    def prepare(self, states: Sequence[Any]) -> None:
+        """Get ready for a walk through ``states`` (every state of the record, in order), e.g. by
+        solving at once what the walk will ask about; the default does nothing."""
+        return None
+
     @abstractmethod
     def choices(self, state: Any, seat: int, legal: Sequence[Any], event: int) -> Choices:
         """``seat``'s options at ``state`` (a decision node where it acts), judged from what it knows."""

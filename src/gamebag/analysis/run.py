@@ -21,6 +21,7 @@ from typing import Any
 import gamebag
 from gamebag.agents.solvers.solutions import supports_score
 from gamebag.analysis.eel import EelEquilibriumEvaluator, equilibrium_solvable
+from gamebag.analysis.estimate import DEFAULT_PLAYOUTS as DEFAULT_PLAYOUTS
 from gamebag.analysis.estimate import RolloutEvaluator
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Analysis, DecisionReport, Estimate, SeatReport
@@ -30,8 +31,10 @@ from gamebag.core.protocol import Game
 from gamebag.core.records import Record, apply_event, decode_moves, replay
 
 # Playouts per estimated value: the default keeps an estimated analysis of a whole game to a few
-# seconds with compiled playouts (bench/bench_analysis.py); the maximum bounds what a user can ask.
-DEFAULT_PLAYOUTS = 200
+# seconds with compiled playouts (bench/bench_analysis.py); playouts on the rules engine (Eigen
+# Kweek) cost about a hundred times more, so their default is the minimum. The maximum bounds
+# what a user can ask.
+DEFAULT_RULES_PLAYOUTS = 10
 MIN_PLAYOUTS = 10
 MAX_PLAYOUTS = 5000
 
@@ -45,11 +48,13 @@ class AnalysisSettings:
     """What the user controls: the seats analysed, the playouts per estimated value, the seed."""
 
     seats: tuple[int, ...] | None = None  # None: every seat
-    playouts: int = DEFAULT_PLAYOUTS
+    playouts: int | None = None  # None: DEFAULT_PLAYOUTS, or DEFAULT_RULES_PLAYOUTS on the rules engine
     seed: int = 0
 
     def check(self, game: Game[Any, Any, Any]) -> None:
-        if isinstance(self.playouts, bool) or not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
+        if self.playouts is not None and (
+            isinstance(self.playouts, bool) or not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS
+        ):
             raise AnalysisError(
                 f"--budget must be {MIN_PLAYOUTS} to {MAX_PLAYOUTS} playouts per estimated value, not {self.playouts}"
             )
@@ -88,6 +93,8 @@ def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings) -> E
     if equilibrium_solvable(game):
         return EelEquilibriumEvaluator(game)
     estimator = RolloutEvaluator(game, settings.playouts, settings.seed)
+    if settings.playouts is None and estimator.compiled is None:
+        estimator = RolloutEvaluator(game, DEFAULT_RULES_PLAYOUTS, settings.seed)
     if supports_score(type(game)):
         return WithPoints(estimator, TurnPoints(game))
     return estimator
@@ -118,10 +125,13 @@ def analyse_record(
     seats = settings.seats if settings.seats is not None else tuple(range(game.num_players))
     returns = game.returns(final)
     reports = {seat: SeatReport(seat, returns[seat]) for seat in seats}
-    state = game.initial_state()
+    states = [game.initial_state()]
+    for event in record.events:
+        states.append(apply_event(game, states[-1], event))
+    evaluator.prepare(states)
     total = len(record.events)
     for index, event in enumerate(record.events):
-        after = apply_event(game, state, event)
+        state, after = states[index], states[index + 1]
         if "moves" in event:
             moves = decode_moves(game, event["moves"])
             for seat in game.acting_players(state):
@@ -132,7 +142,6 @@ def analyse_record(
         else:
             for seat in seats:
                 reports[seat].luck_events.append((index, evaluator.chance_change(state, after, seat, index)))
-        state = after
         if progress is not None:
             progress(index + 1, total)
     return Analysis(

@@ -15,7 +15,7 @@ SHOWN_DECISIONS = 10  # the text output lists the costliest decisions, then the 
 
 
 def register(app: typer.Typer) -> None:
-    from gamebag.analysis.run import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, MIN_PLAYOUTS
+    from gamebag.analysis.run import DEFAULT_PLAYOUTS, DEFAULT_RULES_PLAYOUTS, MAX_PLAYOUTS, MIN_PLAYOUTS
 
     @app.command("analyse")
     def analyse(
@@ -23,9 +23,10 @@ def register(app: typer.Typer) -> None:
         seat: list[int] = typer.Option([], "--seat", help="Analyse only this seat (repeatable; default: every seat)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object (seats and decisions)."),
         budget: int = typer.Option(
-            DEFAULT_PLAYOUTS,
+            None,
             "--budget",
-            help=f"Playouts per estimated value ({MIN_PLAYOUTS} to {MAX_PLAYOUTS}); exact analyses ignore it.",
+            help=f"Playouts per estimated value, {MIN_PLAYOUTS} to {MAX_PLAYOUTS} (default {DEFAULT_PLAYOUTS}; "
+            f"{DEFAULT_RULES_PLAYOUTS} where playouts run on the rules engine); exact analyses ignore it.",
         ),
         seed: int = typer.Option(0, "--seed", help="Seed of the playouts of estimated analyses."),
     ) -> None:
@@ -88,7 +89,7 @@ def show(data: dict[str, Any]) -> None:
             str(d["event"]),
             str(d["seat"]),
             dumps_short(d["action"]),
-            " / ".join(dumps_short(b) for b in d["best"]),
+            " or ".join(dumps_short(b) for b in d["best"]),
             f"{d['value']:.3f}",
             f"{d['best_value']:.3f}",
             loss,
