@@ -51,7 +51,7 @@ class RolloutEvaluator(Evaluator):
             f"estimate: {self.count} {engine} playouts per value by {players} players, "
             "from the seat's information set (95% intervals)"
         )
-        self._returns: dict[tuple[int, int, bool], list[tuple[float, ...]]] = {}
+        self._returns: dict[tuple[int, int], list[tuple[float, ...]]] = {}
         self._pairs: dict[tuple[int, int], list[tuple[tuple[float, ...], tuple[float, ...]]]] = {}
 
     # ---- playouts ------------------------------------------------------------------------
@@ -104,23 +104,18 @@ class RolloutEvaluator(Evaluator):
         return Choices(values=values, losses=losses, best=(best,), best_value=values[best], exact=False)
 
     def value(self, state: Any, seat: int, event: int) -> Estimate:
-        return self._value(state, seat, event, truth=False)
-
-    def _value(self, state: Any, seat: int, event: int, truth: bool) -> Estimate:
-        """Playouts from ``seat``'s information set at ``state`` (from ``state`` itself where ``truth``).
-
-        Where nothing is hidden from the seat the same playouts serve every seat (kept per event).
-        """
+        """Playouts from ``seat``'s information set at ``state``; where nothing is hidden, the same
+        playouts serve every seat (kept per event)."""
         game = self.game
         if game.is_terminal(state):
             return Estimate.exact(game.returns(state)[seat])
-        hidden = game.traits.hidden_information and not truth
-        key = (event, seat if hidden else -1, truth)
+        hidden = game.traits.hidden_information
+        key = (event, seat if hidden else -1)
         returns = self._returns.get(key)
         if returns is None:
             returns = []
             for i in range(self.count):
-                rng = derive_rng(self.seed, "value", event, key[1], int(truth), i)
+                rng = derive_rng(self.seed, "value", event, key[1], i)
                 world = game.resample_from_infostate(state, seat, rng) if hidden else state
                 returns.append(self._playout(world, Rng(rng.getrandbits(ROLLOUT_SEED_BITS))))
             self._returns[key] = returns
