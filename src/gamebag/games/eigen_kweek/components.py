@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option, OptionValue
 from gamebag.games.eigen_kweek.nodes import Phase
@@ -170,6 +171,11 @@ OPTION_SPECS: tuple[Option, ...] = (
         "potato sacks (ploughed-over cards) included; false: for each growing plant card only.",
     ),
 )
+
+
+# Which engines play each option (gamebag.core.engines): none but the rules engine yet. A
+# compiled engine names itself in the rows of the options it plays, e.g. {"numba": ANY}.
+ENGINES = EngineSupport(OPTION_SPECS, {spec.name: {} for spec in OPTION_SPECS})
 
 
 @dataclass(frozen=True)
