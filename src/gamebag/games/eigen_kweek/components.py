@@ -15,7 +15,7 @@ from functools import cache
 
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import OptionError
-from gamebag.core.options import Option, OptionValue
+from gamebag.core.options import Option, OptionGroup, OptionValue
 from gamebag.games.eigen_kweek.nodes import Phase
 
 TOTAL_TOKENS = 116
@@ -172,6 +172,26 @@ OPTION_SPECS: tuple[Option, ...] = (
     ),
 )
 
+
+# Numbers that are given together: a coin set must add up to 35, and a designer compares whole sets
+# of capacities or plough costs (``--vary coins=10/10/10/0/5,20/10/5/0/0``).
+OPTION_GROUPS: tuple[OptionGroup, ...] = (
+    OptionGroup(
+        "coins",
+        tuple(f"coins_worth_{v}" for v in COIN_VALUES),
+        "The coin set: how many coins are worth " + "/".join(map(str, COIN_VALUES)) + " (adding up to 35).",
+    ),
+    OptionGroup(
+        "capacity",
+        tuple(f"capacity_{c}" for c in PLANT_COSTS),
+        "The plant capacities of the cards costing " + "/".join(map(str, PLANT_COSTS)) + ".",
+    ),
+    OptionGroup(
+        "plough_cost",
+        tuple(f"plough_cost_{c}" for c in PLANT_COSTS),
+        "What ploughing over the cards costing " + "/".join(map(str, PLANT_COSTS)) + " costs.",
+    ),
+)
 
 # Which engines play each option (gamebag.core.engines): none but the rules engine yet. A
 # compiled engine names itself in the rows of the options it plays, e.g. {"numba": ANY}.
