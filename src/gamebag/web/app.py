@@ -51,6 +51,12 @@ def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
+def _json_list_bytes(values: list[Any]) -> bytes:
+    """``_json_bytes(values)``, one item at a time: one call for megabytes would hold the
+    interpreter's lock, and so the event loop, for its whole length, even in a thread."""
+    return b"[" + b",".join(_json_bytes(value) for value in values) + b"]"
+
+
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
@@ -387,7 +393,7 @@ def create_app(
             return _error(409, "a game can be replayed once it is over")
         seat = _seat_from_request(request, table)
         # The steps are built once per reader in a thread and kept; the table's facts are fresh.
-        steps = await downloads.get((table.id, "replay", seat), lambda: _json_bytes(table.step_views(seat)))
+        steps = await downloads.get((table.id, "replay", seat), lambda: _json_list_bytes(table.step_views(seat)))
         meta = _json_bytes(manager_of(request).meta(table))
         result = _json_bytes(result_json(table))
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)
