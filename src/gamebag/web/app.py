@@ -314,7 +314,8 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(request: Request, table_id: str) -> dict[str, Any]:
-        """A seat or the host opens the rematch (same seats); each seat gets its own new link."""
+        """A seat or the host opens the rematch (same seats); each seat gets its own new link, the
+        host (the X-Host-Token header) the rematch's host link."""
         manager = manager_of(request)
         table = table_of(request, table_id)
         seat = _seat_from_request(request, table)
@@ -325,7 +326,14 @@ def create_app(
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
         following = await manager.rematch(table)
-        return {"id": following.id, "path": rematch_path(following, seat)}
+        answer = {"id": following.id, "path": rematch_path(following, seat)}
+        host_token = request.headers.get("x-host-token")
+        if host_token:
+            # The host of this table (opening the rematch as a seat, too) hosts the rematch:
+            # its host page's link goes back to them, so their browser can list it.
+            manager.check_host(table, host_token)
+            answer["host"] = host_path(following.id, following.config.host_token)
+        return answer
 
     @app.post("/api/client-errors")
     async def client_error(request: Request) -> dict[str, Any]:

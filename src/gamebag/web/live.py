@@ -58,6 +58,9 @@ class LiveTable:
         self.match = match
         self.lock = asyncio.Lock()
         self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+        # The states between the events of the latest change (not the one it ended at), and
+        # the step it started at: every reader is told each event of it, not just the outcome.
+        self.trail: tuple[int, list[Any]] = (self.step, [])
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -81,9 +84,13 @@ class LiveTable:
     def catch_up(self, events: list[dict[str, Any]], pending: dict[int, Any]) -> None:
         """A replica follows the owner: apply the stored events after its own, take the pending choices."""
         match = self.match
+        first, passed = len(match.record.events), []
         for event in events:
             match.state = apply_event(self.game, match.state, event)
             match.record.events.append(dict(event))
+            passed.append(match.state)
+        if events:
+            self.trail = (first, passed[:-1])
         match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
 
     def take_pending(self, seat: int, action_json: Any) -> None:
@@ -181,6 +188,12 @@ class LiveTable:
         match = self.match
         if len(match.record.events) != staged.first:
             raise RuntimeError("a staged action applied out of turn")
+        if staged.events:
+            passed, state = [], match.state
+            for event in staged.events[:-1]:
+                state = apply_event(self.game, state, event)
+                passed.append(state)
+            self.trail = (staged.first, passed)
         match.state = staged.state
         match.record.events.extend(staged.events)
         match.pending = dict(staged.pending)
@@ -200,12 +213,13 @@ class LiveTable:
         """The seat's observation (with the state of secret choices), or the spectators' view."""
         return self.match.public() if seat is None else self.match.view(seat)
 
-    def step_views(self, seat: int | None, last: int | None = None) -> list[JsonDict]:
+    def step_views(self, seat: int | None, last: int | None = None, every_event: bool = False) -> list[JsonDict]:
         """The seat's (or the public) view at each step of the game so far, oldest first.
 
         A step ends where players are next asked to choose (or the game ends). Views
         are rebuilt from the record, so they hold what the seat knew then and no
-        pending choices. ``last`` keeps only the most recent steps.
+        pending choices. ``last`` keeps only the most recent steps; ``every_event`` adds
+        the view after each event within them (each roll or draw, for the log).
         """
         game = self.game
         events = self.match.record.events
@@ -213,6 +227,8 @@ class LiveTable:
         if last is not None:
             boundaries = boundaries[-last:] if last > 0 else []
         wanted = set(boundaries)
+        if every_event and boundaries:
+            wanted = set(range(boundaries[0], len(events) + 1))
         views: list[JsonDict] = []
         state = game.initial_state()
         for index in range(len(events) + 1):
@@ -221,6 +237,19 @@ class LiveTable:
             if index < len(events):
                 state = apply_event(game, state, events[index])
         return views
+
+    def trail_views(self, seat: int | None) -> JsonDict | None:
+        """The seat's (or the public) view between the events of the latest change, if it led here.
+
+        ``{"from": step, "views": [...]}``: the view after each event from ``step`` on, but
+        the last (the message's own view). None when nothing happened between two views.
+        """
+        first, states = self.trail
+        if not states or first + len(states) + 1 != self.step:
+            return None
+        game = self.game
+        views = [game.public_view(state) if seat is None else game.observation(state, seat) for state in states]
+        return {"from": first, "views": views}
 
     def record_json(self) -> JsonDict:
         record = self.match.record.to_json()

@@ -3,7 +3,9 @@
 A seat's message holds that seat's observation (``Match.view``), its own legal
 actions, the table's public facts (names, who is a bot, who is connected, the
 turn clock) and, on a full sync, that seat's own views of earlier steps, from
-which the browser writes the log. A spectator's message holds the public view.
+which the browser writes the log (every event's view within the last ``HISTORY_STEPS``
+steps), and after a change of several events (a move and the rolls it led to) the
+views between them (``trail``), so that each event gets its line. A spectator's message holds the public view.
 Nothing here ever reads another seat's observation or the hidden state.
 """
 
@@ -92,7 +94,11 @@ def state_message(
     if rematch is not None:
         message["next"] = {"id": rematch.id, "path": rematch_path(rematch, seat)}
     if with_history:
-        message["history"] = table.step_views(seat, HISTORY_STEPS)
+        message["history"] = table.step_views(seat, HISTORY_STEPS, every_event=True)
+    else:
+        trail = table.trail_views(seat)
+        if trail is not None:
+            message["trail"] = trail
     return message
 
 
