@@ -109,6 +109,7 @@ def test_every_message_is_exactly_what_its_reader_may_know(game_id: str, module_
                 assert choices["mine"] == (player.submitted.get(step) if seat in choices["chosen"] else None)
                 legal = [game.action_to_json(a) for a in game.legal_actions(state, seat)] if seat in acting else []
                 assert message["legal"] == legal
+
             def view_at(i: int, seat: int | None = seat) -> Any:
                 return game.public_view(states[i]) if seat is None else game.observation(states[i], seat)
 

@@ -18,7 +18,7 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError
 from gamebag.web.lobby import LobbyError, agents_by_players, parse_table_request, playable_agents
 
-from .helpers import web_client
+from .helpers import open_table, web_client
 
 
 def test_four_player_wriggle_roulette_is_not_offered_the_two_player_equilibrium_bot(tmp_path: Path) -> None:
@@ -65,3 +65,14 @@ def test_every_agent_left_out_really_cannot_play_and_every_one_offered_is_accept
             if players > 1:
                 with pytest.raises(LobbyError, match=f"{agent} cannot play this table"):
                     parse_table_request(request, allow_seed=False)
+
+
+def test_a_host_hands_a_seat_only_to_a_bot_that_can_play_the_table(tmp_path: Path) -> None:
+    with web_client(tmp_path) as client:
+        table = open_table(client, "wriggle-roulette", 4, bots={2: "random", 3: "random"})
+        headers = {"x-host-token": table["host_token"]}
+        host = client.get(f"/api/tables/{table['id']}/host", headers=headers).json()
+        assert "equilibrium" not in host["agents"] and "heuristic" in host["agents"]
+        answer = client.post(f"/api/tables/{table['id']}/seats/1/bot", json={"agent": "equilibrium"}, headers=headers)
+    assert answer.status_code == 400
+    assert "equilibrium cannot play this table" in answer.json()["error"]

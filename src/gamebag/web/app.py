@@ -25,12 +25,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
-from gamebag.web.bounds import check_agent_spec
 from gamebag.web.db import Store
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import agent_bounds, catalogue, playable_agents, rules_markdown
+from gamebag.web.lobby import agent_bounds, agents_for, catalogue, check_agent_for, rules_markdown
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
@@ -292,7 +291,7 @@ def create_app(
             "spectate": spectate,
             "spectate_qr": qr_rows(spectate),
             "invite_base": invite_base,
-            "agents": list(playable_agents(table.game.game_id)),
+            "agents": agents_for(table.game),
             "next": None if table.config.next_id is None else f"/play/{table.config.next_id}",
         }
 
@@ -308,7 +307,7 @@ def create_app(
             data = None
         if not isinstance(data, dict) or set(data) - {"agent"}:
             return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
-        agent = check_agent_spec(data.get("agent") or table.config.timeout_agent, table.game.game_id, "agent")
+        agent = check_agent_for(data.get("agent") or table.config.timeout_agent, table.game, "agent")
         await manager.hand_to_bot(table, seat, agent)
         return {"table": manager.meta(table)}
 
@@ -373,7 +372,7 @@ def create_app(
         return {
             "table": manager_of(request).meta(table),
             "seat": seat,
-            "steps": table.step_views(seat),
+            "steps": table.step_views(seat, every_event=True),  # each roll and draw a step of its own
             "result": result_json(table),
         }
 

@@ -228,7 +228,7 @@ class LiveTable:
             boundaries = boundaries[-last:] if last > 0 else []
         wanted = set(boundaries)
         if every_event and boundaries:
-            wanted = set(range(boundaries[0], len(events) + 1))
+            wanted = set(range(0 if last is None else boundaries[0], len(events) + 1))
         views: list[JsonDict] = []
         state = game.initial_state()
         for index in range(len(events) + 1):

@@ -127,6 +127,20 @@ def agent_refusal(spec: str, game: Game[Any, Any, Any]) -> str | None:
     return None if check is None else check(game)
 
 
+def agents_for(game: Game[Any, Any, Any]) -> list[str]:
+    """The agents that can play ``game`` as configured (what a host may hand a seat to)."""
+    return [name for name in playable_agents(game.game_id) if agent_refusal(name, game) is None]
+
+
+def check_agent_for(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
+    """The cleaned spec of an agent that can play ``game``, else ``LobbyError`` with its reason."""
+    cleaned = check_agent_spec(spec, game.game_id, where)
+    refusal = agent_refusal(cleaned, game)
+    if refusal is not None:
+        raise LobbyError(f"{where}: {cleaned} cannot play this table: {refusal}")
+    return cleaned
+
+
 @lru_cache(maxsize=64)
 def agents_by_players(game_id: str) -> dict[str, list[str]]:
     """For each player count, the agents that can play ``game_id`` with its default options."""
@@ -134,7 +148,7 @@ def agents_by_players(game_id: str) -> dict[str, list[str]]:
     offered: dict[str, list[str]] = {}
     for players in range(cls.min_players, cls.max_players + 1):
         game = gamebag.make(game_id, players)
-        offered[str(players)] = [name for name in playable_agents(game_id) if agent_refusal(name, game) is None]
+        offered[str(players)] = agents_for(game)
     return offered
 
 
@@ -229,11 +243,7 @@ def _name(value: Any, where: str, default: str) -> str:
 
 
 def _agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
-    cleaned = check_agent_spec(spec, game.game_id, where)
-    refusal = agent_refusal(cleaned, game)
-    if refusal is not None:
-        raise LobbyError(f"{where}: {cleaned} cannot play this table: {refusal}")
-    return cleaned
+    return check_agent_for(spec, game, where)
 
 
 def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:

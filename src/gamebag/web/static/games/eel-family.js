@@ -97,7 +97,7 @@ export function outbreakStory(view, previous, names) {
     const most = Math.max(...last.losers.map((p) => last.counts[p]));
     const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
     lost = `${listWords(losers)} drew the most tokens in this ${word} (${most}) and ${losers.length > 1 ? "lose" : "loses"} every eel` +
-      `${had ? ` (${listWords(had.map((n, i) => `${losers[i]} ${plural(n, "eel")}`))})` : ""}.`;
+      `${had ? ` (${losers.length > 1 ? listWords(had.map((n, i) => `${losers[i]} ${plural(n, "eel")}`)) : plural(had[0], "eel")})` : ""}.`;
   } else {
     const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
     lost = `${listWords(losers)} ${losers.length > 1 ? "hold" : "holds"} the most eels in reserve` +
