@@ -126,7 +126,16 @@ class PhoneWatch:
         for event, text in lines:
             if event is not None:
                 told.setdefault(event, []).append(text)
+        overflow = page.evaluate(SCORES_FIT)
+        if overflow > 0:
+            self._fail(f"the scores by round run {overflow}px past the edge of the screen")
         events = record["events"]
+        if self.game_id == "pig":
+            # Each roll of the die has its line (the page was open from the first move on).
+            rolled = sum(1 for event in events if "chance" in event)
+            said = sum(1 for _event, text in lines if " rolls " in text)
+            if said != rolled:
+                self._fail(f"{rolled} rolls of the die, {said} told in the log")
         if not told:
             self._fail("no log line says which event it tells")
             return
@@ -144,9 +153,6 @@ class PhoneWatch:
         every = [text for texts in told.values() for text in texts]
         self._words(" ".join(every))
         getattr(self, f"_end_{self.game_id.replace('-', '_')}", lambda *_: None)(events, told, page)
-        overflow = page.evaluate(SCORES_FIT)
-        if overflow > 0:
-            self._fail(f"the scores by round run {overflow}px past the edge of the screen")
 
     def _end_pig(self, events: list[Any], told: dict[int, list[str]], page: Any) -> None:
         for index, event in enumerate(events):

@@ -114,8 +114,10 @@ def test_every_message_is_exactly_what_its_reader_may_know(game_id: str, module_
                 return game.public_view(states[i]) if seat is None else game.observation(states[i], seat)
 
             if "history" in message:
-                # Every event's view since the first of the last HISTORY_STEPS steps.
-                first = _boundaries(record["events"], step)[-HISTORY_STEPS:][0]
+                # Every event's view since the first of the last HISTORY_STEPS steps (from the
+                # start of the game while it has no more steps).
+                boundaries = _boundaries(record["events"], step)
+                first = 0 if len(boundaries) <= HISTORY_STEPS else boundaries[-HISTORY_STEPS:][0]
                 assert message["history"] == [view_at(i) for i in range(first, step + 1)]
             if "trail" in message:
                 start, views = message["trail"]["from"], message["trail"]["views"]

@@ -1,7 +1,7 @@
 """The table page as people use it, in a real browser, for every game at phone and desktop size.
 
 Two people join one table (a 360x740 phone and a 1280x800 desktop; bots in the other seats;
-four players in Wriggle Roulette, the Eel games to a target of 12, not the rulebook's 20)
+four players in Wriggle Roulette (two heuristic bots), the Eel games to a target of 12, not the rulebook's 20)
 and play it to the end by clicking. At every move of both pages: no horizontal overflow. At
 each of the phone's decisions, and at the end, what ``table_checks.PhoneWatch`` checks: what
 just happened since your last move is all there, the move panel never lies over the board
@@ -41,6 +41,7 @@ GAMES = list(gamebag.game_ids())
 # from the table (and four players make the widest scores-by-round table).
 OPTIONS = {**SHORT_OPTIONS, "wriggle-roulette": {"target": 12}, "eel-harvest": {"target": 12}}
 PLAYERS = {"wriggle-roulette": 4}
+BOTS = {"wriggle-roulette": "heuristic"}  # long names ("Bot 4 (heuristic)") in the widest table
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +175,9 @@ def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int)
 def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerProcess, game_id: str) -> None:
     cls = gamebag.entry(game_id).game_class
     players = PLAYERS.get(game_id, max(cls.min_players, min(3, cls.max_players)))
-    seats = [{"name": "Ann"}, {"name": "Bob"}] + [{"bot": "random"} for _ in range(players - 2)]
+    # Names as long as people give them: the scores by round must still fit a phone.
+    seats = [{"name": "Ann Marie"}, {"name": "Bob Vermeulen"}]
+    seats += [{"bot": BOTS.get(game_id, "random")} for _ in range(players - 2)]
     request = {"game": game_id, "players": players, "seats": seats, "seed": 11}
     if game_id in OPTIONS:
         request["options"] = OPTIONS[game_id]

@@ -224,11 +224,14 @@ class LiveTable:
         game = self.game
         events = self.match.record.events
         boundaries = [i for i in range(len(events) + 1) if i == len(events) or "moves" in events[i]]
+        whole = last is None or len(boundaries) <= last
         if last is not None:
             boundaries = boundaries[-last:] if last > 0 else []
         wanted = set(boundaries)
         if every_event and boundaries:
-            wanted = set(range(0 if last is None else boundaries[0], len(events) + 1))
+            # From the very start when the whole game is wanted (the chance events before the
+            # first decision included: a first roll, the first deal).
+            wanted = set(range(0 if whole else boundaries[0], len(events) + 1))
         views: list[JsonDict] = []
         state = game.initial_state()
         for index in range(len(events) + 1):
