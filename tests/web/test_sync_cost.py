@@ -110,7 +110,7 @@ def test_downloads_are_built_once_off_the_loop_and_rate_limited(tmp_path: Path) 
         assert set(answer) == {"table", "seat", "steps", "result"} and answer["seat"] is None
         assert answer["table"]["id"] == table_id and answer["result"]["winners"]
         table = client.app.state.manager.get(table_id)  # type: ignore[attr-defined]
-        assert answer["steps"] == table.step_views(None, every_event=True)
+        assert answer["steps"] == table.step_views(None)
         record = client.get(f"/api/tables/{table_id}/record")
         assert record.status_code == 200 and record.json()["events"] == table.match.record.events
         client.get(f"/api/tables/{table_id}/record")

@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.analysis import register as register_analysis
 from gamebag.web.bounds import BadJsonError, parse_json
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
@@ -392,15 +393,14 @@ def create_app(
         if not table.is_over:
             return _error(409, "a game can be replayed once it is over")
         seat = _seat_from_request(request, table)
-        # The steps (each move, roll and draw one) are built once per reader in a thread and
-        # kept; the table's facts are fresh.
-        steps = await downloads.get(
-            (table.id, "replay", seat), lambda: _json_bytes(table.step_views(seat, every_event=True))
-        )
+        # The steps are built once per reader in a thread and kept; the table's facts are fresh.
+        steps = await downloads.get((table.id, "replay", seat), lambda: _json_bytes(table.step_views(seat)))
         meta = _json_bytes(manager_of(request).meta(table))
         result = _json_bytes(result_json(table))
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)
         return Response(body, media_type="application/json")
+
+    register_analysis(app, table_of, lambda request: manager_of(request).pool)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

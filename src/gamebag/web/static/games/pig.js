@@ -69,6 +69,12 @@ function describe(previous, next, context) {
     } else {
       lines.push(`${who} rolls ${next.last_roll} (${next.turn_total} at risk).`);
     }
+  } else if (next.turn_seat === seat && next.turn_total > previous.turn_total) {
+    // Seen from further away (the replay's steps end at each decision): a roll move and its roll.
+    lines.push(`${who} rolls ${next.last_roll} (${next.turn_total} at risk).`);
+  } else if (seat !== null && seat !== undefined && next.turn_seat !== seat && !next.over && next.scores[seat] === previous.scores[seat]) {
+    // The turn passed with nothing banked: a 1 was rolled (the replay's steps skip the roll itself).
+    lines.push(`${who} rolls a 1 and loses ${previous.turn_total ? `the ${previous.turn_total} at risk` : "the turn"}; ${names[next.turn_seat]}'s turn.`);
   } else if (seat !== null && seat !== undefined && next.turn_seat !== seat) {
     // The event was a hold (a roll move only readies the die: its line is the roll's).
     const banked = next.scores[seat] - previous.scores[seat];
