@@ -28,6 +28,10 @@ class AgentEntry:
     factory: AgentFactory
     doc: str
     games: tuple[str, ...] | None  # None: every game
+    # Parameter names a spec may give by position, ``name:A:B`` for ``name:a=A,b=B``.
+    positional: tuple[str, ...] = ()
+    # Reads this machine's files (runs a user's code): command-line tools only, never the web server.
+    local: bool = False
     # Instead of a fixed list: which game classes the agent plays (so games registered later,
     # such as plugin variants, are judged by what they are, not by a list made at import).
     accepts: Callable[[type[Game[Any, Any, Any]]], bool] | None = None
@@ -60,9 +64,12 @@ def register_agent(
     factory: AgentFactory,
     doc: str,
     games: tuple[str, ...] | None = None,
+    *,
+    positional: tuple[str, ...] = (),
+    local: bool = False,
     accepts: Callable[[type[Game[Any, Any, Any]]], bool] | None = None,
 ) -> None:
-    _AGENTS[name] = AgentEntry(name, factory, doc, games, accepts)
+    _AGENTS[name] = AgentEntry(name, factory, doc, games, positional, local, accepts)
 
 
 def _by_lineage(table: Mapping[str, T], game_class: type[Game[Any, Any, Any]]) -> T | None:
@@ -128,9 +135,22 @@ def parameter_values(parameter: HeuristicParameter, text: str) -> tuple[str, ...
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iterations=200,c=1.4"`` -> ``("ismcts", {"iterations": "200", "c": "1.4"})``."""
+    """``"ismcts:iterations=200,c=1.4"`` -> ``("ismcts", {"iterations": "200", "c": "1.4"})``.
+
+    An agent with positional parameters also takes them by position, without ``=``:
+    ``"policy:my/file.py:NAME"`` -> ``("policy", {"file": "my/file.py", "name": "NAME"})``
+    (split at the last colons, so a path may hold one).
+    """
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
+    _load()
+    entry = _AGENTS.get(name)
+    if entry is not None and entry.positional and rest and "=" not in rest:
+        values = rest.rsplit(":", len(entry.positional) - 1)
+        if len(values) != len(entry.positional):
+            written = ":".join(key.upper() for key in entry.positional)
+            raise UnknownAgentError(f"agent {spec!r}: write it {name}:{written}")
+        return name, {key: value.strip() for key, value in zip(entry.positional, values, strict=True)}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key:
@@ -156,25 +176,30 @@ def split_agent_specs(text: str) -> list[str]:
     return names
 
 
-def make_agent(spec: str, game: Game[Any, Any, Any]) -> Agent:
-    """Build the agent ``spec`` names for ``game``; unknown names list what exists."""
+def make_agent(spec: str, game: Game[Any, Any, Any], *, local: bool = True) -> Agent:
+    """Build the agent ``spec`` names for ``game``; unknown names list what exists.
+
+    ``local=False`` (a server) refuses the agents that read this machine's files.
+    """
     _load()
     name, params = parse_spec(spec)
     entry = _AGENTS.get(name)
-    if entry is None or not entry.plays(type(game)):
-        known = ", ".join(available_agents(game.game_id))
+    if entry is None or not entry.plays(type(game)) or (entry.local and not local):
+        known = ", ".join(available_agents(game.game_id, local=local))
         raise UnknownAgentError(f"unknown agent {name!r} for {game.game_id}; available: {known}")
     return entry.factory(game, params)
 
 
-def available_agents(game_id: str | None = None) -> list[str]:
+def available_agents(game_id: str | None = None, *, local: bool = False) -> list[str]:
+    """Agent names for ``game_id`` (every game's when None); ``local`` agents (reading this
+    machine's files) only when asked, so that a server never offers them."""
     _load()
     if game_id is None:
-        return sorted(_AGENTS)
+        return sorted(e.name for e in _AGENTS.values() if local or not e.local)
     from gamebag.core.registry import entry as game_entry
 
     game_class = game_entry(game_id).game_class
-    return sorted(e.name for e in _AGENTS.values() if e.plays(game_class))
+    return sorted(e.name for e in _AGENTS.values() if e.plays(game_class) and (local or not e.local))
 
 
 def agent_entries() -> list[AgentEntry]:

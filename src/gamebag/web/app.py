@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.analysis import register as register_analysis
 from gamebag.web.bounds import BadJsonError, check_agent_spec, parse_json
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
@@ -392,6 +393,8 @@ def create_app(
         result = _json_bytes(result_json(table))
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)
         return Response(body, media_type="application/json")
+
+    register_analysis(app, table_of, lambda request: manager_of(request).pool)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

@@ -351,10 +351,21 @@ function renderSummary(message, context) {
       h("div", { class: "row actions" },
         rematchButton,
         h("a", { href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: "", class: "button" }, "Download the record"),
-        h("a", { href: replayHref, class: "button" }, "Replay step by step")),
+        h("a", { href: replayHref, class: "button" }, "Replay step by step"),
+        h("button", { type: "button", id: "analysis-open", onclick: (event) => openAnalysis(event, table.id, names) }, "Analysis")),
       h("p", { class: "notice", id: "rematch-notice", role: "alert" })),
     h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
+    h("div", { class: "analysis", id: "analysis", hidden: true }),
   );
+}
+
+// The analysis view of the end screen (static/js/analysis.js), loaded when asked for.
+async function openAnalysis(event, tableId, names) {
+  event.target.disabled = true;
+  const box = byId("analysis");
+  box.hidden = false;
+  const { showAnalysis } = await import("./analysis.js");
+  await showAnalysis(box, tableId, names);
 }
 
 let leaving = false;
