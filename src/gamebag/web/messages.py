@@ -3,7 +3,10 @@
 A seat's message holds that seat's observation (``Match.view``), its own legal
 actions, the table's public facts (names, who is a bot, who is connected, the
 turn clock) and, on a full sync, that seat's own views of earlier steps, from
-which the browser writes the log. A spectator's message holds the public view.
+which the browser writes the log (every event's view within the last ``HISTORY_STEPS``
+steps), and after a change of several events (a move and the rolls it led to) the
+views between them (``trail``), so that each event gets its line. A spectator's
+message holds the public view.
 Nothing here ever reads another seat's observation or the hidden state.
 """
 
@@ -15,9 +18,8 @@ from collections.abc import Collection
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.web.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
 from gamebag.web.live import LiveTable
-
-HISTORY_STEPS = 40
 
 
 def dumps(message: JsonDict) -> str:
@@ -66,7 +68,6 @@ def state_message(
     seat: int | None,
     meta: JsonDict,
     *,
-    with_history: bool = False,
     summary: JsonDict | None = None,
     rematch: LiveTable | None = None,
 ) -> JsonDict:
@@ -91,9 +92,28 @@ def state_message(
         message["result"] = {**message["result"], **summary}
     if rematch is not None:
         message["next"] = {"id": rematch.id, "path": rematch_path(rematch, seat)}
-    if with_history:
-        message["history"] = table.step_views(seat, HISTORY_STEPS)
+    trail = table.trail_views(seat)
+    if trail is not None:
+        message["trail"] = trail
     return message
+
+
+def sync_text(
+    table: LiveTable,
+    seat: int | None,
+    meta: JsonDict,
+    *,
+    history: bool = True,
+    summary: JsonDict | None = None,
+    rematch: LiveTable | None = None,
+) -> str:
+    """``state_message`` as text, with ``history`` (the seat's view after every event since the
+    first of its last ``HISTORY_STEPS`` steps) as its last key: views the table keeps already
+    serialized (``LiveTable.history_json``)."""
+    text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
+    if not history:
+        return text
+    return f'{text[:-1]},"history":{table.history_json(seat)}}}'
 
 
 def rematch_path(rematch: LiveTable, seat: int | None) -> str:

@@ -12,12 +12,11 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import (
     BatchResult,
     FastEngine,
-    LearnerStep,
     LearnerView,
     PreparedCache,
     StepBatch,
-    illegal_learner_action,
 )
+from gamebag.fast.boards import BoardStepBatch
 from gamebag.fast.dragon.batch import (
     learner_step_rows,
     legal_rows,
@@ -59,7 +58,7 @@ from gamebag.fast.dragon.tables import (
     rules_arrays,
     rules_of,
 )
-from gamebag.fast.rng import game_key, run_key
+from gamebag.fast.rng import run_key
 from gamebag.games.catch_a_dragon.rules import (
     OBSERVATION_SIZE,
     DragonState,
@@ -67,90 +66,68 @@ from gamebag.games.catch_a_dragon.rules import (
 
 
 # ---- the engine ----------------------------------------------------------------------------
-class DragonStepBatch(StepBatch):
-    """``num_envs`` games of Catch A Dragon as one board (see the module docstring)."""
+class DragonStepBatch(BoardStepBatch):
+    """``num_envs`` games of Catch A Dragon as one board (see ``layout``)."""
+
+    FIELDS = FIELDS
+    PHASE = PHASE
+    OVER = OVER
 
     def __init__(self, game: Game[Any, Any, Any], num_envs: int) -> None:
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        self.game = game
-        self.rules = rules_arrays(rules_of(game))
-        self.num_envs = num_envs
-        self.num_players = game.num_players
-        self.num_actions = int(self.rules[COLLECTIONS].shape[0])
-        self.observation_size = OBSERVATION_SIZE
-        self.board = np.zeros((num_envs, FIELDS), dtype=np.int32)
-        self.keys = np.zeros(num_envs, dtype=np.uint64)
-        self.counters = np.zeros(num_envs, dtype=np.uint64)
-        self.index = np.zeros(num_envs, dtype=np.int64)
-        self.finished = np.zeros(num_envs, dtype=np.bool_)
-        self.run = np.uint64(0)
+        rules = rules_arrays(rules_of(game))
+        super().__init__(game, num_envs, game.num_players, int(rules[COLLECTIONS].shape[0]), OBSERVATION_SIZE)
+        self.rules = rules
 
-    def reset(self, seed: int | str, first_index: int = 0) -> None:
-        self.run = run_key(seed)
-        self.index[:] = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
-        self._restart(np.ones(self.num_envs, dtype=np.bool_))
+    def _reset_row(self, row: int) -> None:
+        reset_row(self.board, row)
 
-    def _restart(self, rows: npt.NDArray[np.bool_]) -> None:
-        for i in np.nonzero(rows)[0]:
-            reset_row(self.board, int(i))
-            self.keys[i] = game_key(self.run, self.index[i])
-            self.counters[i] = 0
+    def _roll_pending(self) -> None:
         roll_rows(self.board, self.keys, self.counters, self.rules)
-        # Every game needs at least one decision, so a restarted game is never over.
-        self.finished[rows] = False
 
-    def reset_done(self) -> npt.NDArray[np.bool_]:
-        """Finished env ``k`` goes on with game ``index + num_envs`` (indices never repeat)."""
-        done = self.done()
-        self.index[done] += self.num_envs
-        self._restart(done)
-        return done
+    def _step_rows(self, moves: npt.NDArray[np.int64]) -> int:
+        return int(step_rows(self.board, self.keys, self.counters, moves, self.finished, self.rules))
 
-    def step(self, actions: npt.NDArray[np.int64]) -> None:
-        moves = np.asarray(actions, dtype=np.int64)
-        if moves.shape != (self.num_envs, self.num_players):
-            raise ValueError(f"actions must have shape ({self.num_envs}, {self.num_players}), not {moves.shape}")
-        bad = step_rows(self.board, self.keys, self.counters, moves, self.finished, self.rules)
-        if bad >= 0:
-            seat = int(self.board[bad, SEAT])
-            allowed = np.nonzero(self.legal_mask()[bad, seat])[0].tolist()
-            raise ValueError(
-                f"env {bad}: action {int(moves[bad, seat])} is not legal for seat {seat} now; legal action "
-                f"indices: {allowed}; nothing was applied"
-            )
+    def _illegal_move(self, row: int, moves: npt.NDArray[np.int64]) -> str:
+        seat = int(self.board[row, SEAT])
+        allowed = np.nonzero(self.legal_mask()[row, seat])[0].tolist()
+        return (
+            f"env {row}: action {int(moves[row, seat])} is not legal for seat {seat} now; legal action "
+            f"indices: {allowed}; nothing was applied"
+        )
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, self.rules, tables)
 
-    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
-        """The default's step in one compiled call (the same games, draws and views)."""
+    def _learner_rows(
+        self,
+        seat: int,
+        policy: str,
+        chosen: npt.NDArray[np.int64],
+        before: LearnerView,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.bool_],
+        acting: npt.NDArray[np.bool_],
+        rewards: npt.NDArray[np.float64],
+        done: npt.NDArray[np.bool_],
+    ) -> int:
         agents = [policy] * self.num_players
         tables = policy_tables(self.game, agents)
         code = int(policy_codes(agents)[0])
         n = self.num_envs
         moves = np.empty(n, np.int64)
-        observations = np.empty((n, 1, OBSERVATION_SIZE), np.float32)
-        masks = np.empty((n, self.num_actions), np.bool_)
-        acting = np.empty(n, np.bool_)
-        rewards = np.empty(n, np.float64)
-        done = np.empty(n, np.bool_)
-        learner_moves = np.ascontiguousarray(chosen, dtype=np.int64)
-        bad = learner_step_rows(
+        bad = int(learner_step_rows(
             self.board, self.keys, self.counters, self.finished, self.index, self.run, self.rules, tables,
-            seat, code, learner_moves, before.acting, before.masks, moves,
+            seat, code, chosen, before.acting, before.masks, moves,
             observations, masks, acting, rewards, done,
-        )  # fmt: skip
-        if 0 <= bad < n:
-            raise illegal_learner_action(bad, learner_moves, before.masks)
+        ))  # fmt: skip
         if bad >= n:
             env = bad - n
             raise ValueError(
                 f"env {env}: action {int(moves[env])} is not legal for seat {int(self.board[env, SEAT])} now; "
                 "the view this step started from is not this batch's; nothing was applied"
             )
-        return LearnerStep(LearnerView(observations[:, 0], masks, acting), rewards, done)
+        return bad
 
     def to_act(self) -> npt.NDArray[np.bool_]:
         phase = self.board[:, PHASE]
@@ -170,9 +147,6 @@ class DragonStepBatch(StepBatch):
         winners = (self.board[rows, WINNERS][:, np.newaxis] >> np.arange(self.num_players)[np.newaxis, :]) & 1
         out[rows] = winners / winners.sum(axis=1, keepdims=True)
         return out
-
-    def done(self) -> npt.NDArray[np.bool_]:
-        return np.asarray(self.board[:, PHASE] == OVER)
 
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         b = self.board
