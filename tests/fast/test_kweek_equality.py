@@ -15,10 +15,12 @@ import pytest
 from kweek_helpers import replay
 
 import gamebag
+from equality_sets import EQUALITY_SETS
+from gamebag.core.engines import ANY
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast.eigen_kweek import layout as L
-from gamebag.fast.eigen_kweek.engine import KERNEL_OPTIONS, EigenKweekEngine, parse_agent
+from gamebag.fast.eigen_kweek.engine import EigenKweekEngine, parse_agent
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE
 from gamebag.fast.registry import engine_for, unavailable_reason
 from gamebag.games.eigen_kweek import components as C
@@ -26,21 +28,7 @@ from gamebag.games.eigen_kweek.nodes import Phase, Step
 from gamebag.games.eigen_kweek.views import _SIZE
 
 # Option sets the replays cover (bench/kweek_equality.py replays 1,000 games of each).
-OPTION_SETS: list[dict[str, Any]] = [
-    {},
-    {"coin_visibility": "open"},
-    {"stefaan_order": "tie"},
-    {"fluppe_counts_sacks": False},
-    {"max_rounds": 3},
-    {"coins_worth_1": 35, "coins_worth_2": 0, "coins_worth_3": 0, "coins_worth_5": 0},
-    {"coins_worth_1": 0, "coins_worth_2": 0, "coins_worth_3": 0, "coins_worth_4": 30, "coins_worth_5": 5,
-     "coin_visibility": "open"},
-    {**{f"capacity_{c}": 1 for c in C.PLANT_COSTS}, **{f"plough_cost_{c}": 20 for c in C.PLANT_COSTS},
-     "max_rounds": 25},
-    {**{f"capacity_{c}": 40 for c in C.PLANT_COSTS}, **{f"plough_cost_{c}": 1 for c in C.PLANT_COSTS}},
-    {"coins_worth_1": 5, "coins_worth_2": 5, "coins_worth_3": 5, "coins_worth_4": 10, "coins_worth_5": 10,
-     "stefaan_order": "tie", "fluppe_counts_sacks": False, "coin_visibility": "open", "max_rounds": 12},
-]  # fmt: skip
+OPTION_SETS: list[dict[str, Any]] = [option_set.options for option_set in EQUALITY_SETS["numba"]["eigen-kweek"]]
 AGENT_CHOICES = ("random", "heuristic", "heuristic:abstain={}")
 
 
@@ -67,7 +55,7 @@ def test_layout_numbers_are_the_rules_engines() -> None:
     assert [C.CARD_PHASE[c] for c in C.CARDS] == [None if p < 0 else tuple(Phase)[p] for p in L.CARD_PHASE]
     assert [L.CARD_NAMES[c] for c in sorted(range(14), key=L.ALPHA_RANK.__getitem__)] == sorted(C.CARDS)
     assert OBSERVATION_SIZE == _SIZE
-    assert {o.name for o in C.OPTION_SPECS} == KERNEL_OPTIONS
+    assert all(C.ENGINES.table[spec.name] == {"numba": ANY} for spec in C.OPTION_SPECS)
 
 
 @pytest.mark.parametrize("index", range(len(OPTION_SETS)))

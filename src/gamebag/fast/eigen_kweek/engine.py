@@ -1,7 +1,8 @@
 """The Eigen Kweek fast engine: whole games, card records and search playouts.
 
-Every option of ``games/eigen_kweek`` is a kernel parameter (``KERNEL_OPTIONS``); a game
-with an option outside that set plays on the rules engine, and ``unsupported`` says why.
+Every option of ``games/eigen_kweek`` is a kernel parameter, as the game's engine declaration
+says (``ENGINES`` in ``games/eigen_kweek/components.py``); an option value it does not declare
+makes ``unsupported`` refuse with the declaration's one line, and the game plays on the rules engine.
 Agents: ``random``, ``heuristic`` and ``heuristic:abstain=CARD[+CARD]`` (the card studies).
 """
 
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.core.engines import engine_refusal
 from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
 from gamebag.fast.eigen_kweek import batch
@@ -30,18 +32,6 @@ from gamebag.fast.eigen_kweek.tables import kernel_tables, row_from_state
 from gamebag.fast.rng import game_key, run_key
 from gamebag.games.eigen_kweek import EigenKweek, KweekState
 
-# Options the kernels take as parameters; a game with any other option plays on the rules engine.
-KERNEL_OPTIONS = frozenset(
-    {
-        *(f"coins_worth_{v}" for v in range(1, 6)),
-        *(f"capacity_{c}" for c in (2, 4, 6, 8)),
-        *(f"plough_cost_{c}" for c in (2, 4, 6, 8)),
-        "max_rounds",
-        "coin_visibility",
-        "stefaan_order",
-        "fluppe_counts_sacks",
-    }
-)
 # Rounds of per-round card records kept per game (games longer than this keep their first rounds).
 RECORD_ROUNDS = 64
 RECORD_KINDS = ("chose", "played", "blocked", "kept")
@@ -94,9 +84,13 @@ class EigenKweekEngine(FastEngine):
         return POLICY_NAMES
 
     def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
-        unknown = sorted(set(game.options) - KERNEL_OPTIONS)
-        if unknown:
-            return f"option(s) {', '.join(unknown)} have no kernel parameter yet"
+        # The game's declaration (games/eigen_kweek/components.py ENGINES) says which options the
+        # numba kernels play; any other option value is refused before any question of agents.
+        if game.game_id != self.game_id:
+            return f"this engine plays {self.game_id}, not {game.game_id}"
+        refused = engine_refusal(game, self.engine_kind)
+        if refused is not None:
+            return refused
         for agent in agents:
             parsed = parse_agent(agent)
             if isinstance(parsed, str):
