@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamebag.web.analysis import MAX_UNFINISHED, AnalysesBusy, TableAnalyses
+from gamebag.web.analysis import MAX_UNFINISHED, AnalysesBusy, TableAnalyses, in_words
 from gamebag.web.settings import Limits
 from gamebag.web.workers import JobFailed
 
@@ -81,3 +81,14 @@ def test_analyses_waiting_at_once_are_bounded() -> None:
         await analyses.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_decision_in_words() -> None:
+    decision = {
+        "event": 4, "seat": 1, "action": ["gold", "blue"], "best": [["gold"], ["blue"]], "value": -1e-13,
+        "best_value": 0.0612, "loss": 0.0612, "label": "inaccuracy", "exact": True,
+    }  # fmt: skip
+    assert in_words(decision, ["Anna", "Ben"]) == (
+        "Ben chose gold+blue; gold or blue was better: it kept a 6% winning chance against 0% (−6.1 points): "
+        "an inaccuracy."
+    )

@@ -120,8 +120,8 @@ def in_words(decision: JsonDict, names: list[str]) -> str:
     best = " or ".join(_action(b) for b in decision["best"])
     lost = 100 * decision["loss"]
     text = (
-        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {100 * decision['best_value']:.0f}% "
-        f"winning chance against {100 * decision['value']:.0f}% (−{lost:.1f} points"
+        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {_percent(decision['best_value'])} "
+        f"winning chance against {_percent(decision['value'])} (−{lost:.1f} points"
     )
     if "loss_interval" in decision:
         low, high = decision["loss_interval"]
@@ -130,7 +130,15 @@ def in_words(decision: JsonDict, names: list[str]) -> str:
     if "points" in decision and decision["points"]["loss"] > 0:
         text += f", and {decision['points']['loss']:.2f} expected points of the turn"
     label = decision.get("label")
-    return f"{text}{': a ' + label if label else ''}."
+    return f"{text}{': ' + _article(label) + ' ' + label if label else ''}."
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _percent(value: float) -> str:
+    return f"{max(0.0, 100 * value):.0f}%"  # never "-0%" from a rounding below zero
 
 
 def _action(action: Any) -> str:
