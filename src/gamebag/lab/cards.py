@@ -19,7 +19,7 @@ from gamebag.core.errors import GamebagError
 from gamebag.lab.cells import build_cells
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Difference, share_difference
-from gamebag.lab.study import CellRun
+from gamebag.lab.study import CellRun, check_limits
 
 ABSTAIN = "abstain"
 
@@ -80,6 +80,7 @@ def card_study(
     """Seat 0's win share with and without each card (``games`` per card and for the baseline)."""
     from gamebag.lab.api import run_cells
 
+    check_limits(games, None, 1000)  # the same bounds as a balance study, before any cell is built
     cards = study_cards(game)
     cells, notices = build_cells(game, [players], ["heuristic"], (), options, seed)
     for card in cards:

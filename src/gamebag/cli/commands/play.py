@@ -15,7 +15,7 @@ from rich.rule import Rule
 import gamebag
 from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
-from gamebag.cli.common import build_game, split_agents
+from gamebag.cli.common import build_game, check_output_file, split_agents
 from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict
@@ -43,8 +43,10 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(None, "--seed", "-s", help="Seed for dice, draws and bots (default: random)."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         record: Path | None = typer.Option(
-            None, "--record", help="Save the record here (a game cut short is always saved, by default in the "
-            "working folder)."
+            None,
+            "--record",
+            help="Save the record here (checked writable before the game starts; a game cut short is always "
+            "saved, by default in the working folder).",
         ),
         resume: Path | None = typer.Option(
             None, "--resume", help="Continue the game in this record (its game, players and options are used)."
@@ -61,6 +63,8 @@ def register(app: typer.Typer) -> None:
         """
         if not 0 <= auto_delay <= MAX_AUTO_DELAY:
             raise GamebagError(f"--auto-delay must be from 0 to {MAX_AUTO_DELAY:g} seconds, not {auto_delay:g}")
+        if record is not None:
+            check_output_file("--record", record)
         events: list[dict[str, Any]] = []
         if resume is not None:
             saved = Record.load(resume)
@@ -68,7 +72,9 @@ def register(app: typer.Typer) -> None:
                 raise GamebagError(f"{resume} holds a game of {saved.game}, not {game}")
             players, option = saved.players, [f"{k}={_option_text(v)}" for k, v in saved.options.items()]
             events = saved.events
-            record = record or resume  # the resumed game's record continues in the same file
+            if record is None:  # the resumed game's record continues in the same file
+                record = resume
+                check_output_file("--resume", record)
             meta_seed = saved.meta.get("seed")
             seed = meta_seed if isinstance(meta_seed, int) and seed is None else seed
         cls = gamebag.entry(game).game_class
@@ -149,7 +155,11 @@ class TerminalGame:
             return
         # Nothing a player did is lost: a game cut short is saved and can be replayed or resumed.
         path = self.record_path or Path(f"gamebag-{self.game.game_id}-{self.seed}.json")
-        path.write_text(json.dumps(self.match.record.to_json(), indent=1), encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(self.match.record.to_json(), indent=1), encoding="utf-8")
+        except OSError as error:  # the working folder, unlike --record, is not checked before the game
+            raise GamebagError(f"cannot save the game to {path}: {error.strerror or error}") from None
         if finished:
             self.console.print(f"The game's record is saved in {path}; `gamebag replay {path}` shows it.")
             return
