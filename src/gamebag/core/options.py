@@ -132,6 +132,51 @@ def validate_options(
     return FrozenOptions(result)
 
 
+@dataclass(frozen=True)
+class OptionGroup:
+    """Options that only make sense together, given as one value ``a/b/c`` (one part per member).
+
+    Eigen Kweek's coin set is one: its five counts must add up to 35, so a study varies the
+    set, not one count at a time. The members stay ordinary options; the game still checks
+    them together.
+    """
+
+    name: str
+    members: tuple[str, ...]
+    doc: str
+
+    def split(self, value: Any) -> dict[str, Any]:
+        """``"20/10/5/0/0"`` (or a sequence) -> one value per member."""
+        parts: Sequence[Any]
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split("/")]
+        elif isinstance(value, list | tuple):
+            parts = value
+        else:
+            parts = []
+        if len(parts) != len(self.members) or any(part == "" for part in parts):
+            raise OptionError(
+                f"option group {self.name!r}: {value!r} is not allowed; expected {len(self.members)} values "
+                f"written a/b/..., one for each of {', '.join(self.members)}"
+            )
+        return dict(zip(self.members, parts, strict=True))
+
+
+def expand_option_groups(groups: Sequence[OptionGroup], given: Mapping[str, Any]) -> dict[str, Any]:
+    """``given`` with every group name replaced by its members' values (a member given twice is refused)."""
+    by_name = {group.name: group for group in groups}
+    result = {name: value for name, value in given.items() if name not in by_name}
+    for name, value in given.items():
+        group = by_name.get(name)
+        if group is None:
+            continue
+        for member, part in group.split(value).items():
+            if member in result:
+                raise OptionError(f"option {member!r} is given both alone and in the group {name!r}; choose one")
+            result[member] = part
+    return result
+
+
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """Parse command-line ``key=value`` pairs (values stay strings; ``validate_options`` types them)."""
     result: dict[str, str] = {}

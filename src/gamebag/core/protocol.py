@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar, final
 
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, PlayerCountError
-from gamebag.core.options import Option, OptionValue, validate_options
+from gamebag.core.options import Option, OptionGroup, OptionValue, expand_option_groups, validate_options
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
 
@@ -73,6 +73,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     default_players: ClassVar[int]
     traits: ClassVar[Traits]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    # Options given together as one value ``a/b/c`` (``coins=20/10/5/0/0``); see ``OptionGroup``.
+    option_groups: ClassVar[tuple[OptionGroup, ...]] = ()
     # The layout of ``observation_tensor``: a game bumps it whenever the tensor's features change,
     # so that a policy trained on an older layout is refused instead of silently misread.
     observation_version: ClassVar[int] = 1
@@ -90,6 +92,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
                 f"{self.game_id} is played by {self.min_players} to {self.max_players} players, not {players}"
             )
         self.num_players: int = players
+        if self.option_groups:
+            options = expand_option_groups(self.option_groups, options)
         self.options: Mapping[str, OptionValue] = validate_options(self.option_specs, options)
         self._configure()
 

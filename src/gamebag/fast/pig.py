@@ -28,12 +28,11 @@ from gamebag.fast import solved
 from gamebag.fast.base import (
     BatchResult,
     FastEngine,
-    LearnerStep,
     LearnerView,
     PreparedCache,
     StepBatch,
-    illegal_learner_action,
 )
+from gamebag.fast.boards import BoardStepBatch
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
@@ -460,82 +459,55 @@ def policy_codes(agents: Sequence[str]) -> Int8Array:
 
 
 # ---- the engine ----------------------------------------------------------------------------
-class PigStepBatch(StepBatch):
+class PigStepBatch(BoardStepBatch):
     """``num_envs`` games of Pig as one board (see the module docstring for its columns)."""
 
+    FIELDS = FIELDS
+    PHASE = PHASE
+    OVER = OVER
+
     def __init__(self, game: Game[Any, Any, Any], num_envs: int) -> None:
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        self.game = game
+        super().__init__(game, num_envs, 2, NUM_ACTIONS, OBSERVATION_SIZE)
         self.rules = rules_of(game)
-        self.num_envs = num_envs
-        self.num_players = 2
-        self.num_actions = NUM_ACTIONS
-        self.observation_size = OBSERVATION_SIZE
-        self.board = np.zeros((num_envs, FIELDS), dtype=np.int32)
-        self.keys = np.zeros(num_envs, dtype=np.uint64)
-        self.counters = np.zeros(num_envs, dtype=np.uint64)
-        self.index = np.zeros(num_envs, dtype=np.int64)
-        self.finished = np.zeros(num_envs, dtype=np.bool_)
-        self.run = np.uint64(0)
 
-    def reset(self, seed: int | str, first_index: int = 0) -> None:
-        self.run = run_key(seed)
-        self.index[:] = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
-        self._restart(np.ones(self.num_envs, dtype=np.bool_))
+    def _reset_row(self, row: int) -> None:
+        reset_row(self.board, row)
 
-    def _restart(self, rows: npt.NDArray[np.bool_]) -> None:
-        for i in np.nonzero(rows)[0]:
-            reset_row(self.board, int(i))
-            self.keys[i] = game_key(self.run, self.index[i])
-            self.counters[i] = 0
-        self.finished[rows] = False
+    def _roll_pending(self) -> None:
         roll_until_decision(self.board, self.keys, self.counters, self.rules.goal, self.rules.sides)
-        # A game can be won by its very first rolls only with a goal of six or less.
-        self.finished[rows] = self.board[rows, PHASE] == OVER
 
-    def reset_done(self) -> npt.NDArray[np.bool_]:
-        """Finished env ``k`` goes on with game ``index + num_envs`` (indices never repeat)."""
-        done = self.done()
-        self.index[done] += self.num_envs
-        self._restart(done)
-        return done
+    def _step_rows(self, moves: npt.NDArray[np.int64]) -> int:
+        goal, sides = self.rules.goal, self.rules.sides
+        return int(step_rows(self.board, self.keys, self.counters, moves, self.finished, goal, sides))
 
-    def step(self, actions: npt.NDArray[np.int64]) -> None:
-        moves = np.asarray(actions, dtype=np.int64)
-        if moves.shape != (self.num_envs, 2):
-            raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {moves.shape}")
-        bad = step_rows(self.board, self.keys, self.counters, moves, self.finished, self.rules.goal, self.rules.sides)
-        if bad >= 0:
-            seat = int(self.board[bad, SEAT])
-            raise ValueError(
-                f"env {bad}: seat {seat} must hold (0) or roll (1), not {int(moves[bad, seat])}; nothing was applied"
-            )
+    def _illegal_move(self, row: int, moves: npt.NDArray[np.int64]) -> str:
+        seat = int(self.board[row, SEAT])
+        return f"env {row}: seat {seat} must hold (0) or roll (1), not {int(moves[row, seat])}; nothing was applied"
 
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         tables = policy_tables(self.game, agents)
         return policy_rows(policy_codes(agents), self.board, self.keys, self.counters, *tables)
 
-    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
-        """The default's step in one compiled call (the same games, draws and views)."""
+    def _learner_rows(
+        self,
+        seat: int,
+        policy: str,
+        chosen: npt.NDArray[np.int64],
+        before: LearnerView,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.bool_],
+        acting: npt.NDArray[np.bool_],
+        rewards: npt.NDArray[np.float64],
+        done: npt.NDArray[np.bool_],
+    ) -> int:
         agents = [policy] * self.num_players
         tables = policy_tables(self.game, agents)
         code = int(policy_codes(agents)[0])
-        n = self.num_envs
-        observations = np.empty((n, 1, OBSERVATION_SIZE), np.float32)
-        masks = np.empty((n, NUM_ACTIONS), np.bool_)
-        acting = np.empty(n, np.bool_)
-        rewards = np.empty(n, np.float64)
-        done = np.empty(n, np.bool_)
-        moves = np.ascontiguousarray(chosen, dtype=np.int64)
-        bad = learner_step_rows(
+        return int(learner_step_rows(
             self.board, self.keys, self.counters, self.finished, self.index, self.run, self.rules.goal,
-            self.rules.sides, seat, code, moves, before.acting, before.masks, *tables,
+            self.rules.sides, seat, code, chosen, before.acting, before.masks, *tables,
             observations, masks, acting, rewards, done,
-        )  # fmt: skip
-        if bad >= 0:
-            raise illegal_learner_action(bad, moves, before.masks)
-        return LearnerStep(LearnerView(observations[:, 0], masks, acting), rewards, done)
+        ))  # fmt: skip
 
     def to_act(self) -> npt.NDArray[np.bool_]:
         deciding = self.board[:, PHASE] == DECIDING
@@ -553,9 +525,6 @@ class PigStepBatch(StepBatch):
         rows = np.nonzero(self.finished)[0]
         out[rows, self.board[rows, WINNER]] = 1.0
         return out
-
-    def done(self) -> npt.NDArray[np.bool_]:
-        return np.asarray(self.board[:, PHASE] == OVER)
 
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         arrays: dict[str, npt.NDArray[Any]] = {name: self.board[:, k] for k, name in enumerate(FIELD_NAMES)}

@@ -15,6 +15,7 @@ from gamebag.agents.registry import split_agent_specs
 from gamebag.core.options import OptionValue
 from gamebag.lab.cells import Cell, build_cells, parse_players, parse_vary
 from gamebag.lab.execute import make_executor
+from gamebag.lab.quality import DEFAULT_TRACE_GAMES, check_quality_limits, measure_quality
 from gamebag.lab.results import BalanceResult, analyse_cell, compare_cells
 from gamebag.lab.study import DEFAULT_MAX_ROUNDS, CellRun, check_limits, run_study
 from gamebag.lab.warnings import REFERENCE_GAMES, probe_alike, reference_length, study_warnings
@@ -59,6 +60,8 @@ def balance(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     progress: Callable[[int, int], None] | None = None,
     on_cell_done: Callable[[CellRun], None] | None = None,
+    metrics: bool = False,
+    metrics_games: int = DEFAULT_TRACE_GAMES,
 ) -> BalanceResult:
     """Run a balance study of ``game`` and return its figures (see :class:`BalanceResult`).
 
@@ -67,12 +70,29 @@ def balance(
     ``vary``: ``{"rotate_start": [False, True]}`` or ``["rotate_start=false,true"]``; cells are
     the product. ``games`` per cell, or fewer with ``until`` (stop a cell once every seat's 95%
     interval is narrower than this). ``progress(cell, games)`` is called as games finish.
+    ``metrics``: add each cell's game-quality metrics (``gamebag.lab.quality``) from
+    ``metrics_games`` traced games and a ladder of agents.
     """
     check_limits(games, until, max_rounds)
+    check_quality_limits(metrics_games)
     cells, notices = plan(game, players, agents, vary, options, seed)
-    return run_cells(
+    result = run_cells(
         game, cells, notices, games, until, seed, workers, executor, address, max_rounds, progress, on_cell_done
     )
+    if metrics and not result.interrupted:
+        add_quality(result, metrics_games)
+    return result
+
+
+def add_quality(result: BalanceResult, traced_games: int) -> None:
+    """Measure every cell's game-quality metrics; Ctrl-C keeps the cells already measured."""
+    try:
+        for cell in result.cells:
+            c = cell.cell
+            cell.quality = measure_quality(c.game, c.players, dict(c.options), c.agents, c.seed, traced_games)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        result.warnings.insert(0, "interrupted: some cells have no quality metrics")
 
 
 def run_cells(

@@ -19,7 +19,7 @@ from typing import Any
 import gamebag
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError, OptionError, UnknownAgentError
-from gamebag.core.options import options_to_json, parse_option_pairs
+from gamebag.core.options import expand_option_groups, options_to_json, parse_option_pairs
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_seed
 
@@ -146,7 +146,7 @@ def build_cells(
     ``agents``: one spec for every seat, or one per seat (then every player count must match),
     or ``None`` for the strongest fast agent of each configuration.
     """
-    gamebag.entry(game_id)  # an unknown game fails here, listing the known ones
+    groups = gamebag.entry(game_id).game_class.option_groups  # an unknown game fails here, listing the known ones
     fixed = dict(options or {})
     for name, _ in vary:
         if name in fixed:
@@ -162,11 +162,12 @@ def build_cells(
     names = [name for name, _ in vary]
     for n in players:
         for values in product(*(list(v) for _, v in vary)):
-            given = {**fixed, **dict(zip(names, values, strict=True))}
+            asked = {**fixed, **dict(zip(names, values, strict=True))}
             try:
+                given = expand_option_groups(groups, asked)
                 game = gamebag.make(game_id, n, **given)
             except OptionError as error:
-                raise OptionError(f"{n} players, {_describe(given)}: {error}") from None
+                raise OptionError(f"{n} players, {_describe(asked)}: {error}") from None
             validated = options_to_json({k: game.options[k] for k in given})
             if agents is None:
                 agent = default_agent(game_id, n, validated)

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from gamebag.lab.cells import Cell
+from gamebag.lab.quality import Quality
 from gamebag.lab.stats import Difference, Summary, fairness_p, mean_difference, share_difference, summarise, wilson
 from gamebag.lab.study import CellRun
 
@@ -38,6 +39,7 @@ class CellResult:
     length: Summary
     ended_by: dict[str, int]
     alike_rate: float | None  # share of simultaneous decisions where every seat chose alike
+    quality: Quality | None = None  # game-quality metrics (``balance --metrics``)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +62,7 @@ class CellResult:
             "length": self.length.to_json(),
             "ended_by": self.ended_by,
             "alike_rate": self.alike_rate,
+            **({"quality": self.quality.to_json()} if self.quality is not None else {}),
         }
 
 

@@ -125,3 +125,18 @@ def summarise(values: FloatArray) -> Summary:
         p90=float(np.percentile(values, 90)),
         histogram=tuple((float(e), int(c)) for e, c in zip(edges[:-1], counts, strict=True)),
     )
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure and its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"value": self.value, "low": self.low, "high": self.high}
+
+    def overlaps(self, other: Estimate) -> bool:
+        return self.low <= other.high and other.low <= self.high

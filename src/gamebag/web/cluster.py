@@ -8,7 +8,7 @@ processes (an action forwarded to a table's owner, the owner's answer) go on
 each process's own channel. Every process listens on one connection.
 
 Which process owns a table is a lease in the database (``db.Store.acquire``):
-see ``manager.py`` for how tables are owned, watched, and taken over.
+see ``ownership.py`` for how tables are owned, watched, and taken over.
 """
 
 from __future__ import annotations

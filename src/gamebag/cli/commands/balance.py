@@ -48,6 +48,12 @@ def register(app: typer.Typer) -> None:
         cards: bool = typer.Option(
             False, "--cards", help="Card study: each card's worth to a seat that abstains from it."
         ),
+        metrics: bool = typer.Option(
+            False, "--metrics", help="Add game-quality metrics per cell: drama, decisions, skill, interaction."
+        ),
+        metrics_games: int = typer.Option(
+            300, "--metrics-games", help="Games traced per cell for --metrics (1 to 20,000)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         per_game: Path = typer.Option(
             None,
@@ -106,6 +112,8 @@ def register(app: typer.Typer) -> None:
                     max_rounds,
                     progress.advance,
                     progress.done,
+                    metrics,
+                    metrics_games,
                 )
                 study = None
         if per_game is not None:
@@ -211,6 +219,7 @@ def print_result(result: Any) -> None:
             "\n".join(f"{k}: {v}" for k, v in cell.ended_by.items()),
         )
     console.print(table)
+    print_quality(console, result)
     if result.comparisons:
         labels = {c.cell.index: c.cell.label for c in result.cells}
         first = labels.get(result.comparisons[0].against, "")
@@ -232,6 +241,28 @@ def print_result(result: Any) -> None:
     for warning in result.warnings:
         console.print(f"[bold yellow]warning:[/bold yellow] {warning}", highlight=False)
     console.print(f"{sum(c.games for c in result.cells):,} games in {result.seconds:.1f} s")
+
+
+def print_quality(console: Console, result: Any) -> None:
+    from gamebag.lab.quality import QUALITY_METRICS
+
+    measured = [cell for cell in result.cells if cell.quality is not None]
+    if not measured:
+        return
+    table = Table(title="game-quality metrics per cell (95% intervals; docs/designers.md defines them)")
+    table.add_column("metric")
+    for cell in measured:
+        table.add_column(cell.cell.label, justify="right")
+    for name in QUALITY_METRICS:
+        row = []
+        for cell in measured:
+            e = cell.quality.estimates().get(name)
+            row.append("-" if e is None else f"{e.value:.3g} ({e.low:.3g}-{e.high:.3g})")
+        table.add_row(name, *row)
+    console.print(table)
+    for cell in measured:
+        for note in cell.quality.notes:
+            console.print(f"[dim]{cell.cell.label}: {note}[/dim]", highlight=False)
 
 
 def print_cards(study: Any) -> None:

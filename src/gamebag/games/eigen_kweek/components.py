@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from gamebag.core.errors import OptionError
-from gamebag.core.options import Option, OptionValue
+from gamebag.core.options import Option, OptionGroup, OptionValue
 from gamebag.games.eigen_kweek.nodes import Phase
 
 TOTAL_TOKENS = 116
@@ -168,6 +168,27 @@ OPTION_SPECS: tuple[Option, ...] = (
         True,
         "true (the rulebook's words): FLUPPE pays two weed tokens for each plant card on the board, "
         "potato sacks (ploughed-over cards) included; false: for each growing plant card only.",
+    ),
+)
+
+
+# Numbers that are given together: a coin set must add up to 35, and a designer compares whole sets
+# of capacities or plough costs (``--vary coins=10/10/10/0/5,20/10/5/0/0``).
+OPTION_GROUPS: tuple[OptionGroup, ...] = (
+    OptionGroup(
+        "coins",
+        tuple(f"coins_worth_{v}" for v in COIN_VALUES),
+        "The coin set: how many coins are worth " + "/".join(map(str, COIN_VALUES)) + " (adding up to 35).",
+    ),
+    OptionGroup(
+        "capacity",
+        tuple(f"capacity_{c}" for c in PLANT_COSTS),
+        "The plant capacities of the cards costing " + "/".join(map(str, PLANT_COSTS)) + ".",
+    ),
+    OptionGroup(
+        "plough_cost",
+        tuple(f"plough_cost_{c}" for c in PLANT_COSTS),
+        "What ploughing over the cards costing " + "/".join(map(str, PLANT_COSTS)) + " costs.",
     ),
 )
 

@@ -1,0 +1,185 @@
+"""``gamebag tune``: search a game's options for the design that best meets the designer's goals."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gamebag.cli.common import dumps
+from gamebag.core.errors import GamebagError
+from gamebag.core.options import parse_option_pairs
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tune")
+    def tune(
+        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        players: int = typer.Option(None, "--players", "-n", help="Player count (default: the game's)."),
+        search: list[str] = typer.Option(
+            [],
+            "--search",
+            help="What may change: NAME=LO..HI (an integer option) or NAME=a,b,c (repeatable; "
+            "an option group as a/b/c, e.g. coins=10/10/10/0/5,20/10/5/0/0).",
+        ),
+        goal: list[str] = typer.Option(
+            [],
+            "--goal",
+            help="fair, length=R, short, long, min:METRIC or max:METRIC (repeatable: several goals "
+            "give a Pareto front).",
+        ),
+        limit: list[str] = typer.Option(
+            [], "--limit", help="METRIC<=X or METRIC>=X that every recommended design must meet (repeatable)."
+        ),
+        trials: int = typer.Option(50, "--trials", "-t", help="Designs to try (1 to 10,000)."),
+        games: int = typer.Option(2000, "--games", "-g", help="Games per trial; the leaders get 4x that."),
+        seed: int = typer.Option(0, "--seed", "-s", help="Seed of the sampler and of every game."),
+        agents: str = typer.Option(
+            None, "--agents", "-a", help="One agent for every seat, or one per seat (default: the strongest fast bot)."
+        ),
+        option: list[str] = typer.Option([], "--option", "-o", help="A fixed game option key=value (repeatable)."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes for each trial's games (1 to 64)."),
+        executor: str = typer.Option("local", "--executor", help="local (this machine) or ray."),
+        address: str = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)."),
+        storage: str = typer.Option(
+            None,
+            "--storage",
+            help="Optuna RDB URL (sqlite:///tune.db) to keep trials: the same command resumes, "
+            "and several processes share one search.",
+        ),
+        max_rounds: int = typer.Option(1000, "--max-rounds", help="Stop a game after this many rounds."),
+        metrics_games: int = typer.Option(
+            300, "--metrics-games", help="Games traced per trial for quality goals and limits (skill, drama, ...)."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (best, pareto, trials)."),
+        report: Path = typer.Option(None, "--report", help="Write tune.json, pictures and index.html here."),
+    ) -> None:
+        """Find the options of GAME that best meet --goal within --limit, re-measured and confirmed."""
+        import gamebag
+        from gamebag.agents.registry import split_agent_specs
+        from gamebag.lab.execute import MAX_WORKERS
+        from gamebag.lab.tune import TuneSettings, parse_goals, parse_limits, parse_search
+        from gamebag.lab.tune import tune as run_tune
+        from gamebag.lab.tune.report import check_report_folder, write_report
+        from gamebag.lab.tune.search import check_settings
+
+        count = players if players is not None else gamebag.entry(game).game_class.default_players
+        if not 1 <= workers <= MAX_WORKERS:
+            raise GamebagError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+        fixed = parse_option_pairs(option)
+        settings = TuneSettings(
+            game=game,
+            players=count,
+            dimensions=tuple(parse_search(game, count, search, fixed)),
+            goals=tuple(parse_goals(goal)),
+            limits=tuple(parse_limits(limit)),
+            trials=trials,
+            games=games,
+            seed=seed,
+            agents=None if agents is None else tuple(split_agent_specs(agents)),
+            options=fixed,
+            workers=workers,
+            executor=executor,
+            address=address,
+            storage=storage,
+            max_rounds=max_rounds,
+            metrics_games=metrics_games,
+        )
+        check_settings(settings)
+        if report is not None:
+            check_report_folder(report)
+        show = not as_json and sys.stderr.isatty()
+        previous = signal.signal(signal.SIGTERM, _terminate)
+        try:
+            with _TrialBar(show, trials) as bar:
+                result = run_tune(settings, bar.advance)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        if report is not None:
+            write_report(result, report, "gamebag " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+        if as_json:
+            typer.echo(dumps(result.to_json()))
+            return
+        print_tune(result)
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    # SIGTERM stops the search as Ctrl-C does: finished trials are kept and reported.
+    raise KeyboardInterrupt
+
+
+class _TrialBar:
+    """A progress bar of trials with the time left, on standard error."""
+
+    def __init__(self, show: bool, total: int) -> None:
+        self.show, self.total = show, total
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _TrialBar:
+        if self.show:
+            from gamebag.cli.common import progress_bar
+
+            self.bar = progress_bar()
+            self.bar.__enter__()
+            self.task = self.bar.add_task("trials", total=self.total)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, total=total)
+
+
+def _goal_heading(goal: Any) -> str:
+    if goal.target is not None:
+        return f"{goal.text} (distance)"
+    if goal.text == goal.metric:
+        return str(goal.text)
+    return f"{goal.text} ({'max' if goal.sign < 0 else 'min'} {goal.metric})"
+
+
+def print_tune(result: Any) -> None:
+    console = Console()
+    s = result.settings
+    if result.interrupted:
+        console.print("[bold yellow]interrupted[/bold yellow]: what finished before Ctrl-C")
+    complete = [t for t in result.trials if t.state == "complete"]
+    table = Table(title=f"{s.game}, {s.players} players: the best trials of {len(result.trials)}")
+    table.add_column("trial", justify="right")
+    table.add_column("options")
+    for g in s.goals:
+        table.add_column(_goal_heading(g), justify="right")
+    table.add_column("limits")
+    for trial in sorted(complete, key=lambda t: (not t.feasible, sum(t.objectives)))[:10]:
+        table.add_row(
+            str(trial.number),
+            " ".join(f"{k}={v}" for k, v in trial.params.items()),
+            *(f"{v * g.sign:.4g}" for v, g in zip(trial.objectives, s.goals, strict=True)),
+            "met" if trial.feasible else "broken",
+        )
+    console.print(table)
+    best = result.best
+    if best is not None:
+        final = best.confirmation or best.remeasured
+        console.print("[bold]recommended:[/bold] " + " ".join(f"{k}={v}" for k, v in best.params.items()))
+        for g in (g for g in s.goals if g.target is not None):
+            e = g.value(final.metrics)
+            console.print(f"  {_goal_heading(g)}: {e.value:.4g} ({e.low:.4g} to {e.high:.4g})")
+        for name, e in final.metrics.items():
+            console.print(f"  {name}: {e.value:.4g} ({e.low:.4g} to {e.high:.4g})", highlight=False)
+        state = "[green]confirmed[/green]" if best.confirmed else "[yellow]not confirmed[/yellow]"
+        console.print(f"  {state}: {best.why} ({final.games:,} games at a fresh seed)")
+    for note in result.notes:
+        console.print(f"[dim]note: {note}[/dim]", highlight=False)
+    console.print(f"{len(complete)} trials in {result.seconds:.1f} s")

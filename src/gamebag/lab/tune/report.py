@@ -1,0 +1,129 @@
+"""A tune's report folder: ``tune.json``, ``trials.png`` (each goal per trial), ``front.png`` (two goals)
+and ``index.html`` tying them together. The folder is checked before any game is played."""
+
+from __future__ import annotations
+
+import json
+import os
+from html import escape
+from pathlib import Path
+
+from gamebag.core.errors import GamebagError
+from gamebag.lab.tune.search import TuneResult
+
+
+def check_report_folder(folder: Path) -> None:
+    """Refuse a report folder that cannot be written, without creating anything."""
+    if folder.exists() and not folder.is_dir():
+        raise GamebagError(f"--report {str(folder)!r} is a file; name a folder")
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise GamebagError(f"--report {str(folder)!r} cannot be written ({str(probe)!r} is not a writable folder)")
+
+
+def write_report(result: TuneResult, folder: Path, command: str | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tune.json").write_text(json.dumps(result.to_json(), indent=2), encoding="utf-8")
+    _draw_trials(result, folder / "trials.png")
+    pictures = ["trials.png"]
+    if len(result.settings.goals) >= 2:
+        _draw_front(result, folder / "front.png")
+        pictures.append("front.png")
+    page = folder / "index.html"
+    page.write_text(_render(result, pictures, command), encoding="utf-8")
+    return page
+
+
+def _draw_trials(result: TuneResult, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    goals = result.settings.goals
+    figure, axes = plt.subplots(len(goals), 1, figsize=(7, 2.6 * len(goals)), squeeze=False, layout="constrained")
+    done = [t for t in result.trials if t.state == "complete"]
+    for index, goal in enumerate(goals):
+        axis = axes[index][0]
+        for feasible, colour, label in ((True, "tab:blue", "meets the limits"), (False, "tab:red", "breaks a limit")):
+            chosen = [t for t in done if t.feasible == feasible]
+            if chosen:
+                axis.scatter(
+                    [t.number for t in chosen], [t.objectives[index] for t in chosen], s=14, c=colour, label=label
+                )
+        best = float("inf")
+        xs, ys = [], []
+        for trial in done:
+            if trial.feasible:
+                best = min(best, trial.objectives[index])
+            if best < float("inf"):
+                xs.append(trial.number)
+                ys.append(best)
+        if xs:
+            axis.step(xs, ys, where="post", color="black", linewidth=1, label="best so far")
+        axis.set_xlabel("trial")
+        axis.set_ylabel(goal.text + " (smaller is better)")
+        axis.legend(fontsize=7, loc="upper right")
+    figure.suptitle(f"{result.settings.game}, {result.settings.players} players: each trial's goals")
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _draw_front(result: TuneResult, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    first, second = result.settings.goals[0], result.settings.goals[1]
+    figure, axis = plt.subplots(figsize=(6, 4.5), layout="constrained")
+    done = [t for t in result.trials if t.state == "complete"]
+    axis.scatter([t.objectives[0] for t in done], [t.objectives[1] for t in done], s=12, c="lightgray", label="trials")
+    front = [r.remeasured for r in result.pareto]
+    if front:
+        axis.scatter(
+            [first.value(m.metrics).value for m in front],
+            [second.value(m.metrics).value for m in front],
+            s=30,
+            c="tab:blue",
+            label="front, re-measured",
+        )
+    axis.set_xlabel(first.text)
+    axis.set_ylabel(second.text)
+    axis.legend(fontsize=8)
+    axis.set_title("the trade-off between the first two goals (smaller is better)")
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _render(result: TuneResult, pictures: list[str], command: str | None) -> str:
+    data = result.to_json()
+    s = result.settings
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>Tune: {escape(s.game)}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em}img{max-width:100%}"
+        "code{background:#eee}</style></head><body>",
+        f"<h1>Tune: {escape(s.game)}, {s.players} players</h1>",
+        f"<p>{len(result.trials)} trials of {s.games:,} games, seed {s.seed}, in {result.seconds:.1f} s.",
+    ]
+    if command:
+        parts.append(f" Made by <code>{escape(command)}</code>.")
+    parts.append("</p>")
+    parts += [f"<p><b>note:</b> {escape(n)}</p>" for n in result.notes]
+    best = data["best"]
+    if best is not None:
+        parts.append("<h2>Recommended</h2><ul>")
+        parts += [f"<li><code>{escape(k)}={escape(str(v))}</code></li>" for k, v in best["options"].items()]
+        parts.append("</ul>")
+        parts.append(f"<p>{'Confirmed' if best['confirmed'] else 'Not confirmed'}: {escape(best['why'])}.</p><ul>")
+        for name, e in best["metrics"].items():
+            parts.append(f"<li>{escape(name)}: {e['value']:.4g} ({e['low']:.4g} to {e['high']:.4g})</li>")
+        parts.append("</ul>")
+    parts += [f"<img src='{p}' alt='{escape(p)}'>" for p in pictures]
+    parts.append("<p>All figures: <a href='tune.json'>tune.json</a>.</p></body></html>")
+    return "".join(parts)

@@ -1,0 +1,155 @@
+"""Acting and publishing: apply one action durably, then send every reader its own view.
+
+Rules run on the server's one event loop, so an action is checked, committed and
+published with no other action in between; each reader gets its own seat's picture
+(or the public one), never another seat's secrets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
+from gamebag.web.hub import Connection
+from gamebag.web.live import LiveTable, Staged, Submission
+from gamebag.web.messages import dumps, state_message, table_meta
+from gamebag.web.summary import end_summary
+from gamebag.web.tablestate import (
+    ForwardError,
+    ManagerState,
+    StaleStepError,
+    TableAutomation,
+    TableClosedError,
+    UnknownTableError,
+)
+
+log = logging.getLogger("gamebag.web")
+
+
+class Acting(ManagerState):
+    """Acting on a table this process owns, and every message its readers get."""
+
+    # ---- acting -------------------------------------------------------------------------------
+    async def act(
+        self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
+    ) -> Submission:
+        """Apply one action durably, then tell every reader, then wake bots and the clock.
+
+        ``step``: the action was chosen at that step (refused once the table moved on);
+        ``waiting``: refused unless the seat still has to choose (a bot's or the clock's
+        move). The commit runs off the event loop on PostgreSQL, one table's actions one at
+        a time (``LiveTable.lock``), so a slow round trip holds up only its own table.
+        """
+        async with table.lock:
+            if step is not None and step != table.step:
+                raise StaleStepError(f"the table has moved on (step {table.step}, not {step}); choose again")
+            if waiting and seat not in table.waiting_for():
+                raise StaleStepError(f"seat {seat} has already chosen")
+            staged = table.stage(seat, action_json)
+            try:
+                await self._write(table, staged)
+            except LeaseLostError:
+                # The lease ran out (this process was too busy to renew it in time). If no other
+                # process took the table meanwhile, take the lease again and apply the action.
+                if not self.store.acquire(table.id, self.limits.lease_seconds):
+                    self._demote(table.id)  # another process owns the table now; nothing was written here
+                    raise ForwardError("the table moved to another server; choose again") from None
+                if self.store.load_since(table.id, table.step)[0]:
+                    # Another process had it in between and moved it on: start again from the database.
+                    self._unload(table.id, release=False)
+                    self.publish(self.get(table.id))
+                    raise ForwardError("the table has moved on; choose again") from None
+                await self._write(table, staged)
+            submission = table.apply(staged)
+            self.actions_accepted += 1
+            self.publish(table)
+            self.automate(table)
+        return submission
+
+    async def _write(self, table: LiveTable, staged: Staged) -> None:
+        if self.store.is_sqlite:
+            table.write(staged, self.store)  # a local file: quicker here than a hop to a thread
+        else:
+            await asyncio.to_thread(table.write, staged, self.store)
+
+    # ---- messages -------------------------------------------------------------------------------
+    def connected_seats(self, table_id: str) -> set[int]:
+        """Seats with a connection here or (in a cluster) on another process."""
+        seats = self.hub.connected_seats(table_id)
+        for elsewhere in self._remote_seats.get(table_id, {}).values():
+            seats |= elsewhere
+        return seats
+
+    def meta(self, table: LiveTable) -> dict[str, Any]:
+        clock = self._automation.get(table.id)
+        deadline = clock.clock.deadline if clock is not None and clock.clock.step == table.step else None
+        remote = self._remote_clocks.get(table.id)
+        if deadline is None and remote is not None and remote[0] == table.step and not self.owns(table):
+            deadline = remote[1]  # the owner's clock, as it announced it
+        return table_meta(table, self.connected_seats(table.id), deadline)
+
+    def sync(self, connection: Connection, table: LiveTable) -> None:
+        """Send one connection the whole picture, with its seat's recent history."""
+        message = state_message(
+            table,
+            connection.seat,
+            self.meta(table),
+            with_history=True,
+            summary=self.end_summary(table),
+            rematch=self.rematch_of(table),
+        )
+        connection.send(dumps(message))
+
+    def publish(self, table: LiveTable) -> None:
+        """Send every connection of the table its own seat's (or the public) picture."""
+        members = self.hub.members(table.id)
+        if not members:
+            return
+        meta = self.meta(table)
+        summary = self.end_summary(table)
+        rematch = self.rematch_of(table)
+        by_seat: dict[int | None, list[Connection]] = {}
+        for connection in members:
+            by_seat.setdefault(connection.seat, []).append(connection)
+        for seat, connections in by_seat.items():
+            text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
+            for connection in connections:
+                connection.send(text)
+
+    def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:
+        """Tell every reader which seats are connected (public: anyone at a table sees who sits)."""
+        text = dumps({"type": "presence", "connected": sorted(self.connected_seats(table.id))})
+        for connection in self.hub.members(table.id):
+            connection.send(text)
+        if broadcast and self.bus is not None:
+            here = sorted(self.hub.connected_seats(table.id))
+            message = {"k": "presence", "t": table.id, "n": self.node, "seats": here}
+            self._spawn(self._automation.setdefault(table.id, TableAutomation()), self._send_quietly(message))
+
+    async def _send_quietly(self, message: dict[str, Any]) -> None:
+        if self.bus is not None:
+            try:
+                await self.bus.send(TABLES_CHANNEL, message)
+            except Exception:
+                log.warning("presence could not be sent on the bus", exc_info=True)
+
+    def end_summary(self, table: LiveTable) -> dict[str, Any] | None:
+        """Scores by round and every seat's final view, once the game is over (kept while loaded)."""
+        if not table.is_over:
+            return None
+        summary = self._summaries.get(table.id)
+        if summary is None:
+            summary = end_summary(table.game, table.match.state, table.match.record.events)
+            self._summaries[table.id] = summary
+        return summary
+
+    def rematch_of(self, table: LiveTable) -> LiveTable | None:
+        next_id = table.config.next_id
+        if next_id is None:
+            return None
+        try:
+            return self.get(next_id)
+        except (UnknownTableError, TableClosedError):
+            return None

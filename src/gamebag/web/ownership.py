@@ -1,0 +1,262 @@
+"""A cluster (PostgreSQL): leases, replicas, promotion and forwarding.
+
+Several processes serve one set of tables. Each table has one owner at a time, the
+process holding its lease in the database: only the owner applies actions, runs the
+table's bots and turn clock, and writes (each write checks the lease in its own
+transaction). Another process with clients at the table keeps a read-only *replica*,
+reloaded from the database whenever the bus announces a change, sends its clients their
+views from it, and forwards their actions to the owner over the bus (each forwarded
+action names the step it was chosen at, so a retry can never be applied twice). The
+owner renews its leases every third of ``Limits.lease_seconds``; when it dies its leases
+run out, and a process watching the table takes it over by rebuilding it from the
+database, where every acknowledged action already is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from gamebag.core.errors import GamebagError
+from gamebag.web.cluster import new_node_id, node_channel
+from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
+from gamebag.web.live import LiveTable
+from gamebag.web.messages import dumps
+from gamebag.web.tablestate import ForwardError, ManagerState, closed_words
+
+log = logging.getLogger("gamebag.web")
+
+FORWARD_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
+
+
+class Owning(ManagerState):
+    """Leases kept and lost, replicas followed, tables taken over, actions forwarded."""
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.lease_seconds / 3.0)
+            try:
+                self.check_leases()
+            except Exception:
+                log.exception("renewing leases failed; trying again")
+
+    def check_leases(self) -> None:
+        """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone.
+
+        Also says this process is alive, and forgets the seats connected to processes that are not.
+        """
+        self.forget_dead(self.store.heartbeat(self.limits.lease_seconds))
+        owned = set(self.tables)
+        kept = self.store.renew(owned, self.limits.lease_seconds)
+        for table_id in owned - kept:
+            log.warning("table %s: lease lost to another process", table_id)
+            self._demote(table_id)
+        watched = [table_id for table_id in self.replicas if self.hub.members(table_id)]
+        for table_id, owner in self.store.owners(watched).items():
+            if owner is None:
+                self._promote(table_id)
+
+    def forget_dead(self, alive: set[str]) -> None:
+        """Drop the connected seats announced by processes no longer alive; tell local readers."""
+        for table_id, by_node in list(self._remote_seats.items()):
+            dead = [node for node in by_node if node not in alive]
+            if not dead:
+                continue
+            for node in dead:
+                del by_node[node]
+            if not by_node:
+                del self._remote_seats[table_id]
+            table = self.tables.get(table_id) or self.replicas.get(table_id)
+            if table is not None:
+                self.announce_presence(table, broadcast=False)
+
+    def _promote(self, table_id: str) -> bool:
+        """Take a watched table over from the database if its lease is free; True if this process owns it."""
+        if table_id in self.tables:
+            return True
+        if not self.store.acquire(table_id, self.limits.lease_seconds):
+            return False
+        stored = self.store.load(table_id)
+        if stored is None or stored.config.closed is not None:
+            self.store.release([table_id])
+            return False
+        self.replicas.pop(table_id, None)
+        table = LiveTable.rebuild(stored, self.store)
+        self.tables[table_id] = table
+        self._remote_clocks.pop(table_id, None)
+        self._inherit_clock(stored)
+        self.takeovers += 1
+        log.warning("table %s taken over at step %d", table_id, table.step)
+        self.automate(table)
+        self.publish(table)
+        return True
+
+    def _demote(self, table_id: str) -> None:
+        """This process lost a table's lease: stop its bots; keep a replica for local clients."""
+        self._unload(table_id, release=False)
+        if self.hub.members(table_id):
+            self._refresh(table_id)
+
+    def _refresh(self, table_id: str) -> None:
+        """Reload a replica from the database and send local clients their views."""
+        stored = self.store.load(table_id)
+        if stored is None:
+            return
+        if stored.config.closed is not None:
+            self._closed_elsewhere(table_id, stored.config.closed)
+            return
+        old = self.replicas.get(table_id)
+        replica = LiveTable.rebuild(stored, None)
+        self.replicas[table_id] = replica
+        self._adopt_stored_clock(stored)
+        if old is not None:
+            self._drop_stale_seats(old, replica)
+        self.publish(replica)
+
+    def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
+        """Bring a replica to the owner's latest commit: from the notice's own data when it
+        carries it and follows on from the replica, else by reading only what is new."""
+        replica = self.replicas[table_id]
+        step = int(notice.get("s", -1))
+        if step != -1 and step < replica.step:
+            return  # an announcement the replica is already past
+        try:
+            if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
+                replica.catch_up(list(notice["e"]), {})
+            elif notice.get("k") == "pending" and "a" in notice and step == replica.step:
+                replica.take_pending(int(notice["seat"]), notice["a"])
+            else:
+                events, pending = self.store.load_since(table_id, replica.step)
+                replica.catch_up(events, pending)
+        except Exception:
+            log.exception("replica %s could not follow; reloading it", table_id)
+            self._refresh(table_id)
+            return
+        self.publish(replica)
+
+    def _reload_replicas(self) -> None:
+        for table_id in list(self.replicas):
+            try:
+                self._refresh(table_id)
+            except Exception:
+                log.exception("replica %s could not be reloaded", table_id)
+
+    def _closed_elsewhere(self, table_id: str, reason: str) -> None:
+        text = dumps({"type": "closed", "reason": reason, "message": f"this table was {closed_words(reason)}"})
+        for connection in self.hub.members(table_id):
+            connection.send(text)
+            connection.close(flush=True)
+        self._unload(table_id, release=False)
+
+    def _drop_stale_seats(self, old: LiveTable, new: LiveTable) -> None:
+        """Local sockets of seats changed on another process: a re-issued token closes them, a seat
+        handed to a bot makes them watchers."""
+        changed = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.token != b.token}
+        to_bots = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.agent is None and b.agent}
+        notice = dumps({"type": "error", "message": "this seat's link was re-issued by the host", "ref": None})
+        for connection in self.hub.members(old.id):
+            if connection.seat in changed:
+                connection.send(notice)
+                connection.close(flush=True)
+            elif connection.seat in to_bots:
+                connection.seat = None
+
+    async def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if channel == TABLES_CHANNEL:
+            if message.get("n") == self.node and kind in ("events", "pending", "clock"):
+                return
+            table_id = str(message.get("t"))
+            if kind == "presence":
+                seats = {int(seat) for seat in message.get("seats", ())}
+                self._remote_seats.setdefault(table_id, {})[str(message.get("n"))] = seats
+                table = self.tables.get(table_id) or self.replicas.get(table_id)
+                if table is not None:
+                    self.announce_presence(table, broadcast=False)
+            elif kind == "clock":
+                self._take_clock(table_id, message)
+            elif kind == "closed":
+                if table_id in self.tables or table_id in self.replicas:
+                    self._closed_elsewhere(table_id, "host")
+            elif kind == "seats":
+                owned = self.tables.get(table_id)
+                if owned is not None:
+                    stored = self.store.load(table_id)
+                    if stored is not None:
+                        before = LiveTable(owned.config, owned.game, owned.match)
+                        owned.reconfigure(stored.config)
+                        self._drop_stale_seats(before, owned)
+                        self.publish(owned)
+                        self.automate(owned)  # a seat handed to a bot elsewhere: its bot plays here
+                elif table_id in self.replicas:
+                    self._refresh(table_id)
+            elif table_id in self.tables:
+                self._demote(table_id)  # another process wrote: this one's lease is gone
+            elif table_id in self.replicas:
+                self._owner_of[table_id] = str(message.get("n"))
+                self._catch_up(table_id, message)
+        elif kind == "act":
+            # Started in bus order (each table's lock keeps that order), without holding up the bus.
+            self._spawn_task(self._answer_for_other(message))
+        elif kind in ("ack", "error"):
+            future = self._answers.get(str(message.get("r")))
+            if future is not None and not future.done():
+                future.set_result(message)
+
+    async def _answer_for_other(self, message: dict[str, Any]) -> None:
+        channel, answer = await self._act_for_other(message)
+        if self.bus is not None:
+            await self.bus.send(channel, answer)
+
+    async def _act_for_other(self, message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """An action forwarded by another process: apply it here if this process owns the table.
+
+        Returns the channel the answer goes to, and the answer.
+        """
+        answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
+        table_id = str(message.get("t"))
+        try:
+            table = self.get(table_id)
+            if not self.owns(table):
+                answer["m"] = "the table moved to another server; choose again"
+            else:
+                step = message.get("s")
+                seat = int(message["seat"])
+                submission = await self.act(table, seat, message.get("a"), step=step if isinstance(step, int) else -1)
+                answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
+        except (GamebagError, LookupError, LeaseLostError) as error:
+            answer["m"] = str(error)
+        except Exception:
+            log.exception("forwarded action at table %s failed", table_id)
+            answer["m"] = "the server could not apply this action; nothing changed"
+        return node_channel(str(message.get("n"))), answer
+
+    async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
+        """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
+        if self.bus is None or self.node is None:
+            raise ForwardError("this table is not served here")
+        owner = self._owner_of.get(table.id) or self.store.owners([table.id]).get(table.id)
+        if owner is None or owner == self.node:
+            if self._promote(table.id):
+                submission = await self.act(self.tables[table.id], seat, action_json, step=step)
+                return {"k": "ack", "s": submission.step, "e": bool(submission.events)}
+            owner = self.store.owners([table.id]).get(table.id)
+            if owner is None:
+                raise ForwardError("the table's server is changing; choose again in a moment")
+        reference = new_node_id()
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[reference] = future
+        try:
+            await self.bus.send(
+                node_channel(owner),
+                {"k": "act", "t": table.id, "seat": seat, "a": action_json, "s": step, "r": reference, "n": self.node},
+            )
+            return await asyncio.wait_for(future, FORWARD_SECONDS)
+        except TimeoutError:
+            self._owner_of.pop(table.id, None)  # ask the database next time: the owner may be gone
+            raise ForwardError(
+                "the table's server did not answer in time; look at the table and choose again if it still asks"
+            ) from None
+        finally:
+            self._answers.pop(reference, None)

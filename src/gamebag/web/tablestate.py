@@ -1,0 +1,162 @@
+"""What every part of the table manager shares: its state, its errors, and the parts' interface.
+
+``TableManager`` (``manager.py``) is assembled from three parts that each read alone:
+``acting.py`` (apply an action, send each reader its view), ``automation.py`` (bots and the
+turn clock) and ``ownership.py`` (a cluster's leases, replicas, promotion and forwarding).
+They share the state held here; ``ManagerState`` also declares the few methods one part calls
+in another, so each part names what it relies on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamebag.core.errors import GamebagError
+from gamebag.web.cluster import Bus
+from gamebag.web.db import Store, StoredTable
+from gamebag.web.hub import Hub
+from gamebag.web.live import LiveTable, Submission
+from gamebag.web.settings import Limits
+from gamebag.web.workers import AgentKey, WorkerPool
+
+
+class UnknownTableError(LookupError):
+    """A table id that this server does not hold."""
+
+
+class TableClosedError(LookupError):
+    """A table closed by its host or expired: it is kept (its record too) but nobody plays it."""
+
+
+class HostError(PermissionError):
+    """A host-only request without the table's host token."""
+
+
+class ForwardError(GamebagError):
+    """An action for a table owned by another process that could not be confirmed."""
+
+
+class StaleStepError(GamebagError):
+    """An action chosen at a step the table has moved on from (or for a seat that already chose)."""
+
+
+@dataclass
+class TableClock:
+    """The turn timer of one table: the step it runs for and its deadline."""
+
+    step: int = -1
+    deadline: float | None = None
+    handle: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class TableAutomation:
+    """Bot moves already scheduled, by (seat, step), the turn clock and the table's running tasks."""
+
+    scheduled: set[tuple[int, int]] = field(default_factory=set)
+    clock: TableClock = field(default_factory=TableClock)
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    touched: float = field(default_factory=time.monotonic)
+    # a cluster: the clock needs storing (and the task storing it runs); the clock the previous
+    # owner stored (step, wall-clock deadline), kept by a process that takes the table over
+    clock_dirty: bool = False
+    clock_writing: bool = False
+    inherited: tuple[int, float | None] | None = None
+
+
+def agent_key(table: LiveTable, spec: str) -> AgentKey:
+    config = table.config
+    return (config.game, config.players, json.dumps(config.options, sort_keys=True), spec)
+
+
+class ManagerState:
+    """The state of every table of this server, shared by the manager's parts."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        allow_seed: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.hub = Hub()
+        self.pool = WorkerPool(self.limits.bot_workers)
+        self.bot_delay = bot_delay
+        self.allow_seed = allow_seed
+        self.tables: dict[str, LiveTable] = {}
+        self._automation: dict[str, TableAutomation] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
+        self.actions_accepted = 0
+        self.fallback_moves = 0
+        # a cluster (PostgreSQL): this process's id, the bus, tables owned elsewhere that local
+        # clients watch, forwarded actions awaiting their answer, seats connected elsewhere
+        self.node: str | None = None
+        self.bus: Bus | None = None
+        self.replicas: dict[str, LiveTable] = {}
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._remote_seats: dict[str, dict[str, set[int]]] = {}
+        self._owner_of: dict[str, str] = {}  # the process that last wrote each watched table
+        self._remote_clocks: dict[str, tuple[int, float | None]] = {}  # the owner's clock: step, deadline
+        self._leases: asyncio.Task[None] | None = None
+        self.takeovers = 0
+
+    def owns(self, table: LiveTable) -> bool:
+        return self.tables.get(table.id) is table
+
+    def _spawn(self, automation: TableAutomation, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        automation.tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(automation.tasks.discard)
+
+    def _spawn_task(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ---- what one part calls in another (defined in manager.py, acting.py, automation.py, ownership.py)
+    def get(self, table_id: str) -> LiveTable:
+        raise NotImplementedError
+
+    def _unload(self, table_id: str, release: bool = True) -> None:
+        raise NotImplementedError
+
+    async def act(
+        self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
+    ) -> Submission:
+        raise NotImplementedError
+
+    def publish(self, table: LiveTable) -> None:
+        raise NotImplementedError
+
+    def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:
+        raise NotImplementedError
+
+    def automate(self, table: LiveTable) -> None:
+        raise NotImplementedError
+
+    def _take_clock(self, table_id: str, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _inherit_clock(self, stored: StoredTable) -> None:
+        raise NotImplementedError
+
+    def _adopt_stored_clock(self, stored: StoredTable) -> None:
+        raise NotImplementedError
+
+    def _demote(self, table_id: str) -> None:
+        raise NotImplementedError
+
+
+def closed_words(reason: str) -> str:
+    return "closed by its host" if reason == "host" else "closed after a long time with no move"
