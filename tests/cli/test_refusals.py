@@ -73,6 +73,17 @@ REFUSALS: list[tuple[list[str], str]] = [
     (["balance", "pig", "--report", "afile"], "this is a file, not a folder"),
     (["balance", "pig", "--report", "afile/report"], "afile is a file, not a folder"),
     (["balance", "eigen-kweek", "--cards", "--games", TEN_TO_12], "--games must be from 1 to 1,000,000"),
+    (["balance", "pig", "--metrics", "--metrics-games", TEN_TO_12], "--metrics-games must be from 1 to 20,000"),
+    # tune (workers and the report folder before the lab is imported; the rest before any trial)
+    (["tune", "pig", "--workers", "0"], f"--workers must be from 1 to {MAX_WORKERS}"),
+    (["tune", "pig", "--report", "afile"], "this is a file, not a folder"),
+    (["tune", "pig", "--report", "afile/tune"], "afile is a file, not a folder"),
+    (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--trials", TEN_TO_12], "--trials must be from 1"),
+    (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--games", TEN_TO_12], "--games must be from 1"),
+    (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--metrics-games", "0"], "--metrics-games must be"),
+    (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--max-rounds", TEN_TO_12], "--max-rounds must be"),
+    (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--storage", "sqlite:///afile/t.db"],
+     "cannot be opened"),
     # replay: unreadable and non-JSON records
     (["replay", "folder"], "cannot read"),
     (["replay", "missing.json"], "cannot read"),

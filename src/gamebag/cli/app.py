@@ -31,7 +31,8 @@ error_console = Console(stderr=True)
 
 
 def refuse(message: str) -> NoReturn:
-    """Print one ``error:`` line and leave with status 2."""
+    """Print one ``error:`` line and leave with status 2 (a message of several lines is joined into one)."""
+    message = " ".join(part.strip() for part in message.splitlines() if part.strip())
     error_console.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(USAGE_ERROR)
 
