@@ -28,6 +28,17 @@ every client left, and the growth of the server processes' memory over the run.
     .venv/bin/python bench/load_web.py --clients 200 --tables 50 --duration 30 --think 0.5
     .venv/bin/python bench/load_web.py --think 0      # every client acts at once: saturation
     .venv/bin/python bench/load_web.py --compare --clients 1000 --tables 250 --think 2 --duration 60
+
+``--attack`` adds clients that try to make the server wait for them (issue 27): first a long
+game is played out by bots (Eigen Kweek, 3 random bots, every coin worth 1, ploughing at 20,
+up to 90 rounds: about 1,600 steps); then, while the players above play their tables, four
+spectator sockets at that finished game flood ``sync`` (``--attack-syncs`` a second each) and
+two clients loop on its replay download, each starting the next as the last ends. The
+players' action-to-acknowledgement p99 is the figure that must stay low (under 100 ms);
+what the attackers got is reported beside it.
+
+    .venv/bin/python bench/load_web.py --attack --clients 40 --tables 10 --think 0.5 --duration 30
+    .venv/bin/python bench/load_web.py --attack --db postgres --clients 40 --tables 10 --think 0.5 --duration 30
 """
 
 from __future__ import annotations
@@ -271,11 +282,92 @@ def rss_kib(pid: int) -> int:
     return total
 
 
+# The attackers' game: long (about 1,600 steps), played out by bots before the clock runs.
+LONG_GAME_PLOUGH = {f"plough_cost_{cost}": 20 for cost in (2, 4, 6, 8)}
+LONG_GAME_COINS = {"coins_worth_1": 35, "coins_worth_2": 0, "coins_worth_3": 0, "coins_worth_5": 0}
+LONG_GAME = {
+    "game": "eigen-kweek",
+    "players": 3,
+    "seats": [{"bot": "random"}] * 3,
+    "seed": 7,
+    "options": {**LONG_GAME_PLOUGH, **LONG_GAME_COINS, "max_rounds": 90},
+}
+
+
+async def long_finished_game(http: httpx.AsyncClient, base: str, limit: float = 600.0) -> tuple[str, int]:
+    """Open the attackers' game, let its bots play it out; its id and number of steps."""
+    response = await http.post(f"{base}/api/tables", json=LONG_GAME)
+    response.raise_for_status()
+    table_id = str(response.json()["id"])
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        facts = (await http.get(f"{base}/api/tables/{table_id}")).json()
+        if facts["result"] is not None:
+            return table_id, int(facts["table"]["step"])
+        await asyncio.sleep(0.5)
+    raise SystemExit("the attackers' game did not finish in time")
+
+
+async def flood_syncs(url: str, per_second: float, stop_at: float, counts: dict[str, int]) -> None:
+    """A spectator asking for the whole picture ``per_second`` times a second."""
+    async with connect(url, max_size=2**24, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+
+        async def read() -> None:
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "state" and "history" in message:
+                    counts["syncs_answered"] += 1
+                elif message["type"] == "error":
+                    counts["sync_errors"] += 1
+
+        reader = asyncio.create_task(read())
+        try:
+            while time.monotonic() < stop_at:
+                await ws.send(json.dumps({"type": "sync"}))
+                counts["syncs_sent"] += 1
+                await asyncio.sleep(1.0 / per_second)
+        finally:
+            reader.cancel()
+
+
+async def loop_replays(url: str, stop_at: float, counts: dict[str, int], seconds: list[float]) -> None:
+    """A client downloading the replay again and again, each request as soon as the last ends."""
+    async with httpx.AsyncClient(timeout=60) as http:
+        while time.monotonic() < stop_at:
+            before = time.perf_counter()
+            response = await http.get(url)
+            seconds.append(time.perf_counter() - before)
+            counts[f"replays_{response.status_code}"] = counts.get(f"replays_{response.status_code}", 0) + 1
+
+
+async def attack_async(base: str, table_id: str, stop_wall: float, per_second: float) -> dict[str, Any]:
+    stop_at = time.monotonic() + (stop_wall - time.time())
+    counts: dict[str, int] = {"syncs_sent": 0, "syncs_answered": 0, "sync_errors": 0}
+    seconds: list[float] = []
+    ws_url = f"{base.replace('http://', 'ws://')}/ws/tables/{table_id}"
+    jobs = [flood_syncs(ws_url, per_second, stop_at, counts) for _ in range(4)]
+    jobs += [loop_replays(f"{base}/api/tables/{table_id}/replay", stop_at, counts, seconds) for _ in range(2)]
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    return {
+        **counts,
+        "replay_ms_p50": round(1000 * percentile(seconds, 0.5), 1),
+        "replay_ms_max": round(1000 * max(seconds), 1) if seconds else None,
+        "attacker_failures": [repr(r) for r in results if isinstance(r, BaseException)][:3],
+    }
+
+
+def attack(arguments: tuple[str, str, float, float]) -> dict[str, Any]:
+    """The attackers, in a process of their own (so they never slow the measuring clients down)."""
+    return asyncio.run(attack_async(*arguments))
+
+
 async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int], pool: Any) -> dict[str, Any]:
     seats_per_table = args.clients // args.tables
     players = seats_per_table + args.bots
     base = bases[0]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        attacked: tuple[str, int] | None = await long_finished_game(http, base) if args.attack else None
         tables = []
         for index in range(args.tables):
             seats = [{} for _ in range(seats_per_table)] + [{"bot": args.bot} for _ in range(args.bots)]
@@ -303,9 +395,13 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
                 specs.append(SeatSpec(len(specs), url, seat["token"], seat["seat"], seed))
         shares = [specs[k :: args.client_processes] for k in range(args.client_processes)]
         stop_wall = time.time() + args.duration
+        attackers = None
+        if attacked is not None:
+            attackers = pool.apply_async(attack, [(base, attacked[0], stop_wall, args.attack_syncs)])
         outcomes = await asyncio.to_thread(
             pool.map, play_share, [(share, stop_wall, args.think, args.arrival) for share in shares], 1
         )
+        attack_report = await asyncio.to_thread(attackers.get, 120) if attackers is not None else None
         by_index: dict[int, ClientStats] = {}
         crashed: list[str] = []
         lateness: list[float] = []
@@ -364,6 +460,7 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
         "sockets_open_after": open_after,
         "server_memory_growth_mib": round((memory_after - memory_before) / 1024, 1),
         "games_finished": finished_tables,
+        **({} if attacked is None else {"attacked_game_steps": attacked[1], "attack": attack_report}),
     }
 
 
@@ -461,8 +558,9 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
                 servers.append((port, start_server(port, db_url, args.sync)))
             bases = [f"http://127.0.0.1:{port}" for port, _ in servers]
             # The client processes are started (and have imported everything) before the clock runs.
-            with multiprocessing.get_context("spawn").Pool(args.client_processes) as pool:
-                pool.map(time.sleep, [0.0] * args.client_processes, 1)
+            workers = args.client_processes + (1 if args.attack else 0)  # the attackers' own process
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                pool.map(time.sleep, [0.0] * workers, 1)
                 report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers], pool))
             report = {"database": db, "processes": processes, "route": args.route, **report}
         finally:
@@ -505,6 +603,10 @@ def main() -> None:
         default=4,
         help="processes the clients are spread over (one event loop each), so the load generator is not the bottleneck",
     )
+    parser.add_argument(
+        "--attack", action="store_true", help="4 spectators flood sync and 2 clients loop on a long game's replay"
+    )
+    parser.add_argument("--attack-syncs", type=float, default=31.0, help="syncs a second each flooding spectator sends")
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = parser.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.tables <= args.clients or not 0 < args.duration <= 300:
@@ -513,6 +615,8 @@ def main() -> None:
         raise SystemExit("bounded runs only: 1-16 client processes")
     if not 1 <= args.processes <= 8 or not 0 <= args.arrival <= 60:
         raise SystemExit("bounded runs only: 1-8 processes, arrivals over 0-60 seconds")
+    if not 0 < args.attack_syncs <= 100:
+        raise SystemExit("bounded runs only: 0-100 syncs a second per attacker")
     if args.processes > 1 and args.db != "postgres":
         raise SystemExit("several processes share PostgreSQL: add --db postgres")
     layouts = [(1, "postgres"), (2, "postgres")] if args.compare else [(args.processes, args.db)]

@@ -213,6 +213,30 @@ def test_observers() -> None:
         game.make_py_observer(None, {"x": 1})
 
 
+def test_asking_for_a_tensor_the_game_does_not_provide_is_a_clear_error() -> None:
+    # pyspiel answered [] (and a shape of [], a size of 0) for the information-state tensor.
+    game = load("eel-harvest", 2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert not game.get_type().provides_information_state_tensor
+    no_tensor = r"gamebag_eel_harvest: no information-state tensor.*information_state_string"
+    for ask in (
+        lambda: state.information_state_tensor(0),
+        game.information_state_tensor_shape,
+        game.information_state_tensor_size,
+        lambda: game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).set_from(state, 0),
+    ):
+        with pytest.raises(pyspiel.SpielError, match=no_tensor):
+            ask()
+    public_type = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(pyspiel.SpielError, match=r"public view has no tensor.*string_from"):
+        game.make_py_observer(public_type).set_from(state, 0)
+    # What the game does provide still answers.
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size() > 0
+    assert state.information_state_string(0).startswith("p0:")
+
+
 def test_options_as_parameters() -> None:
     game = load("eel-harvest", 2, lone_player_grabs=3, draw="dice")
     options = game.new_initial_state().track.config.game.options

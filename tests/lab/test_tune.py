@@ -253,3 +253,31 @@ def test_balance_metrics_add_quality_to_every_cell() -> None:
         assert {"lead_changes", "comeback_rate", "skill_spread", "interaction"} <= set(quality)
     with pytest.raises(GamebagError, match="--metrics-games"):
         lab.balance("pig", 2, games=10, metrics=True, metrics_games=0)
+
+
+def test_per_game_rows_have_typed_option_columns(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from gamebag.lab.export import write_table
+
+    result = lab.balance("wriggle-roulette", 2, vary=["rotate_start=false,true", "snakes=15,17"], games=20)
+    path = tmp_path / "rows.parquet"
+    write_table(result.per_game, path)
+    table = pq.read_table(path)
+    assert str(table.schema.field("option_rotate_start").type) == "bool"
+    assert str(table.schema.field("option_snakes").type) == "int64"
+    assert sorted(set(table.column("option_snakes").to_pylist())) == [15, 17]
+
+
+def test_a_script_without_main_guard_gets_one_clear_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "study.py"
+    script.write_text(
+        "from gamebag import lab\nlab.balance('wriggle-roulette', players=2, games=100, workers=2)\n", encoding="utf-8"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode != 0
+    assert 'if __name__ == "__main__":' in done.stderr
+    assert "bootstrapping phase" not in done.stderr  # multiprocessing's own message is replaced

@@ -22,6 +22,12 @@ from gamebag.lab.cells import Cell
 from gamebag.lab.play import Block, play_block
 
 EXECUTORS = ("local", "ray")
+MAIN_GUARD_HINT = (
+    "the worker processes stopped while starting. In a script, call the lab with workers > 1 under "
+    "`if __name__ == \"__main__\":` (worker processes start by importing the script again, which must "
+    "not start another study); or pass workers=1"
+)
+
 MAX_WORKERS = 64
 
 Progress = Callable[[int, int], None]  # (cell index, games finished)
@@ -80,6 +86,10 @@ class PoolExecutor(Executor):
     """Runs blocks in ``workers`` processes; they report each finished game through a queue."""
 
     def __init__(self, workers: int, progress: Progress | None) -> None:
+        if getattr(multiprocessing.current_process(), "_inheriting", False):
+            # A worker importing a script that starts a study at import time (no main guard): stop
+            # it with the cause, once, instead of multiprocessing's long bootstrapping traceback.
+            raise SystemExit(f"gamebag: {MAIN_GUARD_HINT}")
         super().__init__(progress)
         self.parallel = workers
         context = multiprocessing.get_context("spawn")

@@ -178,8 +178,26 @@ def compare_cells(runs: list[CellRun]) -> list[Comparison]:
     return out
 
 
+def _option_types(runs: list[CellRun]) -> dict[str, pa.DataType]:
+    """One typed column per option any cell gives (``option_<name>``): bool, int64, string or list<string>."""
+    types: dict[str, pa.DataType] = {}
+    for run in runs:
+        for name, value in run.cell.options.items():
+            if isinstance(value, bool):
+                kind = pa.bool_()
+            elif isinstance(value, int):
+                kind = pa.int64()
+            elif isinstance(value, list | tuple):
+                kind = pa.list_(pa.string())
+            else:
+                kind = pa.string()
+            types.setdefault(name, kind)
+    return types
+
+
 def per_game_table(runs: list[CellRun]) -> pa.Table:
     width = max((run.cell.players for run in runs), default=0)
+    option_types = _option_types(runs)
     parts: list[pa.Table] = []
     for run in runs:
         games, n = run.games, run.cell.players
@@ -195,6 +213,12 @@ def per_game_table(runs: list[CellRun]) -> pa.Table:
             ),
             "players": pa.array(np.full(games, n, np.int8)),
             "options": pa.array([json.dumps(dict(run.cell.options), sort_keys=True)] * games, pa.string()),
+            # The same options as typed columns (null where a cell does not give the option), so a
+            # notebook filters and groups by them without parsing JSON.
+            **{
+                f"option_{name}": pa.array([run.cell.options.get(name)] * games, kind)
+                for name, kind in option_types.items()
+            },
             "agents": pa.array([",".join(run.cell.agents)] * games, pa.string()),
         }
         for seat in range(width):

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from gamebag.core.errors import GamebagError
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, Cell
-from gamebag.lab.execute import Executor
+from gamebag.lab.execute import MAIN_GUARD_HINT, Executor
 from gamebag.lab.play import FAST, Block, choose_engine
 from gamebag.lab.stats import wilson
 
@@ -119,7 +119,7 @@ def run_study(
                 queue = in_flight[index]
                 while queue and queue[0][1].done() and index not in finished:
                     _, future = queue.popleft()
-                    run.blocks.append(future.result())
+                    run.blocks.append(_result(future))
                     if until is not None and narrow_enough(run, until):
                         run.stopped_early = True
                     if run.stopped_early or run.games >= games:
@@ -145,6 +145,16 @@ def run_study(
                     if block.start == run.games:
                         run.blocks.append(block)
     return StudyRun(runs, interrupted, time.perf_counter() - started)
+
+
+def _result(future: Future[Block]) -> Block:
+    """A block's games, or a clear error where the worker pool broke (usually a missing main guard)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise GamebagError(MAIN_GUARD_HINT) from None
 
 
 def _fill(

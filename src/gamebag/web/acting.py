@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.hub import Connection
 from gamebag.web.live import LiveTable, Staged, Submission
-from gamebag.web.messages import dumps, state_message, table_meta
+from gamebag.web.messages import dumps, state_message, sync_text, table_meta
 from gamebag.web.summary import end_summary
 from gamebag.web.tablestate import (
     ForwardError,
@@ -47,6 +48,7 @@ class Acting(ManagerState):
                 raise StaleStepError(f"the table has moved on (step {table.step}, not {step}); choose again")
             if waiting and seat not in table.waiting_for():
                 raise StaleStepError(f"seat {seat} has already chosen")
+            chosen_before = dict(table.match.pending)
             staged = table.stage(seat, action_json)
             try:
                 await self._write(table, staged)
@@ -64,7 +66,8 @@ class Acting(ManagerState):
                 await self._write(table, staged)
             submission = table.apply(staged)
             self.actions_accepted += 1
-            self.publish(table)
+            only = changed_choices(chosen_before, table)
+            self.publish(table, None if only is None else only | {seat})
             self.automate(table)
         return submission
 
@@ -90,21 +93,31 @@ class Acting(ManagerState):
             deadline = remote[1]  # the owner's clock, as it announced it
         return table_meta(table, self.connected_seats(table.id), deadline)
 
-    def sync(self, connection: Connection, table: LiveTable) -> None:
-        """Send one connection the whole picture, with its seat's recent history."""
-        message = state_message(
+    def sync(self, connection: Connection, table: LiveTable, history: bool = True) -> None:
+        """Send one connection the whole picture, with its seat's recent history (``history``).
+
+        The history comes from the views the table keeps (``LiveTable.history_json``): a sync
+        never replays the game.
+        """
+        text = sync_text(
             table,
             connection.seat,
             self.meta(table),
-            with_history=True,
+            history=history,
             summary=self.end_summary(table),
             rematch=self.rematch_of(table),
         )
-        connection.send(dumps(message))
+        connection.send(text)
 
-    def publish(self, table: LiveTable) -> None:
-        """Send every connection of the table its own seat's (or the public) picture."""
+    def publish(self, table: LiveTable, only: Collection[int] | None = None) -> None:
+        """Send every connection of the table its own seat's (or the public) picture.
+
+        ``only``: just these seats' connections (a seat that changed its secret choice: what
+        everyone else sees is the same, and a message would tell them it changed its mind).
+        """
         members = self.hub.members(table.id)
+        if only is not None:
+            members = [connection for connection in members if connection.seat in only]
         if not members:
             return
         meta = self.meta(table)
@@ -153,3 +166,14 @@ class Acting(ManagerState):
             return self.get(next_id)
         except (UnknownTableError, TableClosedError):
             return None
+
+
+def changed_choices(chosen_before: dict[int, Any], table: LiveTable) -> set[int] | None:
+    """The seats whose readers alone must hear of what changed since ``chosen_before`` (the
+    pending secret choices then): the seats that changed a choice, when nothing else changed
+    (the same step, the same seats having chosen). None: everyone must (the table moved on,
+    or a seat chose for the first time, which is public)."""
+    pending = table.match.pending
+    if set(pending) != set(chosen_before) or not pending:
+        return None
+    return {seat for seat, action in pending.items() if chosen_before[seat] != action}

@@ -25,12 +25,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
-from gamebag.web.bounds import check_agent_spec
+from gamebag.web.bounds import BadJsonError, check_agent_spec, parse_json
 from gamebag.web.db import Store
+from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import agent_bounds, catalogue, playable_agents, rules_markdown
+from gamebag.web.logsafe import guard_log
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
@@ -44,6 +46,11 @@ STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 log = logging.getLogger("gamebag.web")
 
 
+def _json_bytes(value: Any) -> bytes:
+    """``value`` as ``JSONResponse`` writes it (compact, UTF-8)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
@@ -54,6 +61,14 @@ def invite_path(table_id: str, token: str) -> str:
 
 def host_path(table_id: str, token: str) -> str:
     return f"/host/{table_id}#host={token}"
+
+
+def _next_for_host(manager: TableManager, table: LiveTable) -> str | None:
+    """Where the host page sends the host once a rematch is open: the rematch's own host page."""
+    rematch = manager.rematch_of(table)
+    if rematch is None or not rematch.config.host_token:
+        return None if table.config.next_id is None else f"/play/{table.config.next_id}"
+    return host_path(rematch.id, rematch.config.host_token)
 
 
 def _seat_from_request(request: Request, table: LiveTable) -> int | None:
@@ -119,7 +134,9 @@ def create_app(
     this server at; invite links and QR codes use it (None: the address the host opened).
     """
     limits = limits or Limits()
+    guard_log(log)  # what clients put in the log cannot forge lines
     rates = RateLimits(limits)
+    downloads = Downloads()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -140,6 +157,7 @@ def create_app(
 
     app = FastAPI(title="gamebag", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.rates = rates
+    app.state.downloads = downloads
     app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -224,9 +242,9 @@ def create_app(
         and the host token that closes the table and re-issues links."""
         body = await request.body()  # the guard has bounded its size while it was read
         try:
-            data = json.loads(body or b"null")
-        except ValueError:
-            return _error(400, 'the request body must be JSON, for example {"game": "wriggle-roulette"}')
+            data = parse_json(body or b"null")
+        except BadJsonError as error:
+            return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
         await rates.new_table(client_address(request.scope))
         table = await manager_of(request).create(data)
         seats = []
@@ -293,7 +311,7 @@ def create_app(
             "spectate_qr": qr_rows(spectate),
             "invite_base": invite_base,
             "agents": list(playable_agents(table.game.game_id)),
-            "next": None if table.config.next_id is None else f"/play/{table.config.next_id}",
+            "next": _next_for_host(manager, table),
         }
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=None)
@@ -303,8 +321,8 @@ def create_app(
         table = table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         try:
-            data = json.loads(await request.body() or b"{}")
-        except ValueError:
+            data = parse_json(await request.body() or b"{}")
+        except BadJsonError:
             data = None
         if not isinstance(data, dict) or set(data) - {"agent"}:
             return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
@@ -325,14 +343,18 @@ def create_app(
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
         following = await manager.rematch(table)
-        return {"id": following.id, "path": rematch_path(following, seat)}
+        answer = {"id": following.id, "path": rematch_path(following, seat)}
+        if seat is None:  # the host: the rematch's host token, which the old one does not open
+            token = following.config.host_token
+            answer.update(host_token=token, host=host_path(following.id, token))
+        return answer
 
     @app.post("/api/client-errors")
     async def client_error(request: Request) -> dict[str, Any]:
         """A page reports that drawing a table failed; the server logs it (bounded by the guard and a rate)."""
         await rates.client_error(client_address(request.scope))
         body = (await request.body())[:2048]
-        log.warning("browser reported: %s", body.decode("utf-8", "replace").replace("\n", " "))
+        log.warning("browser reported: %s", body.decode("utf-8", "replace"))  # escaped by LogSafe
         return {"ok": True}
 
     @app.get("/api/tables/{table_id}")
@@ -344,10 +366,11 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         """The finished game's record, as ``gamebag replay`` reads it."""
+        await rates.download(client_address(request.scope))
         table = table_of(request, table_id)
         if not table.is_over:
             return _error(409, "the record can be downloaded once the game is over")
-        text = json.dumps(table.record_json(), indent=1)
+        text = await downloads.get((table.id, "record"), lambda: json.dumps(table.record_json(), indent=1).encode())
         filename = f"{table.game.game_id}-{table.id}.json"
         return Response(
             text,
@@ -356,18 +379,19 @@ def create_app(
         )
 
     @app.get("/api/tables/{table_id}/replay", response_model=None)
-    async def replay(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
+    async def replay(request: Request, table_id: str) -> Response:
         """Every step of a finished game as a seat saw it (token given) or as spectators did."""
+        await rates.download(client_address(request.scope))
         table = table_of(request, table_id)
         if not table.is_over:
             return _error(409, "a game can be replayed once it is over")
         seat = _seat_from_request(request, table)
-        return {
-            "table": manager_of(request).meta(table),
-            "seat": seat,
-            "steps": table.step_views(seat),
-            "result": result_json(table),
-        }
+        # The steps are built once per reader in a thread and kept; the table's facts are fresh.
+        steps = await downloads.get((table.id, "replay", seat), lambda: _json_bytes(table.step_views(seat)))
+        meta = _json_bytes(manager_of(request).meta(table))
+        result = _json_bytes(result_json(table))
+        body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

@@ -6,10 +6,13 @@ command line's where the command line's would let one request occupy the
 server (a deep search, a long solve). ``check_agent_spec`` and
 ``check_options`` refuse a request beyond a bound with a ``LobbyError`` that
 names the bound. The tables are data, documented in ``docs/web.md``.
+``parse_json`` reads a request body or socket message, refusing any parse failure
+(a body nested 20,000 deep too) with a ``BadJsonError`` that says what was wrong.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +22,36 @@ from gamebag.agents.registry import available_agents, parse_spec
 from gamebag.core.errors import GamebagError
 
 MAX_AGENT_SPEC = 200  # characters of an agent spec such as "ismcts:iterations=500,c=1.2"
+MAX_JSON_DEPTH = 32  # levels of nested arrays and objects in a body or message (a table request needs 3)
+
+
+class BadJsonError(ValueError):
+    """A request body or socket message that is not JSON the server reads (the message says why)."""
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``text`` as JSON; ``BadJsonError`` for any failure: not JSON, or nested past ``MAX_JSON_DEPTH``.
+
+    The parser itself recurses, so a deeply nested text raises ``RecursionError``, not
+    ``ValueError``; and a value nested just under the interpreter's limit would make later
+    code recurse past it. Both are refused here, before anything reads the value.
+    """
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise BadJsonError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as error:
+        raise BadJsonError(f"not valid JSON ({error})") from None
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth >= MAX_JSON_DEPTH:
+                    raise BadJsonError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+                pending.append((child, depth + 1))
+    return value
 
 
 class LobbyError(GamebagError, ValueError):

@@ -221,6 +221,7 @@ class RateLimits:
         ]
         self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
         self._report_item = RateLimitItemPerMinute(limits.reports_per_minute)
+        self._download_item = RateLimitItemPerMinute(limits.downloads_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -288,6 +289,10 @@ class RateLimits:
     async def client_error(self, address: str) -> None:
         """Count a page's error report (each is a line in the server's log); ``RateLimited`` past the rate."""
         await self._hit_async([self._report_item], address, "error reports")
+
+    async def download(self, address: str) -> None:
+        """Count a record or replay download; ``RateLimited`` past the rate."""
+        await self._hit_async([self._download_item], address, "record and replay downloads")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

@@ -3,7 +3,8 @@
 Each connection has its own bounded queue and writer task, so a slow or dead
 client never holds up a table or the other readers; one whose queue overflows
 is dropped (its browser reconnects and resynchronises). Incoming frames pass a
-token-bucket limiter so that flooding costs the flooder, not the server.
+token-bucket limiter so that flooding costs the flooder, not the server, and the costliest
+answer, a full sync, has a budget of its own per connection.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ SEND_QUEUE_LIMIT = 512
 FLOOD_RATE = 50.0  # messages per second a client may send on average
 FLOOD_BURST = 100.0  # ... and in one burst (an action that moves the game on is refunded)
 FLOOD_CLOSE_AFTER = 2000  # dropped messages after which the connection is closed
+# A full sync (the state with its history) is the costliest answer a socket can ask for: each
+# socket has a budget of them (a ``sync`` past it is refused; a stale action then gets the state
+# without its history). The browser asks for one when it joins.
+SYNC_RATE = 1.0  # full syncs per second on average
+SYNC_BURST = 5.0
 
 
 class RateLimiter:
@@ -67,6 +73,7 @@ class Connection:
         self.counted_seat: tuple[str, int] | None = None
         self.joined = False  # after a successful hello
         self.limiter = RateLimiter()
+        self.syncs = RateLimiter(SYNC_RATE, SYNC_BURST)  # this socket's budget of full syncs
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)
         self.closed = False
 

@@ -4,11 +4,18 @@
 bot's, a timed-out seat's default) enters a game: it decodes and checks the
 action, commits it to the database, and only then lets the caller tell anyone.
 If the commit fails the in-memory match is put back as it was.
+
+A table also keeps what its readers' recent history needs (``history_json``): the
+state before each of its last ``HISTORY_STEPS`` decisions, noted as the game moves on,
+and each reader's views of them, serialized once; a full sync never replays the game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +25,8 @@ from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.records import apply_event
 from gamebag.web.db import SeatConfig, Store, StoredTable, TableConfig
+
+HISTORY_STEPS = 40  # steps of history in a full sync (hello, sync)
 
 
 class SeatError(ValueError):
@@ -52,12 +61,24 @@ class LiveTable:
     one table are committed one at a time, in order, while other tables go on.
     """
 
-    def __init__(self, config: TableConfig, game: Game[Any, Any, Any], match: Match) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        game: Game[Any, Any, Any],
+        match: Match,
+        marks: Iterable[tuple[int, Any]] | None = None,
+    ) -> None:
         self.config = config
         self.game = game
         self.match = match
         self.lock = asyncio.Lock()
         self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+        # The state before each of the last decisions (event index, state), for the history;
+        # None until first needed when the caller did not give them (``rebuild`` does).
+        self._marks: deque[tuple[int, Any]] | None = None if marks is None else deque(marks, HISTORY_STEPS)
+        # Each reader's views of those states (JSON text by event index), and of the current state.
+        self._mark_views: dict[int | None, dict[int, str]] = {}
+        self._current_views: dict[int | None, tuple[int, str]] = {}
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -76,12 +97,14 @@ class LiveTable:
             store.save_events(config.id, len(stored.events), extra, match.is_over)
         for seat, action_json in sorted(stored.pending.items()):
             match.submit(seat, game.action_from_json(action_json))
-        return cls(config, game, match)
+        return cls(config, game, match, _decision_marks(game, match.record.events))
 
     def catch_up(self, events: list[dict[str, Any]], pending: dict[int, Any]) -> None:
         """A replica follows the owner: apply the stored events after its own, take the pending choices."""
         match = self.match
         for event in events:
+            if "moves" in event and self._marks is not None:
+                self._marks.append((len(match.record.events), match.state))
             match.state = apply_event(self.game, match.state, event)
             match.record.events.append(dict(event))
         match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
@@ -181,6 +204,8 @@ class LiveTable:
         match = self.match
         if len(match.record.events) != staged.first:
             raise RuntimeError("a staged action applied out of turn")
+        if self._marks is not None:
+            self._marks.extend(_decision_marks(self.game, staged.events, match.state, staged.first))
         match.state = staged.state
         match.record.events.extend(staged.events)
         match.pending = dict(staged.pending)
@@ -222,6 +247,36 @@ class LiveTable:
                 state = apply_event(game, state, events[index])
         return views
 
+    def history_json(self, seat: int | None) -> str:
+        """``step_views(seat, HISTORY_STEPS)`` as JSON text, from the states the table keeps.
+
+        Each view of a past decision is serialized once per reader and kept while it is
+        among the last ones; only the current state's view is new at each step.
+        """
+        if self._marks is None:  # a table not built by ``rebuild``: note the decisions once
+            self._marks = deque(_decision_marks(self.game, self.match.record.events), HISTORY_STEPS)
+        marks = list(self._marks)[-(HISTORY_STEPS - 1) :]
+        known = self._mark_views.setdefault(seat, {})
+        texts = []
+        for index, state in marks:
+            text = known.get(index)
+            if text is None:
+                text = known[index] = _json(self._view_of(state, seat))
+            texts.append(text)
+        if len(known) > len(marks):
+            kept = {index for index, _ in marks}
+            for index in [i for i in known if i not in kept]:
+                del known[index]
+        step = self.step
+        current = self._current_views.get(seat)
+        if current is None or current[0] != step:
+            current = self._current_views[seat] = (step, _json(self._view_of(self.match.state, seat)))
+        texts.append(current[1])
+        return "[" + ",".join(texts) + "]"
+
+    def _view_of(self, state: Any, seat: int | None) -> JsonDict:
+        return self.game.public_view(state) if seat is None else self.game.observation(state, seat)
+
     def record_json(self) -> JsonDict:
         record = self.match.record.to_json()
         record["meta"] = {
@@ -231,3 +286,29 @@ class LiveTable:
             "winners": list(self.game.winners(self.match.state)),
         }
         return record
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _decision_marks(
+    game: Game[Any, Any, Any], events: list[JsonDict] | tuple[JsonDict, ...], state: Any = None, first: int = 0
+) -> list[tuple[int, Any]]:
+    """(index, state before it) of each decision among ``events``, which follow ``state`` (None: the
+    initial state) at event index ``first``; only the last ``HISTORY_STEPS`` are kept.
+
+    States are applied only as far as the last decision needs (after it come chance events).
+    """
+    decisions = [k for k, event in enumerate(events) if "moves" in event][-HISTORY_STEPS:]
+    if not decisions:
+        return []
+    wanted = set(decisions)
+    marks = []
+    current = game.initial_state() if state is None else state
+    for k in range(decisions[-1] + 1):
+        if k in wanted:
+            marks.append((first + k, current))
+        if k < decisions[-1]:
+            current = apply_event(game, current, events[k])
+    return marks

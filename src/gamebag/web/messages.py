@@ -15,9 +15,8 @@ from collections.abc import Collection
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.web.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
 from gamebag.web.live import LiveTable
-
-HISTORY_STEPS = 40
 
 
 def dumps(message: JsonDict) -> str:
@@ -66,7 +65,6 @@ def state_message(
     seat: int | None,
     meta: JsonDict,
     *,
-    with_history: bool = False,
     summary: JsonDict | None = None,
     rematch: LiveTable | None = None,
 ) -> JsonDict:
@@ -91,9 +89,24 @@ def state_message(
         message["result"] = {**message["result"], **summary}
     if rematch is not None:
         message["next"] = {"id": rematch.id, "path": rematch_path(rematch, seat)}
-    if with_history:
-        message["history"] = table.step_views(seat, HISTORY_STEPS)
     return message
+
+
+def sync_text(
+    table: LiveTable,
+    seat: int | None,
+    meta: JsonDict,
+    *,
+    history: bool = True,
+    summary: JsonDict | None = None,
+    rematch: LiveTable | None = None,
+) -> str:
+    """``state_message`` as text, with ``history`` (the seat's views at its last ``HISTORY_STEPS``
+    steps) as its last key: views the table keeps already serialized (``LiveTable.history_json``)."""
+    text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
+    if not history:
+        return text
+    return f'{text[:-1]},"history":{table.history_json(seat)}}}'
 
 
 def rematch_path(rematch: LiveTable, seat: int | None) -> str:

@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.acting import changed_choices
 from gamebag.web.cluster import new_node_id, node_channel
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.live import LiveTable
@@ -121,6 +122,7 @@ class Owning(ManagerState):
         step = int(notice.get("s", -1))
         if step != -1 and step < replica.step:
             return  # an announcement the replica is already past
+        step_before, chosen_before = replica.step, dict(replica.match.pending)
         try:
             if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
                 replica.catch_up(list(notice["e"]), {})
@@ -133,7 +135,7 @@ class Owning(ManagerState):
             log.exception("replica %s could not follow; reloading it", table_id)
             self._refresh(table_id)
             return
-        self.publish(replica)
+        self.publish(replica, changed_choices(chosen_before, replica) if replica.step == step_before else None)
 
     def _reload_replicas(self) -> None:
         for table_id in list(self.replicas):

@@ -33,6 +33,7 @@ class Limits:
     tables_per_hour: int = 200
     connects_per_minute: int = 120  # new sockets per client address
     reports_per_minute: int = 30  # error reports from pages per client address (each is a log line)
+    downloads_per_minute: int = 30  # record and replay downloads per client address (each can be megabytes)
     sockets_per_address: int = 64  # open sockets per client address
     sockets_per_table: int = 32  # open sockets watching one table (spectators; seats count apart)
     sockets_per_seat: int = 3  # open sockets holding one seat token (phone, laptop, a reconnect)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,7 +137,7 @@ class ManagerState:
     ) -> Submission:
         raise NotImplementedError
 
-    def publish(self, table: LiveTable) -> None:
+    def publish(self, table: LiveTable, only: Collection[int] | None = None) -> None:
         raise NotImplementedError
 
     def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:

@@ -82,7 +82,7 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
         game = gamebag.make(game_id, players, **json.loads(options))
         agent = agents.get(key)
         if agent is None:
-            agent = make_agent(spec, game)
+            agent = make_agent(spec, game, local=False)  # never an agent that runs a file of this machine
             agents[key] = agent
             while len(agents) > AGENT_CACHE:
                 agents.popitem(last=False)

@@ -4,7 +4,7 @@ Client to server (JSON text frames, at most ``MAX_MESSAGE`` characters)::
 
     {"type": "hello", "token": "<seat token>"}   # join as a seat; no token: spectate
     {"type": "act", "action": <action JSON>, "step": n?, "ref": r?}
-    {"type": "sync"}                             # the whole picture again, with history
+    {"type": "sync"}                             # the whole picture again, with history (a budget each)
     {"type": "ping"}
 
 Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
@@ -15,7 +15,6 @@ Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -24,8 +23,9 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.bounds import BadJsonError, parse_json
 from gamebag.web.guard import RateLimited, RateLimits, client_address
-from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, Connection
+from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SYNC_RATE, Connection
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.manager import StaleStepError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import dumps, error_message
@@ -134,9 +134,9 @@ async def _handle_frame(
         connection.send(dumps(error_message(f"message too large: {len(text)} characters, at most {MAX_MESSAGE}")))
         return
     try:
-        message = json.loads(text)
-    except ValueError:
-        connection.send(dumps(error_message('not valid JSON; send an object such as {"type": "ping"}')))
+        message = parse_json(text)
+    except BadJsonError as error:
+        connection.send(dumps(error_message(f'{error}; send an object such as {{"type": "ping"}}')))
         return
     if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
         connection.send(
@@ -152,7 +152,11 @@ async def _handle_frame(
     elif not connection.joined:
         connection.send(dumps(error_message('say hello first: {"type": "hello", "token": ...}', ref)))
     elif kind == "sync":
-        manager.sync(connection, table)
+        if connection.syncs.allow():
+            manager.sync(connection, table)
+        elif connection.syncs.should_warn():
+            rate = f"at most {SYNC_RATE:g} a second, bursts of {SYNC_BURST:g}"
+            connection.send(dumps(error_message(f"too many syncs: {rate}; extra ones are ignored", ref)))
     else:
         await _act(message, connection, table, manager)
 
@@ -190,6 +194,7 @@ async def _hello(
     connection.seat = seat
     connection.joined = True
     connection.send(dumps({"type": "welcome", "seat": seat, "table": table.id}))
+    connection.syncs.allow()  # the first full sync counts against the budget too
     manager.sync(connection, table)
     if seat is not None:
         manager.announce_presence(table)  # everyone learns that this seat is here now
@@ -208,7 +213,7 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         connection.send(
             dumps(error_message(f"the table has moved on (step {table.step}, not {step}); choose again", ref))
         )
-        manager.sync(connection, table)
+        manager.sync(connection, table, history=connection.syncs.allow())
         return
     if not manager.owns(table):
         task = asyncio.get_running_loop().create_task(
@@ -221,7 +226,7 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         submission = await manager.act(table, connection.seat, message["action"], step=step)
     except StaleStepError as error:
         connection.send(dumps(error_message(str(error), ref)))
-        manager.sync(connection, manager.tables.get(table.id) or table)
+        manager.sync(connection, manager.tables.get(table.id) or table, history=connection.syncs.allow())
         return
     except GamebagError as error:
         connection.send(dumps(error_message(str(error), ref)))
@@ -261,4 +266,4 @@ async def _forward(
     connection.send(dumps(error_message(str(answer.get("m", "the action was refused")), ref)))
     current = manager.tables.get(table.id) or manager.replicas.get(table.id)
     if current is not None:
-        manager.sync(connection, current)
+        manager.sync(connection, current, history=connection.syncs.allow())

@@ -148,6 +148,8 @@ def register(app: typer.Typer) -> None:
 
 def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, workers: int = 1) -> None:
     """Serve ``application`` until stopped; a start-up failure (a database it cannot open) exits non-zero."""
+    from gamebag.web.serving import uvicorn_options
+
     if workers > 1:
         uvicorn.run(
             application,
@@ -156,12 +158,7 @@ def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, w
             host=host,
             port=port,
             log_level=log_level,
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,
-            ws_ping_interval=20.0,
-            ws_ping_timeout=20.0,
-            http="h11",
-            h11_max_incomplete_event_size=16 * 1024,
+            **uvicorn_options(),
         )
         return
     config = uvicorn.Config(
@@ -169,14 +166,7 @@ def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, w
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=64 * 1024,  # frames over this are refused while being read (close code 1009)
-        ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        # h11, not httptools: httptools reads request headers of any size (megabytes were
-        # accepted), h11 refuses them once 16 KiB are buffered without their end.
-        http="h11",
-        h11_max_incomplete_event_size=16 * 1024,  # request line and headers
+        **uvicorn_options(),  # socket frame sizes, and bounds on request headers' size and time
     )
     server = uvicorn.Server(config)
     server.run()

@@ -10,7 +10,15 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
-from gamebag.fast.base import BatchResult, FastEngine, LearnerStep, LearnerView, StepBatch, illegal_learner_action
+from gamebag.fast.base import (
+    BatchResult,
+    FastEngine,
+    LearnerStep,
+    LearnerView,
+    PreparedCache,
+    StepBatch,
+    illegal_learner_action,
+)
 from gamebag.fast.eel import batch
 from gamebag.fast.eel.layout import (
     BAG_EELS,
@@ -152,8 +160,14 @@ def row_from_state(game: rules.EelFamilyGame, state: rules.EelState) -> npt.NDAr
     return row
 
 
+KEPT_CONFIGURATIONS = 8  # (game, agents) whose playout settings stay prepared
+
+
 class EelFamilyEngine(FastEngine):
     """One compiled engine for both rule sets; the subclasses only name the game id."""
+
+    def __init__(self) -> None:
+        self._prepared: PreparedCache[Any] = PreparedCache(KEPT_CONFIGURATIONS)
 
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         return POLICY_NAMES
@@ -202,14 +216,26 @@ class EelFamilyEngine(FastEngine):
     ) -> tuple[float, ...] | None:
         if not isinstance(game, rules.EelFamilyGame) or not isinstance(state, rules.EelState):
             return None
-        if self.unsupported(game, agents) is not None or len(agents) != game.num_players:
+        # Searches and analyses play out thousands of times per decision: the configuration row and
+        # the policy codes are built once per (game, agents).
+        prepared = self._prepared.get(
+            game,
+            agents,
+            lambda: (
+                None
+                if self.unsupported(game, agents) is not None or len(agents) != game.num_players
+                else (kernel_config(game), policy_codes(agents))
+            ),
+        )
+        if prepared is None:
             return None
+        config, codes = prepared
         row = row_from_state(game, state)
         pending = np.full(MAX_SEATS, -1, np.int64)
         if state.pending is not None:
             pending[: game.num_players] = state.pending
         key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
-        ended = batch.play_out(row, kernel_config(game), policy_codes(agents), pending, state.pending is not None, key)
+        ended = batch.play_out(row, config, codes, pending, state.pending is not None, key)
         if not ended:
             raise RuntimeError(f"{game.game_id} did not end within {MAX_GRABS_PER_GAME} grabs")
         winners = row[WINNER : WINNER + game.num_players].astype(np.float64)

@@ -8,7 +8,7 @@ from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.protocol import JsonDict
 
 if TYPE_CHECKING:
-    from gamebag.games.eel_family.rules import GrabResult
+    from gamebag.games.eel_family.state import GrabResult
 
 
 def outcome_to_json(outcome: tuple[str, ...]) -> JsonDict:

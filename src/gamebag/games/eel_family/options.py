@@ -67,8 +67,7 @@ EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
         "outbreak_scores_reserve",
         "bool",
         False,
-        "At an outbreak the players who did not lose score their whole reserve, "
-        "not just the eels of this grab.",
+        "At an outbreak the players who did not lose score their whole reserve, not just the eels of this grab.",
     ),
     Option(
         "lone_player_grabs",

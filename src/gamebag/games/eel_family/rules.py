@@ -7,22 +7,24 @@ that drew, the tokens it drew in draw order (``"EES"``). Exits (count 0) resolve
 at the reveal, before the draws take tokens from the bag, so the eels an exiting
 player returns can be drawn in the same grab; they resolve before the outbreak
 check, so an exiting player is never hit by that outbreak.
+
+The positions are in ``state``; the chance side of a grab (who draws how many tokens,
+every outcome with its exact weight, seeded sampling) in ``draws``, whose ``EelDraws``
+this engine extends with the moves, the resolution of a grab and the views.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
-from itertools import product
-from math import comb
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
-from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError
+from gamebag.core.errors import IllegalActionError, OptionError
 from gamebag.core.options import Option
-from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.protocol import JsonDict, NodeKind
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
+from gamebag.games.eel_family.draws import CHANCE_MEMO_SIZE, EelDraws
 from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outcome_to_json
 from gamebag.games.eel_family.options import (
     EEL_HARVEST_OPTIONS,
@@ -34,58 +36,26 @@ from gamebag.games.eel_family.options import (
     WRIGGLE_ROULETTE_OPTIONS,
     default_max_grab,
 )
+from gamebag.games.eel_family.state import (
+    STILL_IN,
+    EelState,
+    GrabResult,
+    Outcome,
+)
 
-# A player still in the round when it ends exits "last" for the eel-harvest tie-break.
-STILL_IN = 1_000_000
-# Distinct draw sizes whose splits a configured game keeps (a game meets a few hundred at most).
-CHANCE_MEMO_SIZE = 4096
-
-Outcome = tuple[str, ...]  # per seat, the tokens drawn in order; "" for seats that drew nothing
-
-
-class GrabResult(NamedTuple):
-    """What the last grab revealed, per seat (public once revealed).
-
-    A named tuple, like ``EelState``: immutable and hashable, and built in one call.
-    """
-
-    counts: tuple[int, ...]  # chosen count, -1 for seats not in the round
-    eels: tuple[int, ...]  # eels each seat drew (the order of a hand does not matter once revealed)
-    snakes: tuple[int, ...]
-    exited: tuple[int, ...]
-    outbreak: bool
-    losers: tuple[int, ...]  # seats that lost their eels in an outbreak
-    scored: tuple[int, ...]  # points each seat scored in this grab
-    round_over: bool
+__all__ = [
+    "CHANCE_MEMO_SIZE",
+    "STILL_IN",
+    "EelFamilyGame",
+    "EelHarvest",
+    "EelState",
+    "GrabResult",
+    "Outcome",
+    "WriggleRoulette",
+]
 
 
-class EelState(NamedTuple):
-    """A position. ``pending`` holds the chosen counts while the draws are awaited.
-
-    A named tuple: immutable and hashable like a frozen dataclass, and built in one
-    call, which matters because every grab builds two (change fields with ``_replace``).
-    """
-
-    scores: tuple[int, ...]
-    reserves: tuple[int, ...]
-    in_round: tuple[bool, ...]
-    bag_eels: int
-    bag_snakes: int
-    centre: int
-    round_no: int
-    start: int
-    grab_no: int
-    # When each seat left the current round, as an order key (0: still in): 2g for an exit by
-    # choosing 0 in grab g, 2g + 1 for the automatic lone-player exit after grab g's reveal.
-    exit_grab: tuple[int, ...]
-    lone_left: int | None  # grabs left to a lone player under ``lone_player_grabs``
-    pending: tuple[int, ...] | None
-    last: GrabResult | None
-    winners: tuple[int, ...]
-    over: bool
-
-
-class EelFamilyGame(Game[EelState, int, Outcome]):
+class EelFamilyGame(EelDraws):
     """The engine shared by both rule sets; subclasses choose the outbreak and end rules."""
 
     min_players: ClassVar[int] = 2
@@ -191,199 +161,6 @@ class EelFamilyGame(Game[EelState, int, Outcome]):
         # Nobody draws: every acting player exits and there is nothing left to chance.
         nothing = [0] * self.num_players
         return self._resolve(state, pending, nothing, nothing)
-
-    def _draw_sizes(self, state: EelState, pending: Sequence[int]) -> list[int]:
-        """How many tokens each seat actually draws, in draw order from the start player."""
-        sizes = [0] * self.num_players
-        if self.dice:
-            return [max(c, 0) for c in pending]
-        left = state.bag_eels + state.bag_snakes + sum(state.reserves[p] for p, c in enumerate(pending) if c == 0)
-        for offset in range(self.num_players):
-            seat = (state.start + offset) % self.num_players
-            take = min(max(pending[seat], 0), left)
-            sizes[seat] = take
-            left -= take
-        return sizes
-
-    def _bag_after_exits(self, state: EelState, pending: Sequence[int]) -> tuple[int, int]:
-        if 0 not in pending:
-            return state.bag_eels, state.bag_snakes
-        returned = sum(held for held, count in zip(state.reserves, pending, strict=True) if count == 0)
-        return state.bag_eels + returned, state.bag_snakes
-
-    def _pending_draw(self, state: EelState) -> tuple[int, int, int, tuple[tuple[Outcome, int, int, int], ...]] | None:
-        """The bag (eels, snakes) the pending draw comes from, the number of tokens drawn and
-        the splits of that draw over the seats; None where nothing is to be drawn."""
-        if state.pending is None or state.over:
-            return None
-        sizes = self._draw_sizes(state, state.pending)
-        eels, snakes = self._bag_after_exits(state, state.pending)
-        return eels, snakes, sum(sizes), self._splits(tuple(sizes))
-
-    def chance_outcomes(self, state: EelState) -> list[tuple[Outcome, Fraction]]:
-        draw = self._pending_draw(state)
-        if draw is None:
-            return []
-        eels, snakes, total_drawn, splits = draw
-        if self.dice:
-            every = 4**total_drawn
-            return [(drawn, Fraction(ways * 3**e, every)) for drawn, ways, s, e in splits]
-        by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
-        every = _falling(eels + snakes, total_drawn)
-        return [
-            (drawn, Fraction(ways * by_snakes[s] * by_eels[e], every))
-            for drawn, ways, s, e in splits
-            if s <= snakes and e <= eels
-        ]
-
-    def chance_probabilities(self, state: EelState) -> list[tuple[Outcome, float]]:
-        draw = self._pending_draw(state)
-        if draw is None:
-            return []
-        eels, snakes, total_drawn, splits = draw
-        # Integer true division is correctly rounded: each float is the one nearest the exact fraction.
-        # The weight of a split's bag part depends only on its snake count, so it is found once per count.
-        if self.dice:
-            every = 4**total_drawn
-            weight = [3 ** (total_drawn - s) for s in range(total_drawn + 1)]
-            return [(drawn, ways * weight[s] / every) for drawn, ways, s, e in splits]
-        by_snakes, by_eels = _fallings(snakes, total_drawn), _fallings(eels, total_drawn)
-        every = _falling(eels + snakes, total_drawn)
-        weight = [by_snakes[s] * by_eels[total_drawn - s] for s in range(total_drawn + 1)]
-        return [(drawn, ways * weight[s] / every) for drawn, ways, s, e in splits if s <= snakes and e <= eels]
-
-    def _splits(self, sizes: tuple[int, ...]) -> tuple[tuple[Outcome, int, int, int], ...]:
-        """Every split of a draw of ``sizes`` tokens per seat, in the order ``chance_outcomes`` lists them:
-        the outcome, its number of orderings, and the snakes and eels it holds (kept per ``sizes``)."""
-        splits = self._split_memo.get(sizes)
-        if splits is not None:
-            return splits
-        total_drawn = sum(sizes)
-        drawers = [p for p in range(self.num_players) if sizes[p] > 0]
-        found: list[tuple[Outcome, int, int, int]] = []
-        for snake_counts in product(*(range(sizes[p] + 1) for p in drawers)):
-            s_total = sum(snake_counts)
-            ways = 1
-            for p, s in zip(drawers, snake_counts, strict=True):
-                ways *= comb(sizes[p], s)
-            drawn = [""] * self.num_players
-            for p, s in zip(drawers, snake_counts, strict=True):
-                drawn[p] = "E" * (sizes[p] - s) + "S" * s
-            found.append((tuple(drawn), ways, s_total, total_drawn - s_total))
-        if len(self._split_memo) >= CHANCE_MEMO_SIZE:
-            self._split_memo.clear()  # a bound on memory; play refills it with the common draws
-        splits = self._split_memo[sizes] = tuple(found)
-        return splits
-
-    def sample_chance(self, state: EelState, rng: Rng) -> Outcome:
-        if state.pending is None or state.over:
-            raise IllegalChanceOutcomeError("no draw is awaited now")
-        pending = state.pending
-        n = self.num_players
-        drawn = [""] * n
-        random = rng.random
-        if self.dice:
-            for seat in range(n):
-                drawn[seat] = "".join("S" if random() < 0.25 else "E" for _ in range(max(pending[seat], 0)))
-            return tuple(drawn)
-        eels, snakes = self._bag_after_exits(state, pending)
-        for offset in range(n):
-            seat = (state.start + offset) % n
-            want = pending[seat]
-            if want <= 0:
-                continue
-            tokens = []
-            for _ in range(want):
-                left = eels + snakes
-                if left == 0:
-                    break
-                if random() * left < snakes:
-                    snakes -= 1
-                    tokens.append("S")
-                else:
-                    eels -= 1
-                    tokens.append("E")
-            drawn[seat] = "".join(tokens)
-        return tuple(drawn)
-
-    def advance_chance(self, state: EelState, rng: Rng) -> EelState:
-        """``sample_chance`` and ``_apply_chance`` in one, counting tokens instead of spelling them.
-
-        The same draws from ``rng`` in the same order as ``sample_chance``, so the same state.
-        """
-        pending = state.pending
-        if pending is None or state.over:
-            raise IllegalChanceOutcomeError("no draw is awaited now")
-        n = self.num_players
-        eels_drawn = [0] * n
-        snakes_drawn = [0] * n
-        random = rng.random
-        if self.dice:
-            for seat in range(n):
-                for _ in range(pending[seat]):  # no draws for -1 (not in the round) or 0
-                    if random() < 0.25:
-                        snakes_drawn[seat] += 1
-                    else:
-                        eels_drawn[seat] += 1
-            return self._resolve(state, pending, eels_drawn, snakes_drawn)
-        eels, snakes = self._bag_after_exits(state, pending)
-        start = state.start
-        for offset in range(n):
-            seat = (start + offset) % n
-            want = pending[seat]
-            if want <= 0:
-                continue
-            got_eels = got_snakes = 0
-            for _ in range(want):
-                left = eels + snakes
-                if left == 0:
-                    break
-                if random() * left < snakes:
-                    snakes -= 1
-                    got_snakes += 1
-                else:
-                    eels -= 1
-                    got_eels += 1
-            eels_drawn[seat] = got_eels
-            snakes_drawn[seat] = got_snakes
-        return self._resolve(state, pending, eels_drawn, snakes_drawn)
-
-    def _check_outcome(self, state: EelState, outcome: Any) -> None:
-        """Check the draws directly: a grab's outcomes can number hundreds of thousands."""
-        assert state.pending is not None  # a chance node always has pending counts
-        if not isinstance(outcome, tuple) or len(outcome) != self.num_players:
-            raise IllegalChanceOutcomeError("a draw outcome gives the tokens drawn by each seat")
-        sizes = self._draw_sizes(state, state.pending)
-        eels, snakes = self._bag_after_exits(state, state.pending)
-        total_snakes = 0
-        for seat, tokens in enumerate(outcome):
-            if not isinstance(tokens, str) or tokens.strip("ES"):
-                raise IllegalChanceOutcomeError(f"seat {seat}: drawn tokens are written with E and S, not {tokens!r}")
-            if len(tokens) != sizes[seat]:
-                chosen = state.pending[seat]
-                why = (
-                    f"it chose {chosen} and the bag holds enough"
-                    if sizes[seat] == chosen
-                    else f"it chose {chosen} and only {sizes[seat]} token(s) were left in the bag"
-                    if chosen > 0
-                    else "it did not draw"
-                )
-                raise IllegalChanceOutcomeError(
-                    f"seat {seat} must draw exactly {sizes[seat]} token(s) ({why}), not {len(tokens)}"
-                )
-            total_snakes += tokens.count("S")
-        if not self.dice:
-            total_eels = sum(sizes) - total_snakes
-            if total_snakes > snakes:
-                raise IllegalChanceOutcomeError(f"the draws hold {total_snakes} snakes but the bag holds only {snakes}")
-            if total_eels > eels:
-                raise IllegalChanceOutcomeError(f"the draws hold {total_eels} eels but the bag holds only {eels}")
-
-    def _apply_chance(self, state: EelState, outcome: Outcome) -> EelState:
-        assert state.pending is not None  # a chance node always has pending counts
-        snakes_drawn = [tokens.count("S") for tokens in outcome]
-        eels_drawn = [len(tokens) - s for tokens, s in zip(outcome, snakes_drawn, strict=True)]
-        return self._resolve(state, state.pending, eels_drawn, snakes_drawn)
 
     # ---- resolution of a grab ------------------------------------------------------------
     def _resolve(
@@ -702,21 +479,6 @@ def _int_option(options: Mapping[str, Any], name: str, default: int) -> int:
     """An integer option's value, or ``default`` where it is unset (none: the rulebook's number)."""
     value = options.get(name)
     return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _falling(n: int, k: int) -> int:
-    result = 1
-    for i in range(k):
-        result *= n - i
-    return result
-
-
-def _fallings(n: int, most: int) -> list[int]:
-    """``_falling(n, k)`` for ``k`` from 0 to ``most``."""
-    out = [1]
-    for i in range(most):
-        out.append(out[-1] * (n - i))
-    return out
 
 
 def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:

@@ -301,10 +301,15 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
     notes: list[str] = []
     trial_seed = derive_seed(settings.seed, "tune", "trials")
 
+    measured: dict[str, Measurement] = {}
+
     def objective(trial: Any) -> Sequence[float] | float:
         params = {d.name: d.suggest(trial) for d in settings.dimensions}
+        key = json.dumps(params, sort_keys=True)
         try:
-            measurement = measure(settings, params, trial_seed, settings.games, executor)
+            # A design proposed again is not played again: at the trials' seed it would give the same games.
+            measurement = measured.get(key) or measure(settings, params, trial_seed, settings.games, executor)
+            measured[key] = measurement
         except OptionError as error:
             trial.set_user_attr("refused", str(error))
             raise optuna.TrialPruned(str(error)) from None
@@ -392,11 +397,18 @@ def _recommend(
     settings: TuneSettings, feasible: list[TuneTrial], executor: Executor, several: bool
 ) -> tuple[Recommendation, list[Recommendation]]:
     """Re-measure the leaders at a fresh seed, pick the best of them, confirm it at another."""
+
+    def slack(violations: Sequence[float]) -> float:
+        # Among equal goals, the design furthest inside its limits (relative to each bound) first.
+        return max(
+            (v / max(abs(lim.bound), 1e-9) for v, lim in zip(violations, settings.limits, strict=True)), default=0.0
+        )
+
     if several:
         front = [t for t in feasible if not any(_dominates(o.objectives, t.objectives) for o in feasible)]
-        leaders = sorted(front, key=lambda t: sum(t.objectives))[:MAX_FRONT]
+        leaders = sorted(front, key=lambda t: (sum(t.objectives), slack(t.violations)))[:MAX_FRONT]
     else:
-        leaders = sorted(feasible, key=lambda t: t.objectives[0])[:LEADERS]
+        leaders = sorted(feasible, key=lambda t: (t.objectives[0], slack(t.violations)))[:LEADERS]
     games = settings.games * REMEASURE_FACTOR
     again_seed = derive_seed(settings.seed, "tune", "remeasure")
     remeasured: list[tuple[TuneTrial, Measurement]] = []
@@ -411,10 +423,10 @@ def _recommend(
     def scores(m: Measurement) -> list[float]:
         return [g.value(m.metrics).value for g in settings.goals]
 
-    def holds(m: Measurement) -> bool:
-        return all(lim.violation(m.metrics) <= 0 for lim in settings.limits)
+    def violations(m: Measurement) -> list[float]:
+        return [lim.violation(m.metrics) for lim in settings.limits]
 
-    valid = [(t, m) for t, m in remeasured if holds(m)] or remeasured
+    valid = [(t, m) for t, m in remeasured if all(v <= 0 for v in violations(m))] or remeasured
     if several:
         kept = [(t, m) for t, m in valid if not any(_dominates(scores(o), scores(m)) for _, o in valid)]
         spans = [
@@ -424,23 +436,36 @@ def _recommend(
         def balance(m: Measurement) -> float:
             return sum((v - lo) / (hi - lo) if hi > lo else 0.0 for v, (lo, hi) in zip(scores(m), spans, strict=True))
 
-        chosen = min(kept, key=lambda tm: balance(tm[1]))
+        ranked = sorted(kept, key=lambda tm: (balance(tm[1]), slack(violations(tm[1]))))
     else:
         kept = valid
-        chosen = min(valid, key=lambda tm: scores(tm[1])[0])
-    trial, again = chosen
-    confirmation = measure(settings, trial.params, derive_seed(settings.seed, "tune", "confirm"), games, executor)
-    reasons = [
-        f"limit {lim.text} broken at the fresh seed"
-        for lim in settings.limits
-        if lim.violation(confirmation.metrics) > 0
-    ]
-    for goal in settings.goals:
-        if not goal.value(confirmation.metrics).overlaps(goal.value(again.metrics)):
-            reasons.append(f"{goal.text} moved beyond its interval at the fresh seed")
-    confirmed = not reasons
-    why = "every limit holds and every goal agrees at a fresh seed" if confirmed else "; ".join(reasons)
-    best = Recommendation(trial.params, trial.number, again, confirmation, confirmed, why)
+        ranked = sorted(valid, key=lambda tm: (scores(tm[1])[0], slack(violations(tm[1]))))
+    # The best re-measured design is confirmed at a fresh seed; if it fails, the next in rank is tried,
+    # so a design recommended as confirmed has passed at two seeds none of the trials used.
+    confirm_seed = derive_seed(settings.seed, "tune", "confirm")
+    best: Recommendation | None = None
+    for trial, again in ranked:
+        confirmation = measure(settings, trial.params, confirm_seed, games, executor)
+        reasons = [
+            f"limit {lim.text} broken at the fresh seed"
+            for lim in settings.limits
+            if lim.violation(confirmation.metrics) > 0
+        ]
+        for goal in settings.goals:
+            if not goal.value(confirmation.metrics).overlaps(goal.value(again.metrics)):
+                reasons.append(f"{goal.text} moved beyond its interval at the fresh seed")
+        confirmed = not reasons
+        why = "every limit holds and every goal agrees at a fresh seed" if confirmed else "; ".join(reasons)
+        candidate = Recommendation(trial.params, trial.number, again, confirmation, confirmed, why)
+        if best is None:
+            best = candidate
+        if confirmed:
+            if candidate is not best:
+                candidate.why += f" (trial {best.trial}, ranked higher, was not confirmed: {best.why})"
+            best = candidate
+            break
+    if best is None:  # leaders are never empty: feasible trials exist
+        raise GamebagError("internal: no design was re-measured")
     pareto = (
         [Recommendation(t.params, t.number, m, None, False, "Pareto front after re-measurement") for t, m in kept]
         if several
