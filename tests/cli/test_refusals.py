@@ -26,6 +26,17 @@ from gamebag.cli.app import app
 from gamebag.cli.common import MAX_WORKERS
 
 TEN_TO_12 = str(10**12)
+FINISHED = {  # a finished two-player Wriggle Roulette (seat 0 wins 23 to 16)
+    "game": "wriggle-roulette",
+    "players": 2,
+    "events": [
+        {"moves": {"0": 6, "1": 6}}, {"chance": {"0": "EEEEEE", "1": "EEEEEE"}},
+        {"moves": {"0": 6, "1": 6}}, {"chance": {"0": "EEEEEE", "1": "EEEEEE"}},
+        {"moves": {"0": 6, "1": 6}}, {"chance": {"0": "EEEEEE", "1": "EEEESS"}},
+        {"moves": {"0": 5, "1": 0}}, {"chance": {"0": "EEEEE"}},
+        {"moves": {"0": 0}},
+    ],
+}
 
 # (arguments, a fragment the one line must hold)
 REFUSALS: list[tuple[list[str], str]] = [
@@ -84,6 +95,11 @@ REFUSALS: list[tuple[list[str], str]] = [
     (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--max-rounds", TEN_TO_12], "--max-rounds must be"),
     (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--storage", "sqlite:///afile/t.db"],
      "cannot be opened"),
+    # analyse
+    (["analyse", "afile"], "not valid JSON"),
+    (["analyse", "unfinished.json"], "only a finished game can be analysed"),
+    (["analyse", "finished.json", "--budget", TEN_TO_12], "--budget must be 10 to 5000"),
+    (["analyse", "finished.json", "--seat", "9"], "--seat 9 does not exist"),
     # replay: unreadable and non-JSON records
     (["replay", "folder"], "cannot read"),
     (["replay", "missing.json"], "cannot read"),
@@ -119,6 +135,8 @@ def _tree(root: Path) -> set[str]:
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "afile").write_text("not a record\n")
     (tmp_path / "folder").mkdir()
+    (tmp_path / "unfinished.json").write_text(json.dumps({"game": "pig", "players": 2, "events": []}))
+    (tmp_path / "finished.json").write_text(json.dumps(FINISHED))
     monkeypatch.chdir(tmp_path)
 
     def tripwire(*args: object, **kwargs: object) -> None:
@@ -182,6 +200,7 @@ def test_unwritable_folders_and_system_paths_are_refused(workdir: Path) -> None:
 def test_replay_of_unreadable_or_non_json_records(workdir: Path, content: bytes, reason: str) -> None:
     (workdir / "record.json").write_bytes(content)
     assert reason in refused(["replay", "record.json"])
+    assert reason in refused(["analyse", "record.json"])
     assert reason in refused(["play", "pig", "--resume", "record.json"])
 
 
