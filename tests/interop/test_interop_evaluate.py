@@ -178,3 +178,21 @@ def test_train_evaluate_is_this_count(pig_policy: Any) -> None:
 def test_refusals(pig_policy: Any, call: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call(pig_policy)
+
+
+def test_a_real_maskable_ppo_model_is_evaluated_with_its_masks() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from gamebag.interop.sb3_vec_env import SB3VecEnv
+    from gamebag.interop.vector_env import GamebagVectorEnv
+
+    vec = SB3VecEnv(GamebagVectorEnv("catch-a-dragon", 2, 2, opponents="random"))
+    model = MaskablePPO("MlpPolicy", vec, n_steps=8, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    # Most of Catch A Dragon's collections are illegal at any roll: an unmasked untrained model picks them.
+    result = evaluate(model, "catch-a-dragon", 2, "random", 2, seed=1)
+    assert result.games == 2 and result.wins + result.ties + result.losses == 2
+    with pytest.raises(ValueError, match="which is not legal"):
+        evaluate(
+            lambda observations, masks: model.predict(observations)[0], "catch-a-dragon", 2, "random", 2, batched=True
+        )

@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             "--agents",
             "-a",
             help=f"The field (2 to {MAX_AGENTS} agents), comma-separated, with parameters: "
-            "random,heuristic,ismcts:iterations=200",
+            "random,heuristic,ismcts:iterations=200 (your own function: policy:path/to/file.py:NAME)",
         ),
         games: int = typer.Option(
             100,

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.core.engines import engine_refusal
 from gamebag.core.protocol import Game
 from gamebag.fast.base import (
     BatchResult,
@@ -70,20 +71,6 @@ from gamebag.fast.rng import game_key, run_key
 from gamebag.games.eel_family import rules
 from gamebag.games.eel_family.options import MAX_GRAB_LIMIT
 
-# Options the kernels take as parameters; a game with any other option plays on the rules engine.
-KERNEL_OPTIONS = frozenset(
-    {
-        "rotate_start",
-        "outbreak_scores_reserve",
-        "lone_player_grabs",
-        "draw",
-        "eels",
-        "snakes",
-        "target",
-        "max_grab",
-        "outbreak_snakes",
-    }
-)
 # The compiled heuristic counts outbreak chances exactly in 64-bit integers, as the rules-side
 # heuristic does with Python's integers; bags so big that a count could overflow play on the rules engine.
 _EXACT_COUNT_LIMIT = 2**64
@@ -175,9 +162,10 @@ class EelFamilyEngine(FastEngine):
     def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
         if not isinstance(game, rules.EelFamilyGame):
             return f"{game.game_id} is not an Eel family game"
-        unknown = sorted(set(game.options) - KERNEL_OPTIONS)
-        if unknown:
-            return f"option(s) {', '.join(unknown)} have no kernel parameter yet"
+        # The options played are the game's declaration for "numba" (games/eel_family/options.py).
+        refused = engine_refusal(game, self.engine_kind)
+        if refused is not None:
+            return refused
         names = [agent.strip() for agent in agents]
         if "heuristic" in names and heuristic_count_bound(game) >= _EXACT_COUNT_LIMIT:
             return "the compiled heuristic cannot count outbreak chances exactly in 64 bits for this bag and grab limit"
