@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gamebag
+from equality_sets import EQUILIBRIUM
 from gamebag.agents.base import SeatView
 from gamebag.agents.equilibrium.agent import EquilibriumAgent, continuation_for
 from gamebag.agents.equilibrium.build import SHIPPED
@@ -25,6 +26,9 @@ from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import make_rng
 from gamebag.sim.play import play_game
 
+# The round model's equality option sets (tests/equality_sets.py, read by the coverage test too):
+# the shipped tables' rule sets and, for every number and rotate_start, other values.
+MODEL_CONFIGS = [(option_set.game_id, option_set.options) for option_set in EQUILIBRIUM]
 CHECK_ITERATIONS = 50
 CHECK_TOLERANCE = 0.05
 CONFIGS = [
@@ -77,7 +81,7 @@ def positions(game: Game[Any, Any, Any], seed: int, wanted: int) -> list[Any]:
     return found
 
 
-@pytest.mark.parametrize(("game_id", "options"), CONFIGS, ids=[f"{g}-{o}" for g, o in CONFIGS])
+@pytest.mark.parametrize(("game_id", "options"), MODEL_CONFIGS, ids=[f"{g}-{o}" for g, o in MODEL_CONFIGS])
 def test_round_model_matches_the_rules_engine(game_id: str, options: dict[str, Any]) -> None:
     game = gamebag.make(game_id, 2, **options)
     rules = rules_for(game)
@@ -85,13 +89,13 @@ def test_round_model_matches_the_rules_engine(game_id: str, options: dict[str, A
     # solution arrays, so it holds for any solution: a loose equilibrium tolerance keeps it fast.
     solver = RoundSolver(rules, iterations=CHECK_ITERATIONS, tolerance=CHECK_TOLERANCE)
     # A random continuation table makes any wrong transition or payoff show up.
-    continuation = np.random.default_rng(5).random((1, TARGET, TARGET))
+    continuation = np.random.default_rng(5).random((1, rules.target, rules.target))
     checked = [
         state
         for state in positions(game, seed=len(options) + 3, wanted=14)
         # The round-start scores of a lone position are not in the state; with dice the
         # solver caps a reserve at 51 eels (documented).
-        if all(state.in_round) and not (rules.dice and max(state.reserves) > 51 - 2 * 6)
+        if all(state.in_round) and not (rules.dice and max(state.reserves) > rules.eels - 2 * rules.max_grab)
     ]
     # Every round these positions are in, solved in one batch (one entry per start score pair).
     keys = sorted({(state.scores[0], state.scores[1]) for state in checked})
@@ -104,8 +108,8 @@ def test_round_model_matches_the_rules_engine(game_id: str, options: dict[str, A
         q = solver.both_q(
             solution, np.array([state.reserves[0]]), np.array([state.reserves[1]]), np.array([state.centre])
         )[entry, 0]
-        for a0 in range(7):
-            for a1 in range(7):
+        for a0 in range(rules.actions):
+            for a1 in range(rules.actions):
                 after = game.apply(state, {0: a0, 1: a1})
                 expected = engine_value(game, after, start, solution, entry, continuation)
                 assert q[a0, a1] == pytest.approx(expected, abs=1e-9), (state, a0, a1)
@@ -127,7 +131,7 @@ def test_round_model_matches_the_rules_engine(game_id: str, options: dict[str, A
             np.array([after.reserves[seat]]),
             np.array([after.centre]),
         )[entry, gained, 0, level]
-        for count in range(7):
+        for count in range(rules.actions):
             result = game.apply(after, {seat: count})
             expected = engine_value(game, result, state, solution, entry, continuation)
             assert lone_q[count] == pytest.approx(expected, abs=1e-9)

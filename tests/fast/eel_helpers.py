@@ -1,42 +1,20 @@
-"""Helpers for the Eel family fast-engine tests: option sets, and rules states as kernel rows."""
+"""Helpers for the Eel family fast-engine tests: option sets, rules states as kernel rows, tokens conserved."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 import gamebag
-from gamebag.core.protocol import NodeKind
-from gamebag.core.rng import Rng
-from gamebag.fast.eel import batch, kernel, layout
-from gamebag.fast.eel.engine import kernel_config
+from equality_sets import EEL_NUMBA
+from gamebag.fast.eel import layout
 from gamebag.games.eel_family.rules import EelFamilyGame, EelState
 
-# Every option of both rule sets, each on its own and in combination, over player counts 2-8.
-OPTION_SETS: list[tuple[str, int, dict[str, Any]]] = [
-    ("wriggle-roulette", 2, {}),
-    ("wriggle-roulette", 3, {"rotate_start": True}),
-    ("wriggle-roulette", 4, {}),
-    ("wriggle-roulette", 5, {"rotate_start": True}),
-    ("wriggle-roulette", 8, {}),
-    ("eel-harvest", 2, {}),
-    ("eel-harvest", 4, {}),
-    ("eel-harvest", 3, {"outbreak_scores_reserve": True}),
-    ("eel-harvest", 4, {"rotate_start": True}),
-    ("eel-harvest", 2, {"lone_player_grabs": 0}),
-    ("eel-harvest", 3, {"lone_player_grabs": 2}),
-    ("eel-harvest", 5, {"draw": "dice"}),
-    ("eel-harvest", 6, {"draw": "dice", "lone_player_grabs": 1}),
-    ("eel-harvest", 4, {"draw": "dice", "lone_player_grabs": 1, "outbreak_scores_reserve": True, "rotate_start": True}),
-    ("eel-harvest", 7, {"lone_player_grabs": 3, "outbreak_scores_reserve": True}),
-    ("eel-harvest", 8, {"rotate_start": True}),
-    ("wriggle-roulette", 4, {"eels": 30, "snakes": 12, "target": 15, "max_grab": 3, "outbreak_snakes": 8}),
-    ("eel-harvest", 3, {"eels": 80, "snakes": 25, "target": 30, "max_grab": 7, "outbreak_snakes": 10}),
-    ("eel-harvest", 2, {"draw": "dice", "max_grab": 2, "target": 12, "lone_player_grabs": 4}),
-]
+# Every option of both rule sets, each on its own and in combination, over player counts 2-8
+# (tests/equality_sets.py, where the coverage test reads them).
+OPTION_SETS: list[tuple[str, int, dict[str, Any]]] = [(s.game_id, s.players, s.options) for s in EEL_NUMBA]
 
 
 def option_set_id(option_set: tuple[str, int, dict[str, Any]]) -> str:
@@ -103,82 +81,3 @@ def check_tokens(row: npt.NDArray[np.int32], cfg: npt.NDArray[np.int64]) -> None
         return
     assert row[layout.BAG_EELS] + int(reserves.sum()) == cfg[layout.C_EELS]
     assert row[layout.BAG_SNAKES] + row[layout.CENTRE] == cfg[layout.C_SNAKES]
-
-
-@dataclass
-class ReplayLog:
-    """What replaying rules-engine games through the kernel found."""
-
-    games: int = 0
-    steps: int = 0
-    mismatches: list[str] = field(default_factory=list)
-    returns: list[tuple[float, ...]] = field(default_factory=list)
-    scores: list[tuple[float, ...]] = field(default_factory=list)
-    lengths: list[int] = field(default_factory=list)
-
-
-def replay_game(game: EelFamilyGame, choose: Any, rng: Rng, log: ReplayLog) -> None:
-    """Play one rules-engine game, choosing with ``choose(state, seat)``; after every grab feed
-    the same choices and draws to the kernel and compare the full state and every view."""
-    cfg = kernel_config(game)
-    n = game.num_players
-    row = np.zeros(layout.WIDTH, np.int32)
-    kernel.new_game(row, cfg)
-    state = game.initial_state()
-    counts = np.full(layout.MAX_SEATS, -1, np.int64)
-    sizes = np.zeros(layout.MAX_SEATS, np.int64)
-    eels = np.zeros(layout.MAX_SEATS, np.int64)
-    snakes = np.zeros(layout.MAX_SEATS, np.int64)
-    observed = np.zeros((1, n, batch.OBSERVATION_SIZE), np.float32)
-    _compare(game, state, row, cfg, observed, log)
-    while game.node_kind(state) is not NodeKind.TERMINAL:
-        moves = {p: choose(state, p) for p in game.acting_players(state)}
-        counts[:] = -1
-        for seat, count in moves.items():
-            counts[seat] = count
-        state = game.apply(state, moves)
-        eels[:] = 0
-        snakes[:] = 0
-        kernel.draw_sizes(row, cfg, counts, sizes)
-        if game.node_kind(state) is NodeKind.CHANCE:
-            outcome = game.sample_chance(state, rng)
-            state = game.apply_chance(state, outcome)
-            for p, tokens in enumerate(outcome):
-                snakes[p] = tokens.count("S")
-                eels[p] = len(tokens) - snakes[p]
-        drawn = eels[:n] + snakes[:n]
-        if not np.array_equal(sizes[:n], drawn):
-            log.mismatches.append(f"draw sizes: rules {drawn.tolist()}, kernel {sizes[:n].tolist()}")
-        kernel.resolve(row, cfg, counts, eels, snakes)
-        log.steps += 1
-        _compare(game, state, row, cfg, observed, log)
-        if len(log.mismatches) > 5:
-            break
-    log.games += 1
-    log.returns.append(game.returns(state))
-    log.scores.append(game.scores(state))
-    log.lengths.append(game.round_number(state))
-
-
-def _compare(
-    game: EelFamilyGame,
-    state: EelState,
-    row: npt.NDArray[np.int32],
-    cfg: npt.NDArray[np.int64],
-    observed: npt.NDArray[np.float32],
-    log: ReplayLog,
-) -> None:
-    expected = expected_row(game, state)
-    if not np.array_equal(expected, row):
-        log.mismatches.append(f"game {log.games} grab {log.steps}: {describe_difference(expected, row)}")
-    try:
-        check_tokens(row, cfg)
-    except AssertionError:
-        log.mismatches.append(f"game {log.games} grab {log.steps}: tokens not conserved in {row.tolist()}")
-    if state.over:
-        return
-    batch.observe(row[None, :], cfg, observed)
-    for p in range(game.num_players):
-        wanted = np.array(game.observation_tensor(state, p), np.float32)
-        if not np.array_equal(wanted, observed[0, p]):
-            log.mismatches.append(f"game {log.games} grab {log.steps}: observation of seat {p} differs")

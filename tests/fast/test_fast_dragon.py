@@ -1,4 +1,8 @@
-"""The compiled Catch A Dragon engine equals the rules engine: exact replays, policies, distributions."""
+"""The compiled Catch A Dragon engine equals the rules engine: exact replays, policies, distributions.
+
+The replays and distribution checks run on the equality harness (``gamebag.equality``)
+with ``replays.DragonKernelReplay``, over the option sets of ``tests/equality_sets.py``.
+"""
 
 from __future__ import annotations
 
@@ -6,33 +10,23 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dice_agreement import comparisons, holm_failures, play_rules_games, two_proportion_p
+from replays import DragonKernelReplay, seatings_of
 
 import gamebag
+from equality_sets import DRAGON_NUMBA, OptionSet
 from gamebag.agents.base import SeatView
 from gamebag.agents.heuristics import catch_a_dragon as heuristic_agent
 from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
+from gamebag.equality import ReplayLog, comparisons, holm_failures, play_rules, replay, welch_p
 from gamebag.fast import dragon as fast_dragon
 from gamebag.fast import engine_for
 from gamebag.fast.rng import game_key, run_key
-from gamebag.games.catch_a_dragon.rules import DragonState
 
 # (players, options, seat agents cycled over the replayed games)
 OPTION_SETS: list[tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]] = [
-    (2, {}, (("random", "random"), ("heuristic", "optimal-score"), ("optimal-win", "random"))),
-    (3, {"duplicate_bust": "none-new"}, (("random", "heuristic", "optimal-score"),)),
-    (1, {"cyclic": False}, (("random",), ("heuristic",), ("optimal-score",))),
-    (4, {"dice": 6, "rounds": 2}, (("random", "heuristic", "random", "heuristic"),)),
-    (2, {"dice": 1, "max_tiebreak_rounds": 0}, (("random", "heuristic"),)),
-    (2, {"max_tiebreak_rounds": 0, "rounds": 1, "dice": 2}, (("random", "optimal-win"), ("heuristic", "random"))),
-    (
-        8,
-        {"dice": 3, "rounds": 3, "duplicate_bust": "none-new", "cyclic": False, "max_tiebreak_rounds": 1},
-        (("random", "heuristic") * 4,),
-    ),
-    (2, {"faces": "white,black,orange,yellow,pink,brown", "dice": 5}, (("heuristic", "random"),)),
+    (option_set.players, option_set.options, option_set.seatings) for option_set in DRAGON_NUMBA
 ]
 REPLAY_GAMES = 1000
 
@@ -42,67 +36,28 @@ def label(case: tuple[int, dict[str, Any], Any]) -> str:
     return f"{players}p " + (",".join(f"{k}={v}" for k, v in options.items()) or "defaults")
 
 
-def counts(faces: tuple[int, ...]) -> list[int]:
-    return [faces.count(face) for face in range(1, 7)]
-
-
-def replay(
+def replay_dragon(
     players: int, options: dict[str, Any], seatings: tuple[tuple[str, ...], ...], games: int, seed: str
-) -> tuple[np.ndarray, np.ndarray, list[DragonState]]:
-    """Play rules-engine games and feed every choice and roll to the kernel.
-
-    Returns the rules rows and kernel rows after every event, and the decision states met.
-    """
-    game = gamebag.make("catch-a-dragon", players, **options)
-    rules = fast_dragon.rules_arrays(fast_dragon.rules_of(game))
-    board = np.zeros((1, fast_dragon.FIELDS), dtype=np.int32)
-    expected: list[list[int]] = []
-    got: list[np.ndarray] = []
-    decisions: list[DragonState] = []
-    for index in range(games):
-        agents = [make_agent(name, game) for name in seatings[index % len(seatings)]]
-        rng = derive_rng(seed, index)
-        state = game.initial_state()
-        fast_dragon.reset_row(board, 0)
-        expected.append(fast_dragon.board_row(state))
-        got.append(board[0].copy())
-        while not game.is_terminal(state):
-            if game.node_kind(state) is NodeKind.CHANCE:
-                roll = game.sample_chance(state, rng)
-                state = game.apply_chance(state, roll)
-                fast_dragon.apply_roll(board, 0, np.array(counts(roll), dtype=np.int8), rules)
-            else:
-                decisions.append(state)
-                action = agents[state.seat].act(SeatView(game, state, state.seat), rng)
-                state = game.apply(state, {state.seat: action})
-                fast_dragon.apply_action(board, 0, game.action_index(action), rules)
-            expected.append(fast_dragon.board_row(state))
-            got.append(board[0].copy())
-    return np.array(expected, dtype=np.int32), np.array(got), decisions
-
-
-def first_mismatch(expected: np.ndarray, got: np.ndarray) -> str:
-    rows = np.nonzero((expected != got).any(axis=1))[0]
-    if rows.size == 0:
-        return ""
-    row = rows[0]
-    return f"first mismatch at event {row}: rules {expected[row].tolist()}, kernel {got[row].tolist()}"
+) -> ReplayLog:
+    """Rules-engine games fed choice by choice and roll by roll to the kernel, compared after every event."""
+    game = OptionSet("catch-a-dragon", players, options).make()
+    return replay(game, DragonKernelReplay(game), seatings_of(game, seatings), games, seed)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
 def test_exact_replay_of_rules_engine_games(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]) -> None:
     players, options, seatings = case
-    expected, got, decisions = replay(players, options, seatings, REPLAY_GAMES, f"replay {label(case)}")
-    assert not first_mismatch(expected, got), first_mismatch(expected, got)
-    assert len(decisions) >= REPLAY_GAMES
+    log = replay_dragon(players, options, seatings, REPLAY_GAMES, f"replay {label(case)}")
+    assert not log.problems, "\n".join(log.problems[:5])
+    assert log.games == REPLAY_GAMES and len(log.decisions) >= REPLAY_GAMES
 
 
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
 def test_compiled_policies_choose_as_the_agents(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]) -> None:
     players, options, seatings = case
     game = gamebag.make("catch-a-dragon", players, **options)
-    _, _, decisions = replay(players, options, seatings, 150, f"policies {label(case)}")
+    decisions = replay_dragon(players, options, seatings, 150, f"policies {label(case)}").decisions
     rules = fast_dragon.rules_arrays(fast_dragon.rules_of(game))
     board = np.array([fast_dragon.board_row(s) for s in decisions], dtype=np.int32)
     keys = np.zeros(len(decisions), dtype=np.uint64)
@@ -137,7 +92,7 @@ def test_heuristic_tables_are_the_agents_arithmetic(dice: int, rule: str, cyclic
 def test_legal_masks_and_observations_equal_the_rules_engine() -> None:
     for players, options, seatings in OPTION_SETS:
         game = gamebag.make("catch-a-dragon", players, **options)
-        _, _, decisions = replay(players, options, seatings, 20, "views")
+        decisions = replay_dragon(players, options, seatings, 20, "views").decisions
         batch = fast_dragon.DragonStepBatch(game, len(decisions))
         batch.board[:] = np.array([fast_dragon.board_row(s) for s in decisions], dtype=np.int32)
         legal = batch.legal_mask()
@@ -213,7 +168,7 @@ def test_distributions_agree_with_the_rules_engine() -> None:
         engine = engine_for(game, agents)
         assert engine is not None
         fast = engine.play(game, agents, "distributions", 0, 30_000)
-        rules = play_rules_games(game, agents, "distributions", games)
+        rules = play_rules(game, seatings_of(game, [agents])[0], games, "distributions")
         p_values.update(comparisons(fast, rules, f"{players}p {options} {agents}"))
     assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
 
@@ -224,7 +179,7 @@ def test_the_comparison_notices_a_different_policy() -> None:
     engine = engine_for(game, ["heuristic", "heuristic"])
     assert engine is not None
     fast = engine.play(game, ["heuristic", "heuristic"], "power", 0, 20_000)
-    rules = play_rules_games(game, ("random", "random"), "power", 500)
+    rules = play_rules(game, seatings_of(game, [("random", "random")])[0], 500, "power")
     assert holm_failures(comparisons(fast, rules, "different"), 0.001)
 
 
@@ -239,15 +194,13 @@ def test_playouts_from_rules_states() -> None:
     for index in range(50):
         key = int(game_key(run, np.int64(index)))
         assert engine.playout(game, game.initial_state(), agents, key) == tuple(whole.returns[index])
-    _, _, decisions = replay(2, {}, (("heuristic", "random"),), 3, "playout states")
+    decisions = replay_dragon(2, {}, (("heuristic", "random"),), 3, "playout states").decisions
     p_values = {}
     for k, state in enumerate(decisions[::7][:6]):
         fast = [engine.playout(game, state, agents, 1000 * k + i) for i in range(4000)]
         players = [make_agent(name, game) for name in agents]
         rules = [play_from(game, state, players, derive_rng("playout", k, i)) for i in range(600)]
-        p_values[f"state {k}"] = two_proportion_p(
-            sum(r[0] for r in fast), len(fast), sum(r[0] for r in rules), len(rules)
-        )
+        p_values[f"state {k}"] = welch_p(np.array([r[0] for r in fast]), np.array([r[0] for r in rules]))
     assert not holm_failures(p_values, 0.001), p_values
 
 

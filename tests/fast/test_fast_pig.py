@@ -1,4 +1,8 @@
-"""The compiled Pig engine equals the rules engine: exact replays, policies, distributions."""
+"""The compiled Pig engine equals the rules engine: exact replays, policies, distributions.
+
+The replays and distribution checks run on the equality harness (``gamebag.equality``)
+with ``replays.PigKernelReplay``, over the option sets of ``tests/equality_sets.py``.
+"""
 
 from __future__ import annotations
 
@@ -6,80 +10,48 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dice_agreement import comparisons, holm_failures, play_rules_games, two_proportion_p
+from replays import PigKernelReplay, seatings_of
 
 import gamebag
+from equality_sets import PIG_NUMBA
 from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import derive_rng
+from gamebag.equality import ReplayLog, comparisons, holm_failures, play_rules, replay, welch_p
 from gamebag.fast import engine_for
 from gamebag.fast import pig as fast_pig
 from gamebag.fast.rng import game_key, run_key
 from gamebag.games.pig.rules import Phase, PigState
 
-OPTION_SETS: list[dict[str, Any]] = [
-    {},
-    {"goal": 30},
-    {"goal": 7},
-    {"goal": 30, "die_sides": 2},
-    {"goal": 60, "die_sides": 20},
-]
+OPTION_SETS: list[dict[str, Any]] = [option_set.options for option_set in PIG_NUMBA]
 REPLAY_GAMES = 1000
-# Seat agents for the replays: random play reaches odd corners, the others the usual ones.
-REPLAY_AGENTS = (("random", "random"), ("heuristic", "random"), ("optimal-win", "optimal-score"))
 
 
-def replay(options: dict[str, Any], games: int, seed: str) -> tuple[np.ndarray, np.ndarray, list[Any]]:
-    """Play rules-engine games and feed every choice and roll to the kernel.
+def label(options: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
 
-    Returns the rules rows and kernel rows after every event, and the decision states met.
-    """
+
+def replay_pig(options: dict[str, Any], games: int, seed: str) -> tuple[ReplayLog, PigKernelReplay]:
+    """Rules-engine games fed choice by choice and roll by roll to the kernel, compared after every event."""
     game = gamebag.make("pig", **options)
-    rules = fast_pig.rules_of(game)
-    board = np.zeros((1, fast_pig.FIELDS), dtype=np.int32)
-    expected: list[list[int]] = []
-    got: list[np.ndarray] = []
-    decisions: list[Any] = []
-    for index in range(games):
-        agents = [make_agent(name, game) for name in REPLAY_AGENTS[index % len(REPLAY_AGENTS)]]
-        rng = derive_rng(seed, index)
-        state = game.initial_state()
-        fast_pig.reset_row(board, 0)
-        expected.append(fast_pig.board_row(state))
-        got.append(board[0].copy())
-        while not game.is_terminal(state):
-            if game.node_kind(state) is NodeKind.CHANCE:
-                face = game.sample_chance(state, rng)
-                state = game.apply_chance(state, face)
-                fast_pig.apply_roll(board, 0, face, rules.goal)
-            else:
-                decisions.append(state)
-                action = agents[state.seat].act(SeatView(game, state, state.seat), rng)
-                state = game.apply(state, {state.seat: action})
-                fast_pig.apply_action(board, 0, game.action_index(action))
-            expected.append(fast_pig.board_row(state))
-            got.append(board[0].copy())
-        assert fast_pig.round_number(board, 0) == game.round_number(state)
-    return np.array(expected, dtype=np.int32), np.array(got), decisions
+    engine = PigKernelReplay(game, keep_rows=True)
+    return replay(game, engine, seatings_of(game, PIG_NUMBA[0].seatings), games, seed), engine
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+@pytest.mark.parametrize("options", OPTION_SETS, ids=label)
 def test_exact_replay_of_rules_engine_games(options: dict[str, Any]) -> None:
-    expected, got, decisions = replay(options, REPLAY_GAMES, f"replay {options}")
-    mismatched = np.nonzero((expected != got).any(axis=1))[0]
-    assert mismatched.size == 0, (
-        f"first mismatch at event {mismatched[0]}: rules {expected[mismatched[0]].tolist()}, "
-        f"kernel {got[mismatched[0]].tolist()} (columns {fast_pig.FIELD_NAMES})"
-    )
-    assert len(expected) > 5 * REPLAY_GAMES and len(decisions) > REPLAY_GAMES // 2
+    log, _ = replay_pig(options, REPLAY_GAMES, f"replay {options}")
+    assert not log.problems, "\n".join(log.problems[:5])
+    assert log.games == REPLAY_GAMES
+    assert log.steps + log.games > 5 * REPLAY_GAMES and len(log.decisions) > REPLAY_GAMES // 2
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+@pytest.mark.parametrize("options", OPTION_SETS, ids=label)
 def test_compiled_policies_choose_as_the_agents(options: dict[str, Any]) -> None:
     game = gamebag.make("pig", **options)
-    _, _, decisions = replay(options, 200, f"policies {options}")
+    decisions = replay_pig(options, 200, f"policies {options}")[0].decisions
     board = np.array([fast_pig.board_row(s) for s in decisions], dtype=np.int32)
     counters = np.zeros(len(decisions), dtype=np.uint64)
     keys = np.zeros(len(decisions), dtype=np.uint64)
@@ -94,7 +66,7 @@ def test_compiled_policies_choose_as_the_agents(options: dict[str, Any]) -> None
 
 def test_step_batch_views_equal_the_rules_engine() -> None:
     game = gamebag.make("pig", goal=30)
-    expected, _, _ = replay({"goal": 30}, 30, "views")
+    expected = replay_pig({"goal": 30}, 30, "views")[1].rows
     states = []
     for row in expected:
         winner = None if row[7] < 0 else int(row[7])
@@ -179,7 +151,7 @@ def test_distributions_agree_with_the_rules_engine() -> None:
         engine = engine_for(game, agents)
         assert engine is not None
         fast = engine.play(game, agents, "distributions", 0, 40_000)
-        rules = play_rules_games(game, agents, "distributions", games)
+        rules = play_rules(game, seatings_of(game, [agents])[0], games, "distributions")
         p_values.update(comparisons(fast, rules, f"{options} {agents}"))
     assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
 
@@ -190,7 +162,7 @@ def test_the_comparison_notices_a_different_policy() -> None:
     engine = engine_for(game, ["heuristic", "heuristic"])
     assert engine is not None
     fast = engine.play(game, ["heuristic", "heuristic"], "power", 0, 20_000)
-    rules = play_rules_games(game, ("random", "random"), "power", 1000)
+    rules = play_rules(game, seatings_of(game, [("random", "random")])[0], 1000, "power")
     assert holm_failures(comparisons(fast, rules, "different"), 0.001)
 
 
@@ -205,7 +177,7 @@ def test_playouts_from_rules_states() -> None:
     for index in range(50):
         key = int(game_key(run, np.int64(index)))
         assert engine.playout(game, game.initial_state(), agents, key) == tuple(whole.returns[index])
-    _, _, decisions = replay({"goal": 40}, 3, "playout states")
+    decisions = replay_pig({"goal": 40}, 3, "playout states")[0].decisions
     players = [make_agent(name, game) for name in agents]
     p_values = {}
     for k, state in enumerate(decisions[::5][:6]):
@@ -220,7 +192,5 @@ def test_playouts_from_rules_states() -> None:
                     seat = position.seat
                     position = game.apply(position, {seat: players[seat].act(SeatView(game, position, seat), rng)})
             rules.append(game.returns(position))
-        p_values[f"state {k}"] = two_proportion_p(
-            sum(r[0] for r in fast), len(fast), sum(r[0] for r in rules), len(rules)
-        )
+        p_values[f"state {k}"] = welch_p(np.array([r[0] for r in fast]), np.array([r[0] for r in rules]))
     assert not holm_failures(p_values, 0.001), p_values

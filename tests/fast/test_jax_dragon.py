@@ -1,6 +1,7 @@
 """The JAX Catch A Dragon engine equals the rules engine (CPU; needs the ``jax`` extra).
 
-As for the numba kernel: rules-engine games (every option, one to eight players) are
+As for the numba kernel, on the equality harness (``gamebag.equality``, adapter
+``jax_replays.DragonJaxReplay``): rules-engine games (every option, one to eight players) are
 replayed through the JAX ``apply_roll`` and ``apply_action`` with the same rolls and
 choices, and the whole row compared after every event, with the seat to act, the legal
 actions, every seat's observation and the returns; the compiled heuristic is checked
@@ -15,34 +16,23 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dice_agreement import comparisons, holm_failures, play_rules_games
+from replays import seatings_of
 
 import gamebag
-from gamebag.agents.base import SeatView
-from gamebag.agents.registry import make_agent
-from gamebag.core.protocol import NodeKind
-from gamebag.core.rng import derive_rng
+from equality_sets import DRAGON_JAX
+from gamebag.equality import comparisons, holm_failures, play_rules, replay
 from gamebag.fast import dragon as fast_dragon
 from gamebag.fast.base import BatchResult
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
+from jax_replays import DragonJaxReplay  # noqa: E402
+
 from gamebag.fast.jax.dragon import DragonJax  # noqa: E402  (needs jax, skipped above without it)
 
 # (players, options, seat agents cycled over the replayed games): every option at least once.
 OPTION_SETS: list[tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]] = [
-    (2, {}, (("random", "random"), ("heuristic", "optimal-score"), ("optimal-win", "random"))),
-    (3, {"duplicate_bust": "none-new"}, (("random", "heuristic", "optimal-score"),)),
-    (1, {"cyclic": False}, (("random",), ("heuristic",))),
-    (4, {"dice": 6, "rounds": 2}, (("random", "heuristic", "random", "heuristic"),)),
-    (2, {"dice": 1, "max_tiebreak_rounds": 0}, (("random", "heuristic"),)),
-    (2, {"max_tiebreak_rounds": 0, "rounds": 1, "dice": 2}, (("random", "random"), ("heuristic", "random"))),
-    (
-        8,
-        {"dice": 3, "rounds": 3, "duplicate_bust": "none-new", "cyclic": False, "max_tiebreak_rounds": 1},
-        (("random", "heuristic") * 4,),
-    ),
-    (2, {"faces": "white,black,orange,yellow,pink,brown", "dice": 5}, (("heuristic", "random"),)),
+    (option_set.players, option_set.options, option_set.seatings) for option_set in DRAGON_JAX
 ]
 
 
@@ -51,56 +41,14 @@ def label(case: tuple[int, dict[str, Any], Any]) -> str:
     return f"{players}p " + (",".join(f"{k}={v}" for k, v in options.items()) or "defaults")
 
 
-def counts(faces: tuple[int, ...]) -> list[int]:
-    return [faces.count(face) for face in range(1, 7)]
-
-
-def replay(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]], games: int, seed: str) -> int:
-    """Replay rules-engine games through the JAX functions, checking everything; returns the decisions."""
+def replay_jax(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]], games: int, seed: str) -> int:
+    """Replay rules-engine games through the JAX functions on the equality harness; returns the decisions."""
     players, options, seatings = case
     game = gamebag.make("catch-a-dragon", players, **options)
-    engine = DragonJax(game)
-    apply_roll = jax.jit(engine.apply_roll)
-    apply_action = jax.jit(engine.apply_action)
-    views = jax.jit(lambda row: (engine.to_act(row), engine.legal_mask(row), engine.observe(row)))
-    heuristic = jax.jit(engine.heuristic_actions)
-    heuristic_agent = make_agent("heuristic", game)
-    # The heuristic draws nothing: one key serves every call (made once: a key costs a dispatch).
-    key = jax.random.PRNGKey(0)
-    decisions = 0
-    for index in range(games):
-        agents = [make_agent(name, game) for name in seatings[index % len(seatings)]]
-        rng = derive_rng(seed, index)
-        state = game.initial_state()
-        row = engine.start()
-        while True:
-            expected = np.array(fast_dragon.board_row(state), np.int32)
-            assert np.array_equal(np.asarray(row), expected), (
-                f"game {index}: rules {expected.tolist()}, jax {np.asarray(row).tolist()}"
-            )
-            acting, legal, observed = (np.asarray(a) for a in views(row))
-            for player in range(players):
-                assert acting[player] == (player in game.acting_players(state))
-                allowed = [game.action_index(a) for a in game.legal_actions(state, player)]
-                assert np.flatnonzero(legal[player]).tolist() == allowed, f"legal actions at {state}"
-            wanted = np.array([game.observation_tensor(state, player) for player in range(players)], np.float32)
-            assert np.allclose(observed, wanted, rtol=1e-6, atol=1e-7), f"observations at {state}"
-            if game.is_terminal(state):
-                break
-            if game.node_kind(state) is NodeKind.CHANCE:
-                roll = game.sample_chance(state, rng)
-                state = game.apply_chance(state, roll)
-                row = apply_roll(row, np.array(counts(roll), np.int32))
-                continue
-            seat = state.seat
-            wanted_action = heuristic_agent.act(SeatView(game, state, seat), derive_rng(0))
-            assert int(np.asarray(heuristic(row, key))[seat]) == game.action_index(wanted_action)
-            action = agents[seat].act(SeatView(game, state, seat), rng)
-            state = game.apply(state, {seat: action})
-            row = apply_action(row, game.action_index(action))
-            decisions += 1
-        assert np.allclose(np.asarray(engine.returns(row)), game.returns(state))
-    return decisions
+    log = replay(game, DragonJaxReplay(game), seatings_of(game, seatings), games, seed)
+    assert not log.problems, "\n".join(log.problems[:5])
+    assert log.games == games
+    return len(log.decisions)
 
 
 # The quick replays: two players at the defaults, and every option changed at once (each
@@ -110,7 +58,7 @@ QUICK = [OPTION_SETS[0], OPTION_SETS[6]]
 
 @pytest.mark.parametrize("case", QUICK, ids=label)
 def test_exact_replay_of_rules_engine_games(case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]]) -> None:
-    assert replay(case, 3, f"jax replay {label(case)}") >= 3
+    assert replay_jax(case, 3, f"jax replay {label(case)}") >= 3
 
 
 @pytest.mark.slow
@@ -118,7 +66,7 @@ def test_exact_replay_of_rules_engine_games(case: tuple[int, dict[str, Any], tup
 def test_exact_replay_of_many_rules_engine_games(
     case: tuple[int, dict[str, Any], tuple[tuple[str, ...], ...]],
 ) -> None:
-    assert replay(case, 40, f"jax long replay {label(case)}") >= 40
+    assert replay_jax(case, 40, f"jax long replay {label(case)}") >= 40
 
 
 def jax_results(engine: DragonJax, policies: tuple[str, ...], games: int, seed: int) -> BatchResult:
@@ -143,7 +91,7 @@ def test_distributions_agree_with_the_rules_engine() -> None:
     for number, (players, options, agents, games) in enumerate(cases):
         game = gamebag.make("catch-a-dragon", players, **options)
         fast = jax_results(DragonJax(game), agents, 20_000, number)
-        rules = play_rules_games(game, agents, "jax distributions", games)
+        rules = play_rules(game, seatings_of(game, [agents])[0], games, "jax distributions")
         p_values.update(comparisons(fast, rules, f"{players}p {options} {agents}"))
     assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
 
@@ -152,7 +100,7 @@ def test_the_comparison_notices_a_different_policy() -> None:
     """The distribution checks have power: JAX heuristic play is not mistaken for random play."""
     game = gamebag.make("catch-a-dragon", 2)
     fast = jax_results(DragonJax(game), ("heuristic", "heuristic"), 4000, 7)
-    rules = play_rules_games(game, ("random", "random"), "jax power", 300)
+    rules = play_rules(game, seatings_of(game, [("random", "random")])[0], 300, "jax power")
     assert holm_failures(comparisons(fast, rules, "different"), 0.001)
 
 

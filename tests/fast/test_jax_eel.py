@@ -1,6 +1,7 @@
 """The JAX Eel family engine equals the rules engine (CPU; needs the ``jax`` extra).
 
-As for the numba kernel: rules-engine games are replayed through the JAX ``resolve`` with
+As for the numba kernel, on the equality harness (``gamebag.equality``, adapter
+``jax_replays.EelJaxReplay``): rules-engine games are replayed through the JAX ``resolve`` with
 the same choices and draws, and every field of the position row, every seat's observation
 (to float32 rounding), the seats to act and the returns are compared. The JAX draw is checked against the rules
 engine's exact chance distribution, and whole random games run under ``jit`` and ``vmap``.
@@ -13,72 +14,39 @@ from typing import Any
 
 import numpy as np
 import pytest
-from eel_helpers import describe_difference, expected_row, make_game, option_set_id
+from eel_helpers import make_game
 
+from equality_sets import EEL_JAX, OptionSet
 from gamebag.core.protocol import NodeKind
-from gamebag.core.rng import derive_rng
+from gamebag.core.rng import Rng, derive_rng
+from gamebag.equality import replay
 from gamebag.fast.eel.layout import MAX_SEATS, OVER, WINNER
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
+from jax_replays import EelJaxReplay  # noqa: E402
+
 from gamebag.fast.jax.eel import EelJax  # noqa: E402  (needs jax, skipped above without it)
 
-# Every option, each at least once, on several player counts.
-OPTION_SETS: list[tuple[str, int, dict[str, Any]]] = [
-    ("wriggle-roulette", 4, {}),
-    ("eel-harvest", 3, {"outbreak_scores_reserve": True, "lone_player_grabs": 2}),
-    ("eel-harvest", 4, {"draw": "dice", "lone_player_grabs": 1, "outbreak_scores_reserve": True, "rotate_start": True}),
-    ("wriggle-roulette", 4, {"eels": 30, "snakes": 12, "target": 15, "max_grab": 3, "outbreak_snakes": 8}),
-]
 GAMES_EACH = 3
 
 
-@pytest.mark.parametrize("option_set", OPTION_SETS, ids=[option_set_id(o) for o in OPTION_SETS])
-def test_resolve_replays_rules_engine_games_field_by_field(option_set: tuple[str, int, dict[str, Any]]) -> None:
-    game = make_game(option_set)
-    engine = EelJax(game)
-    resolve = jax.jit(engine.resolve)
-    observe = jax.jit(engine.observe)
-    to_act = jax.jit(engine.to_act)
-    legal_mask = jax.jit(engine.legal_mask)
-    n = game.num_players
-    grabs = 0
-    for number in range(GAMES_EACH):
-        rng = derive_rng("jax-eel", option_set_id(option_set), number)
-        state = game.initial_state()
-        row = engine.init()
-        while True:
-            expected = expected_row(game, state)
-            got = np.asarray(row)
-            assert np.array_equal(expected, got), describe_difference(expected, got)
-            if game.node_kind(state) is NodeKind.TERMINAL:
-                break
-            acting = game.acting_players(state)
-            assert np.flatnonzero(np.asarray(to_act(row))).tolist() == list(acting)
-            views = np.asarray(observe(row))
-            # Equal up to float32 rounding (JAX divides in float32; the rules engine in float64).
-            wanted = np.array([game.observation_tensor(state, seat) for seat in range(n)], np.float32)
-            assert np.allclose(views, wanted, rtol=1e-6, atol=0.0), f"observations at {state}"
-            moves = {p: rng.choice(list(game.legal_actions(state, p))) for p in acting}
-            counts = np.full(n, -1, np.int32)
-            for seat, count in moves.items():
-                counts[seat] = count
-            assert np.asarray(legal_mask(row))[list(acting)].sum() == sum(
-                len(game.legal_actions(state, p)) for p in acting
-            )
-            state = game.apply(state, moves)
-            eels = np.zeros(n, np.int32)
-            snakes = np.zeros(n, np.int32)
-            if game.node_kind(state) is NodeKind.CHANCE:
-                outcome = game.sample_chance(state, rng)
-                state = game.apply_chance(state, outcome)
-                for seat, tokens in enumerate(outcome):
-                    snakes[seat] = tokens.count("S")
-                    eels[seat] = len(tokens) - snakes[seat]
-            row = resolve(row, jnp.asarray(counts), jnp.asarray(eels), jnp.asarray(snakes))
-            grabs += 1
-        assert np.allclose(np.asarray(engine.returns(row)), game.returns(state))
-    assert grabs > 10 * GAMES_EACH
+def uniform_legal(game: Any) -> list[list[Any]]:
+    """One seating choosing uniformly among each seat's legal counts."""
+
+    def choose(state: Any, seat: int, rng: Rng) -> Any:
+        return rng.choice(list(game.legal_actions(state, seat)))
+
+    return [[choose] * game.num_players]
+
+
+@pytest.mark.parametrize("option_set", EEL_JAX, ids=OptionSet.label)
+def test_resolve_replays_rules_engine_games_field_by_field(option_set: OptionSet) -> None:
+    game = option_set.make()
+    log = replay(game, EelJaxReplay(game), uniform_legal(game), GAMES_EACH, f"jax-eel {option_set.label()}")
+    assert not log.problems, "\n".join(log.problems[:5])
+    assert log.games == GAMES_EACH
+    assert len(log.decisions) > 10 * GAMES_EACH
 
 
 @pytest.mark.parametrize("draw", ["bag", "dice"])

@@ -1,7 +1,8 @@
 """The JAX Pig engine equals the rules engine (CPU; needs the ``jax`` extra).
 
-As for the numba kernel: rules-engine games are replayed through the JAX ``apply_roll`` and
-``apply_action`` with the same choices and faces, and the whole row compared after every
+As for the numba kernel, on the equality harness (``gamebag.equality``, adapter
+``jax_replays.PigJaxReplay``): rules-engine games are replayed through the JAX ``apply_roll``
+and ``apply_action`` with the same choices and faces, and the whole row compared after every
 event, with the seat to act, the legal actions, every seat's observation and the returns;
 the compiled heuristic is checked against the heuristic agent; whole JAX games under ``jit``
 and ``vmap`` agree in distribution with rules-engine games (Holm-corrected); and stepping
@@ -14,92 +15,46 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dice_agreement import comparisons, holm_failures, play_rules_games
+from replays import seatings_of
 
 import gamebag
-from gamebag.agents.base import SeatView
-from gamebag.agents.registry import make_agent
-from gamebag.core.protocol import NodeKind
-from gamebag.core.rng import derive_rng
+from equality_sets import PIG_JAX
+from gamebag.equality import comparisons, holm_failures, play_rules, replay
 from gamebag.fast import pig as fast_pig
 from gamebag.fast.base import BatchResult
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
+from jax_replays import PigJaxReplay  # noqa: E402
+
 from gamebag.fast.jax.pig import PigJax  # noqa: E402  (needs jax, skipped above without it)
 
-OPTION_SETS: list[dict[str, Any]] = [
-    {},
-    {"goal": 7},
-    {"goal": 30, "die_sides": 2},
-    {"goal": 60, "die_sides": 20},
-]
-SEATINGS = (("random", "random"), ("heuristic", "random"), ("optimal-win", "optimal-score"))
+OPTION_SETS: list[dict[str, Any]] = [option_set.options for option_set in PIG_JAX]
+SEATINGS = PIG_JAX[0].seatings
 
 
 def label(options: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
 
 
-def replay(options: dict[str, Any], games: int, seed: str) -> int:
-    """Replay rules-engine games through the JAX functions, checking everything; returns the events."""
+def replay_jax(options: dict[str, Any], games: int, seed: str) -> int:
+    """Replay rules-engine games through the JAX functions on the equality harness; returns the events."""
     game = gamebag.make("pig", **options)
-    engine = PigJax(game)
-    apply_roll = jax.jit(engine.apply_roll)
-    apply_action = jax.jit(engine.apply_action)
-    views = jax.jit(lambda row: (engine.to_act(row), engine.legal_mask(row), engine.observe(row)))
-    heuristic = jax.jit(engine.heuristic_actions)
-    heuristic_agent = make_agent("heuristic", game)
-    # The heuristic draws nothing: one key serves every call (made once: a key costs a dispatch).
-    key = jax.random.PRNGKey(0)
-    events = 0
-    for index in range(games):
-        agents = [make_agent(name, game) for name in SEATINGS[index % len(SEATINGS)]]
-        rng = derive_rng(seed, index)
-        state = game.initial_state()
-        row = engine.start()
-        while True:
-            expected = np.array(fast_pig.board_row(state), np.int32)
-            assert np.array_equal(np.asarray(row), expected), (
-                f"game {index} event {events}: rules {expected.tolist()}, jax {np.asarray(row).tolist()} "
-                f"(columns {fast_pig.FIELD_NAMES})"
-            )
-            acting, legal, observed = (np.asarray(a) for a in views(row))
-            for player in range(2):
-                assert acting[player] == (player in game.acting_players(state))
-                allowed = [game.action_index(a) for a in game.legal_actions(state, player)]
-                assert np.flatnonzero(legal[player]).tolist() == allowed
-            wanted = np.array([game.observation_tensor(state, player) for player in range(2)], np.float32)
-            assert np.allclose(observed, wanted, rtol=1e-6, atol=0.0), f"observations at {state}"
-            if game.is_terminal(state):
-                break
-            if game.node_kind(state) is NodeKind.CHANCE:
-                face = game.sample_chance(state, rng)
-                state = game.apply_chance(state, face)
-                row = apply_roll(row, face)
-            else:
-                seat = state.seat
-                if index % 2 == 0:
-                    wanted_action = heuristic_agent.act(SeatView(game, state, seat), rng)
-                    assert int(np.asarray(heuristic(row, key))[seat]) == game.action_index(wanted_action)
-                action = agents[seat].act(SeatView(game, state, seat), rng)
-                state = game.apply(state, {seat: action})
-                row = apply_action(row, game.action_index(action))
-            events += 1
-        assert np.allclose(np.asarray(engine.returns(row)), game.returns(state))
-        assert int(engine.round_number(row)) == game.round_number(state)
-    return events
+    log = replay(game, PigJaxReplay(game), seatings_of(game, SEATINGS), games, seed)
+    assert not log.problems, "\n".join(log.problems[:5])
+    assert log.games == games
+    return log.steps
 
 
 @pytest.mark.parametrize("options", [OPTION_SETS[0], OPTION_SETS[2]], ids=label)
 def test_exact_replay_of_rules_engine_games(options: dict[str, Any]) -> None:
-    assert replay(options, 12, f"jax replay {label(options)}") > 12 * 3
+    assert replay_jax(options, 12, f"jax replay {label(options)}") > 12 * 3
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS, ids=label)
 def test_exact_replay_of_many_rules_engine_games(options: dict[str, Any]) -> None:
-    assert replay(options, 150, f"jax long replay {label(options)}") > 150 * 3
+    assert replay_jax(options, 150, f"jax long replay {label(options)}") > 150 * 3
 
 
 def jax_results(engine: PigJax, policies: tuple[str, str], games: int, seed: int) -> BatchResult:
@@ -124,7 +79,7 @@ def test_distributions_agree_with_the_rules_engine() -> None:
     for number, (options, agents, games) in enumerate(cases):
         game = gamebag.make("pig", **options)
         fast = jax_results(PigJax(game), agents, 20_000, number)
-        rules = play_rules_games(game, agents, "jax distributions", games)
+        rules = play_rules(game, seatings_of(game, [agents])[0], games, "jax distributions")
         p_values.update(comparisons(fast, rules, f"{options} {agents}"))
     assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
 
@@ -133,7 +88,7 @@ def test_the_comparison_notices_a_different_policy() -> None:
     """The distribution checks have power: JAX heuristic play is not mistaken for random play."""
     game = gamebag.make("pig", goal=30)
     fast = jax_results(PigJax(game), ("heuristic", "heuristic"), 4000, 7)
-    rules = play_rules_games(game, ("random", "random"), "jax power", 500)
+    rules = play_rules(game, seatings_of(game, [("random", "random")])[0], 500, "jax power")
     assert holm_failures(comparisons(fast, rules, "different"), 0.001)
 
 

@@ -47,3 +47,16 @@ def test_card_study_has_a_row_per_card() -> None:
 def test_card_study_needs_cards() -> None:
     with pytest.raises(GamebagError, match="no cards"):
         lab.card_study("pig", 2, games=5)
+
+
+def test_card_study_takes_several_player_counts_in_one_run() -> None:
+    study = lab.card_study("eigen-kweek", [2, 3], games=4, seed=4)
+    assert [(row.players, row.card) for row in study.rows] == [(2, c) for c in CARDS] + [(3, c) for c in CARDS]
+    baselines = [cell for cell in study.study.cells if set(cell.cell.agents) == {"heuristic"}]
+    assert [cell.cell.players for cell in baselines] == [2, 3]
+    for row in study.rows:
+        base = baselines[row.players - 2]
+        assert row.with_card == base.win_share[0]
+        assert row.difference.estimate == pytest.approx(row.with_card - row.without_card)
+    single = lab.card_study("eigen-kweek", 2, games=4, seed=4)
+    assert [r.to_json() for r in single.rows] == [r.to_json() for r in study.rows if r.players == 2]

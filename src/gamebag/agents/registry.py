@@ -26,6 +26,10 @@ class AgentEntry:
     factory: AgentFactory
     doc: str
     games: tuple[str, ...] | None  # None: every game
+    # Parameter names a spec may give by position, ``name:A:B`` for ``name:a=A,b=B``.
+    positional: tuple[str, ...] = ()
+    # Reads this machine's files (runs a user's code): command-line tools only, never the web server.
+    local: bool = False
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,16 @@ _HEURISTICS: dict[str, Callable[[Game[Any, Any, Any]], Agent]] = {}
 _CONFIGURED_HEURISTICS: dict[str, tuple[tuple[HeuristicParameter, ...], AgentFactory]] = {}
 
 
-def register_agent(name: str, factory: AgentFactory, doc: str, games: tuple[str, ...] | None = None) -> None:
-    _AGENTS[name] = AgentEntry(name, factory, doc, games)
+def register_agent(
+    name: str,
+    factory: AgentFactory,
+    doc: str,
+    games: tuple[str, ...] | None = None,
+    *,
+    positional: tuple[str, ...] = (),
+    local: bool = False,
+) -> None:
+    _AGENTS[name] = AgentEntry(name, factory, doc, games, positional, local)
 
 
 def register_heuristic(game_id: str, factory: Callable[[Game[Any, Any, Any]], Agent]) -> None:
@@ -100,9 +112,22 @@ def parameter_values(parameter: HeuristicParameter, text: str) -> tuple[str, ...
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iterations=200,c=1.4"`` -> ``("ismcts", {"iterations": "200", "c": "1.4"})``."""
+    """``"ismcts:iterations=200,c=1.4"`` -> ``("ismcts", {"iterations": "200", "c": "1.4"})``.
+
+    An agent with positional parameters also takes them by position, without ``=``:
+    ``"policy:my/file.py:NAME"`` -> ``("policy", {"file": "my/file.py", "name": "NAME"})``
+    (split at the last colons, so a path may hold one).
+    """
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
+    _load()
+    entry = _AGENTS.get(name)
+    if entry is not None and entry.positional and rest and "=" not in rest:
+        values = rest.rsplit(":", len(entry.positional) - 1)
+        if len(values) != len(entry.positional):
+            written = ":".join(key.upper() for key in entry.positional)
+            raise UnknownAgentError(f"agent {spec!r}: write it {name}:{written}")
+        return name, {key: value.strip() for key, value in zip(entry.positional, values, strict=True)}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key:
@@ -128,20 +153,29 @@ def split_agent_specs(text: str) -> list[str]:
     return names
 
 
-def make_agent(spec: str, game: Game[Any, Any, Any]) -> Agent:
-    """Build the agent ``spec`` names for ``game``; unknown names list what exists."""
+def make_agent(spec: str, game: Game[Any, Any, Any], *, local: bool = True) -> Agent:
+    """Build the agent ``spec`` names for ``game``; unknown names list what exists.
+
+    ``local=False`` (a server) refuses the agents that read this machine's files.
+    """
     _load()
     name, params = parse_spec(spec)
     entry = _AGENTS.get(name)
-    if entry is None or (entry.games is not None and game.game_id not in entry.games):
-        known = ", ".join(available_agents(game.game_id))
+    if entry is None or (entry.games is not None and game.game_id not in entry.games) or (entry.local and not local):
+        known = ", ".join(available_agents(game.game_id, local=local))
         raise UnknownAgentError(f"unknown agent {name!r} for {game.game_id}; available: {known}")
     return entry.factory(game, params)
 
 
-def available_agents(game_id: str | None = None) -> list[str]:
+def available_agents(game_id: str | None = None, *, local: bool = False) -> list[str]:
+    """Agent names for ``game_id`` (every game's when None); ``local`` agents (reading this
+    machine's files) only when asked, so that a server never offers them."""
     _load()
-    return sorted(e.name for e in _AGENTS.values() if game_id is None or e.games is None or game_id in e.games)
+    return sorted(
+        e.name
+        for e in _AGENTS.values()
+        if (game_id is None or e.games is None or game_id in e.games) and (local or not e.local)
+    )
 
 
 def agent_entries() -> list[AgentEntry]:

@@ -32,6 +32,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar, final
 
+from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, PlayerCountError
 from gamebag.core.options import Option, OptionGroup, OptionValue, expand_option_groups, validate_options
 from gamebag.core.rng import Rng
@@ -73,6 +74,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     default_players: ClassVar[int]
     traits: ClassVar[Traits]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    # Which engines play which options (``gamebag.core.engines``); ``None``: the rules engine only.
+    engine_support: ClassVar[EngineSupport | None] = None
     # Options given together as one value ``a/b/c`` (``coins=20/10/5/0/0``); see ``OptionGroup``.
     option_groups: ClassVar[tuple[OptionGroup, ...]] = ()
     # The layout of ``observation_tensor``: a game bumps it whenever the tensor's features change,

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.core.engines import engine_refusal
 from gamebag.core.protocol import Game
 
 PreparedT = TypeVar("PreparedT")
@@ -205,9 +206,14 @@ class StepBatch(ABC):
 
 
 class FastEngine(ABC):
-    """A compiled engine for one game id, registered with :func:`gamebag.fast.register_engine`."""
+    """A compiled engine for one game id, registered with :func:`gamebag.fast.register_engine`.
+
+    It plays only what its game declares for its ``engine_kind`` (``gamebag.core.engines``):
+    :meth:`unsupported` refuses any other option value before any policy question.
+    """
 
     game_id: ClassVar[str]
+    engine_kind: ClassVar[str] = "numba"
 
     @abstractmethod
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
@@ -215,6 +221,11 @@ class FastEngine(ABC):
 
     def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
         """Why this engine cannot play ``game`` with ``agents``, or ``None`` when it can."""
+        if game.game_id != self.game_id:
+            return f"this engine plays {self.game_id}, not {game.game_id}"
+        refused = engine_refusal(game, self.engine_kind)
+        if refused is not None:
+            return refused
         known = self.policies(game)
         for agent in agents:
             if agent not in known:

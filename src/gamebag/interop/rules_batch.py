@@ -109,9 +109,16 @@ class RulesBatch(StepBatch):
         self._observations = None
         self._started = True
 
-    def reset_done(self) -> NDArray[np.bool_]:
-        """Restart the finished games with the next unused game indices (in env order)."""
+    def reset_done(self, only: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
+        """Restart the finished games with the next unused game indices (in env order).
+
+        With ``only`` (``[num_envs]``), the finished games outside it stay finished: a
+        finished game takes no step, so an evaluation that has what it needs from an env
+        stops paying for it.
+        """
         restarted = self._done.copy()
+        if only is not None:
+            restarted &= np.asarray(only, dtype=np.bool_).reshape(self.num_envs)
         for env in np.flatnonzero(restarted):
             self._start(int(env), self._next_index)
             self._next_index += 1

@@ -8,24 +8,23 @@ where the game has one) or a frozen copy of itself from earlier in the run
 no learning framework to play, written with how it was trained (game, options, seed,
 steps, league) in its ``meta``.
 
-``evaluate`` plays a policy in every seat against compiled opponents on the vector
-environment and reports its win share with a 95% interval.
+``evaluate`` plays a policy in every seat against compiled opponents
+(``gamebag.interop.evaluate``, every environment's first games counted) and reports its
+win share with a 95% interval.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
-
 from gamebag.agents.learned import NumpyPolicy, observation_layout
 from gamebag.interop.common import configured_game
+from gamebag.interop.evaluation import evaluate as evaluate_policy
 from gamebag.interop.ppo import MAX_IMITATION, PPOConfig, PPOLearner
-from gamebag.interop.vector_env import GamebagVectorEnv, step_batch
+from gamebag.interop.vector_env import step_batch
 
 MAX_STEPS = 100_000_000
 MAX_TRAIN_ENVS = 4096
@@ -150,41 +149,14 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
     envs: int = 256,
 ) -> Evaluation:
-    """The win share of ``policy`` against ``opponent`` in every seat (about ``games`` games in all)."""
-    from threadpoolctl import threadpool_limits
+    """The win share of the batched ``policy`` against ``opponent`` in every seat, over ``games`` games.
 
-    with threadpool_limits(limits=1, user_api="blas"):
-        return _evaluate(game_id, players, policy, opponent, games=games, seed=seed, options=options, envs=envs)
-
-
-def _evaluate(
-    game_id: str,
-    players: int,
-    policy: Callable[[Any, Any], Any],
-    opponent: str,
-    *,
-    games: int,
-    seed: int,
-    options: Mapping[str, Any] | None,
-    envs: int,
-) -> Evaluation:
-    shares: list[float] = []
-    per_seat = max(1, math.ceil(games / players))
-    for seat in range(players):
-        env = GamebagVectorEnv(
-            game_id, min(envs, per_seat), players, options, seat=seat, opponents=opponent, rules_engine=True
-        )
-        observations, _ = env.reset(seed=seed * 1_000_003 + seat)
-        seat_shares: list[float] = []
-        while len(seat_shares) < per_seat:
-            actions = policy(observations, env.action_masks())
-            observations, rewards, terminated, _, _ = env.step(np.asarray(actions))
-            seat_shares.extend(rewards[terminated].tolist())
-        shares.extend(seat_shares[:per_seat])
-    values = np.asarray(shares)
-    mean = float(values.mean())
-    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else 1.0
-    return Evaluation(opponent, len(values), mean, max(0.0, mean - half), min(1.0, mean + half), 1.0 / players)
+    ``gamebag.interop.evaluate.evaluate`` plays them (compiled where the game has an
+    engine, else on the rules engine), counting exactly the first games of every
+    environment; the interval is its 95% Wilson interval.
+    """
+    result = evaluate_policy(policy, game_id, players, opponent, games, seed, options=options, envs=envs, batched=True)
+    return Evaluation(opponent, result.games, result.win_share, result.low, result.high, result.fair_share)
 
 
 def evaluations(

@@ -10,13 +10,13 @@ the same seat keeps the seat effect out of the answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from gamebag.agents.registry import heuristic_parameters
 from gamebag.core.errors import GamebagError
-from gamebag.lab.cells import build_cells
+from gamebag.lab.cells import Cell, build_cells
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Difference, share_difference
 from gamebag.lab.study import CellRun
@@ -29,6 +29,7 @@ class CardRow:
     """One card: seat 0's share playing it (baseline) and abstaining from it."""
 
     card: str
+    players: int
     with_card: float
     with_card_ci: tuple[float, float]
     without_card: float
@@ -38,6 +39,7 @@ class CardRow:
     def to_json(self) -> dict[str, Any]:
         return {
             "card": self.card,
+            "players": self.players,
             "with_card": self.with_card,
             "with_card_ci": list(self.with_card_ci),
             "without_card": self.without_card,
@@ -67,7 +69,7 @@ def study_cards(game: str) -> tuple[str, ...]:
 
 def card_study(
     game: str,
-    players: int,
+    players: int | Sequence[int],
     games: int = 500,
     seed: int = 0,
     workers: int = 1,
@@ -77,33 +79,46 @@ def card_study(
     progress: Callable[[int, int], None] | None = None,
     on_cell_done: Callable[[CellRun], None] | None = None,
 ) -> CardStudy:
-    """Seat 0's win share with and without each card (``games`` per card and for the baseline)."""
+    """Seat 0's win share with and without each card (``games`` per card and for the baseline),
+    for one player count or several (then one row per card and count, all played in one run)."""
     from gamebag.lab.api import run_cells
 
     cards = study_cards(game)
-    cells, notices = build_cells(game, [players], ["heuristic"], (), options, seed)
-    for card in cards:
-        agents = [f"heuristic:{ABSTAIN}={card}"] + ["heuristic"] * (players - 1)
-        more, _ = build_cells(game, [players], agents, (), options, seed)
-        cells.append(replace(more[0], index=len(cells)))
-    notices.append("seat 0 abstains from one card per cell; the first cell is the baseline (every seat plays all)")
+    counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
+    cells: list[Cell] = []
+    baselines: dict[int, int] = {}
+    for count in counts:
+        first, _ = build_cells(game, [count], ["heuristic"], (), options, seed)
+        baselines[count] = len(cells)
+        cells.append(replace(first[0], index=len(cells)))
+        for card in cards:
+            agents = [f"heuristic:{ABSTAIN}={card}"] + ["heuristic"] * (count - 1)
+            more, _ = build_cells(game, [count], agents, (), options, seed)
+            cells.append(replace(more[0], index=len(cells)))
+    notices = [
+        "seat 0 abstains from one card per cell; the first cell of each player count is its baseline "
+        "(every seat plays all)"
+    ]
     result = run_cells(
         game, cells, notices, games, None, seed, workers, executor, address, 1000, progress, on_cell_done
     )
-    base = result.cells[0] if result.cells and result.cells[0].cell.index == 0 else None
+    by_index = {cell.cell.index: cell for cell in result.cells}
     rows = []
-    if base is not None:
+    for cell in result.cells:
+        count = cell.cell.players
+        base = by_index.get(baselines[count])
+        if base is None or cell is base:
+            continue
         wins_base = base.win_share[0] * base.games
-        for cell in result.cells[1:]:
-            card = cells[cell.cell.index].agents[0].split("=", 1)[1]
-            rows.append(
-                CardRow(
-                    card=card,
-                    with_card=base.win_share[0],
-                    with_card_ci=base.win_share_ci[0],
-                    without_card=cell.win_share[0],
-                    without_card_ci=cell.win_share_ci[0],
-                    difference=share_difference(cell.win_share[0] * cell.games, cell.games, wins_base, base.games),
-                )
+        rows.append(
+            CardRow(
+                card=cells[cell.cell.index].agents[0].split("=", 1)[1],
+                players=count,
+                with_card=base.win_share[0],
+                with_card_ci=base.win_share_ci[0],
+                without_card=cell.win_share[0],
+                without_card_ci=cell.win_share_ci[0],
+                difference=share_difference(cell.win_share[0] * cell.games, cell.games, wins_base, base.games),
             )
+        )
     return CardStudy(rows, result)

@@ -22,6 +22,7 @@ import multiprocessing
 import multiprocessing.connection
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.context import SpawnContext
 from typing import Any
@@ -32,6 +33,7 @@ AGENT_CACHE = 16  # agents (with their solved tables) kept by each worker
 STARTUP_SECONDS = 60.0  # a fresh worker imports numpy and the agents; a loaded machine is slow
 
 AgentKey = tuple[str, int, str, str]  # game id, players, options as JSON, agent spec
+Progress = Callable[[int, int], None]
 
 
 class JobTimeout(Exception):
@@ -50,6 +52,16 @@ class MoveJob:
     state: Any
     seat: int
     rng_path: tuple[str | int, ...]  # derive_rng(*rng_path): the table's secret seed and where
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """Analyse a finished game's record (``gamebag.analysis``); ``key`` names its configuration, so the job
+    goes to a worker that already holds its solved tables where one is free."""
+
+    key: AgentKey
+    record: dict[str, Any]
+    playouts: int | None
 
 
 @dataclass(frozen=True)
@@ -82,7 +94,7 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
         game = gamebag.make(game_id, players, **json.loads(options))
         agent = agents.get(key)
         if agent is None:
-            agent = make_agent(spec, game)
+            agent = make_agent(spec, game, local=False)  # never an agent that runs a file of this machine
             agents[key] = agent
             while len(agents) > AGENT_CACHE:
                 agents.popitem(last=False)
@@ -98,6 +110,15 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
             if isinstance(job, BuildJob):
                 agent_for(job.key)
                 reply: tuple[str, Any] = ("ok", None)
+            elif isinstance(job, AnalysisJob):
+                from gamebag.analysis import AnalysisSettings, analyse_record
+                from gamebag.core.records import Record
+
+                def report(done: int, total: int) -> None:
+                    connection.send(("progress", (done, total)))
+
+                settings = AnalysisSettings(playouts=job.playouts)
+                reply = ("ok", analyse_record(Record.from_json(job.record), settings, report).to_json())
             else:
                 game, agent = agent_for(job.key)
                 seed, *path = job.rng_path
@@ -137,8 +158,11 @@ class WorkerPool:
         self.jobs = 0
         self._closed = False
 
-    async def run(self, job: MoveJob | BuildJob, seconds: float) -> Any:
-        """The job's result; ``JobTimeout`` past ``seconds`` (waiting included), ``JobFailed`` on error."""
+    async def run(self, job: MoveJob | BuildJob | AnalysisJob, seconds: float, progress: Progress | None = None) -> Any:
+        """The job's result; ``JobTimeout`` past ``seconds`` (waiting included), ``JobFailed`` on error.
+
+        ``progress(done, total)`` hears what a long job reports on its way (an analysis, event by event).
+        """
         deadline = time.monotonic() + seconds
         try:
             await asyncio.wait_for(self._free.acquire(), timeout=seconds)
@@ -149,7 +173,7 @@ class WorkerPool:
         try:
             worker = self._take(job.key)
             remaining = max(0.001, deadline - time.monotonic())
-            status, value = await asyncio.to_thread(self._call, worker, job, remaining)
+            status, value = await asyncio.to_thread(self._call, worker, job, remaining, progress)
         except JobTimeout:
             self.timeouts += 1
             if worker is not None:
@@ -192,7 +216,9 @@ class WorkerPool:
         return worker
 
     @staticmethod
-    def _call(worker: _Worker, job: MoveJob | BuildJob, seconds: float) -> tuple[str, Any]:
+    def _call(
+        worker: _Worker, job: MoveJob | BuildJob | AnalysisJob, seconds: float, progress: Progress | None = None
+    ) -> tuple[str, Any]:
         if not worker.ready:
             # Starting a worker (importing the agents) is not the job's time.
             if not worker.connection.poll(STARTUP_SECONDS):
@@ -200,10 +226,16 @@ class WorkerPool:
             worker.connection.recv()
             worker.ready = True
         worker.connection.send(job)
-        if not worker.connection.poll(seconds):
-            raise JobTimeout(f"the bot took longer than {seconds:.3g} s")
-        reply: tuple[str, Any] = worker.connection.recv()
-        return reply
+        deadline = time.monotonic() + seconds
+        while True:
+            if not worker.connection.poll(max(0.0, deadline - time.monotonic())):
+                doer = "analysis" if isinstance(job, AnalysisJob) else "bot"
+                raise JobTimeout(f"the {doer} took longer than {seconds:.3g} s")
+            reply: tuple[str, Any] = worker.connection.recv()
+            if reply[0] != "progress":
+                return reply
+            if progress is not None:
+                progress(*reply[1])
 
     def _kill(self, worker: _Worker) -> None:
         if worker in self._all:

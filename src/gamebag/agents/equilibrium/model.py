@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.core.engines import engine_refusal
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.games.eel_family.options import EELS as EELS
@@ -129,6 +130,10 @@ def rules_for(game: Game[Any, Any, Any]) -> RoundRules:
         raise UnknownAgentError(f"the equilibrium agent plays {', '.join(sorted(RULE_SETS))} only, not {game.game_id}")
     if game.num_players != PLAYERS:
         raise UnknownAgentError(f"the equilibrium agent plays two-player games only, not {game.num_players} players")
+    # Only the options the game's declaration gives "equilibrium" (games/eel_family/options.py).
+    refused = engine_refusal(game, "equilibrium")
+    if refused is not None:
+        raise UnknownAgentError(refused)
     options = game.options
     lone = options.get("lone_player_grabs")
     numbers = {name: _number(options.get(name), default) for name, default in _RULEBOOK.items()}

@@ -33,6 +33,7 @@ from gamebag.agents.solvers.turn_graph import (
     TurnGraph,
     compile_turn,
     compiled_kernels,
+    evaluate,
     evaluate_reference,
 )
 
@@ -66,6 +67,23 @@ class RaceWinSolution:
         opponent = position.scores[1 - position.seat]
         choice = self.choice_at(score, opponent, position.node)
         return self.graph.actions[self.graph.index[position.node]][choice]
+
+    def turn_values(self, score: int, opponent: int) -> FloatArray:
+        """The mover's chance to win at every node of the turn (``graph`` order), for a turn that starts
+        at banked scores ``(score, opponent)``; the root's value is ``win_probability[score, opponent]``.
+
+        A turn that ends with ``p`` points leads to the goal (a win) or to the opponent's turn at
+        ``(opponent, score + p)``; decisions take the best choice, as the solved policy does.
+        """
+        if not (0 <= score < self.goal and 0 <= opponent < self.goal):
+            raise KeyError(f"scores ({score}, {opponent}) are outside the game (goal {self.goal})")
+        after = score + self.graph.end_points_array()
+        reached = after >= self.goal
+        end_values = np.where(
+            reached, 1.0, 1.0 - self.win_probability[opponent, np.minimum(after, self.goal - 1)]
+        )
+        values: FloatArray = evaluate(self.graph, end_values[:, np.newaxis]).values[:, 0]
+        return values
 
     @property
     def table_bytes(self) -> int:

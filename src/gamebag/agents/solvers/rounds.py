@@ -88,6 +88,20 @@ class RoundsWinSolution:
         choice = self.choice_at(position.round, position.seat, difference, position.node)
         return self.graph.actions[self.graph.index[position.node]][choice]
 
+    def turn_values(self, round_no: int, seat: int, difference: int) -> FloatArray:
+        """The mover's win share at every node of the turn (``graph`` order) when ``seat`` starts its
+        turn of round ``round_no`` at ``difference`` (seat 0's total minus seat 1's).
+
+        The root's value is the level's start value (for the mover); decisions take the best choice,
+        as the solved policy does.
+        """
+        level = self.level(round_no, seat)
+        column = level.column(difference)
+        turn = (round_no, seat, level.low, level.high)
+        end_values = _end_values(self.graph, self.levels, self.rounds, self.tiebreak_rounds, SHARE, turn)
+        values: FloatArray = evaluate(self.graph, np.ascontiguousarray(end_values[:, column : column + 1])).values
+        return values[:, 0]
+
     @property
     def table_bytes(self) -> int:
         return sum(lv.start_values.nbytes + lv.choices.nbytes for lv in self.levels.values())

@@ -70,10 +70,10 @@ def register(app: typer.Typer) -> None:
             if cards:
                 if vary:
                     raise GamebagError("--cards compares cards at fixed options; leave out --vary")
-                count = _one_count(game, players)
+                counts = _card_counts(game, players)
                 progress.games = games
                 study = lab.card_study(
-                    game, count, games, seed, workers, executor, address, fixed, progress.advance, progress.done
+                    game, counts, games, seed, workers, executor, address, fixed, progress.advance, progress.done
                 )
                 result = study.study
             else:
@@ -158,14 +158,11 @@ class _Progress:
             self.bar.update(task, completed=run.games, total=run.games)
 
 
-def _one_count(game: str, players: str | None) -> int:
+def _card_counts(game: str, players: str | None) -> list[int]:
     import gamebag
     from gamebag.lab.cells import parse_players
 
-    counts = parse_players(players, game) if players else (gamebag.entry(game).game_class.default_players,)
-    if len(counts) != 1:
-        raise GamebagError("--cards studies one player count at a time; give --players N")
-    return counts[0]
+    return list(parse_players(players, game) if players else (gamebag.entry(game).game_class.default_players,))
 
 
 def print_result(result: Any) -> None:
@@ -248,19 +245,23 @@ def print_quality(console: Console, result: Any) -> None:
 
 
 def print_cards(study: Any) -> None:
-    table = Table(title="each card's worth to seat 0: win share playing it vs abstaining from it")
-    for column in ("card", "with the card", "without it", "worth (95% interval)", "p"):
-        table.add_column(column, justify="left" if column == "card" else "right")
-    for row in sorted(study.rows, key=lambda r: -r.difference.estimate):
-        d = row.difference
-        table.add_row(
-            row.card,
-            f"{row.with_card:.3f} ({row.with_card_ci[0]:.3f}-{row.with_card_ci[1]:.3f})",
-            f"{row.without_card:.3f} ({row.without_card_ci[0]:.3f}-{row.without_card_ci[1]:.3f})",
-            f"{d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f})",
-            _p(d.p),
+    for count in sorted({row.players for row in study.rows}):
+        table = Table(
+            title=f"{count} players: each card's worth to seat 0, win share playing it vs abstaining from it"
         )
-    Console().print(table)
+        for column in ("card", "with the card", "without it", "worth (95% interval)", "p"):
+            table.add_column(column, justify="left" if column == "card" else "right")
+        rows = [row for row in study.rows if row.players == count]
+        for row in sorted(rows, key=lambda r: -r.difference.estimate):
+            d = row.difference
+            table.add_row(
+                row.card,
+                f"{row.with_card:.3f} ({row.with_card_ci[0]:.3f}-{row.with_card_ci[1]:.3f})",
+                f"{row.without_card:.3f} ({row.without_card_ci[0]:.3f}-{row.without_card_ci[1]:.3f})",
+                f"{d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f})",
+                _p(d.p),
+            )
+        Console().print(table)
 
 
 def _p(p: float) -> str:

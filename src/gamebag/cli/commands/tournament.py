@@ -34,7 +34,8 @@ def register(app: typer.Typer) -> None:
             ...,
             "--agents",
             "-a",
-            help="The field, comma-separated, with parameters: random,heuristic,ismcts:iterations=200",
+            help="The field, comma-separated, with parameters: random,heuristic,ismcts:iterations=200 "
+            "(your own function: policy:path/to/file.py:NAME)",
         ),
         games: int = typer.Option(100, "--games", "-g", help="Games per pairing (or seat mix) and per ladder point."),
         seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers."),

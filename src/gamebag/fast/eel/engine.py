@@ -9,8 +9,17 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from gamebag.core.engines import engine_refusal
 from gamebag.core.protocol import Game
-from gamebag.fast.base import BatchResult, FastEngine, LearnerStep, LearnerView, StepBatch, illegal_learner_action
+from gamebag.fast.base import (
+    BatchResult,
+    FastEngine,
+    LearnerStep,
+    LearnerView,
+    PreparedCache,
+    StepBatch,
+    illegal_learner_action,
+)
 from gamebag.fast.eel import batch
 from gamebag.fast.eel.layout import (
     BAG_EELS,
@@ -62,20 +71,6 @@ from gamebag.fast.rng import game_key, run_key
 from gamebag.games.eel_family import rules
 from gamebag.games.eel_family.options import MAX_GRAB_LIMIT
 
-# Options the kernels take as parameters; a game with any other option plays on the rules engine.
-KERNEL_OPTIONS = frozenset(
-    {
-        "rotate_start",
-        "outbreak_scores_reserve",
-        "lone_player_grabs",
-        "draw",
-        "eels",
-        "snakes",
-        "target",
-        "max_grab",
-        "outbreak_snakes",
-    }
-)
 # The compiled heuristic counts outbreak chances exactly in 64-bit integers, as the rules-side
 # heuristic does with Python's integers; bags so big that a count could overflow play on the rules engine.
 _EXACT_COUNT_LIMIT = 2**64
@@ -152,8 +147,14 @@ def row_from_state(game: rules.EelFamilyGame, state: rules.EelState) -> npt.NDAr
     return row
 
 
+KEPT_CONFIGURATIONS = 8  # (game, agents) whose playout settings stay prepared
+
+
 class EelFamilyEngine(FastEngine):
     """One compiled engine for both rule sets; the subclasses only name the game id."""
+
+    def __init__(self) -> None:
+        self._prepared: PreparedCache[Any] = PreparedCache(KEPT_CONFIGURATIONS)
 
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
         return POLICY_NAMES
@@ -161,9 +162,10 @@ class EelFamilyEngine(FastEngine):
     def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
         if not isinstance(game, rules.EelFamilyGame):
             return f"{game.game_id} is not an Eel family game"
-        unknown = sorted(set(game.options) - KERNEL_OPTIONS)
-        if unknown:
-            return f"option(s) {', '.join(unknown)} have no kernel parameter yet"
+        # The options played are the game's declaration for "numba" (games/eel_family/options.py).
+        refused = engine_refusal(game, self.engine_kind)
+        if refused is not None:
+            return refused
         names = [agent.strip() for agent in agents]
         if "heuristic" in names and heuristic_count_bound(game) >= _EXACT_COUNT_LIMIT:
             return "the compiled heuristic cannot count outbreak chances exactly in 64 bits for this bag and grab limit"
@@ -202,14 +204,26 @@ class EelFamilyEngine(FastEngine):
     ) -> tuple[float, ...] | None:
         if not isinstance(game, rules.EelFamilyGame) or not isinstance(state, rules.EelState):
             return None
-        if self.unsupported(game, agents) is not None or len(agents) != game.num_players:
+        # Searches and analyses play out thousands of times per decision: the configuration row and
+        # the policy codes are built once per (game, agents).
+        prepared = self._prepared.get(
+            game,
+            agents,
+            lambda: (
+                None
+                if self.unsupported(game, agents) is not None or len(agents) != game.num_players
+                else (kernel_config(game), policy_codes(agents))
+            ),
+        )
+        if prepared is None:
             return None
+        config, codes = prepared
         row = row_from_state(game, state)
         pending = np.full(MAX_SEATS, -1, np.int64)
         if state.pending is not None:
             pending[: game.num_players] = state.pending
         key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
-        ended = batch.play_out(row, kernel_config(game), policy_codes(agents), pending, state.pending is not None, key)
+        ended = batch.play_out(row, config, codes, pending, state.pending is not None, key)
         if not ended:
             raise RuntimeError(f"{game.game_id} did not end within {MAX_GRABS_PER_GAME} grabs")
         winners = row[WINNER : WINNER + game.num_players].astype(np.float64)

@@ -35,6 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from gamebag.core.engines import require_engine
 from gamebag.core.protocol import Game
 from gamebag.fast.dragon import (
     BUST,
@@ -88,6 +89,7 @@ class DragonJax(DiceGameJax):
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         if game.game_id != "catch-a-dragon":
             raise ValueError(f"DragonJax plays 'catch-a-dragon', not {game.game_id!r}")
+        require_engine(game, "jax")  # only the options the declaration gives "jax"
         rules = rules_of(game)
         self.game = game
         self.rules = rules

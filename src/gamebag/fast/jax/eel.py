@@ -27,6 +27,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from gamebag.core.engines import require_engine
 from gamebag.core.protocol import Game
 from gamebag.fast.eel.engine import kernel_config
 from gamebag.fast.eel.layout import (
@@ -81,6 +82,7 @@ class EelJax:
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         cfg = kernel_config(game)
+        require_engine(game, "jax")  # only the options the declaration gives "jax"
         self.game = game
         self.num_players = n = int(cfg[C_PLAYERS])
         self.max_grab = int(cfg[C_MAX_GRAB])

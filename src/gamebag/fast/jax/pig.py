@@ -31,6 +31,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from gamebag.core.engines import require_engine
 from gamebag.core.protocol import Game
 from gamebag.fast.jax.dice import DiceGameJax
 from gamebag.fast.pig import (
@@ -74,6 +75,7 @@ class PigJax(DiceGameJax):
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         if game.game_id != "pig":
             raise ValueError(f"PigJax plays 'pig', not {game.game_id!r}")
+        require_engine(game, "jax")  # only the options the declaration gives "jax"
         rules = rules_of(game)
         self.game = game
         self.goal = rules.goal

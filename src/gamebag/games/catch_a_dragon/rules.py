@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
+from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError, OptionError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game, JsonDict, NodeKind
@@ -114,6 +115,56 @@ class DragonPosition:
     node: Hashable
 
 
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "faces",
+        "list",
+        DEFAULT_COLOURS,
+        "The six colours of the die in face order 1 to 6, which is also the order of the ring of "
+        "links (each face's claw holds the tail of the next face). Comma-separated on a command "
+        "line, e.g. faces=green,gold,blue,red,purple,gray.",
+        choices=PALETTE,
+    ),
+    Option(
+        "dice",
+        "int",
+        DICE,
+        "Dice (dragon eggs) a turn rolls; a turn ends and scores when all are collected.",
+        minimum=1,
+        maximum=MAX_DICE,
+    ),
+    Option(
+        "rounds",
+        "int",
+        ROUNDS,
+        "Rounds in a game (each player has one turn per round), before any tie-break rounds.",
+        minimum=1,
+        maximum=MAX_ROUNDS,
+    ),
+    Option("cyclic", "bool", True, "Face 6 links back to face 1, closing the ring of links."),
+    Option(
+        "duplicate_bust",
+        "choice",
+        "any",
+        "When a set of different colours busts: 'any' (the rulebook's words) - any rolled die "
+        "shows a colour already held; 'none-new' - no rolled die shows a new colour.",
+        choices=DUPLICATE_BUST_RULES,
+    ),
+    Option(
+        "max_tiebreak_rounds",
+        "int",
+        10,
+        "Tie-break rounds played while the highest total is shared after round four; if still "
+        "tied after this many, the tied leaders share the win (0: share at once).",
+        minimum=0,
+        maximum=100,
+    ),
+)
+# Which engines play each option (gamebag.core.engines): the numba kernel (gamebag.fast.dragon)
+# and the JAX engine (gamebag.fast.jax.dragon) play every option, every value.
+ENGINES = EngineSupport(OPTIONS, {spec.name: {"numba": ANY, "jax": ANY} for spec in OPTIONS})
+
+
 class CatchADragon(Game[DragonState, DragonAction, Dice]):
     """Catch A Dragon By The Tail: push your luck for identical or linked sets of dragons."""
 
@@ -129,51 +180,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     # 2: the seat, the rounds left and the score margins (thermometers) joined the tensor.
     observation_version: ClassVar[int] = 2
-    option_specs: ClassVar[tuple[Option, ...]] = (
-        Option(
-            "faces",
-            "list",
-            DEFAULT_COLOURS,
-            "The six colours of the die in face order 1 to 6, which is also the order of the ring of "
-            "links (each face's claw holds the tail of the next face). Comma-separated on a command "
-            "line, e.g. faces=green,gold,blue,red,purple,gray.",
-            choices=PALETTE,
-        ),
-        Option(
-            "dice",
-            "int",
-            DICE,
-            "Dice (dragon eggs) a turn rolls; a turn ends and scores when all are collected.",
-            minimum=1,
-            maximum=MAX_DICE,
-        ),
-        Option(
-            "rounds",
-            "int",
-            ROUNDS,
-            "Rounds in a game (each player has one turn per round), before any tie-break rounds.",
-            minimum=1,
-            maximum=MAX_ROUNDS,
-        ),
-        Option("cyclic", "bool", True, "Face 6 links back to face 1, closing the ring of links."),
-        Option(
-            "duplicate_bust",
-            "choice",
-            "any",
-            "When a set of different colours busts: 'any' (the rulebook's words) - any rolled die "
-            "shows a colour already held; 'none-new' - no rolled die shows a new colour.",
-            choices=DUPLICATE_BUST_RULES,
-        ),
-        Option(
-            "max_tiebreak_rounds",
-            "int",
-            10,
-            "Tie-break rounds played while the highest total is shared after round four; if still "
-            "tied after this many, the tied leaders share the win (0: share at once).",
-            minimum=0,
-            maximum=100,
-        ),
-    )
+    option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
+    engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:
         faces = self.options["faces"]

@@ -4,10 +4,17 @@ Every number of the rulebooks is an option whose default is the rulebook's: the 
 (51 eels, 17 snakes), the score that ends the game (20), the most one grab may take
 (4, or 6 with two players) and the snakes that make an outbreak (the per-player-count
 table). The bounds keep every cost a user controls finite.
+
+``WRIGGLE_ROULETTE_ENGINES`` and ``EEL_HARVEST_ENGINES`` declare which engines play each
+option (``gamebag.core.engines``): the numba kernels (``gamebag.fast.eel``) and the JAX
+engine (``gamebag.fast.jax.eel``) play every option; the two-player equilibrium model
+(``gamebag.agents.equilibrium``) plays every option too (with two players the start
+player never matters, so ``rotate_start`` changes nothing it models).
 """
 
 from __future__ import annotations
 
+from gamebag.core.engines import ANY, EngineSupport, Support
 from gamebag.core.options import Option
 
 EELS = 51
@@ -87,4 +94,25 @@ EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
         choices=("bag", "dice"),
     ),
     *NUMBER_OPTIONS,
+)
+
+# Every engine that plays the Eel family plays every value of every option.
+_EVERYWHERE: dict[str, Support] = {"numba": ANY, "jax": ANY, "equilibrium": ANY}
+
+WRIGGLE_ROULETTE_ENGINES = EngineSupport(
+    WRIGGLE_ROULETTE_OPTIONS, {spec.name: _EVERYWHERE for spec in WRIGGLE_ROULETTE_OPTIONS}
+)
+EEL_HARVEST_ENGINES = EngineSupport(
+    EEL_HARVEST_OPTIONS,
+    {
+        "rotate_start": _EVERYWHERE,
+        "outbreak_scores_reserve": _EVERYWHERE,
+        "lone_player_grabs": _EVERYWHERE,
+        "draw": _EVERYWHERE,
+        "eels": _EVERYWHERE,
+        "snakes": _EVERYWHERE,
+        "target": _EVERYWHERE,
+        "max_grab": _EVERYWHERE,
+        "outbreak_snakes": _EVERYWHERE,
+    },
 )

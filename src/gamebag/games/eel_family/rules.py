@@ -19,6 +19,7 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, OptionError
 from gamebag.core.options import Option
 from gamebag.core.protocol import JsonDict, NodeKind
@@ -27,12 +28,14 @@ from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eel_family.draws import CHANCE_MEMO_SIZE, EelDraws
 from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outcome_to_json
 from gamebag.games.eel_family.options import (
+    EEL_HARVEST_ENGINES,
     EEL_HARVEST_OPTIONS,
     EELS,
     MAX_GRAB_LIMIT,
     SNAKE_THRESHOLD,
     SNAKES,
     TARGET,
+    WRIGGLE_ROULETTE_ENGINES,
     WRIGGLE_ROULETTE_OPTIONS,
     default_max_grab,
 )
@@ -437,6 +440,7 @@ class WriggleRoulette(EelFamilyGame):
     summary: ClassVar[str] = "Grab eels from the bag together; snakes end the round. First to 20 points."
     rule_set: ClassVar[str] = "wriggle-roulette"
     option_specs: ClassVar[tuple[Option, ...]] = WRIGGLE_ROULETTE_OPTIONS
+    engine_support: ClassVar[EngineSupport | None] = WRIGGLE_ROULETTE_ENGINES
 
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
         most = max(reserves[p] for p in still_in)
@@ -459,6 +463,7 @@ class EelHarvest(EelFamilyGame):
     summary: ClassVar[str] = "Grab eels from the bag together; the greediest hand loses at an outbreak."
     rule_set: ClassVar[str] = "eel-harvest"
     option_specs: ClassVar[tuple[Option, ...]] = EEL_HARVEST_OPTIONS
+    engine_support: ClassVar[EngineSupport | None] = EEL_HARVEST_ENGINES
 
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
         most = max(sizes[p] for p in still_in)

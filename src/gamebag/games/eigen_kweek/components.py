@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option, OptionGroup, OptionValue
 from gamebag.games.eigen_kweek.nodes import Phase
@@ -191,6 +192,10 @@ OPTION_GROUPS: tuple[OptionGroup, ...] = (
         "What ploughing over the cards costing " + "/".join(map(str, PLANT_COSTS)) + " costs.",
     ),
 )
+
+# Which engines play each option (gamebag.core.engines): none but the rules engine yet. A
+# compiled engine names itself in the rows of the options it plays, e.g. {"numba": ANY}.
+ENGINES = EngineSupport(OPTION_SPECS, {spec.name: {} for spec in OPTION_SPECS})
 
 
 @dataclass(frozen=True)

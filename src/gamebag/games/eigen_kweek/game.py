@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option, OptionGroup
 from gamebag.core.protocol import Game, JsonDict, NodeKind
@@ -19,7 +20,7 @@ from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
-from gamebag.games.eigen_kweek.components import OPTION_GROUPS, OPTION_SPECS, build_config
+from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, build_config
 from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
@@ -48,6 +49,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     default_players: ClassVar[int] = 4
     traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTION_SPECS
+    engine_support: ClassVar[EngineSupport | None] = ENGINES
     option_groups: ClassVar[tuple[OptionGroup, ...]] = OPTION_GROUPS
 
     def _configure(self) -> None:

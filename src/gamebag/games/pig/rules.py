@@ -17,6 +17,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_float
@@ -63,6 +64,22 @@ class PigPosition:
     node: Hashable
 
 
+OPTIONS: tuple[Option, ...] = (
+    Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
+    Option(
+        "die_sides",
+        "int",
+        SIDES,
+        "Faces of the die, numbered 1 to this; a 1 loses the turn's total.",
+        minimum=2,
+        maximum=MAX_SIDES,
+    ),
+)
+# Which engines play each option (gamebag.core.engines): the numba kernel (gamebag.fast.pig)
+# and the JAX engine (gamebag.fast.jax.pig) play both options, every value.
+ENGINES = EngineSupport(OPTIONS, {"goal": {"numba": ANY, "jax": ANY}, "die_sides": {"numba": ANY, "jax": ANY}})
+
+
 class Pig(Game[PigState, str, int]):
     """Pig: roll or hold; a 1 loses the turn's total; first to the goal wins."""
 
@@ -74,17 +91,8 @@ class Pig(Game[PigState, str, int]):
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
     traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
-    option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
-        Option(
-            "die_sides",
-            "int",
-            SIDES,
-            "Faces of the die, numbered 1 to this; a 1 loses the turn's total.",
-            minimum=2,
-            maximum=MAX_SIDES,
-        ),
-    )
+    option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
+    engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:
         goal = self.options["goal"]

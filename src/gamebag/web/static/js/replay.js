@@ -12,8 +12,11 @@ const elements = {
   position: document.getElementById("position"),
   notice: document.getElementById("notice"),
   download: document.getElementById("download"),
+  evaluation: document.getElementById("evaluation"),
 };
 let data = null;
+let analysis = null; // the game's analysis, once the server has it (static/js/analysis.js)
+let evaluate = null;
 let renderer = null;
 let index = 0;
 let playing = null;
@@ -39,6 +42,9 @@ function show(target, animate) {
     reportFailure(`${table.game} replay`, error, elements.notice);
   }
   elements.log.replaceChildren(...describeRun(renderer, data.steps.slice(0, index + 1), context).map((line, i, all) => logItem(line, animate && i === all.length - 1)));
+  const evaluation = evaluate ? evaluate(analysis, index, context.names) : null;
+  elements.evaluation.replaceChildren(...(evaluation || []).map((line) => h("li", {}, line)));
+  elements.evaluation.hidden = !evaluation;
   elements.log.scrollTop = elements.log.scrollHeight;
 }
 
@@ -76,6 +82,12 @@ async function start() {
     }, 1200);
   });
   show(0, false);
+  // Each step's evaluation, once the analysis is ready (the server runs it off its event loop).
+  import("./analysis.js").then(async (module) => {
+    analysis = await module.fetchAnalysis(tableId);
+    evaluate = module.stepEvaluation;
+    show(index, false);
+  }).catch(() => {});
 }
 
 start();

@@ -1,0 +1,175 @@
+"""Analysing a record: the checks, the choice of evaluator, and the walk through the events.
+
+The record must be a finished game that follows the rules (checked by replaying it, as
+``gamebag replay`` does, before any analysis work). The walk then goes through the events once:
+at each ``moves`` event every analysed seat with more than one legal action gets its choices
+valued, at each ``chance`` event every analysed seat gets the change of its winning chance.
+
+Which evaluator (``select_evaluator``): the exact two-player win solvers where a turn model has
+one, the two-player Eel equilibrium where its tables apply, else playouts (with the exact
+expected points of the turn where the game has a turn model). No game is named here: each
+evaluator says which configurations it covers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import gamebag
+from gamebag.agents.solvers.solutions import supports_score
+from gamebag.analysis.eel import EelEquilibriumEvaluator, equilibrium_solvable
+from gamebag.analysis.estimate import DEFAULT_PLAYOUTS as DEFAULT_PLAYOUTS
+from gamebag.analysis.estimate import RolloutEvaluator
+from gamebag.analysis.evaluators import Choices, Evaluator
+from gamebag.analysis.figures import Analysis, DecisionReport, Estimate, SeatReport
+from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator, win_solvable
+from gamebag.core.errors import GamebagError
+from gamebag.core.protocol import Game
+from gamebag.core.records import Record, apply_event, decode_moves, replay
+
+# Playouts per estimated value: the default keeps an estimated analysis of a whole game to a few
+# seconds with compiled playouts (bench/bench_analysis.py); playouts on the rules engine (Eigen
+# Kweek) cost about a hundred times more, so their default is the minimum. The maximum bounds
+# what a user can ask.
+DEFAULT_RULES_PLAYOUTS = 10
+MIN_PLAYOUTS = 10
+MAX_PLAYOUTS = 5000
+
+
+class AnalysisError(GamebagError, ValueError):
+    """A request the analysis refuses (a bad budget or seat, an unfinished record)."""
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """What the user controls: the seats analysed, the playouts per estimated value, the seed."""
+
+    seats: tuple[int, ...] | None = None  # None: every seat
+    playouts: int | None = None  # None: DEFAULT_PLAYOUTS, or DEFAULT_RULES_PLAYOUTS on the rules engine
+    seed: int = 0
+
+    def check(self, game: Game[Any, Any, Any]) -> None:
+        if self.playouts is not None and (
+            isinstance(self.playouts, bool) or not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS
+        ):
+            raise AnalysisError(
+                f"--budget must be {MIN_PLAYOUTS} to {MAX_PLAYOUTS} playouts per estimated value, not {self.playouts}"
+            )
+        for seat in self.seats or ():
+            if not 0 <= seat < game.num_players:
+                raise AnalysisError(f"--seat {seat} does not exist; seats are 0 to {game.num_players - 1}")
+
+
+class WithPoints(Evaluator):
+    """An evaluator's winning chances plus the exact expected points of the turn after each choice."""
+
+    def __init__(self, inner: Evaluator, points: TurnPoints) -> None:
+        super().__init__(inner.game)
+        self.inner = inner
+        self.turn_points = points
+        self.exact = inner.exact
+        self.playouts = inner.playouts
+        self.method = f"{inner.method}; exact expected points of each turn (optimal-score)"
+
+    def choices(self, state: Any, seat: int, legal: Sequence[Any], event: int) -> Choices:
+        found = self.inner.choices(state, seat, legal, event)
+        points = self.turn_points.points(state, seat, legal)
+        return Choices(found.values, found.losses, found.best, found.best_value, found.exact, points)
+
+    def value(self, state: Any, seat: int, event: int) -> Estimate:
+        return self.inner.value(state, seat, event)
+
+    def chance_change(self, before: Any, after: Any, seat: int, event: int) -> Estimate:
+        return self.inner.chance_change(before, after, seat, event)
+
+
+def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings) -> Evaluator:
+    """The most exact evaluator that covers ``game``'s configuration."""
+    if win_solvable(game):
+        return TurnWinEvaluator(game)
+    if equilibrium_solvable(game):
+        return EelEquilibriumEvaluator(game)
+    estimator = RolloutEvaluator(game, settings.playouts, settings.seed)
+    if settings.playouts is None and estimator.compiled is None:
+        estimator = RolloutEvaluator(game, DEFAULT_RULES_PLAYOUTS, settings.seed)
+    if supports_score(type(game)):
+        return WithPoints(estimator, TurnPoints(game))
+    return estimator
+
+
+def finished_game(record: Record) -> tuple[Game[Any, Any, Any], Any]:
+    """Replay ``record`` (a ``RecordError`` names the event that breaks a rule); refuse an unfinished game."""
+    game, state = replay(record, gamebag.make)
+    if not game.is_terminal(state):
+        raise AnalysisError(
+            f"the game is not over after its {len(record.events)} events (round {game.round_number(state)}); "
+            "only a finished game can be analysed (`gamebag replay` shows where it stands)"
+        )
+    return game, state
+
+
+def analyse_record(
+    record: Record,
+    settings: AnalysisSettings | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Analyse a finished game; ``progress(done, total)`` is told after each event."""
+    settings = settings or AnalysisSettings()
+    game, final = finished_game(record)
+    settings.check(game)
+    started = time.perf_counter()
+    evaluator = select_evaluator(game, settings)
+    seats = settings.seats if settings.seats is not None else tuple(range(game.num_players))
+    returns = game.returns(final)
+    reports = {seat: SeatReport(seat, returns[seat]) for seat in seats}
+    states = [game.initial_state()]
+    for event in record.events:
+        states.append(apply_event(game, states[-1], event))
+    evaluator.prepare(states)
+    total = len(record.events)
+    for index, event in enumerate(record.events):
+        state, after = states[index], states[index + 1]
+        if "moves" in event:
+            moves = decode_moves(game, event["moves"])
+            for seat in game.acting_players(state):
+                legal = game.legal_actions(state, seat)
+                if seat in reports and len(legal) > 1:
+                    found = evaluator.choices(state, seat, legal, index)
+                    reports[seat].decisions.append(_decision(game, index, seat, moves[seat], found))
+        else:
+            for seat in seats:
+                reports[seat].luck_events.append((index, evaluator.chance_change(state, after, seat, index)))
+        if progress is not None:
+            progress(index + 1, total)
+    return Analysis(
+        game=game.game_id,
+        players=game.num_players,
+        options=dict(record.options),
+        method=evaluator.method,
+        exact=evaluator.exact,
+        playouts=evaluator.playouts,
+        seconds=time.perf_counter() - started,
+        seats=[reports[seat] for seat in seats],
+    )
+
+
+def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable, found: Choices) -> DecisionReport:
+    points = None
+    if found.points is not None:
+        best_points = max(found.points.values())
+        taken = found.points[action]
+        points = {"value": taken, "best_value": best_points, "loss": best_points - taken}
+    return DecisionReport(
+        event=event,
+        seat=seat,
+        action=game.action_to_json(action),
+        best=[game.action_to_json(a) for a in found.best],
+        value=found.values[action],
+        best_value=found.best_value,
+        loss=found.losses[action],
+        exact=found.exact,
+        points=points,
+    )

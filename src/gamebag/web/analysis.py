@@ -1,0 +1,140 @@
+"""The analysis of a finished table (``gamebag.analysis``), run in the bot worker pool and kept per table.
+
+``GET /api/tables/{id}/analysis`` answers 409 while the game goes on (so spectators, like everyone,
+see an analysis only after the game ends: it reads the record, public by then). The first request
+after the end starts the job in the bounded worker pool, never on the event loop, with a time
+budget (``ANALYSIS_SECONDS``) and the analysis's own bounded playouts, and at most all workers but
+one busy with analyses (the bots keep one); every request answers the
+job's state at once: ``running`` with its progress (events done of the total), ``done`` with the
+analysis, or ``failed`` with why. Results stay in a bounded cache (``KEPT_TABLES`` tables).
+
+To the analysis's JSON the answer adds what the pages draw: ``curves`` (each seat's winning chance
+after each of its decisions, for the chart), ``worst`` (the costliest decisions, said in words) and
+``steps`` (the record's event index of each step of the replay page, whose steps end at each
+``moves`` event).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from gamebag.core.protocol import JsonDict
+from gamebag.web.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
+
+ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek needs minutes)
+KEPT_TABLES = 64  # analyses kept, least recently asked for first out
+WORST_SHOWN = 5
+
+
+class TableAnalyses:
+    """Each finished table's analysis: started on first request, then kept."""
+
+    def __init__(self, pool: WorkerPool, seconds: float = ANALYSIS_SECONDS) -> None:
+        self.pool = pool
+        self.seconds = seconds
+        self.started = 0  # jobs started so far (the rest were answered from the cache)
+        self._entries: OrderedDict[str, JsonDict] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
+        # Analyses leave at least one worker to the bots (a pool of one is shared, in turn).
+        self._slots = asyncio.Semaphore(max(1, pool.size - 1))
+
+    def status(self, table_id: str, record: JsonDict, names: list[str]) -> JsonDict:
+        """The analysis of the finished game ``record`` as it stands, starting it if it is not."""
+        entry = self._entries.get(table_id)
+        if entry is None:
+            entry = {"status": "running", "done": 0, "total": len(record["events"]), "since": time.monotonic()}
+            self._entries[table_id] = entry
+            while len(self._entries) > KEPT_TABLES:
+                self._entries.popitem(last=False)
+            task = asyncio.get_running_loop().create_task(self._run(entry, record, names))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            self.started += 1
+        self._entries.move_to_end(table_id)
+        answer = {key: value for key, value in entry.items() if key != "since"}
+        answer.setdefault("seconds", round(time.monotonic() - entry["since"], 1))
+        return answer
+
+    async def _run(self, entry: JsonDict, record: JsonDict, names: list[str]) -> None:
+        options = json.dumps(record.get("options", {}), sort_keys=True)
+        key = (str(record["game"]), int(record["players"]), options, "analysis")
+
+        def progress(done: int, total: int) -> None:
+            entry["done"], entry["total"] = done, total
+
+        try:
+            async with self._slots:
+                entry["since"] = time.monotonic()  # the budget counts from the start, not the wait
+                result = await self.pool.run(AnalysisJob(key, record, None), self.seconds, progress)
+        except (JobTimeout, JobFailed) as error:
+            entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
+            return
+        entry.update(presentation(result, record, names))
+        entry.update(analysis=result, seconds=round(time.monotonic() - entry["since"], 1), status="done")
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> JsonDict:
+    """What the pages draw from an analysis: the curves, the worst decisions in words, the replay's steps."""
+    events = record["events"]
+    curves: dict[str, list[list[float]]] = {str(seat["seat"]): [] for seat in analysis["seats"]}
+    for decision in analysis["decisions"]:
+        curves[str(decision["seat"])].append([decision["event"], decision["value"]])
+    for seat in analysis["seats"]:
+        curves[str(seat["seat"])].append([len(events), seat["result"]])
+    costly = sorted((d for d in analysis["decisions"] if d["loss"] > 0), key=lambda d: -d["loss"])[:WORST_SHOWN]
+    worst = [{**d, "words": in_words(d, names)} for d in costly]
+    steps = [index for index, event in enumerate(events) if "moves" in event] + [len(events)]
+    return {"curves": curves, "worst": worst, "steps": steps}
+
+
+def in_words(decision: JsonDict, names: list[str]) -> str:
+    """A decision said in words: what was played, what was better, and what it cost."""
+    who = names[decision["seat"]] if decision["seat"] < len(names) else f"seat {decision['seat']}"
+    best = " or ".join(_action(b) for b in decision["best"])
+    lost = 100 * decision["loss"]
+    text = (
+        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {100 * decision['best_value']:.0f}% "
+        f"winning chance against {100 * decision['value']:.0f}% (−{lost:.1f} points"
+    )
+    if "loss_interval" in decision:
+        low, high = decision["loss_interval"]
+        text += f", between {100 * low:.1f} and {100 * high:.1f} with 95% confidence"
+    text += ")"
+    if "points" in decision and decision["points"]["loss"] > 0:
+        text += f", and {decision['points']['loss']:.2f} expected points of the turn"
+    label = decision.get("label")
+    return f"{text}{': a ' + label if label else ''}."
+
+
+def _action(action: Any) -> str:
+    if isinstance(action, list):
+        return "+".join(_action(a) for a in action)
+    return str(action)
+
+
+def register(app: FastAPI, table_of: Callable[[Request, str], Any], pool_of: Callable[[Request], WorkerPool]) -> None:
+    """Add ``GET /api/tables/{table_id}/analysis`` to ``app``."""
+
+    @app.get("/api/tables/{table_id}/analysis", response_model=None)
+    async def analysis(request: Request, table_id: str) -> JSONResponse | JsonDict:
+        """The finished game's analysis (docs/analysis.md): started by the first request, then polled."""
+        table = table_of(request, table_id)
+        if not table.is_over:
+            return JSONResponse({"error": "a game can be analysed once it is over"}, status_code=409)
+        analyses: TableAnalyses | None = getattr(request.app.state, "analyses", None)
+        if analyses is None:
+            analyses = request.app.state.analyses = TableAnalyses(pool_of(request))
+        names = [str(seat.name) for seat in table.seats]
+        return analyses.status(table.id, table.record_json(), names)

@@ -1,0 +1,162 @@
+"""Every engine's equality option sets, in one place.
+
+The replay and distribution tests of each engine play the sets listed here for it, and
+``tests/test_engine_coverage.py`` checks that, for every game and every engine kind its
+declaration names (``gamebag.core.engines``), each option the engine is declared to play
+beyond its default is given a non-default value by one of these sets. Adding an option or
+an engine means adding a set here (see docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gamebag
+from gamebag.core.protocol import Game
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    """A game id, a player count, options, and the seatings (agent names) cycled over replayed games.
+
+    No seating: uniformly random choices (the Eel family's replays draw every count alike).
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    seatings: tuple[tuple[str, ...], ...] = ()
+
+    def label(self) -> str:
+        text = ",".join(f"{k}={v}" for k, v in sorted(self.options.items())) or "defaults"
+        return f"{self.game_id}-{self.players}p-{text}"
+
+    def make(self) -> Game[Any, Any, Any]:
+        return gamebag.make(self.game_id, self.players, **self.options)
+
+
+def _eel(game_id: str, players: int, **options: Any) -> OptionSet:
+    return OptionSet(game_id, players, options)
+
+
+# The numba Eel kernel: every option of both rule sets, each on its own and in combination, 2-8 players.
+EEL_NUMBA = [
+    _eel("wriggle-roulette", 2),
+    _eel("wriggle-roulette", 3, rotate_start=True),
+    _eel("wriggle-roulette", 4),
+    _eel("wriggle-roulette", 5, rotate_start=True),
+    _eel("wriggle-roulette", 8),
+    _eel("eel-harvest", 2),
+    _eel("eel-harvest", 4),
+    _eel("eel-harvest", 3, outbreak_scores_reserve=True),
+    _eel("eel-harvest", 4, rotate_start=True),
+    _eel("eel-harvest", 2, lone_player_grabs=0),
+    _eel("eel-harvest", 3, lone_player_grabs=2),
+    _eel("eel-harvest", 5, draw="dice"),
+    _eel("eel-harvest", 6, draw="dice", lone_player_grabs=1),
+    _eel("eel-harvest", 4, draw="dice", lone_player_grabs=1, outbreak_scores_reserve=True, rotate_start=True),
+    _eel("eel-harvest", 7, lone_player_grabs=3, outbreak_scores_reserve=True),
+    _eel("eel-harvest", 8, rotate_start=True),
+    _eel("wriggle-roulette", 4, eels=30, snakes=12, target=15, max_grab=3, outbreak_snakes=8),
+    _eel("eel-harvest", 3, eels=80, snakes=25, target=30, max_grab=7, outbreak_snakes=10),
+    _eel("eel-harvest", 2, draw="dice", max_grab=2, target=12, lone_player_grabs=4),
+]
+
+# The JAX Eel engine: every option, each at least once, on several player counts.
+EEL_JAX = [
+    _eel("wriggle-roulette", 4),
+    _eel(
+        "eel-harvest",
+        3,
+        outbreak_scores_reserve=True,
+        lone_player_grabs=2,
+        eels=40,
+        snakes=20,
+        target=25,
+        max_grab=5,
+        outbreak_snakes=9,
+    ),
+    _eel("eel-harvest", 4, draw="dice", lone_player_grabs=1, outbreak_scores_reserve=True, rotate_start=True),
+    _eel("wriggle-roulette", 4, rotate_start=True, eels=30, snakes=12, target=15, max_grab=3, outbreak_snakes=8),
+]
+
+# The two-player equilibrium round model (tests/agents/test_equilibrium.py): its values against
+# the rules engine's, position by position.
+EQUILIBRIUM = [
+    _eel("eel-harvest", 2),
+    _eel("eel-harvest", 2, outbreak_scores_reserve=True),
+    _eel("eel-harvest", 2, draw="dice"),
+    _eel("eel-harvest", 2, lone_player_grabs=2),
+    _eel("eel-harvest", 2, lone_player_grabs=0),
+    _eel("wriggle-roulette", 2),
+    _eel("eel-harvest", 2, rotate_start=True, eels=30, snakes=14, target=12, max_grab=4, outbreak_snakes=5),
+    _eel("wriggle-roulette", 2, rotate_start=True, eels=30, snakes=14, target=12, max_grab=4, outbreak_snakes=5),
+]
+
+# Seat agents for the Pig replays: random play reaches odd corners, the others the usual ones.
+_PIG_SEATINGS = (("random", "random"), ("heuristic", "random"), ("optimal-win", "optimal-score"))
+PIG_NUMBA = [
+    OptionSet("pig", 2, {}, _PIG_SEATINGS),
+    OptionSet("pig", 2, {"goal": 30}, _PIG_SEATINGS),
+    OptionSet("pig", 2, {"goal": 7}, _PIG_SEATINGS),
+    OptionSet("pig", 2, {"goal": 30, "die_sides": 2}, _PIG_SEATINGS),
+    OptionSet("pig", 2, {"goal": 60, "die_sides": 20}, _PIG_SEATINGS),
+]
+PIG_JAX = [PIG_NUMBA[0], PIG_NUMBA[2], PIG_NUMBA[3], PIG_NUMBA[4]]
+
+DRAGON_NUMBA = [
+    OptionSet(
+        "catch-a-dragon",
+        2,
+        {},
+        (("random", "random"), ("heuristic", "optimal-score"), ("optimal-win", "random")),
+    ),
+    OptionSet("catch-a-dragon", 3, {"duplicate_bust": "none-new"}, (("random", "heuristic", "optimal-score"),)),
+    OptionSet("catch-a-dragon", 1, {"cyclic": False}, (("random",), ("heuristic",), ("optimal-score",))),
+    OptionSet("catch-a-dragon", 4, {"dice": 6, "rounds": 2}, (("random", "heuristic", "random", "heuristic"),)),
+    OptionSet("catch-a-dragon", 2, {"dice": 1, "max_tiebreak_rounds": 0}, (("random", "heuristic"),)),
+    OptionSet(
+        "catch-a-dragon",
+        2,
+        {"max_tiebreak_rounds": 0, "rounds": 1, "dice": 2},
+        (("random", "optimal-win"), ("heuristic", "random")),
+    ),
+    OptionSet(
+        "catch-a-dragon",
+        8,
+        {"dice": 3, "rounds": 3, "duplicate_bust": "none-new", "cyclic": False, "max_tiebreak_rounds": 1},
+        (("random", "heuristic") * 4,),
+    ),
+    OptionSet(
+        "catch-a-dragon", 2, {"faces": "white,black,orange,yellow,pink,brown", "dice": 5}, (("heuristic", "random"),)
+    ),
+]
+# The JAX engine has no compiled optimal policies: the same sets, seated with random and heuristic.
+DRAGON_JAX = [
+    OptionSet(
+        "catch-a-dragon", 2, {}, (("random", "random"), ("heuristic", "optimal-score"), ("optimal-win", "random"))
+    ),
+    DRAGON_NUMBA[1],
+    OptionSet("catch-a-dragon", 1, {"cyclic": False}, (("random",), ("heuristic",))),
+    DRAGON_NUMBA[3],
+    DRAGON_NUMBA[4],
+    OptionSet(
+        "catch-a-dragon",
+        2,
+        {"max_tiebreak_rounds": 0, "rounds": 1, "dice": 2},
+        (("random", "random"), ("heuristic", "random")),
+    ),
+    DRAGON_NUMBA[6],
+    DRAGON_NUMBA[7],
+]
+
+# engine kind -> game id -> its equality option sets.
+EQUALITY_SETS: dict[str, dict[str, list[OptionSet]]] = {}
+for _kind, _sets in (
+    ("numba", EEL_NUMBA + PIG_NUMBA + DRAGON_NUMBA),
+    ("jax", EEL_JAX + PIG_JAX + DRAGON_JAX),
+    ("equilibrium", EQUILIBRIUM),
+):
+    for _set in _sets:
+        EQUALITY_SETS.setdefault(_kind, {}).setdefault(_set.game_id, []).append(_set)

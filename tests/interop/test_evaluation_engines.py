@@ -1,0 +1,128 @@
+"""A learned policy's games against ``heuristic`` come out the same on the rules and the compiled engine.
+
+Two checks, for the shipped two-player Eel Harvest and four-player Wriggle Roulette
+policies (the configurations where an evaluation gap was reported):
+
+* in lockstep: rules-engine games of the ``learned`` agent against the rules-engine
+  ``heuristic`` are replayed through the compiled kernel with the same draws; at every
+  grab each seat's compiled choice (the compiled heuristic on the kernel's row, the
+  policy on the kernel's observation) must be the rules-engine agent's choice, and the
+  full state after the grab, every seat's observation and the final win shares must be
+  equal. Since the kernel's draws are proven to follow the rules engine's chance
+  (``tests/fast/test_eel_equality.py``), the outcome distributions are then equal;
+* by distribution: ``gamebag.interop.evaluate`` on each engine (every seat in turn,
+  every env's first games counted): the per-game win shares and game lengths of a few
+  hundred rules-engine games against 20,000 compiled ones, a two-sample z-test and a
+  Kolmogorov-Smirnov test, Holm-corrected at 0.001 over the four.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import gamebag
+from gamebag.agents.base import SeatView
+from gamebag.agents.heuristics.eel_family import EelHeuristic
+from gamebag.agents.learned import POLICY_PACKAGE, LearnedAgent, NumpyPolicy, load_policy, policy_name
+from gamebag.core.rng import derive_rng
+from gamebag.fast.eel import batch
+from gamebag.fast.eel.engine import kernel_config
+from gamebag.fast.eel.policies import heuristic_choice
+from gamebag.interop.evaluation import evaluate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fast"))
+from eel_helpers import ReplayLog, expected_row, replay_game
+
+CONFIGURATIONS = [("eel-harvest", 2), ("wriggle-roulette", 4)]
+LOCKSTEP_GAMES = 120
+RULES_GAMES = 400
+COMPILED_GAMES = 20_000
+FAMILY_ALPHA = 0.001
+TESTS = 2 * len(CONFIGURATIONS)  # win share and length per configuration
+
+
+@cache
+def shipped(game_id: str, players: int) -> NumpyPolicy:
+    return load_policy(resources.files(POLICY_PACKAGE).joinpath(policy_name(game_id, players)))
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGURATIONS)
+def test_learned_against_heuristic_in_lockstep(game_id: str, players: int) -> None:
+    game = gamebag.make(game_id, players)
+    cfg = kernel_config(game)
+    policy = shipped(game_id, players)
+    learned = LearnedAgent(game, policy)
+    heuristic = EelHeuristic(game.game_id)
+    log = ReplayLog()
+    decisions: list[str] = []
+    checked = 0
+    observed = np.zeros((1, players, batch.OBSERVATION_SIZE), np.float32)
+    everything = np.ones((1, game.max_grab + 1), np.bool_)
+    for number in range(LOCKSTEP_GAMES):
+        rng = derive_rng("evaluation-engines", game_id, number)
+        learner = number % players
+
+        def choose(state: Any, seat: int, rng: Any = rng, learner: int = learner, number: int = number) -> int:
+            nonlocal checked
+            view = SeatView(game, state, seat)
+            row = expected_row(game, state)
+            if seat == learner:
+                chosen = int(learned.act(view, rng))
+                batch.observe(row[None, :], cfg, observed)
+                compiled = int(policy.act(observed[0, seat][None, :], everything)[0])
+            else:
+                chosen = int(heuristic.act(view, rng))
+                compiled = int(heuristic_choice(row, cfg, seat))
+            checked += 1
+            if compiled != chosen:
+                decisions.append(f"game {number}, seat {seat}: rules {chosen}, compiled {compiled} in {state}")
+            return chosen
+
+        replay_game(game, choose, rng, log)
+    assert not log.mismatches, log.mismatches[:3]
+    assert not decisions, decisions[:3]
+    assert log.games == LOCKSTEP_GAMES and checked > 20 * LOCKSTEP_GAMES
+    # The learner's games were real contests: it won some and lost some.
+    learner_shares = [log.returns[g][g % players] for g in range(LOCKSTEP_GAMES)]
+    assert 0 < sum(learner_shares) < LOCKSTEP_GAMES
+
+
+@cache
+def evaluations(game_id: str, players: int) -> tuple[Any, Any]:
+    policy = shipped(game_id, players)
+    rules = evaluate(policy, game_id, players, "heuristic", RULES_GAMES, seed=5, engine="rules")
+    compiled = evaluate(policy, game_id, players, "heuristic", COMPILED_GAMES, seed=5, engine="compiled")
+    return rules, compiled
+
+
+def p_values(game_id: str, players: int) -> list[float]:
+    rules, compiled = evaluations(game_id, players)
+    a, b = rules.outcomes, compiled.outcomes
+    se = np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    z = (a.mean() - b.mean()) / se
+    share = float(2 * stats.norm.sf(abs(z)))
+    length = float(stats.ks_2samp(rules.lengths, compiled.lengths).pvalue)
+    return [share, length]
+
+
+def test_evaluations_agree_in_distribution_on_both_engines() -> None:
+    names = []
+    values: list[float] = []
+    for game_id, players in CONFIGURATIONS:
+        rules, compiled = evaluations(game_id, players)
+        assert (rules.engine, compiled.engine) == ("rules", "compiled")
+        assert (rules.games, compiled.games) == (RULES_GAMES, COMPILED_GAMES)
+        assert rules.fair_share < compiled.win_share < 1.0  # the policy beats the heuristic
+        names += [f"{game_id} win share", f"{game_id} length"]
+        values += p_values(game_id, players)
+    # Holm's procedure rejects some hypothesis exactly when the smallest p-value is at most alpha / tests.
+    worst = int(np.argmin(values))
+    assert values[worst] > FAMILY_ALPHA / TESTS, f"{names[worst]} differs between the engines: p = {values[worst]:.2g}"

@@ -1,0 +1,42 @@
+"""The analysis of a finished table over HTTP: refused while the game goes on, then run off the loop and kept."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from gamebag.web.settings import Limits
+
+from .helpers import open_table, web_client
+
+
+def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> None:
+    with web_client(tmp_path, limits=Limits(bot_workers=2)) as client:
+        waiting = open_table(client, "pig", 2, options={"goal": 30})
+        assert client.get(f"/api/tables/{waiting['id']}/analysis").status_code == 409
+        table = open_table(client, "pig", 2, bots={0: "random", 1: "optimal-win"}, options={"goal": 30})
+        table_id = table["id"]
+        deadline = time.monotonic() + 120
+        while client.get(f"/api/tables/{table_id}").json()["result"] is None:
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.05)
+        answer = client.get(f"/api/tables/{table_id}/analysis").json()
+        assert answer["status"] in ("running", "done") and answer["total"] > 0
+        while answer["status"] == "running":
+            assert time.monotonic() < deadline, "the analysis did not finish"
+            time.sleep(0.1)
+            answer = client.get(f"/api/tables/{table_id}/analysis").json()
+        assert answer["status"] == "done", answer
+        analysis = answer["analysis"]
+        assert analysis["exact"] is True and [s["seat"] for s in analysis["seats"]] == [0, 1]
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        assert answer["steps"][-1] == len(record["events"])
+        assert all("moves" in record["events"][i] for i in answer["steps"][:-1])
+        for seat in ("0", "1"):
+            points = answer["curves"][seat]
+            assert points[-1] == [len(record["events"]), analysis["seats"][int(seat)]["result"]]
+        assert all(w["words"].endswith(".") and w["loss"] > 0 for w in answer["worst"])
+        # The random seat loses winning chance somewhere; the optimal one never does.
+        assert analysis["seats"][0]["accuracy"] < 100 and analysis["seats"][1]["accuracy"] == 100
+        manager = client.app.state.analyses  # type: ignore[attr-defined]
+        assert client.get(f"/api/tables/{table_id}/analysis").json() == answer and manager.started == 1
