@@ -30,6 +30,25 @@ app = typer.Typer(
 error_console = Console(stderr=True)
 
 
+@app.callback()
+def _plugins(
+    plugin: list[str] = typer.Option(
+        [],
+        "--plugin",
+        help="A Python file or module registering a game variant (repeatable; before the command): "
+        "gamebag --plugin my_variant.py simulate my-variant ...",
+    ),
+) -> None:
+    """Play, simulate, solve and study tabletop games."""
+    import gamebag
+    from gamebag import plugins
+
+    for problem in gamebag.plugin_problems:
+        error_console.print(f"[bold yellow]warning:[/bold yellow] plugin skipped: {problem}", highlight=False)
+    plugins.activate(plugin)
+    plugins.check_games(plugins.plugin_games())
+
+
 def _register_commands() -> None:
     from gamebag.cli import commands
 
