@@ -36,7 +36,7 @@ from gamebag.fast.boards import BoardStepBatch
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
-from gamebag.games.pig.rules import Phase, PigState
+from gamebag.games.pig.rules import Phase, Pig, PigState
 from gamebag.games.pig.strategy import HOLD_AT as HOLD_AT
 
 # Board columns.
@@ -389,10 +389,10 @@ class PigRules:
 
 
 def rules_of(game: Game[Any, Any, Any]) -> PigRules:
-    options = game.options
-    goal = options.get("goal", 100)
-    sides = options.get("die_sides", 6)
-    return PigRules(goal=goal if isinstance(goal, int) else 100, sides=sides if isinstance(sides, int) else 6)
+    """What the configured rules engine plays by (its own values: no default is copied here)."""
+    if not isinstance(game, Pig):
+        raise TypeError(f"the Pig kernels play pig, not {game.game_id}")
+    return PigRules(goal=game.goal, sides=game.sides)
 
 
 def _node_total(node: Hashable) -> int:
