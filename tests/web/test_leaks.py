@@ -2,8 +2,9 @@
 
 Whole games of every game are played over sockets with every message kept. Then:
 
-* each state message (view, legal actions, log history) equals what the rules give that
-  seat (its observation) at that step, the spectators' one the public view, and the only
+* each state message (view, legal actions, log history, the views between the events of the
+  latest change) equals what the rules give that seat (its observation) at that step, the
+  spectators' one the public view, and the only
   pending choice it mentions is the reader's own;
 * each view is the same for every hidden state the seat cannot tell apart from the real
   one (``resample_from_infostate``): it carries nothing that tells them apart;
@@ -42,7 +43,7 @@ from .helpers import (
 GAMES = gamebag.game_ids()
 SEED = "leak-canary-seed-5f3e9a"
 # Everything a state message may hold; anything else would be a new channel to check.
-STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", "history"}
+STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", "history", "trail"}
 META_KEYS = {"id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "finished", "step"}
 SEAT_KEYS = {"seat", "name", "bot", "agent", "connected"}
 
@@ -83,7 +84,7 @@ def test_every_message_is_exactly_what_its_reader_may_know(game_id: str, module_
     table, record, seat_players = _whole_game(game_id, module_tmp)
     game, states = states_by_step(record)
     tokens = [s["token"] for s in table["seats"]]
-    checked = 0
+    checked = trails = 0
     for player in seat_players:
         raw = json.dumps(player.messages)
         assert SEED not in raw
@@ -108,14 +109,24 @@ def test_every_message_is_exactly_what_its_reader_may_know(game_id: str, module_
                 assert choices["mine"] == (player.submitted.get(step) if seat in choices["chosen"] else None)
                 legal = [game.action_to_json(a) for a in game.legal_actions(state, seat)] if seat in acting else []
                 assert message["legal"] == legal
+
+            def view_at(i: int, seat: int | None = seat) -> Any:
+                return game.public_view(states[i]) if seat is None else game.observation(states[i], seat)
+
             if "history" in message:
-                wanted = _boundaries(record["events"], step)[-HISTORY_STEPS:]
-                views = [
-                    game.public_view(states[i]) if seat is None else game.observation(states[i], seat) for i in wanted
-                ]
-                assert message["history"] == views
+                # Every event's view since the first of the last HISTORY_STEPS steps (from the
+                # start of the game while it has no more steps).
+                boundaries = _boundaries(record["events"], step)
+                first = 0 if len(boundaries) <= HISTORY_STEPS else boundaries[-HISTORY_STEPS:][0]
+                assert message["history"] == [view_at(i) for i in range(first, step + 1)]
+            if "trail" in message:
+                start, views = message["trail"]["from"], message["trail"]["views"]
+                assert views and start + len(views) + 1 == step
+                assert views == [view_at(i) for i in range(start + 1, step)]
+                trails += 1
             checked += 1
     assert checked > 10
+    assert trails > 0  # every game has a move that leads to chance events before the next choice
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -35,7 +35,7 @@ def _step(table: LiveTable, rng: random.Random) -> None:
 
 
 def _expected(table: LiveTable, seat: int | None) -> str:
-    return json.dumps(table.step_views(seat, HISTORY_STEPS), separators=(",", ":"), allow_nan=False)
+    return json.dumps(table.step_views(seat, HISTORY_STEPS, every_event=True), separators=(",", ":"), allow_nan=False)
 
 
 @pytest.mark.parametrize(("game", "players", "options"), GAMES)

@@ -1,8 +1,13 @@
 """The table page as people use it, in a real browser, for every game at phone and desktop size.
 
-Two people join one table (a 360x740 phone and a 1280x800 desktop; bots in the other seats)
-and play it to the end by clicking. At every move of both pages: no horizontal overflow. On
-both: the "How to play" sheet opens with the game's rules, a choice survives another player
+Two people join one table (a 360x740 phone and a 1280x800 desktop; bots in the other seats;
+four players in Wriggle Roulette (two heuristic bots), the Eel games to a target of 12, not the rulebook's 20)
+and play it to the end by clicking. At every move of both pages: no horizontal overflow. At
+each of the phone's decisions, and at the end, what ``table_checks.PhoneWatch`` checks: what
+just happened since your last move is all there, the move panel never lies over the board
+with choices out of reach, every event of the record has a line in the log, each game's own
+facts are told in words (see there). On both: the "How to play" sheet opens with the game's
+rules and this table's numbers, a choice survives another player
 choosing meanwhile (the move buttons are the very same elements afterwards), axe-core finds no
 serious or critical accessibility violation, the end summary shows (scores by round, the
 rulebook's words) and a rematch with the same seats starts. Screenshots of each game at both
@@ -25,12 +30,18 @@ import gamebag
 
 from .browsing import SHORT_OPTIONS, WAIT_S, new_context, settle, shot, wait_for
 from .serverproc import ServerProcess
+from .table_checks import PhoneWatch, guide_problems
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 GAMES = list(gamebag.game_ids())
+# Options and player counts that differ from the rulebook's, so the texts must take their numbers
+# from the table (and four players make the widest scores-by-round table).
+OPTIONS = {**SHORT_OPTIONS, "wriggle-roulette": {"target": 12}, "eel-harvest": {"target": 12}}
+PLAYERS = {"wriggle-roulette": 4}
+BOTS = {"wriggle-roulette": "heuristic"}  # long names ("Bot 4 (heuristic)") in the widest table
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +97,9 @@ def _take_turn(page: Any, rng: random.Random) -> None:
     )
 
 
-def _play_to_end(pages: list[Any], rng: random.Random, on_move: Any, timeout: float = 400.0) -> int:
+def _play_to_end(
+    pages: list[Any], rng: random.Random, on_move: Any, timeout: float = 400.0, before_move: Any = None
+) -> int:
     moves = 0
     deadline = time.monotonic() + timeout
     while not all(_turn(page) == "over" for page in pages):
@@ -94,6 +107,8 @@ def _play_to_end(pages: list[Any], rng: random.Random, on_move: Any, timeout: fl
         progressed = False
         for page in pages:
             if _turn(page) == "mine" and not page.locator("#controls button.chosen").count():
+                if before_move is not None:
+                    before_move(page)
                 _take_turn(page, rng)
                 moves += 1
                 progressed = True
@@ -103,15 +118,18 @@ def _play_to_end(pages: list[Any], rng: random.Random, on_move: Any, timeout: fl
     return moves
 
 
-def _open_rules(page: Any) -> None:
+def _open_rules(page: Any) -> str:
+    """Open "How to play", check it, close it; return the quick guide's text."""
     page.click("#rules-open")
     page.wait_for_selector("#rules[open]", timeout=WAIT_S * 1000)
     assert page.locator("#rules-quick li").count() >= 3
+    guide = page.inner_text("#rules-quick")
     page.click("#rules-details summary")
     wait_for(page, "() => document.querySelector('#rules-full').children.length >= 3", timeout=WAIT_S)
     assert _overflow(page) <= 0
     page.click("#rules-close")
     page.wait_for_selector("#rules:not([open])", state="attached", timeout=WAIT_S * 1000)
+    return guide
 
 
 def _keyboard_reaches_a_move(page: Any) -> None:
@@ -156,11 +174,13 @@ def _choice_survives_another_choosing(chooser: Any, other: Any, other_seat: int)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerProcess, game_id: str) -> None:
     cls = gamebag.entry(game_id).game_class
-    players = max(cls.min_players, min(3, cls.max_players))
-    seats = [{"name": "Ann"}, {"name": "Bob"}] + [{"bot": "random"} for _ in range(players - 2)]
+    players = PLAYERS.get(game_id, max(cls.min_players, min(3, cls.max_players)))
+    # Names as long as people give them: the scores by round must still fit a phone.
+    seats = [{"name": "Ann Marie"}, {"name": "Bob Vermeulen"}]
+    seats += [{"bot": BOTS.get(game_id, "random")} for _ in range(players - 2)]
     request = {"game": game_id, "players": players, "seats": seats, "seed": 11}
-    if game_id in SHORT_OPTIONS:
-        request["options"] = SHORT_OPTIONS[game_id]
+    if game_id in OPTIONS:
+        request["options"] = OPTIONS[game_id]
     answer = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
     errors: list[str] = []
     phone_context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
@@ -173,8 +193,16 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
         page.goto(f"{server.base}{answer['seats'][seat]['invite']}")
         wait_for(page, "() => document.body.dataset.turn", timeout=WAIT_S)
 
+    # Ann opened the table in this browser (as the lobby does): her rematch is listed with it.
+    phone.evaluate(
+        "entry => localStorage.setItem('gamebag-hosted', JSON.stringify([entry]))",
+        {"id": answer["id"], "game": cls.title, "host": answer["host"], "at": 0},
+    )
+    public_view = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()["view"]
+    # What the phone shows wrong is gathered to the end, so that one run tells every defect.
+    watch = PhoneWatch(game_id)
     for page in (phone, desktop):
-        _open_rules(page)
+        watch.problems.extend(guide_problems(game_id, _open_rules(page), public_view))
         assert _overflow(page) <= 0, f"{sizes[id(page)]} scrolls sideways at the start"
         violations = _axe_serious(page)
         assert not violations, violations
@@ -198,9 +226,13 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
                 mid_game.extend(_axe_serious(page))
 
     rng = random.Random(game_id)
-    _play_to_end([phone, desktop], rng, check)
+    _play_to_end([phone, desktop], rng, check, before_move=lambda page: page is phone and watch.before_my_move(page))
     assert not overflow_seen, overflow_seen
     assert not mid_game, mid_game
+    assert watch.decisions > 1
+    record = httpx.get(f"{server.base}/api/tables/{answer['id']}/record", timeout=30).json()
+    phone.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)
+    watch.at_the_end(phone, record)
 
     for page, size in ((phone, "360x740"), (desktop, "1280x800")):
         page.wait_for_selector("#summary:not([hidden]) #result-banner", timeout=WAIT_S * 1000)
@@ -224,9 +256,16 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
     wait_for(desktop, "() => document.body.dataset.turn && document.body.dataset.turn !== 'over'", timeout=WAIT_S)
     assert phone.evaluate("location.pathname") == desktop.evaluate("location.pathname")
     assert "you are Ann" in phone.inner_text("#who") and "you are Bob" in desktop.inner_text("#who")
+    rematch_id = phone.evaluate("location.pathname").rsplit("/", 1)[-1]
+    phone.goto(f"{server.base}/")
+    phone.wait_for_selector("#hosted li", timeout=WAIT_S * 1000)
+    if not phone.locator(f'#hosted a[href^="/host/{rematch_id}"]').count():
+        listed = phone.inner_text("#hosted")
+        watch.problems.append(f"'Tables you opened in this browser' does not list the rematch: {listed}")
     phone_context.close()
     desktop_context.close()
     assert not errors, errors
+    assert not watch.problems, "\n".join(watch.problems)
 
 
 def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, server: ServerProcess) -> None:

@@ -26,13 +26,13 @@ from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.analysis import register as register_analysis
-from gamebag.web.bounds import BadJsonError, check_agent_spec, parse_json
+from gamebag.web.bounds import BadJsonError, parse_json
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import agent_bounds, catalogue, playable_agents, rules_markdown
+from gamebag.web.lobby import agent_bounds, agents_for, catalogue, check_agent_for, rules_markdown
 from gamebag.web.logsafe import guard_log
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
@@ -50,6 +50,12 @@ log = logging.getLogger("gamebag.web")
 def _json_bytes(value: Any) -> bytes:
     """``value`` as ``JSONResponse`` writes it (compact, UTF-8)."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def _json_list_bytes(values: list[Any]) -> bytes:
+    """``_json_bytes(values)``, one item at a time: one call for megabytes would hold the
+    interpreter's lock, and so the event loop, for its whole length, even in a thread."""
+    return b"[" + b",".join(_json_bytes(value) for value in values) + b"]"
 
 
 def _error(status: int, text: str) -> JSONResponse:
@@ -311,7 +317,7 @@ def create_app(
             "spectate": spectate,
             "spectate_qr": qr_rows(spectate),
             "invite_base": invite_base,
-            "agents": list(playable_agents(table.game.game_id)),
+            "agents": agents_for(table.game),
             "next": _next_for_host(manager, table),
         }
 
@@ -327,25 +333,29 @@ def create_app(
             data = None
         if not isinstance(data, dict) or set(data) - {"agent"}:
             return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
-        agent = check_agent_spec(data.get("agent") or table.config.timeout_agent, table.game.game_id, "agent")
+        agent = check_agent_for(data.get("agent") or table.config.timeout_agent, table.game, "agent")
         await manager.hand_to_bot(table, seat, agent)
         return {"table": manager.meta(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(request: Request, table_id: str) -> dict[str, Any]:
-        """A seat or the host opens the rematch (same seats); each seat gets its own new link."""
+        """A seat or the host opens the rematch (same seats); each seat gets its own new link, the
+        host (the X-Host-Token header) the rematch's host link."""
         manager = manager_of(request)
         table = table_of(request, table_id)
         seat = _seat_from_request(request, table)
-        if seat is None:
-            manager.check_host(table, request.headers.get("x-host-token"))
+        host_token = request.headers.get("x-host-token")
+        if seat is None or host_token:
+            # The host; or a seat that is also the host (both tokens): it hosts the rematch too,
+            # and its browser lists it with the tables it opened. Checked before anything opens.
+            manager.check_host(table, host_token)
         if table.is_over and table.config.next_id is None:
             # Opening the rematch opens a table: it counts as one (else a bots-only game and its
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
         following = await manager.rematch(table)
         answer = {"id": following.id, "path": rematch_path(following, seat)}
-        if seat is None:  # the host: the rematch's host token, which the old one does not open
+        if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token
             answer.update(host_token=token, host=host_path(following.id, token))
         return answer
@@ -388,7 +398,7 @@ def create_app(
             return _error(409, "a game can be replayed once it is over")
         seat = _seat_from_request(request, table)
         # The steps are built once per reader in a thread and kept; the table's facts are fresh.
-        steps = await downloads.get((table.id, "replay", seat), lambda: _json_bytes(table.step_views(seat)))
+        steps = await downloads.get((table.id, "replay", seat), lambda: _json_list_bytes(table.step_views(seat)))
         meta = _json_bytes(manager_of(request).meta(table))
         result = _json_bytes(result_json(table))
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)

@@ -6,8 +6,10 @@ action, commits it to the database, and only then lets the caller tell anyone.
 If the commit fails the in-memory match is put back as it was.
 
 A table also keeps what its readers' recent history needs (``history_json``): the
-state before each of its last ``HISTORY_STEPS`` decisions, noted as the game moves on,
-and each reader's views of them, serialized once; a full sync never replays the game.
+state before each event since the first of its last ``HISTORY_STEPS`` decisions (every
+roll and draw gets its line in the log), noted as the game moves on, and each reader's
+views of them, serialized once; a full sync never replays the game. The same states give
+the views between the events of the latest change (``trail_views``).
 """
 
 from __future__ import annotations
@@ -66,19 +68,27 @@ class LiveTable:
         config: TableConfig,
         game: Game[Any, Any, Any],
         match: Match,
-        marks: Iterable[tuple[int, Any]] | None = None,
+        marks: Iterable[tuple[int, Any, bool]] | None = None,
     ) -> None:
         self.config = config
         self.game = game
         self.match = match
         self.lock = asyncio.Lock()
         self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
-        # The state before each of the last decisions (event index, state), for the history;
-        # None until first needed when the caller did not give them (``rebuild`` does).
-        self._marks: deque[tuple[int, Any]] | None = None if marks is None else deque(marks, HISTORY_STEPS)
+        # The state before each event since the first of the last decisions (event index,
+        # state, whether a decision), for the history; None until first needed when the caller
+        # did not give them (``rebuild`` does).
+        self._marks: deque[tuple[int, Any, bool]] | None = None
+        self._decisions = 0  # decisions among the marks
+        if marks is not None:
+            self._marks = deque()
+            for mark in marks:
+                self._note(self._marks, mark)
         # Each reader's views of those states (JSON text by event index), and of the current state.
         self._mark_views: dict[int | None, dict[int, str]] = {}
         self._current_views: dict[int | None, tuple[int, str]] = {}
+        # Where the latest change began (its first event) and the step it led to.
+        self._change = (self.step, self.step)
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -97,16 +107,19 @@ class LiveTable:
             store.save_events(config.id, len(stored.events), extra, match.is_over)
         for seat, action_json in sorted(stored.pending.items()):
             match.submit(seat, game.action_from_json(action_json))
-        return cls(config, game, match, _decision_marks(game, match.record.events))
+        return cls(config, game, match, _event_marks(game, match.record.events))
 
     def catch_up(self, events: list[dict[str, Any]], pending: dict[int, Any]) -> None:
         """A replica follows the owner: apply the stored events after its own, take the pending choices."""
         match = self.match
+        first = len(match.record.events)
         for event in events:
-            if "moves" in event and self._marks is not None:
-                self._marks.append((len(match.record.events), match.state))
+            if self._marks is not None:
+                self._note(self._marks, (len(match.record.events), match.state, "moves" in event))
             match.state = apply_event(self.game, match.state, event)
             match.record.events.append(dict(event))
+        if events:
+            self._change = (first, self.step)
         match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
 
     def take_pending(self, seat: int, action_json: Any) -> None:
@@ -205,10 +218,13 @@ class LiveTable:
         if len(match.record.events) != staged.first:
             raise RuntimeError("a staged action applied out of turn")
         if self._marks is not None:
-            self._marks.extend(_decision_marks(self.game, staged.events, match.state, staged.first))
+            for mark in _event_marks(self.game, staged.events, match.state, staged.first):
+                self._note(self._marks, mark)
         match.state = staged.state
         match.record.events.extend(staged.events)
         match.pending = dict(staged.pending)
+        if staged.events:
+            self._change = (staged.first, self.step)
         return Submission(staged.seat, staged.events, self.step)
 
     def submit(self, seat: int, action_json: Any, store: Store) -> Submission:
@@ -225,19 +241,24 @@ class LiveTable:
         """The seat's observation (with the state of secret choices), or the spectators' view."""
         return self.match.public() if seat is None else self.match.view(seat)
 
-    def step_views(self, seat: int | None, last: int | None = None) -> list[JsonDict]:
+    def step_views(self, seat: int | None, last: int | None = None, every_event: bool = False) -> list[JsonDict]:
         """The seat's (or the public) view at each step of the game so far, oldest first.
 
         A step ends where players are next asked to choose (or the game ends). Views
         are rebuilt from the record, so they hold what the seat knew then and no
-        pending choices. ``last`` keeps only the most recent steps.
+        pending choices. ``last`` keeps only the most recent steps; ``every_event`` adds
+        the view after each event within them (each roll or draw, for the log), from the
+        game's start while it has no more than ``last`` steps.
         """
         game = self.game
         events = self.match.record.events
         boundaries = [i for i in range(len(events) + 1) if i == len(events) or "moves" in events[i]]
+        whole = last is None or len(boundaries) <= last
         if last is not None:
             boundaries = boundaries[-last:] if last > 0 else []
         wanted = set(boundaries)
+        if every_event and boundaries:
+            wanted = set(range(0 if whole else boundaries[0], len(events) + 1))
         views: list[JsonDict] = []
         state = game.initial_state()
         for index in range(len(events) + 1):
@@ -247,24 +268,40 @@ class LiveTable:
                 state = apply_event(game, state, events[index])
         return views
 
-    def history_json(self, seat: int | None) -> str:
-        """``step_views(seat, HISTORY_STEPS)`` as JSON text, from the states the table keeps.
+    def _note(self, marks: deque[tuple[int, Any, bool]], mark: tuple[int, Any, bool]) -> None:
+        """Keep the state before one more event; drop those before the first of the last decisions."""
+        marks.append(mark)
+        self._decisions += mark[2]
+        while self._decisions > HISTORY_STEPS - 1:
+            self._decisions -= marks.popleft()[2]
+            while marks and not marks[0][2]:
+                marks.popleft()
 
-        Each view of a past decision is serialized once per reader and kept while it is
-        among the last ones; only the current state's view is new at each step.
+    def _kept_marks(self) -> deque[tuple[int, Any, bool]]:
+        if self._marks is None:  # a table not built by ``rebuild``: note the events once
+            marks: deque[tuple[int, Any, bool]] = deque()
+            for mark in _event_marks(self.game, self.match.record.events):
+                self._note(marks, mark)
+            self._marks = marks
+        return self._marks
+
+    def _mark_text(self, known: dict[int, str], index: int, state: Any, seat: int | None) -> str:
+        text = known.get(index)
+        if text is None:
+            text = known[index] = _json(self._view_of(state, seat))
+        return text
+
+    def history_json(self, seat: int | None) -> str:
+        """``step_views(seat, HISTORY_STEPS, every_event=True)`` as JSON text, from the states kept.
+
+        Each view of a past event is serialized once per reader and kept while it is among
+        the last ones; only the current state's view is new at each step.
         """
-        if self._marks is None:  # a table not built by ``rebuild``: note the decisions once
-            self._marks = deque(_decision_marks(self.game, self.match.record.events), HISTORY_STEPS)
-        marks = list(self._marks)[-(HISTORY_STEPS - 1) :]
+        marks = self._kept_marks()
         known = self._mark_views.setdefault(seat, {})
-        texts = []
-        for index, state in marks:
-            text = known.get(index)
-            if text is None:
-                text = known[index] = _json(self._view_of(state, seat))
-            texts.append(text)
+        texts = [self._mark_text(known, index, state, seat) for index, state, _ in marks]
         if len(known) > len(marks):
-            kept = {index for index, _ in marks}
+            kept = {index for index, _, _ in marks}
             for index in [i for i in known if i not in kept]:
                 del known[index]
         step = self.step
@@ -276,6 +313,20 @@ class LiveTable:
 
     def _view_of(self, state: Any, seat: int | None) -> JsonDict:
         return self.game.public_view(state) if seat is None else self.game.observation(state, seat)
+
+    def trail_views(self, seat: int | None) -> JsonDict | None:
+        """The seat's (or the public) view between the events of the latest change, if it led here.
+
+        ``{"from": step, "views": [...]}``: the view after each event from ``step`` on, but the
+        last (the message's own view), from the states kept. None when the change was one event.
+        """
+        first, end = self._change
+        if end != self.step or end - first < 2:
+            return None
+        states = {index: state for index, state, _ in self._kept_marks() if first < index < end}
+        if len(states) != end - first - 1:
+            return None
+        return {"from": first, "views": [self._view_of(states[index], seat) for index in range(first + 1, end)]}
 
     def record_json(self) -> JsonDict:
         record = self.match.record.to_json()
@@ -292,23 +343,20 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
-def _decision_marks(
+def _event_marks(
     game: Game[Any, Any, Any], events: list[JsonDict] | tuple[JsonDict, ...], state: Any = None, first: int = 0
-) -> list[tuple[int, Any]]:
-    """(index, state before it) of each decision among ``events``, which follow ``state`` (None: the
-    initial state) at event index ``first``; only the last ``HISTORY_STEPS`` are kept.
-
-    States are applied only as far as the last decision needs (after it come chance events).
+) -> list[tuple[int, Any, bool]]:
+    """(index, state before it, whether a decision) of each of ``events``, which follow ``state``
+    (None: the initial state) at event index ``first``; only those from the first of the last
+    ``HISTORY_STEPS - 1`` decisions on (all when there are no more).
     """
-    decisions = [k for k, event in enumerate(events) if "moves" in event][-HISTORY_STEPS:]
-    if not decisions:
-        return []
-    wanted = set(decisions)
+    decisions = [k for k, event in enumerate(events) if "moves" in event]
+    start = decisions[-(HISTORY_STEPS - 1)] if len(decisions) > HISTORY_STEPS - 1 else 0
     marks = []
     current = game.initial_state() if state is None else state
-    for k in range(decisions[-1] + 1):
-        if k in wanted:
-            marks.append((first + k, current))
-        if k < decisions[-1]:
-            current = apply_event(game, current, events[k])
+    for k, event in enumerate(events):
+        if k >= start:
+            marks.append((first + k, current, "moves" in event))
+        if k < len(events) - 1:
+            current = apply_event(game, current, event)
     return marks

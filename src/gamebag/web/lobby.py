@@ -5,7 +5,10 @@ counts and the agents that can play it come from the registry, never from a
 list of game names. Nothing here builds an agent (for the exact agents that
 means a solve): the catalogue is served at once, and a request's agents are
 checked against the server's bounds (``bounds.py``) here and built in the bot
-workers.
+workers. Agents that play only some tables (two players, the rulebook's numbers,
+the options a policy was trained with) are checked here first with their own cheap
+checks, so the lobby offers only bots that can play the table and a request for
+another is refused at once with the agent's reason.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from importlib import resources
 from typing import Any
 
 import gamebag
-from gamebag.agents.registry import available_agents
+from gamebag.agents.equilibrium.model import changed_numbers, rules_for
+from gamebag.agents.learned import shipped_policies
+from gamebag.agents.registry import available_agents, make_agent, parse_spec
+from gamebag.agents.solvers.solutions import WIN_PLAYERS
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game
@@ -87,6 +93,65 @@ def playable_agents(game_id: str) -> tuple[str, ...]:
     return tuple(available_agents(game_id))
 
 
+def _equilibrium_refusal(game: Game[Any, Any, Any]) -> str | None:
+    try:
+        changed = changed_numbers(rules_for(game))
+    except GamebagError as error:
+        return str(error)
+    return f"its tables are solved for the rulebook's numbers, not changed {', '.join(changed)}" if changed else None
+
+
+def _win_refusal(game: Game[Any, Any, Any]) -> str | None:
+    if game.num_players != WIN_PLAYERS:
+        return f"it is solved for {WIN_PLAYERS} players, not {game.num_players}"
+    return None
+
+
+def _learned_refusal(game: Game[Any, Any, Any]) -> str | None:
+    if (game.game_id, game.num_players) not in shipped_policies():
+        return f"no learned policy ships for {game.game_id} with {game.num_players} players"
+    try:
+        make_agent("learned", game)  # NumPy weights and their options: cheap to load
+    except GamebagError as error:
+        return str(error)
+    return None
+
+
+# The agents that play only some tables, each with its own quick check (never a solve).
+AGENT_REFUSALS = {"equilibrium": _equilibrium_refusal, "optimal-win": _win_refusal, "learned": _learned_refusal}
+
+
+def agent_refusal(spec: str, game: Game[Any, Any, Any]) -> str | None:
+    """Why the agent of ``spec`` cannot play ``game`` as configured (None: it can, as far as a quick check tells)."""
+    check = AGENT_REFUSALS.get(parse_spec(spec)[0])
+    return None if check is None else check(game)
+
+
+def agents_for(game: Game[Any, Any, Any]) -> list[str]:
+    """The agents that can play ``game`` as configured (what a host may hand a seat to)."""
+    return [name for name in playable_agents(game.game_id) if agent_refusal(name, game) is None]
+
+
+def check_agent_for(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
+    """The cleaned spec of an agent that can play ``game``, else ``LobbyError`` with its reason."""
+    cleaned = check_agent_spec(spec, game.game_id, where)
+    refusal = agent_refusal(cleaned, game)
+    if refusal is not None:
+        raise LobbyError(f"{where}: {cleaned} cannot play this table: {refusal}")
+    return cleaned
+
+
+@lru_cache(maxsize=64)
+def agents_by_players(game_id: str) -> dict[str, list[str]]:
+    """For each player count, the agents that can play ``game_id`` with its default options."""
+    cls = gamebag.entry(game_id).game_class
+    offered: dict[str, list[str]] = {}
+    for players in range(cls.min_players, cls.max_players + 1):
+        game = gamebag.make(game_id, players)
+        offered[str(players)] = agents_for(game)
+    return offered
+
+
 def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
     """The server's bounds on agent parameters, for the lobby form and the docs."""
     return {
@@ -110,6 +175,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "default_players": cls.default_players,
                 "options": [option_json(o, game_id) for o in cls.option_specs],
                 "agents": list(playable_agents(game_id)),
+                "agents_by_players": agents_by_players(game_id),
             }
         )
     return games
@@ -177,7 +243,7 @@ def _name(value: Any, where: str, default: str) -> str:
 
 
 def _agent(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
-    return check_agent_spec(spec, game.game_id, where)
+    return check_agent_for(spec, game, where)
 
 
 def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:

@@ -3,7 +3,10 @@
 A seat's message holds that seat's observation (``Match.view``), its own legal
 actions, the table's public facts (names, who is a bot, who is connected, the
 turn clock) and, on a full sync, that seat's own views of earlier steps, from
-which the browser writes the log. A spectator's message holds the public view.
+which the browser writes the log (every event's view within the last ``HISTORY_STEPS``
+steps), and after a change of several events (a move and the rolls it led to) the
+views between them (``trail``), so that each event gets its line. A spectator's
+message holds the public view.
 Nothing here ever reads another seat's observation or the hidden state.
 """
 
@@ -89,6 +92,9 @@ def state_message(
         message["result"] = {**message["result"], **summary}
     if rematch is not None:
         message["next"] = {"id": rematch.id, "path": rematch_path(rematch, seat)}
+    trail = table.trail_views(seat)
+    if trail is not None:
+        message["trail"] = trail
     return message
 
 
@@ -101,8 +107,9 @@ def sync_text(
     summary: JsonDict | None = None,
     rematch: LiveTable | None = None,
 ) -> str:
-    """``state_message`` as text, with ``history`` (the seat's views at its last ``HISTORY_STEPS``
-    steps) as its last key: views the table keeps already serialized (``LiveTable.history_json``)."""
+    """``state_message`` as text, with ``history`` (the seat's view after every event since the
+    first of its last ``HISTORY_STEPS`` steps) as its last key: views the table keeps already
+    serialized (``LiveTable.history_json``)."""
     text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
     if not history:
         return text

@@ -14,17 +14,31 @@ function colourOf(name) {
   return `hsl(${hash}, 55%, 45%)`;
 }
 
-/** One die showing a colour (and its face number on the ring). */
+/** A colour and its face number, as the log and the buttons say it: "green 1". */
+export function colourWords(colour, view) {
+  const number = (view.faces || []).indexOf(colour) + 1;
+  return number > 0 ? `${colour} ${number}` : String(colour);
+}
+
+/** One die drawn in its colour, its face number (its place on the ring) as the label. */
 export function die(colour, view, extraClass, delay) {
   const faces = view.faces || [];
   const number = faces.indexOf(colour) + 1;
   const node = h(
     "span",
-    { class: `die${extraClass ? ` ${extraClass}` : ""}`, style: { background: colourOf(colour) }, title: colour, "data-colour": colour },
+    {
+      class: `die${extraClass ? ` ${extraClass}` : ""}`, style: { background: colourOf(colour) },
+      title: colourWords(colour, view), role: "img", "aria-label": colourWords(colour, view), "data-colour": colour,
+    },
     number > 0 ? String(number) : "",
   );
   if (delay) node.style.animationDelay = `${delay}s`;
   return node;
+}
+
+/** A die with its colour's name under it (the dice on the table, which the log names). */
+function namedDie(colour, view, extraClass, delay) {
+  return h("span", { class: "named-die" }, die(colour, view, extraClass, delay), h("span", { class: "die-name" }, colour));
 }
 
 function inChain(view) {
@@ -68,25 +82,29 @@ function turnNode(context) {
     h(
       "div",
       { class: "dice-row", id: "rolled" },
-      rolled.length ? rolled.map((c, i) => die(c, view, animate ? "rolling" : "", 0.08 * i)) : h("span", { class: "small" }, "—"),
+      rolled.length ? rolled.map((c, i) => namedDie(c, view, animate ? "rolling" : "", 0.08 * i)) : h("span", { class: "small" }, "—"),
     ),
     h("div", { class: "small", style: { marginTop: "0.5em" } }, `Hatchlings collected (${setText(view)})`),
     h(
       "div",
       { class: "dice-row", id: "collected" },
-      collected.length ? collected.map((c) => die(c, view, lit.has(c) ? "chain" : "")) : h("span", { class: "small" }, "—"),
+      collected.length ? collected.map((c) => namedDie(c, view, lit.has(c) ? "chain" : "")) : h("span", { class: "small" }, "—"),
     ),
-    h("div", { class: "small" }, `${plural(view.dice_left ?? 0, "egg")} left to roll`),
+    view.over ? null : h("div", { class: "small", id: "eggs-left" }, `${plural(view.dice_left ?? 0, "egg")} left to roll`),
   );
+}
+
+function colourList(colours, view) {
+  return listWords(colours.map((c) => colourWords(c, view)));
 }
 
 function lastTurnText(view, names) {
   const last = view.last_turn;
   if (!last) return null;
   const who = names[last.seat] || `Seat ${last.seat + 1}`;
-  const set = last.collected && last.collected.length ? ` with ${last.collected.join(", ")}` : "";
+  const set = last.collected && last.collected.length ? ` with ${colourList(last.collected, view)}` : "";
   if (last.ended_by === "bust") {
-    const roll = last.last_roll && last.last_roll.length ? ` (rolled ${last.last_roll.join(", ")})` : "";
+    const roll = last.last_roll && last.last_roll.length ? ` (rolled ${colourList(last.last_roll, view)})` : "";
     return `${who} busts${roll} and scores nothing.`;
   }
   return `${who} ${last.ended_by === "stop" ? "stops" : "ends the turn"} and scores ${last.points}${set}.`;
@@ -135,8 +153,10 @@ function render(context) {
     );
   }
   board.appendChild(grid);
-  if (legal.length) {
-    controls.appendChild(h("h3", {}, legal.some(Array.isArray) ? "Collect hatchlings that fit your set" : "Stop or roll again?"));
+  if (legal.length && legal.some(Array.isArray)) {
+    collectControls(context);
+  } else if (legal.length) {
+    controls.appendChild(h("h3", {}, "Stop or roll again?"));
     controls.appendChild(
       h(
         "div",
@@ -157,8 +177,33 @@ function render(context) {
   }
 }
 
-function label(action) {
-  if (Array.isArray(action)) return `collect ${action.join(", ")}`;
+/** What collecting ``action`` would make of the set: "4 points if you stop". */
+function collectWords(action, view) {
+  return `Collect ${colourList(action, view)}`;
+}
+
+/**
+ * The collections on offer, as one short list that fits a phone: the largest first (the ones
+ * that keep most dice), each in words, with one button to collect the chosen one.
+ */
+function collectControls(context) {
+  const { view, legal, controls, act } = context;
+  const options = legal.filter(Array.isArray).slice().sort((a, b) => b.length - a.length);
+  const select = h(
+    "select",
+    { id: "collect-choice", "aria-label": "Hatchlings to collect" },
+    options.map((action) => h("option", { value: JSON.stringify(action) }, collectWords(action, view).replace(/^Collect /, ""))),
+  );
+  const button = h("button", { class: "primary", id: "collect", "data-action": select.value, onclick: () => act(JSON.parse(select.value)) }, "Collect");
+  select.addEventListener("change", () => {
+    button.dataset.action = select.value;
+  });
+  controls.appendChild(h("h3", {}, h("label", { for: "collect-choice" }, `Collect hatchlings that fit your set (${plural(options.length, "choice")})`)));
+  controls.appendChild(h("div", { class: "choices collect" }, select, button));
+}
+
+function label(action, view) {
+  if (Array.isArray(action)) return `collect ${colourList(action, view)}`;
   return action === "stop" ? "stop and score" : "roll again";
 }
 
@@ -174,10 +219,12 @@ function describe(previous, next, context) {
   const grew = (next.collected || []).length > (previous.collected || []).length;
   if (sameTurn && grew) {
     const added = next.collected.slice(previous.collected.length);
-    lines.push(`${who} collects ${listWords(added)} (${setText(next)}).`);
+    lines.push(`${who} collects ${colourList(added, next)} (${setText(next)}).`);
   }
-  if (next.rolled && next.rolled.length && (!sameJson(previous.rolled, next.rolled) || !sameTurn)) {
-    lines.push(`${who} rolls ${next.rolled.join(", ")}.`);
+  // A roll: the dice were about to be rolled (or, seen from further away, the roll changed).
+  const rolledNow = previous.phase === "roll" && next.phase !== "roll";
+  if (next.rolled && next.rolled.length && (rolledNow || !sameJson(previous.rolled, next.rolled) || !sameTurn)) {
+    lines.push(`${who} rolls ${colourList(next.rolled, next)}.`);
   }
   if (next.over && !previous.over) {
     const winners = next.winners.map((p) => `${names[p]} (${next.scores[p]})`);
@@ -186,14 +233,22 @@ function describe(previous, next, context) {
   return lines;
 }
 
-const howToPlay = [
-  "On your turn, roll the eggs (dice). Each shows a dragon colour.",
-  "Collect one or more hatchlings that fit your set: all the same colour, or all different.",
-  "Then stop and score, or roll the eggs you have not collected yet.",
-  "All the same: the count squared (3 of a kind = 9). All different: 1 each, and colours that link into a chain on the ring (each next to the one before) score 2 each.",
-  "If a roll gives nothing that fits your set, you bust: the turn scores nothing.",
-  "Play four rounds (everyone has one turn a round); the highest score wins, and a tie plays another round.",
-];
+/** "How to play", with this table's numbers and options. */
+function howToPlay(context) {
+  const { view } = context;
+  const faces = view.faces || [];
+  const ring = faces.map((c, i) => `${c} ${i + 1}`).join(" → ");
+  return [
+    `On your turn, roll the eggs (${plural(view.dice, "die", "dice")}). Each face is a dragon colour, numbered by its place on the ring: ${ring}${view.cyclic ? ` → back to ${faces[0]}` : ""}.`,
+    "Collect one or more hatchlings that fit your set: all the same colour, or all different.",
+    "Then stop and score, or roll the eggs you have not collected yet.",
+    "All the same: the count squared (3 of a kind = 9). All different: a lone dragon scores 1; colours that link into a chain on the ring (each next to the one before) score 2 each.",
+    view.duplicate_bust === "any"
+      ? "If a roll gives nothing that fits your set, you bust and the turn scores nothing; with a set of different colours, rolling a colour you already hold busts too."
+      : "If a roll gives nothing that fits your set (no new colour for a set of different colours), you bust and the turn scores nothing.",
+    `Play ${plural(view.rounds, "round")} (everyone has one turn a round); the highest score wins, and a tie plays another round (at most ${view.max_tiebreak_rounds}).`,
+  ];
+}
 
 function hint(context) {
   const { view, legal } = context;
@@ -218,5 +273,5 @@ function explainEnd(context, result) {
 
 export default {
   render, describe, label, howToPlay, hint, privateInfo, explainEnd,
-  rulebookWin: () => "Play four complete rounds. The player with the highest score at the end of round four wins. If tied, all players play another round.",
+  rulebookWin: (context) => context.view.rounds !== 4 ? `Play four complete rounds. The player with the highest score at the end of round four wins. If tied, all players play another round. (This table plays ${plural(context.view.rounds, "round")}.)` : "Play four complete rounds. The player with the highest score at the end of round four wins. If tied, all players play another round.",
 };

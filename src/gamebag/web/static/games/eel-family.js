@@ -63,9 +63,74 @@ function bagNode(view) {
   );
 }
 
-function outbreakNode(view, animate) {
+/** Whether the draw that made ``view`` ended its round in an outbreak. */
+function isOutbreak(view) {
+  return !!(view.last_grab && view.last_grab.outbreak);
+}
+
+function sum(values) {
+  return (values || []).reduce((a, b) => a + (b || 0), 0);
+}
+
+/**
+ * Why the outbreak went as it did, in the rulebook's words and this table's numbers: how many
+ * snakes, who lost and why, who scored what, what went back unscored. ``previous`` is the view just
+ * before the draw (null when not known: then only what the view itself tells).
+ */
+export function outbreakStory(view, previous, names) {
   const last = view.last_grab;
-  const snakes = last.snakes ? last.snakes.reduce((a, b) => a + (b || 0), 0) : 0;
+  const word = verb(view, "grab");
+  const drawnSnakes = sum(last.snakes !== undefined ? last.snakes : [...Array(view.players).keys()].map((p) => drawnOf(last, p).snakes));
+  // The view before this draw: of the round it ended (the outbreak view already shows the next one).
+  const before = previous && !previous.over && (previous.round === view.round - 1 || (view.over && previous.round === view.round)) ? previous : null;
+  const centre = before ? before.centre_snakes : null;
+  const reach = centre === null
+    ? `The snakes in the centre reached the outbreak number, ${view.threshold}, with ${plural(drawnSnakes, "snake")} in this ${word}.`
+    : `The snakes in the centre reached ${centre + drawnSnakes} (${centre} before and ${drawnSnakes} in this ${word}); ${view.threshold} make an outbreak.`;
+  const stillIn = [];
+  for (let p = 0; p < view.players; p += 1) if (last.counts[p] !== null && last.counts[p] !== undefined && last.counts[p] !== 0) stillIn.push(p);
+  const losers = last.losers.map((p) => names[p]);
+  const harvest = view.game === "eel-harvest";
+  const options = view.options || {};
+  let lost;
+  if (harvest) {
+    const most = Math.max(...last.losers.map((p) => last.counts[p]));
+    const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
+    lost = `${listWords(losers)} drew the most tokens in this ${word} (${most}) and ${losers.length > 1 ? "lose" : "loses"} every eel` +
+      `${had ? ` (${losers.length > 1 ? listWords(had.map((n, i) => `${losers[i]} ${plural(n, "eel")}`)) : plural(had[0], "eel")})` : ""}.`;
+  } else {
+    const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
+    lost = `${listWords(losers)} ${losers.length > 1 ? "hold" : "holds"} the most eels in reserve` +
+      `${had ? ` (${plural(had[0], "eel")})` : ""} and ${losers.length > 1 ? "lose them" : "loses them"} all.`;
+  }
+  const others = stillIn.filter((p) => !last.losers.includes(p));
+  const wholeReserve = !harvest || options.outbreak_scores_reserve;
+  const scored = others.map((p) => `${names[p]} +${last.scored[p]}`);
+  let scoring = "";
+  if (others.length) {
+    scoring = wholeReserve
+      ? `The others still in score their whole reserve: ${scored.join(", ")}.`
+      : `The others still in score only the eels they drew in this ${word}: ${scored.join(", ")}.`;
+    if (!wholeReserve && before) {
+      const back = others
+        .map((p) => [p, before.reserves[p]])
+        .filter(([, n]) => n > 0)
+        .map(([p, n]) => `${names[p]}'s ${plural(n, "eel")}`);
+      scoring += back.length
+        ? ` The rest of their reserves goes back to the bag unscored (${listWords(back)}).`
+        : " Nobody else had eels in reserve to lose.";
+    } else if (!wholeReserve) {
+      scoring += " The rest of their reserves goes back to the bag unscored.";
+    }
+  } else {
+    scoring = "Nobody else was still in the round.";
+  }
+  return { reach, lost, scoring };
+}
+
+function outbreakNode(context) {
+  const { view, animate, previousView, names } = context;
+  const story = outbreakStory(view, previousView, names);
   const slots = [];
   for (let i = 0; i < view.threshold; i += 1) slots.push(token("snake", animate ? "reveal" : ""));
   return h(
@@ -73,12 +138,13 @@ function outbreakNode(view, animate) {
     { id: "centre", class: `outbreak${animate ? " shake" : ""}` },
     h("div", { class: "caption" }, "Snake outbreak!"),
     h("div", { class: "tokens" }, slots),
-    h("div", { class: "small" }, `The snakes in the centre reached ${view.threshold}${snakes ? ` (${plural(snakes, "snake")} in the last grab)` : ""}: the round ended.`),
+    h("div", { class: "small", id: "outbreak-story" }, `${story.reach} ${story.lost} ${story.scoring} The round ended.`),
   );
 }
 
-function centreNode(view, animate) {
-  if (view.last_grab && view.last_grab.outbreak && view.centre_snakes === 0) return outbreakNode(view, animate);
+function centreNode(context) {
+  const { view, animate } = context;
+  if (isOutbreak(view) && view.centre_snakes === 0) return outbreakNode(context);
   const slots = [];
   let freshCount = 0;
   if (view.last_grab && !view.last_grab.round_over) {
@@ -136,7 +202,7 @@ function playerNode(context, p) {
   else if (!inRound) status = h("span", { class: "badge out" }, "out of the round");
   else if (choices.chosen.includes(p)) status = h("span", { class: "badge chosen", "data-chosen": p }, "has chosen ✓");
   else if (choices.waiting_for.includes(p)) status = h("span", { class: "badge waiting" }, "choosing…");
-  const target = view.target || 20;
+  const target = view.target;
   return h(
     "div",
     {
@@ -163,11 +229,11 @@ function render(context) {
       h("strong", {}, `Round ${view.round}`),
       h("span", {}, `${verb(view, "grab")} ${view.grab}`),
       h("span", {}, `${startName} starts`),
-      h("span", {}, `first to ${view.target || 20} points`),
+      h("span", {}, view.game === "eel-harvest" ? `to ${view.target} points, checked at each round's end` : `first to ${view.target} points`),
       h("span", {}, `at most ${view.max_grab} a ${verb(view, "grab")}`),
     ),
   );
-  board.appendChild(h("div", { class: "centre" }, bagNode(view), centreNode(view, context.animate)));
+  board.appendChild(h("div", { class: "centre" }, bagNode(view), centreNode({ ...context, names: table.seats.map((s) => s.name) })));
   const grid = h("div", { class: "player-grid" });
   for (let p = 0; p < view.players; p += 1) grid.appendChild(playerNode(context, p));
   board.appendChild(grid);
@@ -196,27 +262,47 @@ function render(context) {
   }
 }
 
-const HOW_TO = {
-  "wriggle-roulette": [
-    "Everyone grabs in secret at the same time: choose how many pieces to take from the bag (0 up to the limit shown).",
-    "Eels you grab go to your reserve (not yet points). Snakes go to the centre of the table for all to see.",
-    "When the snakes in the centre reach the threshold, there is a snake outbreak: whoever holds the most eels loses them all; everyone else still in the round scores their reserve.",
-    "Grabbing 0 means you exit the round: you score your reserve at once and sit out until the next round.",
-    "The first player to reach 20 points wins.",
-  ],
-  "eel-harvest": [
-    "Everyone draws in secret at the same time: choose how many tokens to draw from the bag (0 up to the limit shown).",
-    "Eels you draw go to your reserve (not yet points). Snakes go to the centre.",
-    "When the snakes in the centre and in this draw reach the outbreak number, the player holding the most tokens in this draw loses all the eels collected this round; the others score the eels in front of them.",
-    "Drawing 0 means you exit the round: you score the eels in front of you and sit out until the next round.",
-    "At the end of a round, if someone has 20 points, the game ends: the highest score wins.",
-  ],
-};
+/** "How to play", with this table's numbers and options (the rulebook's when left alone). */
+function howToPlay(context) {
+  const { view } = context;
+  const options = view.options || {};
+  const harvest = view.game === "eel-harvest";
+  const grab = verb(view, "grab");
+  const lines = [
+    `Everyone ${verb(view, "grabs")} in secret at the same time: choose how many tokens to take from the bag (0 to ${view.max_grab}).`,
+    `Eels you ${grab} go to your reserve in front of you (not yet points). Snakes go to the centre of the table for all to see.`,
+  ];
+  if (harvest) {
+    const scoring = options.outbreak_scores_reserve
+      ? "every other player still in scores their whole reserve"
+      : `every other player still in scores only the eels they drew in this ${grab}; the rest of their reserve goes back to the bag unscored`;
+    lines.push(`When the snakes in the centre reach ${view.threshold}, there is a snake outbreak: whoever drew the most tokens in this ${grab} (all tied) loses every eel they have; ${scoring}.`);
+    lines.push("Drawing 0 means you exit the round: you score the eels in your reserve and sit out until the next round.");
+    lines.push(`At the end of a round, if someone has ${view.target} or more points, the game ends: the highest score wins (among tied players, whoever exited earlier in the final round loses).`);
+  } else {
+    lines.push(`When the snakes in the centre reach ${view.threshold}, there is a snake outbreak: whoever still in holds the most eels in reserve (all tied) loses them all; everyone else still in the round scores their whole reserve.`);
+    lines.push("Grabbing 0 means you exit the round: you score your reserve at once and sit out until the next round.");
+    lines.push(`The game ends after the grab in which someone reaches ${view.target} points; the highest score wins (a tie shares the win).`);
+  }
+  if (view.bag && view.bag.dice) lines.push("Each token drawn is a D4 roll: a snake with chance 1 in 4, and the bag never runs out.");
+  if (options.rotate_start) lines.push("The start player moves one seat to the left each round.");
+  if (options.lone_player_grabs !== null && options.lone_player_grabs !== undefined) {
+    lines.push(`When one player is left in the round, they may ${grab} ${plural(options.lone_player_grabs, "more time")}; then they exit automatically, scoring their reserve.`);
+  }
+  return lines;
+}
 
 const RULEBOOK_WIN = {
   "wriggle-roulette": "The first player to reach 20 points wins the game immediately.",
   "eel-harvest": "At the end of a round, if a player reaches 20 points, the game ends. The player with the highest score wins. In case of a tie, the player who exited earlier in the final round is the loser. If still tied, victory is shared.",
 };
+
+function rulebookWin(context) {
+  const words = RULEBOOK_WIN[context.table.game];
+  if (!words) return null;
+  const target = context.view.target;
+  return target === 20 ? words : `${words} (This table plays to ${target} points.)`;
+}
 
 function hint(context) {
   const { view, seat } = context;
@@ -241,7 +327,7 @@ function privateInfo(context) {
 
 function explainEnd(context, result) {
   const { view, names } = context;
-  const target = view.target || 20;
+  const target = view.target;
   const winners = result.winners.map((p) => `${names[p]} (${view.scores[p]})`);
   const reached = view.scores.map((score, p) => [score, p]).filter(([score]) => score >= target).map(([, p]) => names[p]);
   if (!winners.length) return "Nobody won.";
@@ -250,13 +336,11 @@ function explainEnd(context, result) {
 }
 
 export const eelExtras = {
-  howToPlay: null, // set per game below (the table page reads renderer.howToPlay)
-  hint, privateInfo, explainEnd,
-  rulebookWin: (context) => RULEBOOK_WIN[context.table.game] || null,
+  howToPlay, hint, privateInfo, explainEnd, rulebookWin,
 };
 
-export function eelRenderer(gameId) {
-  return { render, describe, label, ...eelExtras, howToPlay: HOW_TO[gameId] || HOW_TO["wriggle-roulette"] };
+export function eelRenderer() {
+  return { render, describe, label, ...eelExtras };
 }
 
 function label(count, view) {
@@ -286,13 +370,10 @@ function describe(previous, next, context) {
     }
     lines.unshift(...exits);
     if (last.outbreak) {
-      const losers = last.losers.map((p) => names[p]);
-      lines.push({ kind: "big", text: `Snake outbreak! ${listWords(losers)} ${losers.length > 1 ? "lose their" : "loses their"} eels.` });
-      const gains = [];
-      for (let p = 0; p < next.players; p += 1) {
-        if (!last.losers.includes(p) && last.scored[p] > 0 && last.counts[p] !== 0) gains.push(`${names[p]} +${last.scored[p]}`);
-      }
-      if (gains.length) lines.push(`Scored at the outbreak: ${gains.join(", ")}.`);
+      const story = outbreakStory(next, previous, names);
+      lines.push({ kind: "big", text: `Snake outbreak! ${story.reach}` });
+      lines.push({ kind: "big", text: story.lost });
+      lines.push(story.scoring);
     } else if (last.round_over) {
       lines.push("Everyone has exited: the round is over.");
     }

@@ -2,7 +2,7 @@
 // every player board with its plant cards growing weed, the face-down character cards and closed
 // hands (shown as hidden, never their content), your own hand, coins and character, and the bids
 // revealed together.
-import { h, listWords, plural, sameJson, seatName } from "../js/common.js";
+import { h, listWords, plural, pluralWords, sameJson, seatName } from "../js/common.js";
 
 const GROUP_TITLES = {
   choose: "Choose your character", play: "Play a character", block: "Block a character", pass: "Pass",
@@ -96,8 +96,13 @@ const STEP_HINTS = {
   ria_direction: "Pass the cards to the left or to the right: everyone passes their character that way.",
 };
 
+/** A line of the game's log in words: seat numbers as names, plural forms spelled out. */
 function withNames(text, seatNames) {
-  return String(text).replace(/\bseat (\d+)/g, (whole, index) => seatNames[Number(index)] || whole);
+  const named = String(text).replace(/\bseat (\d+)(?:, seat (\d+))*/g, (whole) => {
+    const seats = whole.split(", ").map((part) => seatNames[Number(part.replace("seat ", ""))] || part);
+    return listWords(seats);
+  });
+  return pluralWords(named);
 }
 
 function plantCard(card, view) {
@@ -125,6 +130,15 @@ function sacks(count) {
   return h("span", { class: "row", style: { gap: "3px" } }, items, h("span", { class: "small" }, `${count} of 4 sacks`));
 }
 
+/** A board's coins: their values on your own board (you know them), else only how many. */
+function coinWords(context, entry) {
+  const you = context.view.you;
+  if (entry.seat === context.seat && you && Array.isArray(you.coins)) {
+    return you.coins.length ? `${plural(you.coins.length, "coin")}: ${you.coins.join(" + ")} = ${you.coin_value}` : "no coins";
+  }
+  return entry.coins ? `${plural(entry.coins, "coin")} (values hidden)` : "no coins";
+}
+
 function playerBoard(context, entry) {
   const { view, table, seat } = context;
   const p = entry.seat;
@@ -146,7 +160,7 @@ function playerBoard(context, entry) {
     { class: `player${p === seat ? " me" : ""}`, id: `player-${p}` },
     h("div", { class: "name" }, seatName(table, p), badges),
     sacks(entry.sacks),
-    h("div", { class: "small", style: { margin: "0.3em 0" } }, `${plural(entry.coins, "coin")} (values hidden)`, hidden.length ? " · " : "", hidden),
+    h("div", { class: "small", style: { margin: "0.3em 0" } }, coinWords(context, entry), hidden.length ? " · " : "", hidden),
     h("div", { class: "plant-grid" }, (entry.board || []).map((card) => plantCard(card, view))),
   );
 }
@@ -285,9 +299,47 @@ function describe(previous, next, context) {
     fresh.push(...after);
   }
   const lines = fresh.map((line) => (typeof line === "string" ? withNames(line, seatNames) : line));
+  if (!fresh.length) lines.push(...unlogged(previous, next, context));
   if (next.over && !previous.over) {
     const winners = (next.winners || []).map((p) => seatNames[p]);
     lines.push({ kind: "big", text: `Game over: ${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` });
+  }
+  return lines;
+}
+
+/** The card dealt to you between two views (the one more in your dealt cards). */
+function newCard(before, after) {
+  const left = [...((before && before.dealt) || [])];
+  for (const card of after.dealt || []) {
+    const at = left.indexOf(card);
+    if (at < 0) return card;
+    left.splice(at, 1);
+  }
+  return null;
+}
+
+/**
+ * The events the game's own log leaves unsaid, from what changed in the view: a coin laid face
+ * down on a corner, a character card dealt (its name only to you), a character window passed.
+ */
+function unlogged(previous, next, context) {
+  const seatNames = names(context);
+  const lines = [];
+  (next.corners || []).forEach((count, i) => {
+    const added = count - ((previous.corners || [])[i] || 0);
+    if (added > 0) lines.push(`${plural(added, "coin")} from the bag ${added > 1 ? "go" : "goes"} face down on corner ${i + 1}.`);
+  });
+  (next.table || []).forEach((entry, i) => {
+    const before = (previous.table || [])[i] || {};
+    if ((entry.dealt || 0) > (before.dealt || 0)) {
+      const mine = entry.seat === context.seat && next.you ? newCard(previous.you, next.you) : null;
+      lines.push(mine ? `You are dealt ${characterWords(mine)}.` : `${seatNames[entry.seat]} is dealt a character card, face down.`);
+    }
+  });
+  if (!lines.length && next.stack < previous.stack) lines.push(`A character card is dealt from the stack (${plural(next.stack, "card")} left).`);
+  if (!lines.length && (previous.step !== next.step || previous.window_step !== next.window_step || previous.phase !== next.phase)) {
+    const passed = previous.step === "window" && sameJson(previous.plays, next.plays);
+    lines.push(`${passed ? "No character is played. " : ""}Now: ${phaseWords(next)}.`);
   }
   return lines;
 }
@@ -371,5 +423,8 @@ function revealEnd(context, finalViews) {
 
 export default {
   render, describe, label, howToPlay, hint, privateInfo, explainEnd, revealEnd,
+  // The decisions here ask about the whole table: on a phone the move panel follows the
+  // board in the page instead of lying over it.
+  panelInFlow: true,
   rulebookWin: () => "The rounds are repeated in this way until there is a player who has four potato sacks lying on their player board. That player has won!",
 };

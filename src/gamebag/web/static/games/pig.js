@@ -53,20 +53,35 @@ function render(context) {
   }
 }
 
+/** One line per event: each roll (a 1 included) and each hold; the game's end says how it ended. */
 function describe(previous, next, context) {
   const names = context.names;
   const lines = [];
-  const mover = names[previous.turn_seat];
-  for (let p = 0; p < next.players; p += 1) {
-    if (next.scores[p] > previous.scores[p]) lines.push(`${names[p]} holds and banks ${next.scores[p] - previous.scores[p]} (score ${next.scores[p]}).`);
+  const seat = previous.turn_seat;
+  const who = names[seat];
+  if (previous.phase === "roll" && next.last_roll) {
+    // The event was a roll of the die.
+    if (next.last_roll === 1) {
+      const lost = previous.turn_total ? `loses the ${previous.turn_total} at risk` : "loses the turn (nothing was at risk)";
+      lines.push(`${who} rolls a 1 and ${lost}; ${names[next.turn_seat]}'s turn.`);
+    } else if (next.scores[seat] > previous.scores[seat]) {
+      lines.push(`${who} rolls ${next.last_roll}: ${next.scores[seat] - previous.scores[seat]} this turn brings the score to ${next.scores[seat]}, reaching the goal of ${next.goal}.`);
+    } else {
+      lines.push(`${who} rolls ${next.last_roll} (${next.turn_total} at risk).`);
+    }
+  } else if (next.turn_seat === seat && next.turn_total > previous.turn_total) {
+    // Seen from further away (the replay's steps end at each decision): a roll move and its roll.
+    lines.push(`${who} rolls ${next.last_roll} (${next.turn_total} at risk).`);
+  } else if (seat !== null && seat !== undefined && next.turn_seat !== seat && !next.over && next.scores[seat] === previous.scores[seat]) {
+    // The turn passed with nothing banked: a 1 was rolled (the replay's steps skip the roll itself).
+    lines.push(`${who} rolls a 1 and loses ${previous.turn_total ? `the ${previous.turn_total} at risk` : "the turn"}; ${names[next.turn_seat]}'s turn.`);
+  } else if (seat !== null && seat !== undefined && next.turn_seat !== seat) {
+    // The event was a hold (a roll move only readies the die: its line is the roll's).
+    const banked = next.scores[seat] - previous.scores[seat];
+    const reached = next.over ? `, reaching the goal of ${next.goal}` : `; ${names[next.turn_seat]}'s turn`;
+    lines.push(`${who} holds and banks ${banked} (score ${next.scores[seat]})${reached}.`);
   }
-  if (next.last_roll === 1 && (previous.turn_seat !== next.turn_seat || previous.last_roll !== 1)) {
-    lines.push(`${mover} rolls a 1 and loses the turn's points.`);
-  } else if (next.turn_total > previous.turn_total && next.turn_seat === previous.turn_seat) {
-    lines.push(`${names[next.turn_seat]} rolls ${next.last_roll} (${next.turn_total} at risk).`);
-  } else if (next.turn_total > 0 && next.turn_seat !== previous.turn_seat) {
-    lines.push(`${names[next.turn_seat]} rolls ${next.last_roll} (${next.turn_total} at risk).`);
-  }
+  if (next.round !== previous.round && !next.over) lines.push({ kind: "round", text: `Round ${next.round}.` });
   if (next.over && !previous.over) {
     lines.push({ kind: "big", text: `Game over: ${listWords(next.winners.map((p) => names[p]))} wins.` });
   }
@@ -77,11 +92,11 @@ function label(action) {
   return action;
 }
 
-const howToPlay = [
+const HOW_TO_PLAY = [
   "On your turn you roll one die again and again; each roll adds to the turn's points at risk.",
   "Rolling a 1 ends your turn and you lose the points at risk.",
   "Hold to bank the points at risk into your score; then the other player rolls.",
-  "The first to reach the goal (100 unless the table says otherwise) wins at once.",
+  "The first whose banked score plus the points at risk reaches the goal wins at once (no need to hold).",
 ];
 
 function hint(context) {
@@ -99,6 +114,15 @@ function explainEnd(context, result) {
   const { view, names } = context;
   const winners = result.winners.map((p) => `${names[p]} (${view.scores[p]})`);
   return winners.length ? `${listWords(winners)} reached ${view.goal} first.` : "Nobody reached the goal.";
+}
+
+/** The guide, with the goal and the die of this table's options. */
+function howToPlay(context) {
+  const { goal, die_sides: sides } = context.view;
+  return [
+    ...HOW_TO_PLAY.slice(0, -1),
+    `The first whose banked score plus the points at risk reaches ${goal} wins at once (no need to hold). The die has ${sides} faces.`,
+  ];
 }
 
 export default {

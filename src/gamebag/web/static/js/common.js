@@ -52,6 +52,17 @@ export function plural(count, word, many) {
   return `${count} ${count === 1 ? word : many || `${word}s`}`;
 }
 
+/**
+ * Plural forms in words where a text says "word(s)": "1 coin(s)" -> "1 coin", "3 weed token(s)"
+ * -> "3 weed tokens", "A and B win(s)" -> "A and B win", "A win(s)" -> "A wins".
+ */
+export function pluralWords(text) {
+  return String(text)
+    .replace(/\b(\d+) ((?:[A-Za-z-]+ )*?)([A-Za-z-]+)\(s\)/g, (whole, count, words, word) => `${count} ${words}${Number(count) === 1 ? word : `${word}s`}`)
+    .replace(/([^:;.]*?) win\(s\)/g, (whole, who) => `${who} ${/,| and /.test(who) ? "win" : "wins"}`)
+    .replace(/\(s\)/g, "s");
+}
+
 /** A compact, readable text for any JSON value (actions of games without a renderer). */
 export function jsonText(value) {
   if (value === null || value === undefined) return "none";
@@ -87,11 +98,12 @@ export function describeRun(renderer, views, context) {
   return lines;
 }
 
-/** A log line is a string or {text, kind} where kind is "round" or "big". */
-export function logItem(line, fresh) {
+/** A log line is a string or {text, kind} where kind is "round" or "big"; ``event``: the index of
+ * the record event it tells, when known. */
+export function logItem(line, fresh, event) {
   const text = typeof line === "string" ? line : line.text;
   const kind = typeof line === "string" ? "" : line.kind || "";
-  return h("li", { class: `${kind}${fresh ? " fresh" : ""}` }, text);
+  return h("li", { class: `${kind}${fresh ? " fresh" : ""}`, "data-event": event ?? null }, text);
 }
 
 export function readToken() {

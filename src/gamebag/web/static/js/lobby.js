@@ -59,7 +59,9 @@ function renderOptions(game) {
 
 function renderSeats() {
   const count = Number(elements.players.value);
-  const agents = selected.agents;
+  // Only the bots that can play a table of this many players (two-player solvers, policies
+  // shipped for one player count); the server refuses the others with the agent's reason.
+  const agents = (selected.agents_by_players || {})[String(count)] || selected.agents;
   const preferred = agents.includes("heuristic") ? "heuristic" : agents[0];
   elements.seatRows.replaceChildren();
   for (let seat = 0; seat < count; seat += 1) {

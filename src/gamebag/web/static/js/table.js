@@ -1,8 +1,9 @@
 // The table page: one seat's (or a spectator's) live view of a game, with what just happened,
 // a hint for each decision, the log (a drawer on phones), the rules sheet and the end summary.
 import { TableClient } from "./client.js";
+import { hostedTables, rememberHosted } from "./invites.js";
 import {
-  describeRun, h, jsonText, listWords, loadRenderer, logItem, markdownNodes, readToken, reportFailure,
+  h, jsonText, listWords, loadRenderer, logItem, markdownNodes, plural, readToken, reportFailure,
   seatName, tableIdFromPath,
 } from "./common.js";
 
@@ -16,7 +17,8 @@ const elements = {
   happened: byId("happened"), hint: byId("hint"), private: byId("private"), myChoice: byId("my-choice"),
   waiting: byId("waiting"), renderError: byId("render-error"), rules: byId("rules"), sound: byId("sound"),
 };
-const HAPPENED_LINES = 6;
+// Lines of the log shown under "What just happened" when the page opens (the rest: the Log).
+const HAPPENED_ON_ARRIVAL = 6;
 
 let renderer = null;
 let fallback = null; // the generic renderer, used when the game's own one fails
@@ -26,6 +28,8 @@ let noticeTimer = null;
 let queue = Promise.resolve();
 let controlsKey = null; // which decision the controls on screen were built for
 let happenedLines = [];
+let previousView = null; // the view just before the one on screen (a caption may tell what changed)
+let happenedEarlier = 0; // lines before those shown, on opening the page
 let wasMyTurn = false;
 let rulesLoaded = false;
 let rematchWanted = false;
@@ -61,13 +65,26 @@ function describeContext(message) {
   return { table, seat: message.seat, names: table.seats.map((s) => s.name) };
 }
 
-function safeDescribe(previous, next, context) {
-  try {
-    return renderer.describe(previous, next, context);
-  } catch (error) {
-    reportFailure(`${renderer === fallback ? "generic" : current.table.game} log`, error, elements.renderError);
-    return fallback.describe(previous, next, context);
+/** What a guide or caption needs: the table, the seat's view and its legal moves. */
+function describeContextFull(message) {
+  return { ...describeContext(message), view: message.view, legal: message.legal, result: message.result };
+}
+
+/** Log lines for a run of views, each tagged with the record event it tells (``first``: the event
+ * that leads from views[0] to views[1]). */
+function describeChain(views, first, context) {
+  const lines = [];
+  for (let i = 1; i < views.length; i += 1) {
+    let told = [];
+    try {
+      told = renderer.describe(views[i - 1], views[i], context);
+    } catch (error) {
+      reportFailure(`${context.table.game} log`, error, elements.renderError);
+      told = fallback.describe(views[i - 1], views[i], context);
+    }
+    for (const line of told) lines.push({ line, event: first + i - 1 });
   }
+  return lines;
 }
 
 function onState(message) {
@@ -76,29 +93,34 @@ function onState(message) {
   let fresh = [];
   if (message.history) {
     elements.log.replaceChildren();
-    let lines = [];
-    try {
-      lines = describeRun(renderer, message.history, context);
-    } catch (error) {
-      reportFailure(`${message.table.game} log`, error, elements.renderError);
-    }
-    for (const line of lines) elements.log.appendChild(logItem(line, false));
-    if (!current && lines.length) fresh = lines.slice(-3);
-  } else if (current) {
-    fresh = safeDescribe(current.view, message.view, context);
-    for (const line of fresh) elements.log.appendChild(logItem(line, true));
+    // The history holds the view after every event since some step: the last is this step's.
+    const first = message.step - (message.history.length - 1);
+    const lines = describeChain(message.history, first, context);
+    for (const { line, event } of lines) elements.log.appendChild(logItem(line, false, event));
+    if (!current && lines.length) fresh = lines.slice(-HAPPENED_ON_ARRIVAL);
+    if (!current) happenedEarlier = Math.max(0, lines.length - fresh.length);
+    if (message.history.length > 1) previousView = message.history[message.history.length - 2];
+  } else if (current && current.step !== message.step) {
+    // Every event since the view on screen: the views between them come with the message.
+    const trail = message.trail && message.trail.from === current.step ? message.trail.views : [];
+    const start = trail.length ? message.trail.from : message.step - 1;
+    const chain = [current.view, ...trail, message.view];
+    fresh = describeChain(chain, start, context);
+    previousView = chain[chain.length - 2];
+    for (const { line, event } of fresh) elements.log.appendChild(logItem(line, true, event));
   }
   elements.log.scrollTop = elements.log.scrollHeight;
-  if (fresh.length) holdHappened(fresh);
+  if (fresh.length) holdHappened(fresh.map((entry) => entry.line));
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
   render(animate);
   if (message.next && rematchWanted) goTo(message.next.path);
 }
 
-// ---- what just happened: held on screen until dismissed or the next decision is made ----
+// ---- what just happened: every line since your last decision, held on screen until you make
+// the next one (or dismiss it); a long run scrolls inside the box under a count, never hidden ----
 function holdHappened(lines) {
-  happenedLines = [...happenedLines, ...lines].slice(-HAPPENED_LINES);
+  happenedLines = [...happenedLines, ...lines];
   showHappened(true);
 }
 
@@ -111,21 +133,30 @@ function showHappened(animate) {
   if (!happenedLines.length) {
     box.hidden = true;
     box.replaceChildren();
+    box.dataset.count = "0";
     return;
   }
   const important = [...happenedLines].reverse().find((l) => typeof l !== "string" && l.kind === "big");
+  const count = happenedLines.length;
   box.hidden = false;
+  box.dataset.count = String(count);
   box.className = `happened${animate ? " arrive" : ""}${important ? " big" : ""}`;
+  const earlier = happenedEarlier ? ` (earlier ones in the Log)` : "";
+  const list = h("ul", { id: "happened-list", tabindex: 0, "aria-label": `What just happened: ${plural(count, "line")}` },
+    happenedLines.map((line) => h("li", { class: typeof line === "string" ? "" : line.kind || "" }, lineText(line))));
   box.replaceChildren(
     h("div", { class: "row" },
-      h("strong", { class: "grow" }, "What just happened"),
+      h("strong", { class: "grow" }, "What just happened ", h("span", { class: "count" }, `· ${plural(count, "line")}${earlier}`)),
       h("button", { type: "button", class: "link-button", id: "happened-dismiss", onclick: dismissHappened }, "Dismiss")),
-    h("ul", {}, happenedLines.map((line) => h("li", { class: typeof line === "string" ? "" : line.kind || "" }, lineText(line)))),
+    list,
   );
+  // A long run scrolls within the box: show its end (the latest), the count says there is more above.
+  list.scrollTop = list.scrollHeight;
 }
 
 function dismissHappened() {
   happenedLines = [];
+  happenedEarlier = 0;
   showHappened(false);
 }
 
@@ -157,13 +188,14 @@ function render(animate) {
   const table = message.table;
   const myTurn = message.seat !== null && !message.result && message.legal.length > 0;
   document.body.classList.toggle("playing", message.seat !== null && !message.result);
+
   elements.title.textContent = table.title;
   elements.who.textContent = message.seat === null ? "watching" : `you are ${seatName(table, message.seat)}`;
   renderSeats();
   const controls = h("div");
   const context = {
     ...describeContext(message),
-    view: message.view, legal: message.legal, result: message.result, step: message.step, animate,
+    view: message.view, legal: message.legal, result: message.result, step: message.step, animate, previousView,
     board: elements.board, controls,
     act: (action) => {
       if (!client.act(action, message.step)) {
@@ -197,7 +229,25 @@ function render(animate) {
   elements.waiting.textContent = elements.waiting.hidden ? "" : `Waiting for ${listWords(waiting.map((s) => seatName(table, s)))}.`;
   yourTurnSignal(document.body.dataset.turn === "mine", table);
   renderSummary(message, context);
+  fitPanel();
   tick();
+}
+
+/**
+ * On a phone the move panel lies at the bottom of the screen while it is small. When what it
+ * holds would not fit there (or the game's decisions ask about the whole table) it follows the
+ * board in the page instead: it never covers the board with choices out of reach inside it.
+ */
+function fitPanel() {
+  const body = document.body;
+  if (renderer && renderer.panelInFlow) {
+    body.classList.add("panel-in-flow");
+    return;
+  }
+  const flowing = body.classList.contains("panel-in-flow");
+  // A little slack the other way, so a panel near the limit does not flip at every move.
+  const limit = window.innerHeight * (flowing ? 0.42 : 0.46);
+  body.classList.toggle("panel-in-flow", elements.controlsPanel.scrollHeight > limit);
 }
 
 function waitingForMe(message) {
@@ -337,7 +387,15 @@ function renderSummary(message, context) {
     : null;
   const revealed = result.final_views ? extra("revealEnd", context, result.final_views) : null;
   const rematchButton = message.next
-    ? h("a", { class: "button primary", href: message.next.path, id: "rematch-join" }, "Join the rematch")
+    ? h("a", {
+      class: "button primary", href: message.next.path, id: "rematch-join",
+      // The host joins through the server, which hands back the rematch's host link to keep.
+      onclick: (event) => {
+        if (!hostedTables().some((t) => t.id === tableId)) return;
+        event.preventDefault();
+        startRematch(event);
+      },
+    }, "Join the rematch")
     : message.seat !== null
       ? h("button", { type: "button", class: "primary", id: "rematch", onclick: startRematch }, "Rematch with the same seats")
       : null;
@@ -381,11 +439,14 @@ async function startRematch(event) {
   button.textContent = "Opening the rematch…";
   rematchWanted = true;
   try {
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, {
-      method: "POST", headers: token ? { "x-seat-token": token } : {},
-    });
+    // Opened in this browser from the lobby: the rematch is listed with it ("Tables you opened").
+    const hosted = hostedTables().find((t) => t.id === tableId);
+    const hostToken = hosted ? (/#host=([A-Za-z0-9_-]+)/.exec(hosted.host) || [])[1] : null;
+    const headers = { ...(token ? { "x-seat-token": token } : {}), ...(hostToken ? { "x-host-token": hostToken } : {}) };
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "POST", headers });
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (answer.host) rememberHosted({ id: answer.id, game: `${hosted.game || current.table.title} (rematch)`, host: answer.host, at: Date.now() });
     goTo(answer.path);
   } catch (error) {
     rematchWanted = false;
@@ -398,9 +459,11 @@ async function startRematch(event) {
 // ---- rules sheet and log drawer ----
 async function openRules() {
   const quick = byId("rules-quick");
-  if (!quick.childNodes.length && renderer && renderer.howToPlay) {
-    quick.replaceChildren(h("ul", {}, renderer.howToPlay.map((line) => h("li", {}, line))));
-  }
+  // The guide takes its numbers from the options in force (a function of the table's context).
+  const guide = renderer && current
+    ? typeof renderer.howToPlay === "function" ? extra("howToPlay", describeContextFull(current)) : renderer.howToPlay
+    : null;
+  if (guide) quick.replaceChildren(h("ul", {}, guide.map((line) => h("li", {}, line))));
   if (typeof elements.rules.showModal === "function") elements.rules.showModal();
   else elements.rules.setAttribute("open", "");
   if (!rulesLoaded && current) {
@@ -434,6 +497,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 // On a phone the move panel is fixed at the bottom: keep the page's end clear of it.
+window.addEventListener("resize", () => current && fitPanel());
 if (window.ResizeObserver) {
   new ResizeObserver(() => {
     const fixed = window.getComputedStyle(elements.controlsPanel).position === "fixed";
