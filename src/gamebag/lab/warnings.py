@@ -57,6 +57,14 @@ def study_warnings(
             "random agents in " + _few(random_cells) + ": random play measures luck, not the game's balance; "
             "use heuristic or an optimal agent"
         )
+    alike_cells = [
+        r.cell.label for r in results if not r.cell.population and r.cell.players > 1 and len(set(r.cell.agents)) == 1
+    ]
+    if alike_cells:
+        out.append(
+            "every seat plays the same agent in " + _few(alike_cells) + ": seat shares then measure these bots "
+            "as much as the game; mix agents per game with --population (e.g. heuristic,learned)"
+        )
     for result in results:
         capped = sum(count for reason, count in result.ended_by.items() if "cap" in reason)
         if capped > CAP_WARNING:
