@@ -235,3 +235,25 @@ def test_a_real_process_refuses_in_one_line(tmp_path: Path, args: list[str], rea
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ") and reason in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["binary.json"]
+
+
+@pytest.mark.parametrize(
+    ("command", "bounds"),
+    [
+        ("play", ["0-10"]),
+        ("simulate", ["1 to 1,000,000", f"1 to {MAX_WORKERS}", "checked writable"]),
+        ("tournament", ["1 to 1,000,000", "10,000,000", "1 to 12", "2 to 32", f"1 to {MAX_WORKERS}", "checked"]),
+        ("balance", ["1 to 1,000,000", f"1 to {MAX_WORKERS}", "1 to 100,000", "1 to 20,000", "checked writable"]),
+        ("tune", ["1 to 10,000", "1 to 250,000", f"1 to {MAX_WORKERS}", "1 to 20,000", "checked writable"]),
+        ("solve", ["0 to 1,000", "checked writable"]),
+        ("train", ["1,000 to 100,000,000", "1 to 4,096", "0 to 100,000", "checked writable"]),
+        ("analyse", ["10 to 5000"]),
+        ("serve", ["1<=x<=65535"]),
+    ],
+)
+def test_help_texts_give_the_bounds(command: str, bounds: list[str]) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.replace("│", " ").split())
+    for bound in bounds:
+        assert bound in text, (command, bound)
