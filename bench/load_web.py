@@ -566,7 +566,11 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
         finally:
             for _, process in servers:
                 process.terminate()
-                process.wait(timeout=30)
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # a server too busy to stop: its figures are in already
+                    process.kill()
+                    process.wait(timeout=30)
             if cluster is not None:
                 cluster.stop()
     return report

@@ -50,6 +50,11 @@ __all__ = [
 # is that package, and the list of registered ids is ``game_ids()``.
 importlib.import_module("gamebag.games")
 
+# Then the games of installed plugins (``gamebag.games`` entry points) and of the files named in
+# ``GAMEBAG_PLUGINS`` (set by ``gamebag --plugin``, inherited by worker processes); problems are
+# kept for the command line to report (``gamebag.plugins``).
+plugin_problems: list[str] = importlib.import_module("gamebag.plugins").load_installed()
+
 
 def _exact_solution(game: Game[Any, Any, Any], objective: str) -> Any:
     """The exact solvers' policy of ``game`` for ``objective`` (solved once per process and cached)."""

@@ -8,7 +8,8 @@ policies (the configurations where an evaluation gap was reported):
   grab each seat's compiled choice (the compiled heuristic on the kernel's row, the
   policy on the kernel's observation) must be the rules-engine agent's choice, and the
   full state after the grab, every seat's observation and the final win shares must be
-  equal. Since the kernel's draws are proven to follow the rules engine's chance
+  equal (the equality harness ``gamebag.equality.replay`` with the kernel's adapter). Since
+  the kernel's draws are proven to follow the rules engine's chance
   (``tests/fast/test_eel_equality.py``), the outcome distributions are then equal;
 * by distribution: ``gamebag.interop.evaluate`` on each engine (every seat in turn,
   every env's first games counted): the per-game win shares and game lengths of a few
@@ -32,14 +33,16 @@ import gamebag
 from gamebag.agents.base import SeatView
 from gamebag.agents.heuristics.eel_family import EelHeuristic
 from gamebag.agents.learned import POLICY_PACKAGE, LearnedAgent, NumpyPolicy, load_policy, policy_name
-from gamebag.core.rng import derive_rng
+from gamebag.core.rng import Rng
+from gamebag.equality import replay
 from gamebag.fast.eel import batch
 from gamebag.fast.eel.engine import kernel_config
 from gamebag.fast.eel.policies import heuristic_choice
 from gamebag.interop.evaluation import evaluate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fast"))
-from eel_helpers import ReplayLog, expected_row, replay_game
+from eel_helpers import expected_row
+from replays import EelKernelReplay
 
 CONFIGURATIONS = [("eel-harvest", 2), ("wriggle-roulette", 4)]
 LOCKSTEP_GAMES = 120
@@ -61,33 +64,36 @@ def test_learned_against_heuristic_in_lockstep(game_id: str, players: int) -> No
     policy = shipped(game_id, players)
     learned = LearnedAgent(game, policy)
     heuristic = EelHeuristic(game.game_id)
-    log = ReplayLog()
     decisions: list[str] = []
     checked = 0
     observed = np.zeros((1, players, batch.OBSERVATION_SIZE), np.float32)
     everything = np.ones((1, game.max_grab + 1), np.bool_)
-    for number in range(LOCKSTEP_GAMES):
-        rng = derive_rng("evaluation-engines", game_id, number)
-        learner = number % players
 
-        def choose(state: Any, seat: int, rng: Any = rng, learner: int = learner, number: int = number) -> int:
-            nonlocal checked
-            view = SeatView(game, state, seat)
-            row = expected_row(game, state)
-            if seat == learner:
-                chosen = int(learned.act(view, rng))
-                batch.observe(row[None, :], cfg, observed)
-                compiled = int(policy.act(observed[0, seat][None, :], everything)[0])
-            else:
-                chosen = int(heuristic.act(view, rng))
-                compiled = int(heuristic_choice(row, cfg, seat))
-            checked += 1
-            if compiled != chosen:
-                decisions.append(f"game {number}, seat {seat}: rules {chosen}, compiled {compiled} in {state}")
-            return chosen
+    def learner(state: Any, seat: int, rng: Rng) -> int:
+        """The learned agent's choice, checked against the policy on the kernel's observation."""
+        nonlocal checked
+        chosen = int(learned.act(SeatView(game, state, seat), rng))
+        batch.observe(expected_row(game, state)[None, :], cfg, observed)
+        compiled = int(policy.act(observed[0, seat][None, :], everything)[0])
+        checked += 1
+        if compiled != chosen:
+            decisions.append(f"seat {seat} (learned): rules {chosen}, compiled {compiled} in {state}")
+        return chosen
 
-        replay_game(game, choose, rng, log)
-    assert not log.mismatches, log.mismatches[:3]
+    def opponent(state: Any, seat: int, rng: Rng) -> int:
+        """The rules-engine heuristic's choice, checked against the compiled heuristic's."""
+        nonlocal checked
+        chosen = int(heuristic.act(SeatView(game, state, seat), rng))
+        compiled = int(heuristic_choice(expected_row(game, state), cfg, seat))
+        checked += 1
+        if compiled != chosen:
+            decisions.append(f"seat {seat} (heuristic): rules {chosen}, compiled {compiled} in {state}")
+        return chosen
+
+    # Game i seats the learner in seat i % players.
+    seatings = [[learner if seat == first else opponent for seat in range(players)] for first in range(players)]
+    log = replay(game, EelKernelReplay(game), seatings, LOCKSTEP_GAMES, f"evaluation-engines-{game_id}")
+    assert not log.problems, log.problems[:3]
     assert not decisions, decisions[:3]
     assert log.games == LOCKSTEP_GAMES and checked > 20 * LOCKSTEP_GAMES
     # The learner's games were real contests: it won some and lost some.

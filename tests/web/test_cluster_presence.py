@@ -2,7 +2,8 @@
 
 What one process tells the others on the bus must stay true: the seats connected to a
 process that died disappear from the others' views once its heartbeat runs out, and a
-seat connected to a process that does not own its table sees the owner's turn clock.
+seat connected to a process that does not own its table sees the owner's turn clock, and a seat
+changing its secret choice there tells no other reader.
 """
 
 from __future__ import annotations
@@ -199,6 +200,32 @@ def test_a_process_taking_a_timed_table_over_keeps_its_deadline(pg_url: str) -> 
         finally:
             owner.bus = None
             owner.node = None  # its leases stay as a dead process leaves them
+            await _stop(owner, other)
+
+    asyncio.run(scenario())
+
+
+def test_a_changed_secret_choice_reaches_no_other_reader_on_another_process(pg_url: str) -> None:
+    async def scenario() -> None:
+        request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {}], "seed": 9}
+        owner, other, table_id = await _two_managers(pg_url, request)
+        try:
+            owned, replica = owner.get(table_id), other.get(table_id)
+            mine = _join(other, replica, 0)  # seat 0 reads on the process that does not own the table
+            others = [_join(other, replica, 1), _join(other, replica, None)]
+            assert {0, 1} <= set(owned.waiting_for())
+            first, second = owned.legal_json(0)[:2]
+            await owner.act(owned, 0, first)
+            await _until(lambda: 0 in other.get(table_id).match.pending)
+            for reader in [mine, *others]:  # choosing is public: everyone sees seat 0 chose
+                assert any(m["type"] == "state" for m in reader.messages())
+            await owner.act(owned, 0, second)
+            await _until(lambda: other.get(table_id).match.pending[0] == replica.game.action_from_json(second))
+            await asyncio.sleep(0.2)
+            assert [m["view"]["choices"]["mine"] for m in mine.messages() if m["type"] == "state"] == [second]
+            for reader in others:
+                assert [m for m in reader.messages() if m["type"] == "state"] == [], "they learnt it changed its mind"
+        finally:
             await _stop(owner, other)
 
     asyncio.run(scenario())

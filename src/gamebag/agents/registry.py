@@ -11,12 +11,14 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from gamebag.agents.base import Agent
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
+from gamebag.core.registry import lineage
 
+T = TypeVar("T")
 AgentFactory = Callable[[Game[Any, Any, Any], Mapping[str, str]], Agent]
 
 
@@ -30,6 +32,14 @@ class AgentEntry:
     positional: tuple[str, ...] = ()
     # Reads this machine's files (runs a user's code): command-line tools only, never the web server.
     local: bool = False
+    # Instead of a fixed list: which game classes the agent plays (so games registered later,
+    # such as plugin variants, are judged by what they are, not by a list made at import).
+    accepts: Callable[[type[Game[Any, Any, Any]]], bool] | None = None
+
+    def plays(self, game_class: type[Game[Any, Any, Any]]) -> bool:
+        if self.accepts is not None:
+            return self.accepts(game_class)
+        return self.games is None or game_class.game_id in self.games
 
 
 @dataclass(frozen=True)
@@ -57,8 +67,17 @@ def register_agent(
     *,
     positional: tuple[str, ...] = (),
     local: bool = False,
+    accepts: Callable[[type[Game[Any, Any, Any]]], bool] | None = None,
 ) -> None:
-    _AGENTS[name] = AgentEntry(name, factory, doc, games, positional, local)
+    _AGENTS[name] = AgentEntry(name, factory, doc, games, positional, local, accepts)
+
+
+def _by_lineage(table: Mapping[str, T], game_class: type[Game[Any, Any, Any]]) -> T | None:
+    """The entry of ``game_class``'s own id, else of the nearest registered game it derives from."""
+    for game_id in lineage(game_class):
+        if game_id in table:
+            return table[game_id]
+    return None
 
 
 def register_heuristic(game_id: str, factory: Callable[[Game[Any, Any, Any]], Agent]) -> None:
@@ -76,21 +95,25 @@ def register_heuristic_parameters(
 def heuristic_parameters(game_id: str) -> tuple[HeuristicParameter, ...]:
     """The parameters ``game_id``'s heuristic takes (none for most games)."""
     _load()
-    entry = _CONFIGURED_HEURISTICS.get(game_id)
-    return entry[0] if entry is not None else ()
+    if game_id in _CONFIGURED_HEURISTICS:
+        return _CONFIGURED_HEURISTICS[game_id][0]
+    from gamebag.core.registry import entry as game_entry
+
+    found = _by_lineage(_CONFIGURED_HEURISTICS, game_entry(game_id).game_class)
+    return found[0] if found is not None else ()
 
 
 def heuristic_for(game: Game[Any, Any, Any], params: Mapping[str, str] | None = None) -> Agent:
     _load()
     if params:
-        parameters, configured = _CONFIGURED_HEURISTICS.get(game.game_id, ((), None))
+        parameters, configured = _by_lineage(_CONFIGURED_HEURISTICS, type(game)) or ((), None)
         check_params("heuristic", params, tuple(p.name for p in parameters))
         assert configured is not None  # check_params refused every parameter of a game without any
         for parameter in parameters:
             if parameter.name in params:
                 parameter_values(parameter, params[parameter.name])  # refuses unknown values
         return configured(game, params)
-    factory = _HEURISTICS.get(game.game_id)
+    factory = _by_lineage(_HEURISTICS, type(game))
     if factory is None:
         raise UnknownAgentError(f"no heuristic agent exists for {game.game_id}")
     return factory(game)
@@ -161,7 +184,7 @@ def make_agent(spec: str, game: Game[Any, Any, Any], *, local: bool = True) -> A
     _load()
     name, params = parse_spec(spec)
     entry = _AGENTS.get(name)
-    if entry is None or (entry.games is not None and game.game_id not in entry.games) or (entry.local and not local):
+    if entry is None or not entry.plays(type(game)) or (entry.local and not local):
         known = ", ".join(available_agents(game.game_id, local=local))
         raise UnknownAgentError(f"unknown agent {name!r} for {game.game_id}; available: {known}")
     return entry.factory(game, params)
@@ -171,11 +194,12 @@ def available_agents(game_id: str | None = None, *, local: bool = False) -> list
     """Agent names for ``game_id`` (every game's when None); ``local`` agents (reading this
     machine's files) only when asked, so that a server never offers them."""
     _load()
-    return sorted(
-        e.name
-        for e in _AGENTS.values()
-        if (game_id is None or e.games is None or game_id in e.games) and (local or not e.local)
-    )
+    if game_id is None:
+        return sorted(e.name for e in _AGENTS.values() if local or not e.local)
+    from gamebag.core.registry import entry as game_entry
+
+    game_class = game_entry(game_id).game_class
+    return sorted(e.name for e in _AGENTS.values() if e.plays(game_class) and (local or not e.local))
 
 
 def agent_entries() -> list[AgentEntry]:
@@ -183,8 +207,10 @@ def agent_entries() -> list[AgentEntry]:
     return sorted(_AGENTS.values(), key=lambda e: e.name)
 
 
-def int_param(params: Mapping[str, str], key: str, default: int, minimum: int = 1) -> int:
-    """Read an integer agent parameter, with a clear error."""
+def int_param(
+    params: Mapping[str, str], key: str, default: int, minimum: int = 1, maximum: int | None = None
+) -> int:
+    """Read an integer agent parameter within ``minimum .. maximum``, with a clear error."""
     if key not in params:
         return default
     try:
@@ -193,6 +219,8 @@ def int_param(params: Mapping[str, str], key: str, default: int, minimum: int = 
         raise UnknownAgentError(f"agent parameter {key}={params[key]!r} must be an integer") from None
     if value < minimum:
         raise UnknownAgentError(f"agent parameter {key} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise UnknownAgentError(f"agent parameter {key} must be from {minimum} to {maximum:,}, not {value:,}")
     return value
 
 

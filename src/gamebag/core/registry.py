@@ -73,6 +73,19 @@ def register(
     )
 
 
+def register_variant(game_class: type[Game[Any, Any, Any]], base_id: str, rules_text: Callable[[], str]) -> None:
+    """Register a variant of the game ``base_id``: its own rules text, the base game's renderers."""
+    base = entry(base_id)
+    register(
+        game_class,
+        base.render_view,
+        rules_text,
+        narrate=base.narrate,
+        action_words=base.action_words,
+        decision_help=base.decision_help,
+    )
+
+
 def entry(game_id: str) -> GameEntry:
     """The entry for ``game_id``, or ``UnknownGameError`` listing the known ids."""
     try:
@@ -85,3 +98,22 @@ def entry(game_id: str) -> GameEntry:
 def game_ids() -> tuple[str, ...]:
     """Every registered game id, sorted."""
     return tuple(sorted(_REGISTRY))
+
+
+def unregister(game_id: str) -> None:
+    """Forget ``game_id`` (a plugin game that failed its conformance check)."""
+    _REGISTRY.pop(game_id, None)
+
+
+def lineage(game_class: type[Game[Any, Any, Any]]) -> tuple[str, ...]:
+    """``game_class``'s own id, then the ids of the registered games it derives from (a variant's bases).
+
+    A variant written as a subclass inherits what is registered for its base game (its heuristic,
+    its exact solvers) unless it registers its own; compiled engines, keyed by the exact id, do not.
+    """
+    ids: list[str] = []
+    for cls in game_class.__mro__:
+        game_id = cls.__dict__.get("game_id")
+        if isinstance(game_id, str) and game_id not in ids:
+            ids.append(game_id)
+    return tuple(ids)

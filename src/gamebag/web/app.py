@@ -52,6 +52,12 @@ def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
+def _json_list_bytes(values: list[Any]) -> bytes:
+    """``_json_bytes(values)``, one item at a time: one call for megabytes would hold the
+    interpreter's lock, and so the event loop, for its whole length, even in a thread."""
+    return b"[" + b",".join(_json_bytes(value) for value in values) + b"]"
+
+
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
@@ -338,19 +344,17 @@ def create_app(
         manager = manager_of(request)
         table = table_of(request, table_id)
         seat = _seat_from_request(request, table)
-        if seat is None:
-            manager.check_host(table, request.headers.get("x-host-token"))
+        host_token = request.headers.get("x-host-token")
+        if seat is None or host_token:
+            # The host; or a seat that is also the host (both tokens): it hosts the rematch too,
+            # and its browser lists it with the tables it opened. Checked before anything opens.
+            manager.check_host(table, host_token)
         if table.is_over and table.config.next_id is None:
             # Opening the rematch opens a table: it counts as one (else a bots-only game and its
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
         following = await manager.rematch(table)
         answer = {"id": following.id, "path": rematch_path(following, seat)}
-        host_token = request.headers.get("x-host-token")
-        if seat is not None and host_token:
-            # A seat that is also the host (both tokens): it hosts the rematch too, and its
-            # browser lists it with the tables it opened.
-            manager.check_host(table, host_token)
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token
             answer.update(host_token=token, host=host_path(following.id, token))
@@ -394,7 +398,7 @@ def create_app(
             return _error(409, "a game can be replayed once it is over")
         seat = _seat_from_request(request, table)
         # The steps are built once per reader in a thread and kept; the table's facts are fresh.
-        steps = await downloads.get((table.id, "replay", seat), lambda: _json_bytes(table.step_views(seat)))
+        steps = await downloads.get((table.id, "replay", seat), lambda: _json_list_bytes(table.step_views(seat)))
         meta = _json_bytes(manager_of(request).meta(table))
         result = _json_bytes(result_json(table))
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)

@@ -76,10 +76,12 @@ register_agent(
     _factory("optimal-score", OptimalScoreAgent),
     "exactly maximises the expected points of each turn (exact expectimax)",
     games=_supported(supports_score),
+    accepts=supports_score,
 )
 register_agent(
     "optimal-win",
     _factory("optimal-win", OptimalWinAgent),
     "exactly maximises the chance of winning the game, two players (dynamic programming)",
     games=_supported(supports_win),
+    accepts=supports_win,
 )

@@ -300,8 +300,19 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     def _apply_chance(self, state: DragonState, outcome: Dice) -> DragonState:
         roll = tuple(sorted(outcome))
         if is_bust(state.collected, roll, self.duplicate_bust):
-            return self._end_turn(_moved(state, state.phase, state.collected, roll), 0, "bust")
+            return self._end_turn(
+                _moved(state, state.phase, state.collected, roll), self.bust_points(state.collected), "bust"
+            )
         return _moved(state, Phase.COLLECT, state.collected, roll)
+
+    # ---- hooks a variant overrides (docs/designers.md, "Writing a variant") ------------------
+    def bust_points(self, collected: Dice) -> int:
+        """What a turn that busts scores, given the dice collected before the bust (the rulebook: 0).
+
+        Both the rules and the turn model the exact solvers read call it, so a variant that
+        overrides it is played and solved by the same rule.
+        """
+        return 0
 
     def _end_turn(self, state: DragonState, points: int, ended_by: str) -> DragonState:
         scores = list(state.scores)
@@ -515,7 +526,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         result: list[tuple[Hashable, Fraction]] = []
         for roll, probability in roll_outcomes(self.dice - len(collected)):
             if is_bust(collected, roll, self.duplicate_bust):
-                result.append((("end", 0), probability))
+                result.append((("end", self.bust_points(collected)), probability))
             else:
                 result.append((("collect", collected, roll), probability))
         return result
