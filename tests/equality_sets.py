@@ -151,10 +151,48 @@ DRAGON_JAX = [
     DRAGON_NUMBA[7],
 ]
 
+# The numba Eigen Kweek kernels: every option, each on its own and in combination, extreme numbers,
+# a small round cap. tests/fast/test_kweek_equality.py replays each at 2, 3 and 4 players with mixed
+# random, heuristic and abstaining seats; bench/kweek_equality.py 1,000 games per set.
+_KWEEK = (
+    "heuristic",
+    "random",
+    "heuristic:abstain=BERNARD+JULITA",
+    "heuristic:abstain=DEN OLLANDER",
+)
+KWEEK_NUMBA = [
+    OptionSet("eigen-kweek", players, options, (_KWEEK[:players],))
+    for players, options in zip(
+        (4, 2, 3, 4, 2, 3, 4, 2, 3, 4),
+        (
+            {},
+            {"coin_visibility": "open"},
+            {"stefaan_order": "tie"},
+            {"fluppe_counts_sacks": False},
+            {"max_rounds": 3},
+            {"coins_worth_1": 35, "coins_worth_2": 0, "coins_worth_3": 0, "coins_worth_5": 0},
+            {
+                "coins_worth_1": 0, "coins_worth_2": 0, "coins_worth_3": 0, "coins_worth_4": 30, "coins_worth_5": 5,
+                "coin_visibility": "open",
+            },
+            {
+                **{f"capacity_{c}": 1 for c in (2, 4, 6, 8)}, **{f"plough_cost_{c}": 20 for c in (2, 4, 6, 8)},
+                "max_rounds": 25,
+            },
+            {**{f"capacity_{c}": 40 for c in (2, 4, 6, 8)}, **{f"plough_cost_{c}": 1 for c in (2, 4, 6, 8)}},
+            {
+                "coins_worth_1": 5, "coins_worth_2": 5, "coins_worth_3": 5, "coins_worth_4": 10, "coins_worth_5": 10,
+                "stefaan_order": "tie", "fluppe_counts_sacks": False, "coin_visibility": "open", "max_rounds": 12,
+            },
+        ),
+        strict=True,
+    )
+]  # fmt: skip
+
 # engine kind -> game id -> its equality option sets.
 EQUALITY_SETS: dict[str, dict[str, list[OptionSet]]] = {}
 for _kind, _sets in (
-    ("numba", EEL_NUMBA + PIG_NUMBA + DRAGON_NUMBA),
+    ("numba", EEL_NUMBA + PIG_NUMBA + DRAGON_NUMBA + KWEEK_NUMBA),
     ("jax", EEL_JAX + PIG_JAX + DRAGON_JAX),
     ("equilibrium", EQUILIBRIUM),
 ):

@@ -216,3 +216,13 @@ def test_cli_json_and_refusals(tmp_path: Path) -> None:
         assert refused.returncode == 2, name
         assert refused.stdout == "" and message in refused.stderr, (name, refused.stderr)
         assert len(refused.stderr.strip().splitlines()) == 1, name
+
+
+def test_two_player_eel_with_other_numbers_falls_back_to_estimates() -> None:
+    """The equilibrium's tables hold the rulebook's numbers only: a changed target is estimated, not refused."""
+    game = gamebag.make("eel-harvest", 2, target=12)
+    result = play_game(game, [heuristic_for(game)] * 2, Rng(1))
+    assert result.record is not None
+    analysis = analyse_record(result.record, AnalysisSettings(playouts=10))
+    assert not analysis.exact and analysis.method.startswith("estimate")
+    assert len(analysis.seats) == 2 and all(d.exact is False for d in analysis.decisions)

@@ -159,7 +159,7 @@ def test_simulate_refuses_bad_input_clearly() -> None:
         (["--agents", "nobody"], "unknown agent"),
         (["--option", "rotate_start=maybe"], "true or false"),
         (["--players", "1"], "2 to 8"),
-        (["--games", "0"], "at least 1"),
+        (["--games", "0"], "from 1 to 1,000,000"),
     ]:
         result = run("simulate", "wriggle-roulette", *args)
         assert result.returncode == 2 and reason in result.stderr and "Traceback" not in result.stderr

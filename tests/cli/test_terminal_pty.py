@@ -4,7 +4,9 @@ Each test starts ``gamebag play`` on a real pseudo-terminal (``pty.fork``), answ
 its prompts and checks that the screen tells the player every event since the
 last decision: other seats' turns and the player's own bust (Catch A Dragon),
 the grabs after the player exits (Wriggle Roulette), bids, corners and card
-texts (Eigen Kweek), and that Ctrl-C saves the game and exits with status 130.
+texts (Eigen Kweek), and that Ctrl-C saves the game and exits with status 130. Seats are named
+as in the web app (``Player 1`` for the person, ``Bot 2`` for a bot), and the game-over screen
+says who won and why, in those names.
 """
 
 from __future__ import annotations
@@ -91,6 +93,11 @@ def play(
         terminal.send(reply + "\n")
     assert terminal.wait() == 0, terminal.screen[-3000:]
     assert "game over" in terminal.screen
+    final = terminal.screen[terminal.screen.rindex("game over"):]
+    # Who won and why, by name, then every seat's result by name.
+    assert re.search(r"Game over: (Player|Bot) \d.* (wins|share the win)\b", final), final
+    assert re.search(r"(Bot \d \(\w[\w-]*\)|Player \d \(you\)): [\d.]+ - winner", final), final
+    assert not re.search(r"\bseat \d", final), final
     return terminal
 
 
@@ -112,10 +119,11 @@ def test_eigen_kweek_shows_card_texts_words_and_every_event(tmp_path: Path) -> N
     # A decision with one legal choice is played after a notice.
     assert "Only one choice now, so it is played:" in screen
     # Events since the last decision: the other seats' acts, bids and corners, in the rulebook's words.
-    assert "all players open their hands: seat 0 bid" in screen
-    assert re.search(r"seat [12] takes the \d+ coin\(s\) of corner [1-4]", screen)
+    assert "all players open their hands: Player 1 bid" in screen
+    assert re.search(r"Bot [23] takes the \d+ coin\(s\) of corner [1-4]", screen)
     assert "everyone holds a closed hand forward" in screen
-    assert re.search(r"seat [12] (sows|ploughs over|harvests|does nothing)", screen)
+    assert re.search(r"Bot [23] (sows|ploughs over|harvests|does nothing)", screen)
+    assert re.search(r"Game over: .*(four potato sacks|round cap)", screen)
     assert "four coins are taken from the coin bag" in screen
     # Every round announced, and every phase of it.
     assert "Round 2 begins" in screen and "phase: Cultivate" in screen and "phase: Hand In Characters" in screen
@@ -128,10 +136,11 @@ def test_catch_a_dragon_shows_other_turns_and_the_own_bust(tmp_path: Path) -> No
     terminal = play(tmp_path, ["catch-a-dragon", "-n", "3", "--seats", "human,heuristic,heuristic", "--seed", "4"],
                     always_roll)
     screen = terminal.screen
-    assert re.search(r"you \(seat 0\) held .* bust", screen)  # the player's own bust is told
+    assert re.search(r"you \(Player 1\) held .* bust", screen)  # the player's own bust is told
     for seat in (1, 2):  # with three players, both other seats' turns are shown
-        assert re.search(rf"seat {seat} rolls ", screen), seat
-        assert re.search(rf"seat {seat} (held .* bust|stopped with|collected all four)", screen), seat
+        assert re.search(rf"Bot {seat + 1} rolls ", screen), seat
+        assert re.search(rf"Bot {seat + 1} (held .* bust|stopped with|collected all four)", screen), seat
+    assert re.search(r"Game over: .* the highest total, \d+ fame, after 4 rounds", screen)
 
 
 @pytest.mark.parametrize("game_id", ["wriggle-roulette", "eel-harvest"])
@@ -142,18 +151,23 @@ def test_eel_games_show_the_grabs_after_the_player_exits(tmp_path: Path, game_id
     terminal = play(tmp_path, [game_id, "-n", "4", "--seats", "human,heuristic,heuristic,heuristic",
                                "--seed", "5"], exit_at_once)
     screen = terminal.screen
-    exit_line = screen.index("seat 0 exited scoring")
+    exit_line = screen.index("Player 1 exited scoring")
     after = screen[exit_line:]
-    # The grabs of the others after seat 0 left are all told, up to the round's end.
-    assert re.search(r"seat [123] grabbed \d+: \d+ eel\(s\), \d+ snake\(s\)", after)
+    # The grabs of the others after the player left are all told, by number, up to the round's end.
+    assert re.search(r"Grab \d+ of round 1: Bot [234] grabbed \d+: \d+ eel\(s\), \d+ snake\(s\)", after)
     assert re.search(r"Snake outbreak!|Everyone has exited", after)
     assert "Round 2 begins" in after
+    # Each grab is told once: the table under the narration does not repeat the last one.
+    assert "Last grab" not in screen
+    assert not re.search(r"(?<!and )(Bot|Player) \d lose their eels", screen)  # one seat loses its eels
+    assert re.search(r"Game over: .*the highest score, \d+", screen)
 
 
 def test_pig_shows_the_other_players_rolls(tmp_path: Path) -> None:
     terminal = play(tmp_path, ["pig", "--seats", "human,heuristic", "--seed", "2"], first_choice)
-    assert re.search(r"seat 1 rolls \d", terminal.screen)
-    assert re.search(r"seat 1 holds and banks \d+", terminal.screen) or "seat 1 rolls a 1" in terminal.screen
+    assert re.search(r"Bot 2 rolls \d", terminal.screen)
+    assert re.search(r"Bot 2 holds and banks \d+", terminal.screen) or "Bot 2 rolls a 1" in terminal.screen
+    assert re.search(r"Game over: (Bot 2|Player 1) wins, the first to reach the goal of 100", terminal.screen)
 
 
 @pytest.mark.parametrize(("key", "status"), [("\x03", 130), ("\x04", 0)])

@@ -73,7 +73,12 @@ def test_same_numbers_in_process_and_in_worker_processes() -> None:
     assert one.cells[0].win_share == two.cells[0].win_share
 
 
-def test_same_numbers_on_the_rules_engine_in_worker_processes() -> None:
+def test_same_numbers_on_the_rules_engine_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gamebag.lab.study as study
+    from gamebag.lab.play import RULES
+
+    # Eigen Kweek has a compiled engine now: keep these cells on the rules engine (chosen in this process).
+    monkeypatch.setattr(study, "choose_engine", lambda cell: (RULES, "the rules engine, for this test"))
     kwargs = {"players": "2-3", "agents": "heuristic", "games": 40, "seed": 2}
     one = lab.balance("eigen-kweek", workers=1, **kwargs)  # type: ignore[arg-type]
     two = lab.balance("eigen-kweek", workers=2, **kwargs)  # type: ignore[arg-type]

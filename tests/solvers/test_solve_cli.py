@@ -11,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from gamebag.cli.app import app
-from gamebag.core.errors import GamebagError
 
 GAMEBAG = [sys.executable, "-m", "gamebag.cli"]
 runner = CliRunner()
@@ -75,5 +74,5 @@ def test_win_json_for_two_players() -> None:
 )
 def test_user_mistakes_raise_gamebag_errors(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)
-    assert isinstance(result.exception, GamebagError)
-    assert message in str(result.exception)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert message in result.stderr

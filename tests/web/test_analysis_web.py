@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from gamebag.web.analysis import MAX_UNFINISHED, AnalysesBusy, TableAnalyses, in_words
 from gamebag.web.settings import Limits
+from gamebag.web.workers import JobFailed
 
 from .helpers import open_table, web_client
 
@@ -40,3 +46,49 @@ def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> No
         assert analysis["seats"][0]["accuracy"] < 100 and analysis["seats"][1]["accuracy"] == 100
         manager = client.app.state.analyses  # type: ignore[attr-defined]
         assert client.get(f"/api/tables/{table_id}/analysis").json() == answer and manager.started == 1
+
+
+def test_analyses_waiting_at_once_are_bounded() -> None:
+    """Past MAX_UNFINISHED analyses running or waiting, another table's request is refused."""
+
+    class StuckPool:
+        size = 2
+
+        def __init__(self) -> None:
+            self.release = asyncio.Event()
+
+        async def run(self, job: Any, seconds: float, progress: Any = None) -> Any:
+            await self.release.wait()
+            raise JobFailed("stopped")
+
+    async def scenario() -> None:
+        pool = StuckPool()
+        analyses = TableAnalyses(pool)  # type: ignore[arg-type]
+        record = {"game": "pig", "players": 2, "options": {}, "events": [{"chance": 1}]}
+        for table in range(MAX_UNFINISHED):
+            assert analyses.status(f"t{table}", record, ["a", "b"])["status"] == "running"
+        assert analyses.status("t0", record, ["a", "b"])["status"] == "running"  # a known one is answered
+        with pytest.raises(AnalysesBusy):
+            analyses.status("another", record, ["a", "b"])
+        pool.release.set()
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if analyses.unfinished == 0:
+                break
+        assert analyses.status("t1", record, ["a", "b"])["status"] == "failed"
+        assert analyses.status("another", record, ["a", "b"])["status"] == "running"
+        pool.release.set()
+        await analyses.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_decision_in_words() -> None:
+    decision = {
+        "event": 4, "seat": 1, "action": ["gold", "blue"], "best": [["gold"], ["blue"]], "value": -1e-13,
+        "best_value": 0.0612, "loss": 0.0612, "label": "inaccuracy", "exact": True,
+    }  # fmt: skip
+    assert in_words(decision, ["Anna", "Ben"]) == (
+        "Ben chose gold+blue; gold or blue was better: it kept a 6% winning chance against 0% (−6.1 points): "
+        "an inaccuracy."
+    )

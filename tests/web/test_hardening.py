@@ -36,6 +36,14 @@ def test_the_host_gets_the_rematchs_host_token_and_its_host_page(tmp_path: Path)
         second = open_table(client, "pig", 2, seed=6, options={"goal": 12})
         play_whole_game(client, second, seed=6, spectate=False)
         seat = {"x-seat-token": second["seats"][0]["token"]}
+        forged = client.post(f"/api/tables/{second['id']}/rematch", headers={**seat, "x-host-token": "forged"})
+        assert forged.status_code == 403  # refused before anything is opened:
+        assert (
+            client.get(f"/api/tables/{second['id']}/host", headers={"x-host-token": second["host_token"]}).json()[
+                "next"
+            ]
+            is None
+        )
         by_seat = client.post(f"/api/tables/{second['id']}/rematch", headers=seat).json()
         assert "host_token" not in by_seat
         link = client.get(f"/api/tables/{second['id']}/host", headers={"x-host-token": second["host_token"]})

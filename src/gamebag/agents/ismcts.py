@@ -61,6 +61,8 @@ from gamebag.fast import engine_for
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_TIME_CAP_MS = 900.0
+MAX_ITERATIONS = 1_000_000  # a budget's bound per decision (docs/agents.md): minutes of search at most
+MAX_TIME_MS = 60_000.0
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_BIAS = 0.0
 # A playout this long is treated as a draw (no game in the bag comes close; it guards bugs).
@@ -345,9 +347,11 @@ def settings_from_params(game: Game[Any, Any, Any], params: Mapping[str, str]) -
     time_ms: float | None = None
     if "ms" in params:
         time_ms = float_param(params, "ms", 0.0)
-        if not time_ms > 0:
-            raise UnknownAgentError(f"agent parameter ms must be a positive number of milliseconds, not {time_ms}")
-    iterations: int | None = int_param(params, "iterations", DEFAULT_ITERATIONS)
+        if not 0 < time_ms <= MAX_TIME_MS:
+            raise UnknownAgentError(
+                f"agent parameter ms must be a positive number of milliseconds up to {MAX_TIME_MS:,.0f}, not {time_ms}"
+            )
+    iterations: int | None = int_param(params, "iterations", DEFAULT_ITERATIONS, maximum=MAX_ITERATIONS)
     if time_ms is not None and "iterations" not in params:
         iterations = None
     if time_ms is None and "iterations" not in params:

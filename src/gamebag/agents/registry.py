@@ -207,8 +207,10 @@ def agent_entries() -> list[AgentEntry]:
     return sorted(_AGENTS.values(), key=lambda e: e.name)
 
 
-def int_param(params: Mapping[str, str], key: str, default: int, minimum: int = 1) -> int:
-    """Read an integer agent parameter, with a clear error."""
+def int_param(
+    params: Mapping[str, str], key: str, default: int, minimum: int = 1, maximum: int | None = None
+) -> int:
+    """Read an integer agent parameter within ``minimum .. maximum``, with a clear error."""
     if key not in params:
         return default
     try:
@@ -217,6 +219,8 @@ def int_param(params: Mapping[str, str], key: str, default: int, minimum: int = 
         raise UnknownAgentError(f"agent parameter {key}={params[key]!r} must be an integer") from None
     if value < minimum:
         raise UnknownAgentError(f"agent parameter {key} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise UnknownAgentError(f"agent parameter {key} must be from {minimum} to {maximum:,}, not {value:,}")
     return value
 
 

@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from gamebag.agents.equilibrium.agent import EquilibriumAgent
+from gamebag.agents.equilibrium.agent import EquilibriumAgent, continuation_for
 from gamebag.agents.equilibrium.model import changed_numbers, rules_for
 from gamebag.agents.equilibrium.solver import EQUILIBRIUM, RoundBatch, solve_matrix_games
 from gamebag.agents.equilibrium.value import supports_equilibrium
 from gamebag.agents.solvers.turn_graph import FloatArray
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Estimate
+from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.games.eel_family.rules import EelState
 
@@ -36,7 +37,13 @@ def equilibrium_solvable(game: Game[Any, Any, Any]) -> bool:
     if not supports_equilibrium(game):
         return False
     rules = rules_for(game)
-    return not changed_numbers(rules) and rules.lone_grabs is None
+    if changed_numbers(rules) or rules.lone_grabs is not None:
+        return False
+    try:
+        continuation_for(rules)  # a shipped table for these rules
+    except UnknownAgentError:
+        return False
+    return True
 
 
 class EelEquilibriumEvaluator(Evaluator):

@@ -11,12 +11,15 @@ as the rollout players would in that drawn state.
 A choice's value: for each playout ``i`` one drawn state and one set of the others' moves, then each
 legal action of the seat played out from the same seed (common random numbers), so the losses,
 the per-playout differences between the best action and each other one, come with tight intervals.
+The best action is picked on the even-numbered playouts and every reported figure comes from the
+odd-numbered ones, so the noise that favours whichever action looked best does not inflate losses.
 All draws come from generators derived from ``(seed, event, seat, i)``: the same record, seed and
 budget give the same analysis.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -95,13 +98,19 @@ class RolloutEvaluator(Evaluator):
             for action in legal:
                 after = game.apply_chosen(world, {**others, seat: action}, by_seat)
                 samples[action].append(self._playout(after, Rng(playout_seed))[seat])
-        values = {action: Estimate.of_samples(s) for action, s in samples.items()}
-        best = max(legal, key=lambda action: values[action].mean)
-        top = samples[best]
-        losses = {
-            action: Estimate.of_samples([b - a for b, a in zip(top, s, strict=True)]) for action, s in samples.items()
-        }
-        return Choices(values=values, losses=losses, best=(best,), best_value=values[best], exact=False)
+        # The best action is picked on the even playouts and every figure is read off the odd ones:
+        # the mean of a picked maximum is biased upwards by noise, which alone would make every seat
+        # look inaccurate; held-out playouts measure the pick without that bias.
+        picked = max(legal, key=lambda action: math.fsum(samples[action][0::2]))
+        held = {action: s[1::2] for action, s in samples.items()}
+        values = {action: Estimate.of_samples(s) for action, s in held.items()}
+        top = held[picked]
+        losses = {}
+        for action, s in held.items():
+            loss = Estimate.of_samples([b - a for b, a in zip(top, s, strict=True)])
+            # The pick may do worse than another action on the held-out playouts: no loss, then.
+            losses[action] = loss if loss.mean >= 0 else Estimate(0.0, min(0.0, loss.low), max(0.0, loss.high))
+        return Choices(values=values, losses=losses, best=(picked,), best_value=values[picked], exact=False)
 
     def value(self, state: Any, seat: int, event: int) -> Estimate:
         """Playouts from ``seat``'s information set at ``state``; where nothing is hidden, the same

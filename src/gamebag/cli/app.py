@@ -2,8 +2,11 @@
 
 Each module in ``gamebag.cli.commands`` defines ``register(app)`` and adds its
 own subcommand(s), so adding a command never means editing a central list.
-User mistakes (``GamebagError``) become a one-line message and exit status 2,
-never a traceback.
+User mistakes become a one-line message on standard error and exit status 2, never a
+traceback: a ``GamebagError`` raised by a command, and a value Click refuses while reading the
+command line (a bound given as ``min``/``max``, a word where a number belongs). The group does
+this itself, so the app called in-process (``typer.testing.CliRunner``) answers as the console
+script does.
 """
 
 from __future__ import annotations
@@ -11,13 +14,47 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
 
 from gamebag.core.errors import GamebagError
 
+USAGE_ERROR = 2
+# Click's UsageError, from the Click that Typer uses (recent Typers carry their own copy of Click).
+UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+error_console = Console(stderr=True)
+
+
+def refuse(message: str) -> NoReturn:
+    """Print one ``error:`` line and leave with status 2 (a message of several lines is joined into one)."""
+    message = " ".join(part.strip() for part in message.splitlines() if part.strip())
+    error_console.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False, soft_wrap=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+class GamebagGroup(TyperGroup):
+    """The ``gamebag`` group: every user mistake in a subcommand becomes one ``error:`` line."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GamebagError as error:
+            refuse(escape(str(error)))
+        except UsageError as error:
+            if type(error).__name__ == "NoArgsIsHelpError":
+                raise
+            own = getattr(error, "ctx", None)
+            where = (own or ctx).command_path
+            refuse(escape(f"{error.format_message()} (see `{where} --help`)"))  # type: ignore[attr-defined]
+
+
 app = typer.Typer(
+    cls=GamebagGroup,
     name="gamebag",
     help="Play, simulate, solve and study tabletop games: Eel Harvest, Wriggle Roulette, "
     "Catch A Dragon By The Tail and Eigen Kweek.",
@@ -26,8 +63,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-
-error_console = Console(stderr=True)
 
 
 @app.callback()
@@ -63,9 +98,9 @@ def main() -> None:
     """Entry point of the ``gamebag`` console script."""
     try:
         app()
-    except GamebagError as error:
-        error_console.print(f"[bold red]error:[/bold red] {error}", highlight=False, soft_wrap=True)
-        sys.exit(2)
+    except GamebagError as error:  # raised outside a subcommand (the group's own work)
+        error_console.print(f"[bold red]error:[/bold red] {escape(str(error))}", highlight=False, soft_wrap=True)
+        sys.exit(USAGE_ERROR)
     except KeyboardInterrupt:
         error_console.print("interrupted")
         sys.exit(130)

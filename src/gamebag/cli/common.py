@@ -1,9 +1,16 @@
-"""Helpers shared by CLI commands: option parsing, agent lists, JSON-friendly numbers."""
+"""Helpers shared by CLI commands: option parsing, agent lists, JSON-friendly numbers, and the
+checks every command makes before it works (counts within their bounds, output paths writable).
+
+A check never creates anything: a refused command leaves no file and no folder behind.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -70,3 +77,58 @@ def engine_notice(requested: str, reason: str | None) -> None:
         return
     if compiler_problem() is not None or "the fast engine failed" in reason:
         typer.echo(f"notice: using the rules engine: {reason}", err=True)
+
+
+# ---- checks made before any work ---------------------------------------------------------------
+MAX_WORKERS = 64  # worker processes of simulate, tournament and balance (lab.execute holds the same bound)
+
+
+def check_range(option: str, value: float, low: float, high: float) -> None:
+    """Refuse ``value`` outside ``low .. high`` in one line naming the option and the bounds."""
+    if not low <= value <= high:  # NaN fails too
+        raise GamebagError(f"{option} must be from {low:,} to {high:,}, not {value:,}")
+
+
+def check_workers(workers: int) -> None:
+    check_range("--workers", workers, 1, MAX_WORKERS)
+
+
+def check_output_file(option: str, path: Path, suffixes: Sequence[str] = ()) -> None:
+    """Refuse an output file that could not be written, before any work; creates nothing.
+
+    An existing file must be writable (opened for writing without truncating it); a new one needs
+    its nearest existing folder to be one where a file can be created (probed with a temporary file,
+    removed at once). Missing folders in between are created only when the output is written.
+    """
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise GamebagError(f"{option} {path}: name a file ending in {', '.join(suffixes)}")
+    if path.is_dir():
+        raise GamebagError(f"{option} {path}: this is a folder; name a file")
+    if path.exists():
+        try:
+            os.close(os.open(path, os.O_WRONLY))
+        except OSError as error:
+            raise GamebagError(f"{option} {path}: cannot write this file ({error.strerror or error})") from None
+        return
+    _check_creatable(option, path, path.parent)
+
+
+def check_output_folder(option: str, path: Path) -> None:
+    """Refuse an output folder that could not be filled, before any work; creates nothing."""
+    if path.exists() and not path.is_dir():
+        raise GamebagError(f"{option} {path}: this is a file, not a folder")
+    _check_creatable(option, path, path)
+
+
+def _check_creatable(option: str, path: Path, folder: Path) -> None:
+    existing = folder.absolute()
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise GamebagError(f"{option} {path}: {existing} is a file, not a folder")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".gamebag-probe-", dir=existing)
+    except OSError as error:
+        raise GamebagError(f"{option} {path}: cannot write in {existing} ({error.strerror or error})") from None
+    os.close(handle)
+    os.unlink(probe)

@@ -19,6 +19,7 @@ from gamebag.core.options import options_to_json
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 
 GameFactory = Callable[..., Game[Any, Any, Any]]
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # a long game's record is a few hundred kB; more is not a record
 
 
 @dataclass
@@ -79,14 +80,26 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
+        """Read a record file; anything but a UTF-8 JSON record of sensible size is one ``RecordError``."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with Path(path).open("rb") as file:
+                raw = file.read(MAX_RECORD_BYTES + 1)
         except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror}") from None
+            raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is over {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not a game record")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(
+                f"{path} is not UTF-8 text (byte {error.start}); a record is a UTF-8 JSON file"
+            ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RecordError(f"not valid JSON ({error.msg} at line {error.lineno})") from None
+        except RecursionError:
+            raise RecordError(f"{path}: JSON nested too deeply to be a game record") from None
         return cls.from_json(data)
 
 

@@ -17,7 +17,12 @@ from gamebag.fast.base import FastEngine
 _ENGINES: dict[str, FastEngine] = {}
 # Modules that register engines; imported on first lookup so that importing
 # gamebag never pays for numba.
-_ENGINE_MODULES: tuple[str, ...] = ("gamebag.fast.eel", "gamebag.fast.pig", "gamebag.fast.dragon")
+_ENGINE_MODULES: tuple[str, ...] = (
+    "gamebag.fast.eel",
+    "gamebag.fast.pig",
+    "gamebag.fast.dragon",
+    "gamebag.fast.eigen_kweek",
+)
 
 
 def register_engine(engine: FastEngine) -> FastEngine:

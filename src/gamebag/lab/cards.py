@@ -19,7 +19,7 @@ from gamebag.core.errors import GamebagError
 from gamebag.lab.cells import Cell, build_cells
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Difference, share_difference
-from gamebag.lab.study import CellRun
+from gamebag.lab.study import CellRun, check_limits
 
 ABSTAIN = "abstain"
 
@@ -83,6 +83,7 @@ def card_study(
     for one player count or several (then one row per card and count, all played in one run)."""
     from gamebag.lab.api import run_cells
 
+    check_limits(games, None, 1000)  # the same bounds as a balance study, before any cell is built
     cards = study_cards(game)
     counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
     cells: list[Cell] = []

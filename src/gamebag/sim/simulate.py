@@ -57,6 +57,7 @@ class GameSummary:
 
 
 ENGINES = ("auto", "rules", "fast")
+MAX_GAMES = 1_000_000  # one simulation's games; the rules engine keeps a summary of each in memory
 # Games per unit of work on the fast engine (a few milliseconds each).
 FAST_CHUNK = 20_000
 
@@ -127,8 +128,8 @@ class SimulationResult:
 
 def validate_spec(spec: SimulationSpec) -> None:
     """Fail fast, before any worker starts, on a bad game, option or agent."""
-    if spec.games < 1:
-        raise GamebagError("--games must be at least 1")
+    if not 1 <= spec.games <= MAX_GAMES:
+        raise GamebagError(f"--games must be from 1 to {MAX_GAMES:,}, not {spec.games:,}")
     game = gamebag.make(spec.game, spec.players, **spec.options)
     if len(spec.agents) != spec.players:
         raise GamebagError(

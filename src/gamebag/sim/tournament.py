@@ -29,6 +29,7 @@ matchup cannot be compiled). The result says which ran.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -49,6 +50,11 @@ from gamebag.sim.stats import wilson_interval
 BUDGET_PARAMETERS = ("iterations", "ms")
 DEFAULT_LADDER_START = 25
 DEFAULT_LADDER_STEPS = 5
+# Bounds of what one tournament may ask for, refused before any game (docs/designers.md lists them).
+MAX_GAMES = 1_000_000  # games per matchup and per ladder point
+MAX_LADDER_STEPS = 12  # budgets of the ladder: the start, doubled up to 11 times
+MAX_AGENTS = 32
+MAX_TOTAL_GAMES = 10_000_000  # matchup and ladder games together
 CHUNK = 10  # games per unit of work
 
 Progress = Callable[[int], None]
@@ -202,15 +208,17 @@ def seat_mixes(agent_count: int, players: int) -> list[tuple[int, ...]]:
 
 
 def validate(spec: TournamentSpec) -> Game[Any, Any, Any]:
-    """Fail fast, before any game is played, on a bad game, option, agent or count."""
-    if spec.games < 1:
-        raise GamebagError("--games must be at least 1")
+    """Fail fast, before any game is played, on a bad game, option, agent or count (each within its bound)."""
+    if not 1 <= spec.games <= MAX_GAMES:
+        raise GamebagError(f"--games must be from 1 to {MAX_GAMES:,} per matchup, not {spec.games:,}")
     if len(spec.agents) < 2:
         raise GamebagError("a tournament needs at least two agents, for example --agents random,heuristic")
+    if len(spec.agents) > MAX_AGENTS:
+        raise GamebagError(f"a tournament takes at most {MAX_AGENTS} agents, not {len(spec.agents)}")
     if len(set(spec.agents)) != len(spec.agents):
         raise GamebagError("each agent may be named only once in --agents")
-    if spec.ladder_steps < 1:
-        raise GamebagError("--ladder-steps must be at least 1")
+    if not 1 <= spec.ladder_steps <= MAX_LADDER_STEPS:
+        raise GamebagError(f"--ladder-steps must be from 1 to {MAX_LADDER_STEPS}, not {spec.ladder_steps:,}")
     if spec.players < 2:
         raise GamebagError(f"agents can only be compared with at least 2 players per game, not {spec.players}")
     game = gamebag.make(spec.game, spec.players, **spec.options)
@@ -219,7 +227,31 @@ def validate(spec: TournamentSpec) -> Game[Any, Any, Any]:
     if spec.ladder is not None:
         for step_spec in ladder_specs(spec.ladder, spec.ladder_steps)[2]:
             make_agent(step_spec, game)
+    total = planned_games(spec, game)
+    if total > MAX_TOTAL_GAMES:
+        raise GamebagError(
+            f"the tournament would play {total:,} games; at most {MAX_TOTAL_GAMES:,} (fewer --games, agents, "
+            "players or --ladder-steps)"
+        )
     return game
+
+
+def mix_count(agent_count: int, players: int) -> int:
+    """``len(seat_mixes(agent_count, players))``, counted without listing them."""
+    if players == 2:
+        return math.comb(agent_count, 2)
+    return math.comb(agent_count + players - 1, players) - agent_count
+
+
+def planned_games(spec: TournamentSpec, game: Game[Any, Any, Any]) -> int:
+    """How many games ``spec`` plays, matchups and ladder, worked out before any list of them is made."""
+    total = mix_count(len(spec.agents), spec.players) * spec.games
+    ladder_spec = spec.ladder
+    if ladder_spec is None and spec.auto_ladder:
+        ladder_spec = default_ladder(game, spec.agents)
+    if ladder_spec is not None:
+        total += spec.ladder_steps * len(ladder_field(spec.agents, ladder_spec)) * spec.games
+    return total
 
 
 # ---- playing ----------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ after the end starts the job in the bounded worker pool, never on the event loop
 budget (``ANALYSIS_SECONDS``) and the analysis's own bounded playouts, and at most all workers but
 one busy with analyses (the bots keep one); every request answers the
 job's state at once: ``running`` with its progress (events done of the total), ``done`` with the
-analysis, or ``failed`` with why. Results stay in a bounded cache (``KEPT_TABLES`` tables).
+analysis, or ``failed`` with why. Results stay in a bounded cache (``KEPT_TABLES`` tables); at most
+``MAX_UNFINISHED`` analyses run or wait at once, a request that would start another gets 429.
 
 To the analysis's JSON the answer adds what the pages draw: ``curves`` (each seat's winning chance
 after each of its decisions, for the chart), ``worst`` (the costliest decisions, said in words) and
@@ -32,6 +33,12 @@ from gamebag.web.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
 ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek needs minutes)
 KEPT_TABLES = 64  # analyses kept, least recently asked for first out
 WORST_SHOWN = 5
+MAX_UNFINISHED = 8  # analyses running or waiting at once; more are refused (429) until one ends
+RETRY_SECONDS = 10
+
+
+class AnalysesBusy(Exception):
+    """Too many analyses are running or waiting."""
 
 
 class TableAnalyses:
@@ -50,10 +57,13 @@ class TableAnalyses:
         """The analysis of the finished game ``record`` as it stands, starting it if it is not."""
         entry = self._entries.get(table_id)
         if entry is None:
+            if self.unfinished >= MAX_UNFINISHED:
+                raise AnalysesBusy(f"{MAX_UNFINISHED} analyses are already running or waiting; ask again soon")
             entry = {"status": "running", "done": 0, "total": len(record["events"]), "since": time.monotonic()}
             self._entries[table_id] = entry
-            while len(self._entries) > KEPT_TABLES:
-                self._entries.popitem(last=False)
+            finished = [key for key, kept in self._entries.items() if kept["status"] != "running"]
+            while len(self._entries) > KEPT_TABLES and finished:
+                del self._entries[finished.pop(0)]  # only finished ones: a running job stays counted
             task = asyncio.get_running_loop().create_task(self._run(entry, record, names))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -62,6 +72,11 @@ class TableAnalyses:
         answer = {key: value for key, value in entry.items() if key != "since"}
         answer.setdefault("seconds", round(time.monotonic() - entry["since"], 1))
         return answer
+
+    @property
+    def unfinished(self) -> int:
+        """Analyses running or waiting for a worker."""
+        return sum(1 for entry in self._entries.values() if entry["status"] == "running")
 
     async def _run(self, entry: JsonDict, record: JsonDict, names: list[str]) -> None:
         options = json.dumps(record.get("options", {}), sort_keys=True)
@@ -105,8 +120,8 @@ def in_words(decision: JsonDict, names: list[str]) -> str:
     best = " or ".join(_action(b) for b in decision["best"])
     lost = 100 * decision["loss"]
     text = (
-        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {100 * decision['best_value']:.0f}% "
-        f"winning chance against {100 * decision['value']:.0f}% (−{lost:.1f} points"
+        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {_percent(decision['best_value'])} "
+        f"winning chance against {_percent(decision['value'])} (−{lost:.1f} points"
     )
     if "loss_interval" in decision:
         low, high = decision["loss_interval"]
@@ -115,7 +130,15 @@ def in_words(decision: JsonDict, names: list[str]) -> str:
     if "points" in decision and decision["points"]["loss"] > 0:
         text += f", and {decision['points']['loss']:.2f} expected points of the turn"
     label = decision.get("label")
-    return f"{text}{': a ' + label if label else ''}."
+    return f"{text}{': ' + _article(label) + ' ' + label if label else ''}."
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _percent(value: float) -> str:
+    return f"{max(0.0, 100 * value):.0f}%"  # never "-0%" from a rounding below zero
 
 
 def _action(action: Any) -> str:
@@ -137,4 +160,7 @@ def register(app: FastAPI, table_of: Callable[[Request, str], Any], pool_of: Cal
         if analyses is None:
             analyses = request.app.state.analyses = TableAnalyses(pool_of(request))
         names = [str(seat.name) for seat in table.seats]
-        return analyses.status(table.id, table.record_json(), names)
+        try:
+            return analyses.status(table.id, table.record_json(), names)
+        except AnalysesBusy as error:
+            return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(RETRY_SECONDS)})

@@ -344,19 +344,17 @@ def create_app(
         manager = manager_of(request)
         table = table_of(request, table_id)
         seat = _seat_from_request(request, table)
-        if seat is None:
-            manager.check_host(table, request.headers.get("x-host-token"))
+        host_token = request.headers.get("x-host-token")
+        if seat is None or host_token:
+            # The host; or a seat that is also the host (both tokens): it hosts the rematch too,
+            # and its browser lists it with the tables it opened. Checked before anything opens.
+            manager.check_host(table, host_token)
         if table.is_over and table.config.next_id is None:
             # Opening the rematch opens a table: it counts as one (else a bots-only game and its
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
         following = await manager.rematch(table)
         answer = {"id": following.id, "path": rematch_path(following, seat)}
-        host_token = request.headers.get("x-host-token")
-        if seat is not None and host_token:
-            # A seat that is also the host (both tokens): it hosts the rematch too, and its
-            # browser lists it with the tables it opened.
-            manager.check_host(table, host_token)
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token
             answer.update(host_token=token, host=host_path(following.id, token))

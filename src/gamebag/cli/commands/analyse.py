@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,12 @@ def register(app: typer.Typer) -> None:
 
         record = Record.load(file)
         settings = AnalysisSettings(seats=tuple(sorted(set(seat))) or None, playouts=budget, seed=seed)
-        if as_json:
+        if as_json or not sys.stderr.isatty():  # a bar only where someone watches (a refusal stays one line)
             result = analyse_record(record, settings)
-            typer.echo(dumps(result.to_json()))
+            if as_json:
+                typer.echo(dumps(result.to_json()))
+                return
+            show(result.to_json())
             return
         with progress_bar() as bar:
             task = bar.add_task("analysing", total=max(1, len(record.events)))

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gamebag.cli.common import dumps
+from gamebag.cli.common import MAX_WORKERS, check_output_file, check_output_folder, check_workers, dumps
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 
@@ -26,20 +26,30 @@ def register(app: typer.Typer) -> None:
         agents: str = typer.Option(
             None, "--agents", "-a", help="One agent for every seat, or one per seat (default: the strongest fast bot)."
         ),
+        population: str = typer.Option(
+            None,
+            "--population",
+            help="Instead of --agents: agents each game draws every seat from, seeded (2 to 16), "
+            "e.g. heuristic,learned,ismcts:iterations=200.",
+        ),
         vary: list[str] = typer.Option(
             [], "--vary", "-v", help="An option's values: name=a,b,c (repeatable; cells are the product)."
         ),
         option: list[str] = typer.Option([], "--option", "-o", help="A fixed game option key=value (repeatable)."),
-        games: int = typer.Option(2000, "--games", "-g", help="Games per cell (the most, with --until)."),
+        games: int = typer.Option(
+            2000, "--games", "-g", help="Games per cell, 1 to 1,000,000 (the most, with --until)."
+        ),
         until: float = typer.Option(
             None, "--until", help="Stop a cell once every seat's 95% interval is narrower than this."
         ),
         seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers anywhere."),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (or CPUs of a local Ray)."),
+        workers: int = typer.Option(
+            1, "--workers", "-w", help=f"Worker processes (or CPUs of a local Ray), 1 to {MAX_WORKERS}."
+        ),
         executor: str = typer.Option("local", "--executor", help="local (this machine) or ray."),
         address: str = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)."),
         max_rounds: int = typer.Option(
-            1000, "--max-rounds", help="Stop a game after this many rounds (reported as capped)."
+            1000, "--max-rounds", help="Stop a game after this many rounds, 1 to 100,000 (reported as capped)."
         ),
         cards: bool = typer.Option(
             False, "--cards", help="Card study: each card's worth to a seat that abstains from it."
@@ -51,19 +61,33 @@ def register(app: typer.Typer) -> None:
             300, "--metrics-games", help="Games traced per cell for --metrics (1 to 20,000)."
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-        per_game: Path = typer.Option(None, "--per-game", help="Write one row per game to FILE.csv or FILE.parquet."),
-        plot: Path = typer.Option(None, "--plot", help="Draw shares and lengths to FILE (.png, .svg, .pdf)."),
-        report: Path = typer.Option(None, "--report", help="Write an offline HTML report into this folder."),
+        per_game: Path = typer.Option(
+            None,
+            "--per-game",
+            help="Write one row per game to FILE.csv or FILE.parquet (checked writable before the first game).",
+        ),
+        plot: Path = typer.Option(
+            None,
+            "--plot",
+            help="Draw shares and lengths to FILE (.png, .svg, .pdf; checked writable before the first game).",
+        ),
+        report: Path = typer.Option(
+            None,
+            "--report",
+            help="Write an offline HTML report into this folder (checked writable before the first game).",
+        ),
     ) -> None:
         """Seat balance, option effects and game length of GAME, with intervals, tests and warnings."""
-        from gamebag import lab
-        from gamebag.lab.export import check_table_path
-        from gamebag.lab.figures import check_plot_path
-
+        # Every output is checked before the lab (and its compiler) is even imported.
+        check_workers(workers)
         if per_game is not None:
-            check_table_path(per_game)
+            check_output_file("--per-game", per_game, (".csv", ".parquet"))
         if plot is not None:
-            check_plot_path(plot)
+            check_output_file("--plot", plot, (".png", ".svg", ".pdf"))
+        if report is not None:
+            check_output_folder("--report", report)
+        from gamebag import lab
+
         fixed = parse_option_pairs(option)
         show = not as_json and sys.stderr.isatty()
         with _Progress(show) as progress:
@@ -77,7 +101,7 @@ def register(app: typer.Typer) -> None:
                 )
                 result = study.study
             else:
-                cells, _ = lab.plan(game, players, agents, vary, fixed, seed)
+                cells, _ = lab.plan(game, players, agents, vary, fixed, seed, population)
                 progress.start_cells([c.label for c in cells], games)
                 result = lab.balance(
                     game,
@@ -96,6 +120,7 @@ def register(app: typer.Typer) -> None:
                     progress.done,
                     metrics,
                     metrics_games,
+                    population,
                 )
                 study = None
         if per_game is not None:
@@ -199,6 +224,7 @@ def print_result(result: Any) -> None:
         )
     console.print(table)
     print_quality(console, result)
+    print_population(console, result)
     if result.comparisons:
         labels = {c.cell.index: c.cell.label for c in result.cells}
         first = labels.get(result.comparisons[0].against, "")
@@ -220,6 +246,16 @@ def print_result(result: Any) -> None:
     for warning in result.warnings:
         console.print(f"[bold yellow]warning:[/bold yellow] {warning}", highlight=False)
     console.print(f"{sum(c.games for c in result.cells):,} games in {result.seconds:.1f} s")
+
+
+def print_population(console: Console, result: Any) -> None:
+    for cell in (c for c in result.cells if c.agent_shares is not None):
+        table = Table(title=f"{cell.cell.label}: each agent's win share over the seats it was drawn into")
+        for column in ("agent", "seats", "win share (95% interval)"):
+            table.add_column(column, justify="left" if column == "agent" else "right")
+        for agent, (share, (low, high), seats) in cell.agent_shares.items():
+            table.add_row(agent, f"{seats:,}", f"{share:.3f} ({low:.3f}-{high:.3f})")
+        console.print(table)
 
 
 def print_quality(console: Console, result: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from rich.rule import Rule
 import gamebag
 from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
-from gamebag.cli.common import build_game, split_agents
+from gamebag.cli.common import build_game, check_output_file, split_agents
 from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict
@@ -27,6 +28,12 @@ SPECTATOR = -1  # the key of the spectator's view when no human plays
 INTERRUPTED = 130  # the shell's exit status for a program stopped by Ctrl-C (128 + SIGINT)
 AUTO_DELAY = 0.8  # seconds a single legal choice stays on screen before it is played
 MAX_AUTO_DELAY = 10.0
+SEAT = re.compile(r"\b([Ss])eat (\d+)( {2,})?")  # "seat 2", with the spaces of a table column after it
+
+
+def seat_labels(names: list[str]) -> list[str]:
+    """The seats' names, as the web names them: ``Player 1`` for a person, ``Bot 2`` for a bot."""
+    return [f"Player {p + 1}" if name == HUMAN else f"Bot {p + 1}" for p, name in enumerate(names)]
 
 
 def register(app: typer.Typer) -> None:
@@ -43,8 +50,10 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(None, "--seed", "-s", help="Seed for dice, draws and bots (default: random)."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         record: Path | None = typer.Option(
-            None, "--record", help="Save the record here (a game cut short is always saved, by default in the "
-            "working folder)."
+            None,
+            "--record",
+            help="Save the record here (checked writable before the game starts; a game cut short is always "
+            "saved, by default in the working folder).",
         ),
         resume: Path | None = typer.Option(
             None, "--resume", help="Continue the game in this record (its game, players and options are used)."
@@ -61,6 +70,8 @@ def register(app: typer.Typer) -> None:
         """
         if not 0 <= auto_delay <= MAX_AUTO_DELAY:
             raise GamebagError(f"--auto-delay must be from 0 to {MAX_AUTO_DELAY:g} seconds, not {auto_delay:g}")
+        if record is not None:
+            check_output_file("--record", record)
         events: list[dict[str, Any]] = []
         if resume is not None:
             saved = Record.load(resume)
@@ -68,7 +79,9 @@ def register(app: typer.Typer) -> None:
                 raise GamebagError(f"{resume} holds a game of {saved.game}, not {game}")
             players, option = saved.players, [f"{k}={_option_text(v)}" for k, v in saved.options.items()]
             events = saved.events
-            record = record or resume  # the resumed game's record continues in the same file
+            if record is None:  # the resumed game's record continues in the same file
+                record = resume
+                check_output_file("--resume", record)
             meta_seed = saved.meta.get("seed")
             seed = meta_seed if isinstance(meta_seed, int) and seed is None else seed
         cls = gamebag.entry(game).game_class
@@ -100,7 +113,8 @@ class TerminalGame:
     compared with the one it saw before, and the game's narrator turns the difference into lines in
     the rulebook's words; a human sees all of them before its next decision (hot seat: each only
     its own). Choices are listed in plain words with their codes; ``?`` explains the decision; a
-    decision with a single legal choice is played after a short notice.
+    decision with a single legal choice is played after a short notice. Seats are shown by name
+    (``Player 1``, ``Bot 2``, as in the web app) wherever the game's text says ``seat N``.
     """
 
     def __init__(
@@ -116,6 +130,7 @@ class TerminalGame:
         self.game = game
         self.record_path = record
         self.names = names
+        self.labels = seat_labels(names)
         self.bots = bots
         self.seed = seed
         self.auto_delay = auto_delay
@@ -149,7 +164,11 @@ class TerminalGame:
             return
         # Nothing a player did is lost: a game cut short is saved and can be replayed or resumed.
         path = self.record_path or Path(f"gamebag-{self.game.game_id}-{self.seed}.json")
-        path.write_text(json.dumps(self.match.record.to_json(), indent=1), encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(self.match.record.to_json(), indent=1), encoding="utf-8")
+        except OSError as error:  # the working folder, unlike --record, is not checked before the game
+            raise GamebagError(f"cannot save the game to {path}: {error.strerror or error}") from None
         if finished:
             self.console.print(f"The game's record is saved in {path}; `gamebag replay {path}` shows it.")
             return
@@ -178,7 +197,27 @@ class TerminalGame:
         if lines and seat != SPECTATOR:
             self.console.print(Rule("since your last decision", style="dim"))
         for line in lines:
-            self.console.print(line, highlight=False)
+            self.console.print(self.named(line), highlight=False)
+
+    def named(self, text: str) -> str:
+        """``text`` with every ``seat N`` of the game's words replaced by that seat's name."""
+
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(2))
+            if seat >= len(self.labels):
+                return match.group(0)
+            label = self.labels[seat]
+            gap = match.group(3)
+            if gap is None:
+                return label
+            # A table column: keep the next column where it was.
+            return label + " " * max(2, len(match.group(0)) - len(label))
+
+        return SEAT.sub(name, text)
+
+    def board(self, view: JsonDict) -> str:
+        """The game's table, its last events left out (the narration has just told them), seats named."""
+        return self.named(self.render({**view, "narrated": True}))
 
     def submit(self, seat: int, action: Any) -> None:
         before = self.match.state
@@ -192,7 +231,7 @@ class TerminalGame:
         """Play until the end (True) or until a human leaves (False)."""
         self.console.print(
             f"[bold]{self.game.title}[/bold] - {self.game.num_players} players, seed {self.seed}. "
-            + ", ".join(f"seat {p}: {name}" for p, name in enumerate(self.names))
+            + ", ".join(self.full_name(p) for p in range(len(self.names)))
             + ". Type ? at a prompt for help."
         )
         step = 0
@@ -217,7 +256,7 @@ class TerminalGame:
         hot_seat = len(self.humans) > 1
         if len(legal) == 1:
             if hot_seat:  # the words may hold the seat's secrets: the others are looking
-                self.console.print(f"Seat {seat} has a single choice now; it is played.")
+                self.console.print(f"{self.labels[seat]} has a single choice now; it is played.")
             else:
                 self.print_unread(seat)
                 words = self.words(view, legal[0])
@@ -228,12 +267,12 @@ class TerminalGame:
             # Hide the previous player's screen before the next one looks.
             self.console.clear()
             try:
-                self.console.input(f"Pass the keyboard to seat {seat}, then press Enter. ")
+                self.console.input(f"Pass the keyboard to {self.labels[seat]}, then press Enter. ")
             except EOFError:
                 return None
         self.print_unread(seat)
-        self.console.print(Rule(f"seat {seat} ({self.names[seat]}) to choose"))
-        self.console.print(self.render(view))
+        self.console.print(Rule(f"{self.full_name(seat)} to choose"))
+        self.console.print(self.board(view))
         numbered = not all(isinstance(a, int) and not isinstance(a, bool) for a in legal)
         self.show_choices(view, legal, numbered)
         hint = (
@@ -295,9 +334,16 @@ class TerminalGame:
             self.print_unread(seat)
         self.console.print(Rule("game over"))
         view = self.match.view(self.viewer) if self.viewer is not None else self.match.public()
-        self.console.print(self.render(view))
+        # The game's own words say who won and why ("Game over: ... wins with the highest score ...").
+        self.console.print(self.board(view), highlight=False)
         scores = self.game.scores(self.match.state)
         winners = self.game.winners(self.match.state)
         for seat, score in sorted(enumerate(scores), key=lambda item: -item[1]):
-            mark = " (winner)" if seat in winners else ""
-            self.console.print(f"seat {seat} ({self.names[seat]}): {score:g}{mark}")
+            mark = " - winner" if seat in winners else ""
+            self.console.print(f"{self.full_name(seat)}: {score:g}{mark}", highlight=False)
+
+    def full_name(self, seat: int) -> str:
+        """``Bot 2 (heuristic)``, ``Player 1 (you)``: the name with who plays the seat."""
+        if self.names[seat] != HUMAN:
+            return f"{self.labels[seat]} ({self.names[seat]})"
+        return f"{self.labels[seat]} (you)" if len(self.humans) == 1 else self.labels[seat]

@@ -6,10 +6,12 @@ import logging
 import os
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
 
+from gamebag.cli.common import check_output_file
 from gamebag.core.errors import OptionError
 from gamebag.web.settings import DB_ENV, SYNC_MODES, Limits, database_url
 
@@ -90,6 +92,18 @@ def register(app: typer.Typer) -> None:
         if sync not in SYNC_MODES:
             raise OptionError(f"--sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         url = database_url(db)
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            database = sqlite_path(url)
+        except ArgumentError:
+            raise OptionError(
+                "--db is not a database URL; give sqlite:///FILE or postgresql+psycopg://user@host/dbname"
+            ) from None
+        if database is not None:
+            if not Path(database).parent.is_dir():
+                raise OptionError(f"--db {database}: {Path(database).parent} is not a folder")
+            check_output_file("--db", Path(database))  # the SQLite file, and its lock beside it
         limits = Limits(
             bot_workers=bot_workers,
             move_seconds=move_seconds,
@@ -102,13 +116,10 @@ def register(app: typer.Typer) -> None:
             allowed_origins=tuple(allow_origin),
             lease_seconds=lease_seconds,
         )
-        if workers > 1 and sqlite_path(url) is not None:
-            typer.echo(
-                "error: --workers above 1 needs PostgreSQL (--db postgresql+psycopg://...); one process "
-                "serves an SQLite file",
-                err=True,
+        if workers > 1 and database is not None:
+            raise OptionError(
+                "--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...); one process serves an SQLite file"
             )
-            sys.exit(1)
         try:
             lock = lock_sqlite(url)  # held for the life of this process; refused if another server has it
         except DatabaseInUseError as error:

@@ -10,9 +10,24 @@ from rich.console import Console
 from rich.table import Table
 
 import gamebag
-from gamebag.cli.common import dumps, engine_notice, progress_bar, split_agents
+from gamebag.cli.common import (
+    MAX_WORKERS,
+    check_output_folder,
+    check_workers,
+    dumps,
+    engine_notice,
+    progress_bar,
+    split_agents,
+)
 from gamebag.core.options import parse_option_pairs
-from gamebag.sim.simulate import SimulationResult, SimulationSpec, choose_engine, run_simulation, validate_spec
+from gamebag.sim.simulate import (
+    MAX_GAMES,
+    SimulationResult,
+    SimulationSpec,
+    choose_engine,
+    run_simulation,
+    validate_spec,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -20,15 +35,19 @@ def register(app: typer.Typer) -> None:
     def simulate(
         game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
         players: int = typer.Option(None, "--players", "-n", help="Number of players (default: the game's)."),
-        games: int = typer.Option(1000, "--games", "-g", help="How many games to play."),
+        games: int = typer.Option(1000, "--games", "-g", help=f"How many games to play (1 to {MAX_GAMES:,})."),
         agents: str = typer.Option(
             "random", "--agents", "-a", help="One agent per seat, comma-separated, or one for all seats."
         ),
         seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers."),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (results do not depend on it)."),
+        workers: int = typer.Option(
+            1, "--workers", "-w", help=f"Worker processes, 1 to {MAX_WORKERS} (results do not depend on it)."
+        ),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no progress bar)."),
-        record: Path | None = typer.Option(None, "--record", help="Write every game's record into this folder."),
+        record: Path | None = typer.Option(
+            None, "--record", help="Write every game's record into this folder (checked writable before any game)."
+        ),
         engine: str = typer.Option(
             "auto",
             "--engine",
@@ -38,6 +57,9 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Simulate GAMES games and print win share per seat (95% interval), mean scores and rounds."""
+        check_workers(workers)
+        if record is not None:
+            check_output_folder("--record", record)
         cls = gamebag.entry(game).game_class
         n = players if players is not None else cls.default_players
         spec = SimulationSpec(

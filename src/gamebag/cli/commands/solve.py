@@ -11,10 +11,12 @@ from rich.console import Console
 
 import gamebag
 from gamebag.agents.solvers.solutions import OBJECTIVES, WIN_PLAYERS, SolveError
+from gamebag.cli.common import check_output_file, check_range
 from gamebag.core.options import parse_option_pairs
 
 EQUILIBRIUM = "equilibrium"
 EQUILIBRIUM_PLAYERS = 2  # the round solver models two-player Eel games
+MAX_TOP = 1000
 
 
 def register(app: typer.Typer) -> None:
@@ -33,12 +35,16 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         policy_out: Path | None = typer.Option(
-            None, "--policy-out", help="Write the whole policy table to this JSON file (docs/solvers.md)."
+            None,
+            "--policy-out",
+            help="Write the whole policy table to this JSON file (docs/solvers.md; checked writable before solving).",
         ),
         compare: bool = typer.Option(
             True, "--compare/--no-compare", help="For 'win': compare with optimal-score (exact head-to-head)."
         ),
-        top: int = typer.Option(10, "--top", help="How many of the differing decisions to show."),
+        top: int = typer.Option(
+            10, "--top", help=f"How many of the differing decisions to show (0 to {MAX_TOP:,})."
+        ),
     ) -> None:
         """Solve GAME exactly and print the optimal value (and how long it took)."""
         # Imported here so other commands start without the solvers' libraries.
@@ -47,9 +53,14 @@ def register(app: typer.Typer) -> None:
         from gamebag.agents.solvers.report import policy_table, solve_report
         from gamebag.agents.solvers.solutions import supports_score
 
+        check_range("--top", top, 0, MAX_TOP)
+        if policy_out is not None:
+            check_output_file("--policy-out", policy_out)
         cls = gamebag.entry(game).game_class
         if objective == EQUILIBRIUM or (not supports_score(cls) and objective == "score"):
             # Simultaneous-grab games (the Eel family): the value of the game under equilibrium play.
+            if policy_out is not None:
+                raise SolveError("--policy-out writes the table of 'score' or 'win'; the equilibrium has none")
             rules = gamebag.make(game, players or EQUILIBRIUM_PLAYERS, **parse_option_pairs(option))
             if not supports_equilibrium(rules) and objective != EQUILIBRIUM:
                 raise SolveError(f"{game} has no exact solver (no turn model, no equilibrium model)")
@@ -64,8 +75,9 @@ def register(app: typer.Typer) -> None:
         if players is None:
             players = WIN_PLAYERS if objective == "win" else cls.default_players
         rules = gamebag.make(game, players, **parse_option_pairs(option))
-        report = solve_report(rules, objective, compare=compare, top=max(0, top))
+        report = solve_report(rules, objective, compare=compare, top=top)
         if policy_out is not None:
+            policy_out.parent.mkdir(parents=True, exist_ok=True)
             size = write_policy(policy_out, policy_table(rules, objective))
             report["policy_out"] = {"path": str(policy_out), "bytes": size}
         if as_json:

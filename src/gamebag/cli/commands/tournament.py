@@ -11,16 +11,21 @@ from rich.table import Table
 
 import gamebag
 from gamebag.agents.registry import split_agent_specs
-from gamebag.cli.common import dumps, engine_notice, progress_bar
+from gamebag.cli.common import MAX_WORKERS, check_output_file, check_workers, dumps, engine_notice, progress_bar
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (
     DEFAULT_LADDER_STEPS,
     ENGINES,
+    MAX_AGENTS,
+    MAX_GAMES,
+    MAX_LADDER_STEPS,
+    MAX_TOTAL_GAMES,
     TournamentResult,
     TournamentSpec,
     run_tournament,
     total_games,
+    validate,
 )
 from gamebag.sim.tournament_plot import SUPPORTED_SUFFIXES, plot_tournament
 
@@ -34,10 +39,16 @@ def register(app: typer.Typer) -> None:
             ...,
             "--agents",
             "-a",
-            help="The field, comma-separated, with parameters: random,heuristic,ismcts:iterations=200 "
-            "(your own function: policy:path/to/file.py:NAME)",
+            help=f"The field (2 to {MAX_AGENTS} agents), comma-separated, with parameters: "
+            "random,heuristic,ismcts:iterations=200 (your own function: policy:path/to/file.py:NAME)",
         ),
-        games: int = typer.Option(100, "--games", "-g", help="Games per pairing (or seat mix) and per ladder point."),
+        games: int = typer.Option(
+            100,
+            "--games",
+            "-g",
+            help=f"Games per pairing (or seat mix) and per ladder point, 1 to {MAX_GAMES:,}; at most "
+            f"{MAX_TOTAL_GAMES:,} games in all.",
+        ),
         seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers."),
         ladder: str = typer.Option(
             None,
@@ -46,14 +57,19 @@ def register(app: typer.Typer) -> None:
             "that takes iterations, from 25).",
         ),
         ladder_steps: int = typer.Option(
-            DEFAULT_LADDER_STEPS, "--ladder-steps", help="How many budgets the ladder tries."
+            DEFAULT_LADDER_STEPS, "--ladder-steps", help=f"How many budgets the ladder tries (1 to {MAX_LADDER_STEPS})."
         ),
         no_ladder: bool = typer.Option(False, "--no-ladder", help="Skip the skill ladder."),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (results do not depend on it)."),
+        workers: int = typer.Option(
+            1, "--workers", "-w", help=f"Worker processes, 1 to {MAX_WORKERS} (results do not depend on it)."
+        ),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no progress bar)."),
         plot: Path = typer.Option(
-            None, "--plot", help=f"Draw the results into this file ({', '.join(SUPPORTED_SUFFIXES)})."
+            None,
+            "--plot",
+            help=f"Draw the results into this file ({', '.join(SUPPORTED_SUFFIXES)}; checked writable before the "
+            "first game).",
         ),
         engine: str = typer.Option(
             "auto",
@@ -64,10 +80,9 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play every pairing (or seat mix for more players) with seats rotated; print win rates, ratings, ladder."""
-        if plot is not None and plot.suffix.lower() not in SUPPORTED_SUFFIXES:
-            raise GamebagError(f"--plot {plot}: name a file ending in {', '.join(SUPPORTED_SUFFIXES)}")
-        if workers < 1:
-            raise GamebagError("--workers must be at least 1")
+        check_workers(workers)
+        if plot is not None:
+            check_output_file("--plot", plot, SUPPORTED_SUFFIXES)
         field = split_agent_specs(agents)
         game_options = parse_option_pairs(option)
         configured = gamebag.make(game, players, **game_options)
@@ -86,6 +101,7 @@ def register(app: typer.Typer) -> None:
             raise GamebagError("--ladder and --no-ladder contradict each other; give one of them")
         if engine not in ENGINES:
             raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        validate(spec)  # every count, agent and budget, before the first game
         result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
         engine_notice(engine, result.engine_reason)
         if plot is not None:

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 import gamebag
+from gamebag.cli.common import check_output_file, check_range
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 
@@ -29,8 +30,12 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", help="Seed of the games, the league draws and the network."),
         envs: int = typer.Option(256, "--envs", help="Games stepped together (1 to 4,096)."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-        out: Path = typer.Option(None, "--out", help="Where to write the policy (default: <game>-<players>p.npz)."),
-        eval_games: int = typer.Option(2_000, "--eval-games", help="Games against each opponent afterwards (0: none)."),
+        out: Path = typer.Option(
+            None, "--out", help="Where to write the policy (default: <game>-<players>p.npz; checked writable first)."
+        ),
+        eval_games: int = typer.Option(
+            2_000, "--eval-games", help="Games against each opponent afterwards (0 to 100,000; 0: none)."
+        ),
         league: list[str] = typer.Option(
             [],
             "--league",
@@ -62,10 +67,13 @@ def register(app: typer.Typer) -> None:
         count = cls.default_players if players is None else players
         options = parse_option_pairs(option)
         rules = gamebag.make(game, count, **options)
-        if not 0 <= eval_games <= 100_000:
-            raise TrainError(f"--eval-games must be from 0 to 100,000, not {eval_games}")
+        check_range("--eval-games", eval_games, 0, 100_000)
+        from gamebag.agents.learned import policy_name
+
+        target = out if out is not None else Path(policy_name(game, count))
+        check_output_file("--out", target)
         try:
-            from gamebag.agents.learned import policy_name, save_policy
+            from gamebag.agents.learned import save_policy
             from gamebag.interop.train import check_budget, evaluations, parse_imitate, parse_league, train
         except ImportError as error:
             raise TrainError(f"training needs the 'jax' and 'rl' extras (install '.[rl,jax]'): {error}") from None
@@ -102,7 +110,6 @@ def register(app: typer.Typer) -> None:
             )
         except ValueError as error:
             raise TrainError(str(error)) from None
-        target = out if out is not None else Path(policy_name(game, count))
         save_policy(target, policy)
         console.print(f"policy written to {target} ({policy.meta['seconds']} s of training)")
         if eval_games:

@@ -13,8 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gamebag.cli.common import dumps
-from gamebag.core.errors import GamebagError
+from gamebag.cli.common import MAX_WORKERS, check_output_folder, check_workers, dumps
 from gamebag.core.options import parse_option_pairs
 
 
@@ -39,13 +38,17 @@ def register(app: typer.Typer) -> None:
             [], "--limit", help="METRIC<=X or METRIC>=X that every recommended design must meet (repeatable)."
         ),
         trials: int = typer.Option(50, "--trials", "-t", help="Designs to try (1 to 10,000)."),
-        games: int = typer.Option(2000, "--games", "-g", help="Games per trial; the leaders get 4x that."),
+        games: int = typer.Option(
+            2000, "--games", "-g", help="Games per trial, 1 to 250,000; the leaders get 4x that."
+        ),
         seed: int = typer.Option(0, "--seed", "-s", help="Seed of the sampler and of every game."),
         agents: str = typer.Option(
             None, "--agents", "-a", help="One agent for every seat, or one per seat (default: the strongest fast bot)."
         ),
         option: list[str] = typer.Option([], "--option", "-o", help="A fixed game option key=value (repeatable)."),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes for each trial's games (1 to 64)."),
+        workers: int = typer.Option(
+            1, "--workers", "-w", help=f"Worker processes for each trial's games (1 to {MAX_WORKERS})."
+        ),
         executor: str = typer.Option("local", "--executor", help="local (this machine) or ray."),
         address: str = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)."),
         storage: str = typer.Option(
@@ -54,25 +57,31 @@ def register(app: typer.Typer) -> None:
             help="Optuna RDB URL (sqlite:///tune.db) to keep trials: the same command resumes, "
             "and several processes share one search.",
         ),
-        max_rounds: int = typer.Option(1000, "--max-rounds", help="Stop a game after this many rounds."),
+        max_rounds: int = typer.Option(1000, "--max-rounds", help="Stop a game after this many rounds (1 to 100,000)."),
         metrics_games: int = typer.Option(
-            300, "--metrics-games", help="Games traced per trial for quality goals and limits (skill, drama, ...)."
+            300,
+            "--metrics-games",
+            help="Games traced per trial for quality goals and limits (skill, drama, ...; 1 to 20,000).",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object (best, pareto, trials)."),
-        report: Path = typer.Option(None, "--report", help="Write tune.json, pictures and index.html here."),
+        report: Path = typer.Option(
+            None,
+            "--report",
+            help="Write tune.json, pictures and index.html into this folder (checked writable before any trial).",
+        ),
     ) -> None:
         """Find the options of GAME that best meet --goal within --limit, re-measured and confirmed."""
+        check_workers(workers)
+        if report is not None:
+            check_output_folder("--report", report)
         import gamebag
         from gamebag.agents.registry import split_agent_specs
-        from gamebag.lab.execute import MAX_WORKERS
         from gamebag.lab.tune import TuneSettings, parse_goals, parse_limits, parse_search
         from gamebag.lab.tune import tune as run_tune
-        from gamebag.lab.tune.report import check_report_folder, write_report
+        from gamebag.lab.tune.report import write_report
         from gamebag.lab.tune.search import check_settings
 
         count = players if players is not None else gamebag.entry(game).game_class.default_players
-        if not 1 <= workers <= MAX_WORKERS:
-            raise GamebagError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
         fixed = parse_option_pairs(option)
         settings = TuneSettings(
             game=game,
@@ -93,8 +102,6 @@ def register(app: typer.Typer) -> None:
             metrics_games=metrics_games,
         )
         check_settings(settings)
-        if report is not None:
-            check_report_folder(report)
         show = not as_json and sys.stderr.isatty()
         previous = signal.signal(signal.SIGTERM, _terminate)
         try:

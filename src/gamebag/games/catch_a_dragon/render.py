@@ -1,4 +1,8 @@
-"""Text rendering of Catch A Dragon views (Rich markup), kept apart from the rules."""
+"""Text rendering of Catch A Dragon views (Rich markup), kept apart from the rules.
+
+Seats are written ``seat N`` (the terminal puts its seat names in their place); a view carrying
+``"narrated": True`` (added by the terminal, which has just told the turns) leaves out the last turn.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from gamebag.core.protocol import JsonDict
 
+SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 STYLE = {
     "green": "green",
     "gold": "yellow",
@@ -35,25 +40,45 @@ def render_view(view: JsonDict) -> str:
     )
     lines = [heading, "Die: " + _ring(view)]
     last = view.get("last_turn")
-    if last:
+    if last and not view.get("narrated"):
         lines.append(describe_turn(last))
     lines.append("")
-    lines.append("seat  fame")
+    lines.append(f"{'seat':<{SEAT_COLUMN}}  fame")
     for p, score in enumerate(view["scores"]):
         marks = []
         if p == view["turn_seat"]:
             marks.append("to play")
         if p == seat:
             marks.append("you")
-        lines.append(f"{p:>4}  {score:>4}  {', '.join(marks)}")
+        lines.append(f"{f'seat {p}':<{SEAT_COLUMN}}  {score:>4}  {', '.join(marks)}")
     if not view["over"]:
         lines.append("")
         lines.append(_turn_lines(view))
     else:
-        winners = ", ".join(f"seat {w}" for w in view["winners"])
-        shared = " (shared)" if len(view["winners"]) > 1 else ""
-        lines.append(f"[bold green]Game over. Winner(s){shared}: {winners}[/bold green]")
+        lines.append(f"[bold green]Game over: {why_won(view)}[/bold green]")
     return "\n".join(lines)
+
+
+def why_won(view: JsonDict) -> str:
+    """Who won a finished game and why, in the rulebook's words."""
+    winners = view["winners"]
+    best = max(view["scores"])
+    names = " and ".join(f"seat {w}" for w in winners)
+    tiebreaks = view["tiebreak_round"]
+    after = f"after {view['rounds']} round{'s' if view['rounds'] != 1 else ''}"
+    if tiebreaks:
+        after += f" and {tiebreaks} tie-break round{'s' if tiebreaks != 1 else ''}"
+    if len(winners) > 1:
+        return (
+            f"{names} share the win, tied on the highest total, {best} fame, {after}: no tie-break rounds are "
+            f"left (at most {view['max_tiebreak_rounds']})."
+        )
+    if tiebreaks:
+        return (
+            f"{names} wins with the highest total, {best} fame, {after} (a shared highest total means every "
+            "player plays another round)."
+        )
+    return f"{names} wins with the highest total, {best} fame, {after}."
 
 
 def _turn_lines(view: JsonDict) -> str:

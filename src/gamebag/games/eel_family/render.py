@@ -1,8 +1,14 @@
-"""Text rendering of Eel family views (Rich markup), kept apart from the rules."""
+"""Text rendering of Eel family views (Rich markup), kept apart from the rules.
+
+Seats are written ``seat N`` (the terminal puts its seat names in their place); a view carrying
+``"narrated": True`` (added by the terminal, which has just told the grabs) leaves out the last grab.
+"""
 
 from __future__ import annotations
 
 from gamebag.core.protocol import JsonDict
+
+SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 
 
 def render_view(view: JsonDict) -> str:
@@ -15,26 +21,51 @@ def render_view(view: JsonDict) -> str:
         f"{view['threshold']})",
     ]
     last = view.get("last_grab")
-    if last:
+    if last and not view.get("narrated"):
         lines.append(describe_grab(last))
     lines.append("")
-    lines.append("seat  score  reserve  status")
+    lines.append(f"{'seat':<{SEAT_COLUMN}}  score  reserve  status")
     chosen = set(view.get("chosen", [])) | set((view.get("choices") or {}).get("chosen", []))
     for p in range(view["players"]):
         status = "in the round" if view["in_round"][p] else "out"
         if view["in_round"][p] and p in chosen and not view["over"]:
             status += ", has chosen"
         you = " (you)" if p == seat else ""
-        lines.append(f"{p:>4}  {view['scores'][p]:>5}  {view['reserves'][p]:>7}  {status}{you}")
+        lines.append(f"{f'seat {p}':<{SEAT_COLUMN}}  {view['scores'][p]:>5}  {view['reserves'][p]:>7}  {status}{you}")
     mine = view.get("my_pending_grab")
     if mine is None and view.get("choices"):
         mine = view["choices"].get("mine")
     if mine is not None and not view["over"]:
         lines.append(f"Your secret grab: {mine}")
     if view["over"]:
-        winners = ", ".join(f"seat {w}" for w in view["winners"])
-        lines.append(f"[bold green]Game over. Winner(s): {winners}[/bold green]")
+        lines.append(f"[bold green]Game over: {why_won(view)}[/bold green]")
     return "\n".join(lines)
+
+
+def why_won(view: JsonDict) -> str:
+    """Who won a finished game and why, in the rulebook's words."""
+    scores, winners = view["scores"], view["winners"]
+    best = max(scores)
+    tied = [p for p, score in enumerate(scores) if score == best]
+    who = f"{seat_list(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+    if len(tied) > len(winners):  # Eel Harvest's tie rule decided it
+        earlier = seat_list([p for p in tied if p not in winners])
+        return (
+            f"{who}: tied on the highest score, {best}, with {earlier}, who exited earlier in the final round "
+            "(among tied players whoever exited earlier loses)."
+        )
+    reached = f"a score reached the target of {view['target']}, which ends the game"
+    if len(winners) > 1:
+        return f"{who}, tied on the highest score, {best} ({reached}; a tie is a shared win)."
+    return f"{who} with the highest score, {best} ({reached})."
+
+
+def seat_list(seats: list[int]) -> str:
+    """``seat 1``, ``seat 1 and seat 2``, ``seat 0, seat 1 and seat 3`` (``nobody`` for none)."""
+    names = [f"seat {p}" for p in seats]
+    if not names:
+        return "nobody"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _bag_line(view: JsonDict) -> str:
@@ -60,9 +91,13 @@ def describe_grab(last: JsonDict) -> str:
         parts.append(text)
     line = "Last grab: " + "; ".join(parts) if parts else "Last grab: nobody drew"
     if last["outbreak"]:
-        losers = ", ".join(f"seat {p}" for p in last["losers"])
+        losers = last["losers"]
+        lose = "loses" if len(losers) == 1 else "lose"
         gains = ", ".join(f"seat {p} +{s}" for p, s in enumerate(last["scored"]) if s)
-        line += f"\n[bold red]Snake outbreak![/bold red] {losers} lose their eels. Scored: {gains or 'nothing'}"
+        line += (
+            f"\n[bold red]Snake outbreak![/bold red] {seat_list(losers)} {lose} their eels. "
+            f"Scored: {gains or 'nothing'}"
+        )
     elif last["round_over"]:
         line += "\nEveryone has exited: the round is over."
     return line
@@ -77,7 +112,9 @@ def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
     last = after.get("last_grab")
     moved_on = (after["round"], after["grab"]) != (before["round"], before["grab"])
     if last and (last != before.get("last_grab") or moved_on):
-        lines.extend(describe_grab(last).split("\n"))
+        # Named by its number: several grabs may be told at once, and the table shows the last one.
+        told = describe_grab(last).replace("Last grab", f"Grab {before['grab']} of round {before['round']}", 1)
+        lines.extend(told.split("\n"))
     if after["round"] != before["round"] and not after["over"]:
         lines.append(f"[bold]Round {after['round']}[/bold] begins; scores: " + _scores(after))
     return lines

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from gamebag.core.engines import EngineSupport
+from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option, OptionGroup, OptionValue
 from gamebag.games.eigen_kweek.nodes import Phase
@@ -193,9 +193,10 @@ OPTION_GROUPS: tuple[OptionGroup, ...] = (
     ),
 )
 
-# Which engines play each option (gamebag.core.engines): none but the rules engine yet. A
-# compiled engine names itself in the rows of the options it plays, e.g. {"numba": ANY}.
-ENGINES = EngineSupport(OPTION_SPECS, {spec.name: {} for spec in OPTION_SPECS})
+# Which engines play each option (gamebag.core.engines): the numba kernels (gamebag.fast.eigen_kweek)
+# take every option as a parameter, each proven by the replays of tests/fast/test_kweek_equality.py
+# over the option sets of tests/equality_sets.py.
+ENGINES = EngineSupport(OPTION_SPECS, {spec.name: {"numba": ANY} for spec in OPTION_SPECS})
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Text rendering of Eigen Kweek views (Rich markup), kept apart from the rules.
 
-``render_view`` draws the table; ``narrate`` tells a seat what happened between
+``render_view`` draws the table (seats written ``seat N``: the terminal puts its seat names in
+their place); ``narrate`` tells a seat what happened between
 two of its views (the public log and its private notes, with the text of every
 character card it is dealt); ``action_words`` and ``decision_help`` put choices
 and decisions in plain words for the terminal.
@@ -13,6 +14,8 @@ from typing import Any
 from gamebag.core.protocol import JsonDict
 from gamebag.games.eigen_kweek.characters import describe_target
 from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
+
+SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 
 # The rulebook's names of the phases.
 PHASE_NAMES = {
@@ -82,7 +85,7 @@ def render_view(view: JsonDict) -> str:
         + "; plough over costs "
         + ", ".join(f"{c}:{rules['plough_cost'][c]}" for c in rules["plough_cost"]),
         "",
-        "seat  coins  card  board (cost:tokens)",
+        f"{'seat':<{SEAT_COLUMN}}  coins  card  board (cost:tokens)",
     ]
     for info in view["table"]:
         card = "yes" if info["has_card"] else "-"
@@ -92,7 +95,7 @@ def render_view(view: JsonDict) -> str:
         coins = str(info["coins"])
         if "coin_values" in info:
             coins += " " + "+".join(map(str, info["coin_values"]))
-        lines.append(f"{info['seat']:>4}  {coins:>5}  {card:<4}  {_board(info['board'])}  "
+        lines.append(f"{'seat ' + str(info['seat']):<{SEAT_COLUMN}}  {coins:>5}  {card:<4}  {_board(info['board'])}  "
                      f"sacks {info['sacks']}{marker}")
     if view["plays"]:
         lines.append("Played this round: " + "; ".join(_play(p) for p in view["plays"]))
@@ -122,12 +125,27 @@ def render_view(view: JsonDict) -> str:
     if view["log"]:
         lines.append("This round: " + "; ".join(view["log"][-8:]))
     if view["over"]:
-        winners = ", ".join(f"seat {w}" for w in view["winners"])
-        how = "four potato sacks" if view["ended_by"] == "four_sacks" else "the round cap (most sacks)"
-        lines.append(f"[bold green]Game over ({how}). Winner(s): {winners}[/bold green]")
+        lines.append(f"[bold green]Game over: {why_won(view)}[/bold green]")
     elif seat is not None and seat in view["acting"] and view["step"] in STEP_HELP:
         lines.append(f"[bold]Your move:[/bold] {STEP_HELP[view['step']]}")
     return "\n".join(lines)
+
+
+def why_won(view: JsonDict) -> str:
+    """Who won a finished game and why, in the rulebook's words."""
+    winners = view["winners"]
+    names = " and ".join(f"seat {w}" for w in winners)
+    if view["ended_by"] == "four_sacks":
+        if len(winners) > 1:
+            return f"{names} share the win: they reached four potato sacks in the same cultivate phase."
+        return f"{names} wins with four potato sacks."
+    most = max(info["sacks"] for info in view["table"])
+    shared = ", and players still tied share the win" if len(winners) > 1 else ""
+    return (
+        f"{names} {'wins' if len(winners) == 1 else 'share the win'}: nobody reached four sacks by the round cap "
+        f"({view['max_rounds']} rounds), so the most potato sacks ({most}) wins; ties are broken by the most plant "
+        f"cards laid, then coin value, then weed tokens{shared}."
+    )
 
 
 def _play(play: JsonDict) -> str:

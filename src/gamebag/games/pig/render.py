@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from gamebag.core.protocol import JsonDict
 
+SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
+
 
 def render_view(view: JsonDict) -> str:
     """The table as one player (or a spectator) sees it."""
@@ -16,11 +18,14 @@ def render_view(view: JsonDict) -> str:
         if p == seat:
             marks.append("you")
         suffix = f"  ({', '.join(marks)})" if marks else ""
-        lines.append(f"seat {p}: {score:>4}{suffix}")
+        lines.append(f"{f'seat {p}':<{SEAT_COLUMN}}  {score:>4}{suffix}")
     last = view["last_roll"]
     if view["over"]:
         winner = view["winners"][0]
-        lines.append(f"Rolled {last}. [bold green]Game over: seat {winner} wins.[/bold green]")
+        lines.append(
+            f"Rolled {last}. [bold green]Game over: seat {winner} wins, the first to reach the goal of "
+            f"{view['goal']} ({view['scores'][winner]} points).[/bold green]"
+        )
     elif view["phase"] == "decide":
         lines.append(f"Rolled {last}. Turn total [bold]{view['turn_total']}[/bold]: hold (bank it) or roll again.")
     else:

@@ -19,7 +19,7 @@ export async function fetchAnalysis(tableId, onProgress) {
 }
 
 function percent(value) {
-  return `${(100 * value).toFixed(0)}%`;
+  return `${Math.max(0, 100 * value).toFixed(0)}%`; // never "-0%" from a rounding below zero
 }
 
 function progressText(answer) {
@@ -100,7 +100,7 @@ export function stepEvaluation(answer, index, names) {
     const who = names[d.seat] ?? `seat ${d.seat}`;
     const chose = Array.isArray(d.action) ? d.action.join("+") : String(d.action);
     const best = d.best.map((b) => (Array.isArray(b) ? b.join("+") : String(b))).join(" or ");
-    const verdict = d.loss > 0.0005 ? `best: ${best} (${percent(d.best_value)}); −${(100 * d.loss).toFixed(1)} points${d.label ? `, a ${d.label}` : ""}` : "a best choice";
+    const verdict = d.loss > 0.0005 ? `best: ${best} (${percent(d.best_value)}); −${(100 * d.loss).toFixed(1)} points${d.label ? `, ${/^[aeiou]/.test(d.label) ? "an" : "a"} ${d.label}` : ""}` : "a best choice";
     return `${who}: ${chose} keeps ${percent(d.value)} winning chance — ${verdict}.`;
   });
 }

@@ -1,0 +1,174 @@
+"""Batched Eigen Kweek kernels: whole games for a list of policies, and search playouts.
+
+Game ``i`` of a run draws from the counter-based generator keyed by
+``game_key(run, i)``: every chance event (a card from the stack, a coin from the bag
+or from PASTOOR's victim) and every policy draw (the random policy's pick, the
+heuristic's tie-breaks and bid jitter) in the order the game meets them, acting seats
+in seat order. Besides scores and winners, ``play_games`` records per round which card
+each seat chose, played, had blocked and kept (``REC_*`` in ``layout``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.fast.eigen_kweek.heuristic import choose
+from gamebag.fast.eigen_kweek.kernel import apply_chance, apply_moves, chance_source, is_chance
+from gamebag.fast.eigen_kweek.layout import (
+    C_PLAYERS,
+    END_STEP_CAP,
+    ENDED_BY,
+    MAX_DECISIONS,
+    MAX_SEATS,
+    NCARDS,
+    REC_BLOCKED,
+    REC_CHOSE,
+    REC_KEPT,
+    REC_PLAYED,
+    REC_READY,
+    ROUND,
+    SCRATCH,
+    ST_DEAL,
+    ST_OVER,
+    ST_RIA_DRAW,
+    STACK,
+    STEP,
+    VALUES,
+    WIDTH,
+    WINNERS,
+)
+from gamebag.fast.eigen_kweek.phases import new_game, sacks
+from gamebag.fast.rng import draw_below, game_key, helper
+
+Row = npt.NDArray[np.int32]
+Int64s = npt.NDArray[np.int64]
+UInt64s = npt.NDArray[np.uint64]
+Int32s = npt.NDArray[np.int32]
+Int16s = npt.NDArray[np.int16]
+Int8s = npt.NDArray[np.int8]
+Floats = npt.NDArray[np.float64]
+
+
+@helper
+def sample_chance(s: Row, cfg: Int64s, key: np.uint64, ctr: UInt64s) -> int:  # pragma: no cover - compiled
+    """A chance outcome: a card uniform over the stack, or a coin value index weighted by counts."""
+    step = s[STEP]
+    if step in (ST_DEAL, ST_RIA_DRAW):
+        stack = s[STACK]
+        count = 0
+        for card in range(NCARDS):
+            count += (stack >> card) & 1
+        pick = draw_below(key, ctr[0], np.int64(count))
+        ctr[0] += np.uint64(1)
+        for card in range(NCARDS):
+            if (stack >> card) & 1:
+                if pick == 0:
+                    return card
+                pick -= 1
+        return -1
+    total = 0
+    for v in range(VALUES):
+        total += chance_source(s, cfg, v)
+    pick = draw_below(key, ctr[0], np.int64(total))
+    ctr[0] += np.uint64(1)
+    for v in range(VALUES):
+        have = chance_source(s, cfg, v)
+        if pick < have:
+            return v
+        pick -= have
+    return -1
+
+
+@helper
+def run_game(
+    s: Row,
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    codes: Int64s,
+    abstain: Int64s,
+    key: np.uint64,
+    ctr: UInt64s,
+    w: Int64s,
+    moves: Int64s,
+    records: Int16s,
+) -> bool:  # pragma: no cover - compiled
+    """Play ``s`` to its end; ``records[round - 1, kind, seat]`` (if it has rows) gets each round's cards.
+
+    Returns False when the game met the decision cap (a runaway policy), True when it ended.
+    """
+    n = cfg[C_PLAYERS]
+    decisions = 0
+    while s[STEP] != ST_OVER:
+        if is_chance(s):
+            apply_chance(s, cfg, sample_chance(s, cfg, key, ctr), w)
+        else:
+            for p in range(MAX_SEATS):
+                moves[p] = -1
+            for p in range(n):
+                moves[p] = choose(s, cfg, acts, pays, p, codes[p], abstain[p], key, ctr, w)
+            apply_moves(s, cfg, acts, moves, w)
+            decisions += 1
+            if decisions >= MAX_DECISIONS:
+                return False
+        ready = s[REC_READY]
+        if ready > 0:
+            if ready <= records.shape[0]:
+                for p in range(n):
+                    records[ready - 1, 0, p] = s[REC_CHOSE + p]
+                    records[ready - 1, 1, p] = s[REC_PLAYED + p]
+                    records[ready - 1, 2, p] = s[REC_BLOCKED + p]
+                    records[ready - 1, 3, p] = s[REC_KEPT + p]
+            s[REC_READY] = 0
+    return True
+
+
+@numba.njit(cache=True)
+def play_games(
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    codes: Int64s,
+    abstain: Int64s,
+    run: np.uint64,
+    start: int,
+    scores: Int32s,
+    returns: Floats,
+    length: Int32s,
+    ended_by: Int8s,
+    records: Int16s,
+) -> None:  # pragma: no cover - compiled
+    """Games ``start .. start + len(length) - 1``; ``records[game, round, kind, seat]`` as ``run_game`` writes."""
+    n = cfg[C_PLAYERS]
+    s = np.zeros(WIDTH, np.int32)
+    w = np.zeros(SCRATCH, np.int64)
+    moves = np.full(MAX_SEATS, -1, np.int64)
+    ctr = np.zeros(1, np.uint64)
+    for g in range(length.shape[0]):
+        key = game_key(run, np.int64(start + g))
+        ctr[0] = 0
+        new_game(s, cfg)
+        finished = run_game(s, cfg, acts, pays, codes, abstain, key, ctr, w, moves, records[g])
+        length[g] = s[ROUND]
+        winners = 0
+        for p in range(n):
+            scores[g, p] = sacks(s, p)
+            if (s[WINNERS] >> p) & 1:
+                winners += 1
+        for p in range(n):
+            returns[g, p] = 1.0 / winners if finished and (s[WINNERS] >> p) & 1 else 0.0
+        ended_by[g] = s[ENDED_BY] if finished else END_STEP_CAP
+
+
+@numba.njit(cache=True)
+def play_out(
+    s: Row, cfg: Int64s, acts: Int64s, pays: Int64s, codes: Int64s, abstain: Int64s, key: np.uint64
+) -> bool:  # pragma: no cover - compiled
+    """Play the position ``s`` to its end in place (search playouts); False at the decision cap."""
+    w = np.zeros(SCRATCH, np.int64)
+    moves = np.full(MAX_SEATS, -1, np.int64)
+    ctr = np.zeros(1, np.uint64)
+    records = np.zeros((0, 4, MAX_SEATS), np.int16)
+    return run_game(s, cfg, acts, pays, codes, abstain, key, ctr, w, moves, records)

@@ -1,0 +1,159 @@
+"""The Eigen Kweek fast engine: whole games, card records and search playouts.
+
+Every option of ``games/eigen_kweek`` is a kernel parameter, as the game's engine declaration
+says (``ENGINES`` in ``games/eigen_kweek/components.py``); an option value it does not declare
+makes ``unsupported`` refuse with the declaration's one line, and the game plays on the rules engine.
+Agents: ``random``, ``heuristic`` and ``heuristic:abstain=CARD[+CARD]`` (the card studies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.core.engines import engine_refusal
+from gamebag.core.protocol import Game
+from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
+from gamebag.fast.eigen_kweek import batch
+from gamebag.fast.eigen_kweek.layout import (
+    CARD_NAMES,
+    END_STEP_CAP,
+    ENDED_BY_NAMES,
+    MAX_DECISIONS,
+    MAX_SEATS,
+    POLICY_NAMES,
+    WINNERS,
+)
+from gamebag.fast.eigen_kweek.tables import kernel_tables, row_from_state
+from gamebag.fast.rng import game_key, run_key
+from gamebag.games.eigen_kweek import EigenKweek, KweekState
+
+# Rounds of per-round card records kept per game (games longer than this keep their first rounds).
+RECORD_ROUNDS = 64
+RECORD_KINDS = ("chose", "played", "blocked", "kept")
+_BY_NAME = {name.casefold(): code for code, name in enumerate(CARD_NAMES)}
+
+
+@dataclass(frozen=True)
+class KweekBatchResult(BatchResult):
+    """``BatchResult`` plus the cards of every round: ``cards[game, round - 1, kind, seat]``.
+
+    Kinds (``RECORD_KINDS``): ``chose``, the card taken from the deal (-1: kept one or none);
+    ``played`` and ``blocked``, bit masks of cards (bit ``CARD_NAMES.index(card)``);
+    ``kept``, the card kept for the next round (-1: none). Rows past a game's length are 0.
+    """
+
+    cards: npt.NDArray[np.int16] = field(default_factory=lambda: np.zeros((0, RECORD_ROUNDS, 4, MAX_SEATS), np.int16))
+
+
+def parse_agent(spec: str) -> tuple[int, int] | str:
+    """``(policy code, abstain mask)`` of a compiled agent spec, or why there is none."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in POLICY_NAMES:
+        return f"agent {spec.strip()!r} has no compiled policy (compiled: random, heuristic[:abstain=CARD+CARD])"
+    code = POLICY_NAMES.index(name)
+    mask = 0
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = part.partition("=")
+        if name != "heuristic" or key.strip() != "abstain" or not sep:
+            return f"agent {spec.strip()!r}: the compiled {name} takes no parameter {part!r}"
+        for card in (c.strip() for c in value.split("+")):
+            if card.casefold() not in _BY_NAME:
+                return f"agent {spec.strip()!r}: {card!r} is not a character card"
+            mask |= 1 << _BY_NAME[card.casefold()]
+    return code, mask
+
+
+Tables = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+
+
+class EigenKweekEngine(FastEngine):
+    """The compiled Eigen Kweek engine."""
+
+    game_id: ClassVar[str] = "eigen-kweek"
+
+    def __init__(self) -> None:
+        # A search plays out thousands of times per move: the tables are built once per game.
+        self._prepared: PreparedCache[Tables] = PreparedCache(8)
+
+    def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
+        return POLICY_NAMES
+
+    def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
+        # The game's declaration (games/eigen_kweek/components.py ENGINES) says which options the
+        # numba kernels play; any other option value is refused before any question of agents.
+        if game.game_id != self.game_id:
+            return f"this engine plays {self.game_id}, not {game.game_id}"
+        refused = engine_refusal(game, self.engine_kind)
+        if refused is not None:
+            return refused
+        for agent in agents:
+            parsed = parse_agent(agent)
+            if isinstance(parsed, str):
+                return parsed
+        return None
+
+    def _agents(self, agents: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        codes = np.zeros(MAX_SEATS, np.int64)
+        masks = np.zeros(MAX_SEATS, np.int64)
+        for seat, agent in enumerate(agents):
+            parsed = parse_agent(agent)
+            if isinstance(parsed, str):
+                raise ValueError(parsed)
+            codes[seat], masks[seat] = parsed
+        return codes, masks
+
+    def play(
+        self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
+    ) -> KweekBatchResult:
+        self.check_batch(game, agents, start, stop)
+        cfg, acts, pays = kernel_tables(game)
+        codes, masks = self._agents(agents)
+        count = stop - start
+        n = game.num_players
+        scores = np.zeros((count, n), np.int32)
+        returns = np.zeros((count, n), np.float64)
+        length = np.zeros(count, np.int32)
+        ended_by = np.zeros(count, np.int8)
+        cards = np.zeros((count, RECORD_ROUNDS, len(RECORD_KINDS), MAX_SEATS), np.int16)
+        batch.play_games(cfg, acts, pays, codes, masks, run_key(seed), start, scores, returns, length, ended_by, cards)
+        if np.any(ended_by == END_STEP_CAP):
+            raise RuntimeError(f"{game.game_id} did not end within {MAX_DECISIONS} decisions")
+        return KweekBatchResult(
+            start=start,
+            scores=scores,
+            returns=returns,
+            length=length,
+            ended_by=ended_by,
+            first_player=np.zeros(count, np.int8),  # every step is simultaneous; seat 0 is first in seat order
+            ended_by_names=ENDED_BY_NAMES,
+            cards=cards[:, :, :, :n],
+        )
+
+    def playout(
+        self, game: Game[Any, Any, Any], state: Any, agents: Sequence[str], seed: int
+    ) -> tuple[float, ...] | None:
+        if not isinstance(game, EigenKweek) or not isinstance(state, KweekState):
+            return None
+        if self.unsupported(game, agents) is not None or len(agents) != game.num_players:
+            return None
+        tables = self._prepared.get(game, (), lambda: kernel_tables(game))
+        assert tables is not None  # kernel_tables always returns its tables
+        cfg, acts, pays = tables
+        codes, masks = self._agents(agents)
+        row = row_from_state(game, state)
+        key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
+        if not batch.play_out(row, cfg, acts, pays, codes, masks, key):
+            raise RuntimeError(f"{game.game_id} did not end within {MAX_DECISIONS} decisions")
+        winners = [(int(row[WINNERS]) >> p) & 1 for p in range(game.num_players)]
+        total = sum(winners)
+        return tuple(w / total for w in winners)
+
+    def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
+        from gamebag.fast.eigen_kweek.steps import KweekStepBatch
+
+        return KweekStepBatch(game, num_envs)

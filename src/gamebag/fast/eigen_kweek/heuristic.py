@@ -1,0 +1,334 @@
+"""The compiled Eigen Kweek heuristic, with ``abstain`` (see ``policies`` for the contract).
+
+Each handler is the Python heuristic's handler of the same name
+(``agents/heuristics/eigen_kweek.py``): ``_best``'s random tie-break is ``tie_break``
+over the tied actions in menu order, ``_cheapest`` is the lowest ``A_CHEAP`` rank
+(the engine ranks every payment action by the Python key), and the bid's jitter is
+one draw over three values, so both make the same draws and the same choices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.fast.eigen_kweek.layout import (
+    A_CARD,
+    A_CHEAP,
+    A_COST,
+    A_KIND,
+    A_NUMBER,
+    A_SEAT,
+    BOARDS,
+    C_A_BID,
+    C_A_HAND_IN,
+    C_A_KEEP,
+    C_A_PASS,
+    C_A_RIA_LEFT,
+    C_A_RIA_RIGHT,
+    C_CAPACITY,
+    C_PLAYERS,
+    CORNER_COINS,
+    CORNERS,
+    HELD,
+    JULITA,
+    K_BLOCK,
+    K_CHOOSE,
+    K_HARVEST,
+    K_HARVEST_ALL,
+    K_KEEP,
+    K_PLAY,
+    K_PLOUGH,
+    K_SOW,
+    K_TAKE,
+    OLLANDER,
+    POLICY_HEURISTIC,
+    RIA_CARD,
+    SACK,
+    ST_BERNARD,
+    ST_BID,
+    ST_CHOOSE,
+    ST_CORNER,
+    ST_CULTIVATE,
+    ST_GRIET,
+    ST_KEEP,
+    ST_KEUN,
+    ST_RIA_DIRECTION,
+    ST_ROB,
+    ST_WINDOW,
+    STEP,
+    TOKENS,
+    VALUES,
+    W_BEST,
+    W_FILTER,
+    W_LEGAL,
+    WINDOW_STEP,
+)
+from gamebag.fast.eigen_kweek.policies import _HARM as HARM
+from gamebag.fast.eigen_kweek.policies import (
+    BLOCK_AT,
+    KEEP_WORTH,
+    card_value,
+    coin_count,
+    menu,
+    random_choice,
+    strength,
+    tokens_on,
+    worth_playing,
+)
+from gamebag.fast.rng import draw_below, helper
+
+Row = npt.NDArray[np.int32]
+Config = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.int64]
+UInts = npt.NDArray[np.uint64]
+
+
+@helper
+def abstains(s: Row, acts: Ints, seat: int, a: int, abstain: int) -> bool:  # pragma: no cover - compiled
+    kind = acts[a, A_KIND]
+    if kind in (K_CHOOSE, K_PLAY):
+        return bool((abstain >> acts[a, A_CARD]) & 1 == 1)
+    if kind == K_BLOCK:
+        return (abstain >> JULITA) & 1 == 1
+    if kind == K_TAKE:
+        return (abstain >> OLLANDER) & 1 == 1
+    if kind == K_KEEP:
+        card = s[HELD + seat]
+        return bool(card >= 0 and (abstain >> card) & 1 == 1)
+    return False
+
+
+@helper
+def tie_break(w: Ints, count: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """``_best``'s ``best[rng.randrange(len(best))]`` over the ties listed at ``W_BEST``."""
+    pick = draw_below(key, ctr[0], np.int64(count))
+    ctr[0] += np.uint64(1)
+    return int(w[W_BEST + pick])
+
+
+@helper
+def action_key(s: Row, cfg: Config, acts: Ints, me: int, step: int, a: int) -> float:  # pragma: no cover - compiled
+    """The key ``_best`` ranks action ``a`` by at ``step`` (tuples as numbers that order alike)."""
+    if step == ST_CHOOSE:
+        return card_value(s, cfg, me, acts[a, A_CARD])
+    if step == ST_WINDOW:
+        if acts[a, A_KIND] == K_BLOCK:
+            return float(HARM[acts[a, A_CARD]])
+        return float(strength(s, acts[a, A_SEAT]))  # take:SEAT
+    if step == ST_KEUN:
+        seat = acts[a, A_SEAT]
+        return float(tokens_on(s, seat, acts[a, A_COST]) * 2 + (1 if seat != me else 0))
+    if step == ST_GRIET:
+        c = acts[a, A_COST]
+        return float(cfg[C_CAPACITY + c] - tokens_on(s, me, c))
+    if step == ST_ROB:
+        return float(acts[a, A_NUMBER] * 64 + coin_count(s, acts[a, A_SEAT]))
+    if step == ST_BERNARD:
+        return float(strength(s, acts[a, A_SEAT]))
+    # ST_CORNER
+    total = 0
+    for v in range(VALUES):
+        total += s[CORNER_COINS + acts[a, A_NUMBER] * VALUES + v]
+    return float(total)
+
+
+@helper
+def best_of(
+    s: Row, cfg: Config, acts: Ints, me: int, step: int, w: Ints, count: int, kind: int, key: np.uint64, ctr: UInts
+) -> int:  # pragma: no cover - compiled
+    """``_best`` over the filtered menu's actions of ``kind`` (-1: every action)."""
+    top = -np.inf
+    for i in range(count):
+        a = w[W_FILTER + i]
+        if kind < 0 or acts[a, A_KIND] == kind:
+            top = max(top, action_key(s, cfg, acts, me, step, a))
+    ties = 0
+    for i in range(count):
+        a = w[W_FILTER + i]
+        if (kind < 0 or acts[a, A_KIND] == kind) and action_key(s, cfg, acts, me, step, a) == top:
+            w[W_BEST + ties] = a
+            ties += 1
+    return tie_break(w, ties, key, ctr)
+
+
+@helper
+def has_kind(acts: Ints, w: Ints, count: int, kind: int) -> bool:  # pragma: no cover - compiled
+    for i in range(count):  # noqa: SIM110 - numba compiles loops, not generators
+        if acts[w[W_FILTER + i], A_KIND] == kind:
+            return True
+    return False
+
+
+@helper
+def round_half_even(x: float) -> int:  # pragma: no cover - compiled
+    """Python's ``round`` of a float to an integer (halves go to the even neighbour)."""
+    f = np.floor(x)
+    d = x - f
+    r = int(f)
+    if d > 0.5 or (d == 0.5 and r % 2 == 1):
+        r += 1
+    return r
+
+
+@helper
+def cheapest(acts: Ints, w: Ints, count: int, kind: int, cost: int) -> int:  # pragma: no cover - compiled
+    """``_cheapest`` over the menu's ``kind`` payments (of plant card ``cost``; -1: any)."""
+    best = -1
+    for i in range(count):
+        a = w[W_FILTER + i]
+        wanted = acts[a, A_KIND] == kind and (cost < 0 or acts[a, A_COST] == cost)
+        if wanted and (best < 0 or acts[a, A_CHEAP] < acts[best, A_CHEAP]):
+            best = a
+    return best
+
+
+@helper
+def cultivate(s: Row, cfg: Config, acts: Ints, me: int, w: Ints, count: int) -> int:  # pragma: no cover - compiled
+    my_sacks = 0
+    for c in range(4):
+        if s[BOARDS + me * 4 + c] == SACK:
+            my_sacks += 1
+    ploughs = has_kind(acts, w, count, K_PLOUGH)
+    if ploughs and my_sacks == 3:
+        return cheapest(acts, w, count, K_PLOUGH, -1)
+    if has_kind(acts, w, count, K_SOW):
+        dearest = -1
+        for i in range(count):
+            a = w[W_FILTER + i]
+            if acts[a, A_KIND] == K_SOW:
+                dearest = max(dearest, acts[a, A_COST])
+        return cheapest(acts, w, count, K_SOW, dearest)
+    if ploughs:
+        fullest = -1
+        most = -1
+        for i in range(count):
+            a = w[W_FILTER + i]
+            if acts[a, A_KIND] == K_PLOUGH:
+                c = acts[a, A_COST]
+                t = tokens_on(s, me, c)
+                if t > most or (t == most and c > fullest):
+                    most = t
+                    fullest = c
+        return cheapest(acts, w, count, K_PLOUGH, fullest)
+    if has_kind(acts, w, count, K_HARVEST_ALL):
+        for i in range(count):
+            if acts[w[W_FILTER + i], A_KIND] == K_HARVEST_ALL:
+                return int(w[W_FILTER + i])
+    full = -1
+    most = -1
+    any_harvest = -1
+    most_any = -1
+    for i in range(count):
+        a = w[W_FILTER + i]
+        if acts[a, A_KIND] != K_HARVEST:
+            continue
+        c = acts[a, A_COST]
+        t = tokens_on(s, me, c)
+        if t >= cfg[C_CAPACITY + c] and t > most:
+            full = a
+            most = t
+        if t > most_any:
+            any_harvest = a
+            most_any = t
+    if full >= 0:
+        return full
+    if any_harvest >= 0 and s[TOKENS + me] < 3:
+        return any_harvest
+    return int(cfg[C_A_PASS])
+
+
+@helper
+def bid(s: Row, cfg: Config, seat: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """``_bid``: a share of the collection that grows with the richest corner, with jitter.
+
+    Without the menu (bid:1 .. bid:TOKENS, or bid:0): one choice alone is taken without a draw.
+    """
+    tokens = int(s[TOKENS + seat])
+    if tokens <= 1:
+        return int(cfg[C_A_BID] + tokens)
+    richest = 0
+    for c in range(CORNERS):
+        total = 0
+        for v in range(VALUES):
+            total += s[CORNER_COINS + c * VALUES + v]
+        richest = max(richest, total)
+    share = min(0.8, 0.15 + 0.1 * richest)
+    size = round_half_even(tokens * share) + int(draw_below(key, ctr[0], np.int64(3))) - 1
+    ctr[0] += np.uint64(1)
+    size = max(1, min(tokens, size))
+    return int(cfg[C_A_BID] + size)
+
+
+@helper
+def heuristic_choice(
+    s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
+) -> int:  # pragma: no cover - compiled
+    """``EigenKweekHeuristic(abstain).act`` for ``seat`` (-1 when it does not act)."""
+    if s[STEP] == ST_BID:
+        return bid(s, cfg, seat, key, ctr)
+    count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
+    if count == 0:
+        return -1
+    m = 0
+    if abstain:
+        for i in range(count):
+            a = w[W_LEGAL + i]
+            if not abstains(s, acts, seat, a, abstain):
+                w[W_FILTER + m] = a
+                m += 1
+    if m == 0:
+        for i in range(count):
+            w[W_FILTER + i] = w[W_LEGAL + i]
+        m = count
+    if m == 1:
+        return int(w[W_FILTER])
+    step = s[STEP]
+    if step in (ST_CHOOSE, ST_KEUN, ST_GRIET, ST_ROB, ST_BERNARD, ST_CORNER):
+        return best_of(s, cfg, acts, seat, step, w, m, -1, key, ctr)
+    if step == ST_WINDOW:
+        if has_kind(acts, w, m, K_BLOCK):
+            best = best_of(s, cfg, acts, seat, step, w, m, K_BLOCK, key, ctr)
+            return best if HARM[acts[best, A_CARD]] >= BLOCK_AT else cfg[C_A_PASS]
+        first = s[WINDOW_STEP] == 1
+        if first and has_kind(acts, w, m, K_TAKE):
+            return best_of(s, cfg, acts, seat, step, w, m, K_TAKE, key, ctr)
+        for i in range(m):
+            a = w[W_FILTER + i]
+            if acts[a, A_KIND] == K_PLAY:
+                if first and worth_playing(s, cfg, seat, acts[a, A_CARD]):
+                    return int(a)
+                break
+        return int(cfg[C_A_PASS])
+    if step == ST_RIA_DIRECTION:
+        n = cfg[C_PLAYERS]
+        drawn = s[RIA_CARD]
+        good = drawn >= 0 and card_value(s, cfg, seat, drawn) >= 2.5
+        weaker_left = strength(s, (seat + 1) % n) <= strength(s, (seat - 1) % n)
+        return int(cfg[C_A_RIA_LEFT] if weaker_left == good else cfg[C_A_RIA_RIGHT])
+    if step == ST_KEEP:
+        card = s[HELD + seat]
+        keep = card >= 0 and card_value(s, cfg, seat, card) >= KEEP_WORTH
+        return int(cfg[C_A_KEEP] if keep else cfg[C_A_HAND_IN])
+    if step == ST_CULTIVATE:
+        return cultivate(s, cfg, acts, seat, w, m)
+    return int(w[W_FILTER])  # RIA's choice: the first action, ria:draw
+
+
+@helper
+def choose(
+    s: Row,
+    cfg: Config,
+    acts: Ints,
+    pays: Ints,
+    seat: int,
+    code: int,
+    abstain: int,
+    key: np.uint64,
+    ctr: UInts,
+    w: Ints,
+) -> int:  # pragma: no cover - compiled
+    """The action of ``seat``'s compiled policy ``code`` (-1 when the seat does not act)."""
+    if code == POLICY_HEURISTIC:
+        return heuristic_choice(s, cfg, acts, pays, seat, abstain, key, ctr, w)
+    return random_choice(s, cfg, acts, pays, seat, key, ctr, w)

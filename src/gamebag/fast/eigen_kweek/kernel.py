@@ -1,0 +1,365 @@
+"""Windows and the transitions of every step, as numba functions over one position row.
+
+These mirror ``gamebag.games.eigen_kweek.phases`` (windows, targets and the effects
+resolved when a window closes) and ``steps`` (who acts, the transition of each step);
+the round's phases are in ``phases``, the cards' own rules in ``cards``. The rules
+engine's functions call each other in a cycle (a window that opens with no card held
+closes at once, and closing a window opens the next phase's); here ``open_window``
+leaves the internal step ``X_CLOSE`` and ``settle`` closes such windows, which is the
+same because every call of ``open_window`` in the rules engine is the last thing its
+caller does. ``apply_chance`` and ``apply_moves`` are the transitions of chance and
+decision steps; ``tests/fast/test_kweek_equality.py`` replays rules-engine games
+through them and compares every field after every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.fast.eigen_kweek.cards import (
+    active,
+    aim,
+    apply_fluppe,
+    list_targets,
+    move_coin,
+    resolve_aimed,
+    reveal_step,
+    ria_drawn,
+    ria_pass,
+    target_of,
+)
+from gamebag.fast.eigen_kweek.layout import (
+    A_CARD,
+    A_COST,
+    A_KIND,
+    A_NUMBER,
+    A_SEAT,
+    BAG,
+    BERNARD,
+    BERNARD_TARGET,
+    C_PLAYERS,
+    CHOOSER,
+    COINS,
+    FLUPPE,
+    GRIET,
+    GROWTH,
+    HELD,
+    K_KEEP,
+    K_RIA_DRAW,
+    KEUN,
+    NCARDS,
+    NPLAYS,
+    P_BLOCKED,
+    P_CARD,
+    P_PHASE,
+    P_STEP,
+    P_T1,
+    P_T2,
+    P_TKIND,
+    P_TOOK,
+    PASTOOR,
+    PH_CULTIVATE,
+    PH_DEAL,
+    PH_GROWTH,
+    PH_TRADE,
+    PHASE,
+    PLAY_WIDTH,
+    PLAYS,
+    QLEN,
+    QUEUE,
+    RIA,
+    RIA_CARD,
+    RIA_SEAT,
+    ROB_TARGET,
+    ST_BERNARD,
+    ST_BID,
+    ST_CHOOSE,
+    ST_CORNER,
+    ST_CULTIVATE,
+    ST_DEAL,
+    ST_GRIET,
+    ST_KEEP,
+    ST_KEUN,
+    ST_LUCIEN_DRAW,
+    ST_OVER,
+    ST_REFILL,
+    ST_RIA_CHOICE,
+    ST_RIA_DIRECTION,
+    ST_RIA_DRAW,
+    ST_ROB,
+    ST_ROB_DRAW,
+    ST_WINDOW,
+    STACK,
+    STEP,
+    VALUES,
+    W_MOVES,
+    W_T1,
+    W_T2,
+    WINDOW_STEP,
+    X_CLOSE,
+)
+from gamebag.fast.eigen_kweek.phases import (
+    anyone_holds,
+    apply_bids,
+    apply_choose,
+    apply_cultivate,
+    apply_lucien_draw,
+    begin_growth,
+    begin_trade,
+    deal_card,
+    dealt_count,
+    end_round,
+    next_corner,
+    place_refill_coin,
+    queue_pop,
+    reveal_bids,
+    take_corner,
+)
+from gamebag.fast.rng import helper
+
+Row = npt.NDArray[np.int32]
+Config = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.int64]
+_GROWTH = np.array(GROWTH, np.int64)
+ALL_CARDS = (1 << NCARDS) - 1
+
+
+# ---- windows ---------------------------------------------------------------------------------
+@helper
+def aimed_step(card: int) -> int:  # pragma: no cover - compiled
+    if card == KEUN:
+        return ST_KEUN
+    if card == GRIET:
+        return ST_GRIET
+    if card == PASTOOR:
+        return ST_ROB
+    return ST_BERNARD
+
+
+@helper
+def is_aimed(card: int) -> bool:  # pragma: no cover - compiled
+    return card in (KEUN, GRIET, PASTOOR, BERNARD)
+
+
+@helper
+def apply_window(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None:  # pragma: no cover - compiled
+    if not reveal_step(s, cfg, acts, moves, s[WINDOW_STEP], w):
+        close_window(s, cfg, w)
+        return
+    # Targets are named as the cards are revealed, in the rulebook's order of the cards.
+    for card in range(NCARDS):
+        if not is_aimed(card):
+            continue
+        for i in range(s[NPLAYS]):
+            b = PLAYS + i * PLAY_WIDTH
+            if (
+                s[b + P_CARD] == card and s[b + P_TKIND] == 0 and s[b + P_BLOCKED] == 0
+                and s[b + P_STEP] == s[WINDOW_STEP] and s[b + P_PHASE] == s[PHASE]
+            ):  # fmt: skip
+                s[QUEUE + s[QLEN]] = card
+                s[QLEN] += 1
+    name_targets(s, cfg, w)
+
+
+@helper
+def name_targets(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
+    while s[QLEN] > 0:
+        card = queue_pop(s)
+        seat = active(s, card)
+        if seat < 0:
+            continue
+        count = list_targets(s, cfg, card, seat, w)
+        if count == 0:
+            continue
+        if count == 1:
+            aim(s, seat, card, w[W_T1], w[W_T2])
+            continue
+        s[CHOOSER] = seat
+        s[STEP] = aimed_step(card)
+        return
+    s[CHOOSER] = -1
+    if anyone_holds(s, cfg):
+        s[WINDOW_STEP] += 1
+        s[STEP] = ST_WINDOW
+        return
+    close_window(s, cfg, w)
+
+
+@helper
+def resolved_at_close(card: int) -> bool:  # pragma: no cover - compiled
+    return card in (RIA, KEUN, FLUPPE, GRIET, PASTOOR, BERNARD)
+
+
+@helper
+def close_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
+    for card in range(NCARDS):
+        if not resolved_at_close(card):
+            continue
+        for i in range(s[NPLAYS]):
+            b = PLAYS + i * PLAY_WIDTH
+            if s[b + P_CARD] == card and s[b + P_BLOCKED] == 0 and s[b + P_PHASE] == s[PHASE]:
+                s[QUEUE + s[QLEN]] = card
+                s[QLEN] += 1
+    # DEN OLLANDER's take can no longer be undone: forget which card it was.
+    for i in range(s[NPLAYS]):
+        b = PLAYS + i * PLAY_WIDTH
+        if s[b + P_PHASE] == s[PHASE]:
+            s[b + P_TOOK] = -1
+    s[WINDOW_STEP] = 0
+    resolve_queue(s, cfg, w)
+
+
+@helper
+def resolve_queue(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
+    while s[QLEN] > 0:
+        card = queue_pop(s)
+        seat = active(s, card)
+        if seat < 0:
+            continue
+        if card == RIA:
+            s[CHOOSER] = seat
+            s[RIA_SEAT] = seat
+            if s[STACK] != 0:
+                s[STEP] = ST_RIA_CHOICE
+            else:
+                s[RIA_CARD] = -1
+                s[STEP] = ST_RIA_DIRECTION
+            return
+        if card == FLUPPE:
+            apply_fluppe(s, cfg, seat)
+            continue
+        index = target_of(s, card)
+        if index < 0:
+            continue
+        b = PLAYS + index * PLAY_WIDTH
+        if resolve_aimed(s, cfg, card, seat, s[b + P_T1], s[b + P_T2]):
+            s[CHOOSER] = seat
+            s[STEP] = ST_ROB_DRAW
+            return
+    s[CHOOSER] = -1
+    after_window(s, cfg, w)
+
+
+@helper
+def after_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
+    phase = s[PHASE]
+    if phase == PH_DEAL:
+        begin_growth(s, cfg)
+    elif phase == PH_GROWTH:
+        begin_trade(s)
+    elif phase == PH_TRADE:
+        reveal_bids(s, cfg, w)
+    elif phase == PH_CULTIVATE:
+        s[STEP] = ST_CULTIVATE
+    elif anyone_holds(s, cfg):
+        s[STEP] = ST_KEEP
+    else:
+        end_round(s, cfg, w, False)
+
+
+# ---- the chance and decision steps ------------------------------------------------------
+@helper
+def settle(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
+    """Close every window that opened with no card held (see the module docstring)."""
+    while s[STEP] == X_CLOSE:
+        s[STEP] = ST_WINDOW
+        close_window(s, cfg, w)
+
+
+@helper
+def apply_chance(s: Row, cfg: Config, outcome: int, w: Ints) -> None:  # pragma: no cover - compiled
+    """``outcome``: a card (deal, RIA's draw) or a coin value index 0-4 (refill, PASTOOR, LUCIEN)."""
+    step = s[STEP]
+    if step == ST_REFILL:
+        place_refill_coin(s, cfg, outcome)
+    elif step == ST_DEAL:
+        deal_card(s, cfg, outcome)
+    elif step == ST_RIA_DRAW:
+        ria_drawn(s, cfg, outcome)
+        s[STEP] = ST_RIA_DIRECTION
+    elif step == ST_ROB_DRAW:
+        move_coin(s, s[ROB_TARGET], s[CHOOSER], outcome + 1)
+        s[ROB_TARGET] = -1
+        resolve_queue(s, cfg, w)
+    else:
+        apply_lucien_draw(s, cfg, outcome)
+    settle(s, cfg, w)
+
+
+@helper
+def apply_moves(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None:  # pragma: no cover - compiled
+    """The transition of a decision step; ``moves[seat]`` an action index (-1: the seat does not act)."""
+    step = s[STEP]
+    n = cfg[C_PLAYERS]
+    if step == ST_CHOOSE:
+        for p in range(n):
+            w[W_MOVES + p] = acts[moves[p], A_CARD] if moves[p] >= 0 else -1
+        apply_choose(s, cfg, w)
+    elif step == ST_WINDOW:
+        apply_window(s, cfg, acts, moves, w)
+    elif step == ST_BID:
+        for p in range(n):
+            w[W_MOVES + p] = acts[moves[p], A_NUMBER]
+        apply_bids(s, cfg, w)
+    elif step == ST_CULTIVATE:
+        apply_cultivate(s, cfg, acts, moves)
+    elif step == ST_KEEP:
+        for p in range(n):
+            w[W_MOVES + p] = 1 if moves[p] >= 0 and acts[moves[p], A_KIND] == K_KEEP else 0
+        end_round(s, cfg, w, True)
+    else:
+        seat = s[CHOOSER]
+        a = moves[seat]
+        if step == ST_RIA_CHOICE:
+            if acts[a, A_KIND] == K_RIA_DRAW:
+                s[STEP] = ST_RIA_DRAW
+            else:
+                s[RIA_CARD] = -1
+                s[STEP] = ST_RIA_DIRECTION
+        elif step == ST_RIA_DIRECTION:
+            ria_pass(s, cfg, acts[a, A_NUMBER], w)
+            resolve_queue(s, cfg, w)
+        elif step == ST_CORNER:
+            take_corner(s, acts[a, A_NUMBER])
+            next_corner(s, cfg)
+        else:
+            card = KEUN if step == ST_KEUN else GRIET if step == ST_GRIET else PASTOOR if step == ST_ROB else BERNARD
+            t1 = acts[a, A_SEAT]
+            t2 = acts[a, A_COST] if card == KEUN else acts[a, A_NUMBER] if card == PASTOOR else 0
+            if card == GRIET:
+                t1 = acts[a, A_COST]
+            aim(s, seat, card, t1, t2)
+            name_targets(s, cfg, w)
+    settle(s, cfg, w)
+
+
+@helper
+def is_chance(s: Row) -> bool:  # pragma: no cover - compiled
+    step = s[STEP]
+    return step in (ST_REFILL, ST_DEAL, ST_RIA_DRAW, ST_ROB_DRAW, ST_LUCIEN_DRAW)
+
+
+@helper
+def acting(s: Row, cfg: Config, seat: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``seat`` chooses at the current decision step."""
+    step = s[STEP]
+    if step == ST_CHOOSE:
+        return dealt_count(s, seat) > 0
+    if step in (ST_WINDOW, ST_KEEP):
+        return bool(s[HELD + seat] >= 0)
+    if step == ST_BID:
+        return True
+    if step == ST_CULTIVATE:
+        return bool(seat != s[BERNARD_TARGET])
+    if step == ST_OVER or is_chance(s):
+        return False
+    return bool(seat == s[CHOOSER])
+
+
+@helper
+def chance_source(s: Row, cfg: Config, v: int) -> int:  # pragma: no cover - compiled
+    """How many coins of value index ``v`` the current coin draw can give."""
+    if s[STEP] == ST_ROB_DRAW:
+        return int(s[COINS + s[ROB_TARGET] * VALUES + v])
+    return int(s[BAG + v])

@@ -1,0 +1,291 @@
+"""The Eigen Kweek step batch: ``num_envs`` games as one integer array, stepped together.
+
+Actions are indices into the rules engine's ``all_actions()``; at a simultaneous step
+every acting seat's entry is read, elsewhere the one choosing seat's. ``step`` applies
+the joint action, then every chance event up to the next decision, drawing from each
+game's own stream, so a batch driven by ``policy_actions`` plays the games
+``play_games`` plays. Observations are the rules engine's ``observation_tensor``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from gamebag.core.protocol import Game
+from gamebag.fast.base import StepBatch
+from gamebag.fast.eigen_kweek.batch import sample_chance
+from gamebag.fast.eigen_kweek.heuristic import choose
+from gamebag.fast.eigen_kweek.kernel import acting, apply_chance, apply_moves, is_chance
+from gamebag.fast.eigen_kweek.layout import (
+    C_A_BID,
+    C_NUM_ACTIONS,
+    C_PLAYERS,
+    MAX_SEATS,
+    REC_READY,
+    RULES_WIDTH,
+    SCRATCH,
+    ST_BID,
+    ST_OVER,
+    STEP,
+    TOKENS,
+    W_LEGAL,
+    WIDTH,
+    WINNERS,
+)
+from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE, observe_row
+from gamebag.fast.eigen_kweek.phases import new_game
+from gamebag.fast.eigen_kweek.policies import menu
+from gamebag.fast.eigen_kweek.tables import kernel_tables
+from gamebag.fast.rng import game_key, helper, run_key
+
+Int32s = npt.NDArray[np.int32]
+Int64s = npt.NDArray[np.int64]
+UInt64s = npt.NDArray[np.uint64]
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+# A bound on step batches: 2**18 games hold about 400 MiB with their observations.
+MAX_ENVS = 1 << 18
+
+
+@helper
+def to_decision(s: Int32s, cfg: Int64s, key: np.uint64, ctr: UInt64s, w: Int64s) -> None:  # pragma: no cover
+    """Resolve chance events until a decision (or the end)."""
+    while s[STEP] != ST_OVER and is_chance(s):
+        apply_chance(s, cfg, sample_chance(s, cfg, key, ctr), w)
+    s[REC_READY] = 0
+
+
+@helper
+def is_legal(
+    s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: int, a: int, w: Int64s
+) -> bool:  # pragma: no cover
+    """Whether the acting ``seat`` may play action ``a`` (bids checked without listing them)."""
+    if s[STEP] == ST_BID:
+        tokens = s[TOKENS + seat]
+        low = cfg[C_A_BID] + (1 if tokens > 0 else 0)
+        return bool(low <= a <= cfg[C_A_BID] + tokens)
+    count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
+    for i in range(count):  # noqa: SIM110 - numba compiles loops, not generators
+        if w[W_LEGAL + i] == a:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def reset_games(
+    states: Int32s, cfg: Int64s, run: np.uint64, which: Bools, index: Int64s, keys: UInt64s, counters: UInt64s
+) -> None:  # pragma: no cover - compiled
+    w = np.zeros(SCRATCH, np.int64)
+    for e in range(states.shape[0]):
+        if which[e]:
+            keys[e] = game_key(run, index[e])
+            counters[e] = 0
+            new_game(states[e], cfg)
+            to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
+
+
+@numba.njit(cache=True)
+def step_games(
+    states: Int32s,
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    moves: Int64s,
+    keys: UInt64s,
+    counters: UInt64s,
+    rewards: Floats,
+) -> int:  # pragma: no cover - compiled
+    """Check every acting seat's action, then apply them all; ``env * MAX_SEATS + seat`` of the first bad one."""
+    n = cfg[C_PLAYERS]
+    w = np.zeros(SCRATCH, np.int64)
+    for e in range(states.shape[0]):
+        s = states[e]
+        if s[STEP] == ST_OVER:
+            continue
+        for p in range(n):
+            if acting(s, cfg, p) and not is_legal(s, cfg, acts, pays, p, moves[e, p], w):
+                return e * MAX_SEATS + p
+    joint = np.full(MAX_SEATS, -1, np.int64)
+    for e in range(states.shape[0]):
+        s = states[e]
+        for p in range(n):
+            rewards[e, p] = 0.0
+        if s[STEP] == ST_OVER:
+            continue
+        for p in range(n):
+            joint[p] = moves[e, p] if acting(s, cfg, p) else -1
+        apply_moves(s, cfg, acts, joint, w)
+        to_decision(s, cfg, keys[e], counters[e : e + 1], w)
+        if s[STEP] == ST_OVER:
+            winners = 0
+            for p in range(n):
+                winners += (s[WINNERS] >> p) & 1
+            for p in range(n):
+                rewards[e, p] = 1.0 / winners if (s[WINNERS] >> p) & 1 else 0.0
+    return -1
+
+
+@numba.njit(cache=True)
+def legal_masks(states: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, out: Bools) -> None:  # pragma: no cover
+    n = cfg[C_PLAYERS]
+    w = np.zeros(SCRATCH, np.int64)
+    out[:] = False
+    for e in range(states.shape[0]):
+        for p in range(n):
+            count = menu(states[e], cfg, acts, pays, p, w, W_LEGAL)
+            for i in range(count):
+                out[e, p, w[W_LEGAL + i]] = True
+
+
+@numba.njit(cache=True)
+def observe(
+    states: Int32s, cfg: Int64s, first: int, last: int, out: npt.NDArray[np.float32]
+) -> None:  # pragma: no cover - compiled
+    for e in range(states.shape[0]):
+        for p in range(first, last):
+            observe_row(states[e], cfg, p, out[e, p - first])
+
+
+@numba.njit(cache=True)
+def policy_moves(
+    states: Int32s,
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    codes: Int64s,
+    masks: Int64s,
+    keys: UInt64s,
+    counters: UInt64s,
+    out: Int64s,
+) -> None:  # pragma: no cover - compiled
+    n = cfg[C_PLAYERS]
+    w = np.zeros(SCRATCH, np.int64)
+    for e in range(states.shape[0]):
+        for p in range(n):
+            a = -1
+            if states[e, STEP] != ST_OVER:
+                a = choose(states[e], cfg, acts, pays, p, codes[p], masks[p], keys[e], counters[e : e + 1], w)
+            out[e, p] = max(a, 0)
+
+
+class KweekStepBatch(StepBatch):
+    """``num_envs`` Eigen Kweek games as one ``[num_envs, WIDTH]`` integer array."""
+
+    def __init__(self, game: Game[Any, Any, Any], num_envs: int) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
+        self.game = game
+        self.cfg, self.acts, self.pays = kernel_tables(game)
+        self.num_envs = num_envs
+        self.num_players = game.num_players
+        self.num_actions = int(self.cfg[C_NUM_ACTIONS])
+        self.observation_size = OBSERVATION_SIZE
+        self._states = np.zeros((num_envs, WIDTH), np.int32)
+        self._keys = np.zeros(num_envs, np.uint64)
+        self._counters = np.zeros(num_envs, np.uint64)
+        self._index = np.zeros(num_envs, np.int64)
+        self._rewards = np.zeros((num_envs, self.num_players), np.float64)
+        self._run = np.uint64(0)
+        self._next_index = 0
+        self._started = False
+
+    def reset(self, seed: int | str, first_index: int = 0) -> None:
+        if first_index < 0:
+            raise ValueError(f"first_index must be 0 or more, not {first_index}")
+        self._run = run_key(seed)
+        self._index = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
+        self._next_index = first_index + self.num_envs
+        every = np.ones(self.num_envs, np.bool_)
+        reset_games(self._states, self.cfg, self._run, every, self._index, self._keys, self._counters)
+        self._rewards[:] = 0.0
+        self._started = True
+
+    def reset_done(self) -> npt.NDArray[np.bool_]:
+        self._require_started()
+        finished = self.done()
+        count = int(finished.sum())
+        if count:
+            self._index[finished] = np.arange(self._next_index, self._next_index + count, dtype=np.int64)
+            self._next_index += count
+            reset_games(self._states, self.cfg, self._run, finished, self._index, self._keys, self._counters)
+            self._rewards[finished] = 0.0
+        return finished
+
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        self._require_started()
+        moves = np.asarray(actions)
+        if moves.shape != (self.num_envs, self.num_players) or not np.issubdtype(moves.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.num_envs}, {self.num_players}), "
+                f"not {moves.dtype} {moves.shape}"
+            )
+        moves = np.ascontiguousarray(moves, dtype=np.int64)
+        bad = step_games(self._states, self.cfg, self.acts, self.pays, moves, self._keys, self._counters, self._rewards)
+        if bad >= 0:
+            env, seat = divmod(bad, MAX_SEATS)
+            legal = np.flatnonzero(self.legal_mask()[env, seat]).tolist()
+            raise ValueError(
+                f"env {env}, seat {seat}: action {int(moves[env, seat])} is not legal (legal: {legal}); "
+                "nothing was applied"
+            )
+
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        from gamebag.fast.eigen_kweek.engine import parse_agent
+
+        self._require_started()
+        if len(agents) != self.num_players:
+            raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
+        codes = np.zeros(MAX_SEATS, np.int64)
+        masks = np.zeros(MAX_SEATS, np.int64)
+        for seat, agent in enumerate(agents):
+            parsed = parse_agent(agent)
+            if isinstance(parsed, str):
+                raise ValueError(parsed)
+            codes[seat], masks[seat] = parsed
+        out = np.zeros((self.num_envs, self.num_players), np.int64)
+        policy_moves(self._states, self.cfg, self.acts, self.pays, codes, masks, self._keys, self._counters, out)
+        return out
+
+    def to_act(self) -> npt.NDArray[np.bool_]:
+        mask = self.legal_mask()
+        return np.asarray(mask.any(axis=2), np.bool_)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        out = np.zeros((self.num_envs, self.num_players, self.num_actions), np.bool_)
+        legal_masks(self._states, self.cfg, self.acts, self.pays, out)
+        return out
+
+    def observations(self) -> npt.NDArray[np.float32]:
+        out = np.zeros((self.num_envs, self.num_players, self.observation_size), np.float32)
+        observe(self._states, self.cfg, 0, self.num_players, out)
+        return out
+
+    def seat_observations(self, seat: int) -> npt.NDArray[np.float32]:
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0 to {self.num_players - 1}, not {seat}")
+        out = np.zeros((self.num_envs, 1, self.observation_size), np.float32)
+        observe(self._states, self.cfg, seat, seat + 1, out)
+        return out[:, 0]
+
+    def rewards(self) -> npt.NDArray[np.float64]:
+        return self._rewards.copy()
+
+    def done(self) -> npt.NDArray[np.bool_]:
+        over: npt.NDArray[np.bool_] = self._states[:, STEP] == ST_OVER
+        return over
+
+    def game_indices(self) -> npt.NDArray[np.int64]:
+        """Which game of the seeded run each env is playing."""
+        return self._index.copy()
+
+    def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        return {"state": self._states[:, :RULES_WIDTH].copy(), "game_index": self._index.copy()}
+
+    def _require_started(self) -> None:
+        if not self._started:
+            raise RuntimeError("call reset(seed) before stepping a step batch")
