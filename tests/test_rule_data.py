@@ -58,9 +58,11 @@ def test_every_rules_page_in_docs_is_the_packaged_rules_md() -> None:
 
 def test_strategy_numbers_are_assigned_only_in_the_game_package() -> None:
     strategies = sorted(GAMES.glob("*/strategy.py"))
-    assert {p.parent.name for p in strategies} >= {"pig", "catch_a_dragon", "eel_family"}
+    assert {p.parent.name for p in strategies} >= {"pig", "catch_a_dragon", "eel_family", "eigen_kweek"}
     owner = {name: path for path in strategies for name in _assigned_names(path)}
-    assert {"HOLD_AT", "DIFFERENT_GAIN", "ONE_DRAGON_GAIN", "TYPICAL_OTHER_GRAB", "ALIKE"} <= set(owner)
+    assert {"HOLD_AT", "DIFFERENT_GAIN", "ONE_DRAGON_GAIN", "TYPICAL_OTHER_GRAB", "ALIKE", "HARM", "BLOCK_AT"} <= set(
+        owner
+    )
     for folder in (PACKAGE / "fast", PACKAGE / "agents"):
         for path in sorted(folder.rglob("*.py")):
             copied = _assigned_names(path) & set(owner)
@@ -84,6 +86,18 @@ def test_heuristics_and_kernels_read_the_same_numbers() -> None:
     assert eel_family.TYPICAL_OTHER_GRAB == eel_policies.TYPICAL_OTHER_GRAB == eel_strategy.TYPICAL_OTHER_GRAB
     assert eel_family.ALIKE == eel_policies.ALIKE == eel_strategy.ALIKE
     assert eel_layout.STILL_IN == eel_state.STILL_IN
+
+    from gamebag.agents.heuristics import eigen_kweek
+    from gamebag.fast.eigen_kweek import layout as kweek_layout
+    from gamebag.fast.eigen_kweek import policies as kweek_policies
+    from gamebag.games.eigen_kweek import strategy as kweek_strategy
+
+    assert eigen_kweek.HARM is kweek_strategy.HARM
+    assert [kweek_policies._HARM[k] for k in range(kweek_layout.NCARDS)] == [
+        kweek_strategy.HARM.get(name, 0.0) for name in kweek_layout.CARD_NAMES
+    ]
+    assert eigen_kweek.BLOCK_AT == kweek_policies.BLOCK_AT == kweek_strategy.BLOCK_AT
+    assert eigen_kweek.KEEP_WORTH == kweek_policies.KEEP_WORTH == kweek_strategy.KEEP_WORTH
 
 
 def test_the_kernel_cache_stamp_covers_the_games_numbers() -> None:
