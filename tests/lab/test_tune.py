@@ -281,3 +281,49 @@ def test_a_script_without_main_guard_gets_one_clear_error(tmp_path: Path) -> Non
     assert done.returncode != 0
     assert 'if __name__ == "__main__":' in done.stderr
     assert "bootstrapping phase" not in done.stderr  # multiprocessing's own message is replaced
+
+
+def test_population_draws_seats_per_game_and_reports_each_agent() -> None:
+    import numpy as np
+
+    from gamebag.lab.play import play_block
+
+    result = lab.balance("wriggle-roulette", 3, population="heuristic,random", games=300, seed=2)
+    cell = result.cells[0]
+    assert cell.cell.population and cell.cell.agents == ("heuristic", "random")
+    assert cell.agent_shares is not None
+    heuristic, random_share = cell.agent_shares["heuristic"], cell.agent_shares["random"]
+    assert heuristic[2] + random_share[2] == 300 * 3  # every seat of every game was drawn
+    assert heuristic[0] > random_share[0]
+    run = result.runs[0]
+    draws = {run.cell.seat_agents(i) for i in range(300)}
+    assert len(draws) > 4  # mixed tables, not one fixed assignment
+    # The same games, seat draws included, on either engine.
+    rules = play_block(run.cell, 0, 50, "rules", 1000)
+    fast = play_block(run.cell, 0, 50, "fast", 1000)
+    assert np.array_equal(rules.seats, fast.seats) and np.array_equal(rules.returns, fast.returns)
+    data = result.to_json()["cells"][0]
+    assert data["population"] == ["heuristic", "random"] and set(data["agent_shares"]) == {"heuristic", "random"}
+    with pytest.raises(GamebagError, match="not both"):
+        lab.balance("wriggle-roulette", 3, agents="heuristic", population="heuristic,random", games=10)
+
+
+def test_identical_bots_are_warned_about() -> None:
+    result = lab.balance("wriggle-roulette", 3, agents="heuristic", games=50, seed=1)
+    assert any("every seat plays the same agent" in w for w in result.warnings)
+
+
+def test_report_figures_fit_a_page_however_many_cells() -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from gamebag.lab.figures import FIGURE_WIDTH, shares_figure
+
+    result = lab.balance("wriggle-roulette", "2-8", vary={"rotate_start": [False, True]}, games=20, seed=1)
+    figure = shares_figure(result)
+    width, height = figure.get_size_inches()
+    assert width == FIGURE_WIDTH and height < 14
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    drawn = figure.get_tightbbox(canvas.get_renderer())
+    assert drawn.x0 >= -0.01 and drawn.x1 <= width + 0.01  # no label cut off at either side
+    assert drawn.y0 >= -0.01

@@ -197,14 +197,21 @@ def declaration(game_class: type[Game[Any, Any, Any]]) -> EngineSupport:
 
 
 def engine_refusal(game: Game[Any, Any, Any], engine: str) -> str | None:
-    """Why engine kind ``engine`` cannot play ``game``'s options (its class's declaration), or ``None``."""
+    """Why engine kind ``engine`` cannot play ``game``'s options (its class's declaration), or ``None``.
+
+    Kept on the game (its options never change): search asks before every compiled playout.
+    """
     if engine == RULES:
         return None
+    memo: dict[str, str | None] = game.__dict__.setdefault("_engine_refusals", {})
+    if engine in memo:
+        return memo[engine]
     try:
-        support = declaration(type(game))
+        answer = declaration(type(game)).refusal(engine, game.options)
     except ValueError as error:
-        return str(error)
-    return support.refusal(engine, game.options)
+        answer = str(error)
+    memo[engine] = answer
+    return answer
 
 
 def require_engine(game: Game[Any, Any, Any], engine: str) -> None:

@@ -31,18 +31,18 @@ def plan(
     vary: Vary = None,
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
+    population: str | Sequence[str] | None = None,
 ) -> tuple[list[Cell], list[str]]:
     """The validated cells of a study and the notices about them (nothing is played)."""
     counts = _players(game, players)
     pairs = _vary(vary)
-    specs: list[str] | None
+    return build_cells(game, counts, _specs(agents), pairs, options, seed, _specs(population))
+
+
+def _specs(agents: str | Sequence[str] | None) -> list[str] | None:
     if agents is None:
-        specs = None
-    elif isinstance(agents, str):
-        specs = split_agent_specs(agents)
-    else:
-        specs = list(agents)
-    return build_cells(game, counts, specs, pairs, options, seed)
+        return None
+    return split_agent_specs(agents) if isinstance(agents, str) else list(agents)
 
 
 def balance(
@@ -62,6 +62,7 @@ def balance(
     on_cell_done: Callable[[CellRun], None] | None = None,
     metrics: bool = False,
     metrics_games: int = DEFAULT_TRACE_GAMES,
+    population: str | Sequence[str] | None = None,
 ) -> BalanceResult:
     """Run a balance study of ``game`` and return its figures (see :class:`BalanceResult`).
 
@@ -70,12 +71,13 @@ def balance(
     ``vary``: ``{"rotate_start": [False, True]}`` or ``["rotate_start=false,true"]``; cells are
     the product. ``games`` per cell, or fewer with ``until`` (stop a cell once every seat's 95%
     interval is narrower than this). ``progress(cell, games)`` is called as games finish.
+    ``population``: instead of ``agents``, agents each game draws its seats from (seeded by the game).
     ``metrics``: add each cell's game-quality metrics (``gamebag.lab.quality``) from
     ``metrics_games`` traced games and a ladder of agents.
     """
     check_limits(games, until, max_rounds)
     check_quality_limits(metrics_games)
-    cells, notices = plan(game, players, agents, vary, options, seed)
+    cells, notices = plan(game, players, agents, vary, options, seed, population)
     result = run_cells(
         game, cells, notices, games, until, seed, workers, executor, address, max_rounds, progress, on_cell_done
     )

@@ -21,12 +21,13 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError, OptionError, UnknownAgentError
 from gamebag.core.options import expand_option_groups, options_to_json, parse_option_pairs
 from gamebag.core.protocol import Game
-from gamebag.core.rng import derive_seed
+from gamebag.core.rng import derive_rng, derive_seed, draw_index
 
 # Bounds on what one study may ask for (every cost a user controls has a bound).
 MAX_CELLS = 400
 MAX_GAMES_PER_CELL = 1_000_000
 MAX_VALUES_PER_OPTION = 50
+MAX_POPULATION = 16
 
 # The agents a study uses when none are named, strongest first. Each answers in a table
 # look-up or a few lines of arithmetic; searching agents (ismcts, equilibrium) are too slow
@@ -42,8 +43,16 @@ class Cell:
     game: str
     players: int
     options: Mapping[str, Any]  # the options given (varied and fixed), as validated JSON values
-    agents: tuple[str, ...]
+    agents: tuple[str, ...]  # one per seat, or the population seats are drawn from
     seed: int = field(compare=False)
+    population: bool = False  # each game draws every seat's agent from ``agents`` (seeded by the game)
+
+    def seat_agents(self, game_index: int) -> tuple[int, ...]:
+        """Which of ``agents`` sits in each seat of game ``game_index`` (a population draws them, seeded)."""
+        if not self.population:
+            return tuple(range(self.players))
+        rng = derive_rng(self.seed, "population", game_index)
+        return tuple(draw_index(rng, len(self.agents)) for _ in range(self.players))
 
     def make_game(self) -> Game[Any, Any, Any]:
         return gamebag.make(self.game, self.players, **self.options)
@@ -58,7 +67,9 @@ class Cell:
         """A short readable name: ``4p rotate_start=true``."""
         parts = [f"{self.players}p", *(f"{k}={_show(v)}" for k, v in self.options.items())]
         agents = sorted(set(self.agents))
-        if len(agents) == 1:
+        if self.population:
+            parts.append("population " + "/".join(self.agents))
+        elif len(agents) == 1:
             parts.append(agents[0])
         else:
             parts.append("/".join(self.agents))
@@ -140,12 +151,19 @@ def build_cells(
     vary: Sequence[tuple[str, Sequence[str]]] = (),
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
+    population: Sequence[str] | None = None,
 ) -> tuple[list[Cell], list[str]]:
     """Every cell of the study, validated, and the notices to show (such as the default agents chosen).
+
+    ``population``: instead of ``agents``, the agents every seat of every game is drawn from.
 
     ``agents``: one spec for every seat, or one per seat (then every player count must match),
     or ``None`` for the strongest fast agent of each configuration.
     """
+    if population is not None and agents is not None:
+        raise GamebagError("give --agents (fixed seats) or --population (seats drawn per game), not both")
+    if population is not None and not 2 <= len(population) <= MAX_POPULATION:
+        raise GamebagError(f"--population names from 2 to {MAX_POPULATION} agents, not {len(population)}")
     groups = gamebag.entry(game_id).game_class.option_groups  # an unknown game fails here, listing the known ones
     fixed = dict(options or {})
     for name, _ in vary:
@@ -169,7 +187,9 @@ def build_cells(
             except OptionError as error:
                 raise OptionError(f"{n} players, {_describe(asked)}: {error}") from None
             validated = options_to_json({k: game.options[k] for k in given})
-            if agents is None:
+            if population is not None:
+                seats = tuple(dict.fromkeys(population))
+            elif agents is None:
                 agent = default_agent(game_id, n, validated)
                 chosen_defaults.setdefault(agent, []).append(n)
                 seats = (agent,) * n
@@ -177,8 +197,11 @@ def build_cells(
                 seats = _seat_agents(agents, n)
             for spec in dict.fromkeys(seats):
                 make_agent(spec, game)  # unknown agents and bad parameters fail before any game
-            cell_seed = derive_seed(seed, "balance", game_id, n, json.dumps(validated, sort_keys=True), *seats)
-            cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed))
+            drawn = population is not None
+            cell_seed = derive_seed(
+                seed, "balance", game_id, n, json.dumps(validated, sort_keys=True), *seats, *(("population",) * drawn)
+            )
+            cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed, drawn))
     for agent, counts in chosen_defaults.items():
         notices.append(
             f"agents: none named, so every seat plays {agent!r}, the strongest fast agent for "

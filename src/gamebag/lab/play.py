@@ -51,6 +51,7 @@ class Block:
     first_player: npt.NDArray[np.int64]
     joint: npt.NDArray[np.int64]  # simultaneous decisions per game (-1: not measured)
     alike: npt.NDArray[np.int64]  # of those, how many had every seat choose the same action
+    seats: npt.NDArray[np.int64] | None = None  # [games, players]: index into the cell's agents (populations)
 
     def __len__(self) -> int:
         return int(self.length.shape[0])
@@ -60,7 +61,15 @@ def choose_engine(cell: Cell) -> tuple[str, str | None]:
     """``(engine, reason)``: the compiled engine where one plays the cell, else the rules engine and why."""
     from gamebag.fast import unavailable_reason
 
-    reason = unavailable_reason(cell.make_game(), list(cell.agents))
+    game = cell.make_game()
+    if cell.population:
+        # Seats are drawn per game, so every agent of the population must have a compiled policy.
+        for spec in cell.agents:
+            reason = unavailable_reason(game, [spec] * cell.players)
+            if reason is not None:
+                return RULES, reason
+        return FAST, None
+    reason = unavailable_reason(game, list(cell.agents))
     return (RULES, reason) if reason is not None else (FAST, None)
 
 
@@ -92,11 +101,22 @@ def _play_fast(cell: Cell, start: int, stop: int, tick: Tick | None) -> Block:
     if engine is None:
         raise RuntimeError(f"{cell.game}: the compiled engine chosen for this study is not available here")
     parts = []
-    for first in range(start, stop, FAST_TICK):
-        last = min(stop, first + FAST_TICK)
-        parts.append(engine.play(game, list(cell.agents), cell.seed, first, last))
-        if tick is not None:
-            tick(last - first)
+    if cell.population:
+        # One call per game with that game's seats: game i's dice and draws come from (seed, i) alone,
+        # so playing it alone gives the same game as playing it in a block.
+        for index in range(start, stop):
+            seats = [cell.agents[k] for k in cell.seat_agents(index)]
+            parts.append(engine.play(game, seats, cell.seed, index, index + 1))
+            if tick is not None and (index + 1 - start) % FAST_TICK == 0:
+                tick(FAST_TICK)
+        if tick is not None and (stop - start) % FAST_TICK:
+            tick((stop - start) % FAST_TICK)
+    else:
+        for first in range(start, stop, FAST_TICK):
+            last = min(stop, first + FAST_TICK)
+            parts.append(engine.play(game, list(cell.agents), cell.seed, first, last))
+            if tick is not None:
+                tick(last - first)
     count = stop - start
     names = [name for part in parts for name in (part.ended_by_names[int(k)] for k in part.ended_by)]
     return Block(
@@ -109,12 +129,21 @@ def _play_fast(cell: Cell, start: int, stop: int, tick: Tick | None) -> Block:
         first_player=np.concatenate([p.first_player for p in parts]).astype(np.int64),
         joint=np.full(count, -1, np.int64),
         alike=np.zeros(count, np.int64),
+        seats=_seat_table(cell, start, stop),
+    )
+
+
+def _seat_table(cell: Cell, start: int, stop: int) -> npt.NDArray[np.int64] | None:
+    if not cell.population:
+        return None
+    return np.array([cell.seat_agents(index) for index in range(start, stop)], dtype=np.int64).reshape(
+        stop - start, cell.players
     )
 
 
 def _play_rules(cell: Cell, start: int, stop: int, max_rounds: int, tick: Tick | None) -> Block:
     game = cell.make_game()
-    agents = [make_agent(spec, game) for spec in cell.agents]
+    pool = [make_agent(spec, game) for spec in cell.agents]
     n, count = cell.players, stop - start
     scores = np.zeros((count, n))
     returns = np.zeros((count, n))
@@ -124,6 +153,7 @@ def _play_rules(cell: Cell, start: int, stop: int, max_rounds: int, tick: Tick |
     ended_by: list[str] = []
     for row, index in enumerate(range(start, stop)):
         rng = derive_rng(cell.seed, "game", index)
+        agents = [pool[k] for k in cell.seat_agents(index)]
         state, capped, joint[row], alike[row] = _play_one(game, agents, rng, max_rounds)
         scores[row] = game.scores(state)
         length[row] = game.round_number(state)
@@ -144,6 +174,7 @@ def _play_rules(cell: Cell, start: int, stop: int, max_rounds: int, tick: Tick |
         first_player=np.zeros(count, np.int64),  # every game here starts with seat 0
         joint=joint,
         alike=alike,
+        seats=_seat_table(cell, start, stop),
     )
 
 

@@ -40,6 +40,8 @@ class CellResult:
     ended_by: dict[str, int]
     alike_rate: float | None  # share of simultaneous decisions where every seat chose alike
     quality: Quality | None = None  # game-quality metrics (``balance --metrics``)
+    # A population cell: each agent's win share over the seats it was drawn into, with its interval.
+    agent_shares: dict[str, tuple[float, tuple[float, float], int]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +65,17 @@ class CellResult:
             "ended_by": self.ended_by,
             "alike_rate": self.alike_rate,
             **({"quality": self.quality.to_json()} if self.quality is not None else {}),
+            **(
+                {
+                    "population": list(self.cell.agents),
+                    "agent_shares": {
+                        agent: {"share": share, "ci95": list(ci), "seats": seats}
+                        for agent, (share, ci, seats) in self.agent_shares.items()
+                    },
+                }
+                if self.agent_shares is not None
+                else {}
+            ),
         }
 
 
@@ -136,6 +149,15 @@ def analyse_cell(run: CellRun) -> CellResult:
     measured = joint >= 0
     total_joint = int(joint[measured].sum()) if np.any(measured) else 0
     alike = run.column("alike")
+    agent_shares = None
+    if run.cell.population and games:
+        seats = np.concatenate([b.seats for b in run.blocks if b.seats is not None])
+        agent_shares = {}
+        for index, agent in enumerate(run.cell.agents):
+            taken = seats == index
+            count = int(taken.sum())
+            won = float(returns[taken].sum())
+            agent_shares[agent] = (won / count if count else 0.0, wilson(won, count), count)
     return CellResult(
         cell=run.cell,
         engine=run.engine,
@@ -152,6 +174,7 @@ def analyse_cell(run: CellRun) -> CellResult:
         length=summarise(run.column("length").astype(np.float64)),
         ended_by=dict(sorted(ended.items())),
         alike_rate=float(alike[measured].sum() / total_joint) if total_joint else None,
+        agent_shares=agent_shares,
     )
 
 

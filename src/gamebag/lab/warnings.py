@@ -57,6 +57,16 @@ def study_warnings(
             "random agents in " + _few(random_cells) + ": random play measures luck, not the game's balance; "
             "use heuristic or an optimal agent"
         )
+    alike_cells = [
+        r.cell for r in results if not r.cell.population and r.cell.players > 1 and len(set(r.cell.agents)) == 1
+    ]
+    if alike_cells:
+        agents = ", ".join(sorted({cell.agents[0] for cell in alike_cells}))
+        out.append(
+            f"every seat plays the same agent ({agents}) in {len(alike_cells)} of {len(results)} cell(s): seat "
+            "shares then measure these bots as much as the game; mix agents per game with --population "
+            "(e.g. heuristic,learned)"
+        )
     for result in results:
         capped = sum(count for reason, count in result.ended_by.items() if "cap" in reason)
         if capped > CAP_WARNING:

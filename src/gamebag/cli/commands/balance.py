@@ -26,6 +26,12 @@ def register(app: typer.Typer) -> None:
         agents: str = typer.Option(
             None, "--agents", "-a", help="One agent for every seat, or one per seat (default: the strongest fast bot)."
         ),
+        population: str = typer.Option(
+            None,
+            "--population",
+            help="Instead of --agents: agents each game draws every seat from, seeded (2 to 16), "
+            "e.g. heuristic,learned,ismcts:iterations=200.",
+        ),
         vary: list[str] = typer.Option(
             [], "--vary", "-v", help="An option's values: name=a,b,c (repeatable; cells are the product)."
         ),
@@ -95,7 +101,7 @@ def register(app: typer.Typer) -> None:
                 )
                 result = study.study
             else:
-                cells, _ = lab.plan(game, players, agents, vary, fixed, seed)
+                cells, _ = lab.plan(game, players, agents, vary, fixed, seed, population)
                 progress.start_cells([c.label for c in cells], games)
                 result = lab.balance(
                     game,
@@ -114,6 +120,7 @@ def register(app: typer.Typer) -> None:
                     progress.done,
                     metrics,
                     metrics_games,
+                    population,
                 )
                 study = None
         if per_game is not None:
@@ -217,6 +224,7 @@ def print_result(result: Any) -> None:
         )
     console.print(table)
     print_quality(console, result)
+    print_population(console, result)
     if result.comparisons:
         labels = {c.cell.index: c.cell.label for c in result.cells}
         first = labels.get(result.comparisons[0].against, "")
@@ -238,6 +246,16 @@ def print_result(result: Any) -> None:
     for warning in result.warnings:
         console.print(f"[bold yellow]warning:[/bold yellow] {warning}", highlight=False)
     console.print(f"{sum(c.games for c in result.cells):,} games in {result.seconds:.1f} s")
+
+
+def print_population(console: Console, result: Any) -> None:
+    for cell in (c for c in result.cells if c.agent_shares is not None):
+        table = Table(title=f"{cell.cell.label}: each agent's win share over the seats it was drawn into")
+        for column in ("agent", "seats", "win share (95% interval)"):
+            table.add_column(column, justify="left" if column == "agent" else "right")
+        for agent, (share, (low, high), seats) in cell.agent_shares.items():
+            table.add_row(agent, f"{seats:,}", f"{share:.3f} ({low:.3f}-{high:.3f})")
+        console.print(table)
 
 
 def print_quality(console: Console, result: Any) -> None:

@@ -32,7 +32,6 @@ let previousView = null; // the view just before the one on screen (a caption ma
 let happenedEarlier = 0; // lines before those shown, on opening the page
 let wasMyTurn = false;
 let rulesLoaded = false;
-let rematchWanted = false;
 let soundOn = window.localStorage.getItem("gamebag-sound") === "on";
 
 const client = new TableClient(tableId, token, {
@@ -114,7 +113,6 @@ function onState(message) {
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
   render(animate);
-  if (message.next && rematchWanted) goTo(message.next.path);
 }
 
 // ---- what just happened: every line since your last decision, held on screen until you make
@@ -437,19 +435,20 @@ async function startRematch(event) {
   const button = event.currentTarget;
   button.disabled = true;
   button.textContent = "Opening the rematch…";
-  rematchWanted = true;
   try {
     // Opened in this browser from the lobby: the rematch is listed with it ("Tables you opened").
     const hosted = hostedTables().find((t) => t.id === tableId);
     const hostToken = hosted ? (/#host=([A-Za-z0-9_-]+)/.exec(hosted.host) || [])[1] : null;
     const headers = { ...(token ? { "x-seat-token": token } : {}), ...(hostToken ? { "x-host-token": hostToken } : {}) };
+    // The answer takes the page there (after keeping what it says), even when the table's own
+    // message about the rematch comes first.
     const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "POST", headers });
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
-    if (answer.host) rememberHosted({ id: answer.id, game: `${hosted.game || current.table.title} (rematch)`, host: answer.host, at: Date.now() });
+    const title = (hosted && hosted.game) || current.table.title;
+    if (answer.host) rememberHosted({ id: answer.id, game: `${title} (rematch)`, host: answer.host, at: Date.now() });
     goTo(answer.path);
   } catch (error) {
-    rematchWanted = false;
     button.disabled = false;
     button.textContent = "Rematch with the same seats";
     byId("rematch-notice").textContent = `The rematch could not be opened: ${error.message}`;
