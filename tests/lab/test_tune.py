@@ -311,3 +311,19 @@ def test_population_draws_seats_per_game_and_reports_each_agent() -> None:
 def test_identical_bots_are_warned_about() -> None:
     result = lab.balance("wriggle-roulette", 3, agents="heuristic", games=50, seed=1)
     assert any("every seat plays the same agent" in w for w in result.warnings)
+
+
+def test_report_figures_fit_a_page_however_many_cells() -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from gamebag.lab.figures import FIGURE_WIDTH, shares_figure
+
+    result = lab.balance("wriggle-roulette", "2-8", vary={"rotate_start": [False, True]}, games=20, seed=1)
+    figure = shares_figure(result)
+    width, height = figure.get_size_inches()
+    assert width == FIGURE_WIDTH and height < 14
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    drawn = figure.get_tightbbox(canvas.get_renderer())
+    assert drawn.x0 >= -0.01 and drawn.x1 <= width + 0.01  # no label cut off at either side
+    assert drawn.y0 >= -0.01

@@ -21,6 +21,8 @@ from gamebag.web.manager import TableManager
 from gamebag.web.settings import Limits
 
 LEASE = 1.0  # seconds: a process that stopped saying it is alive is forgotten after this
+# Where no process dies: long enough that a loaded machine never makes the owner lose its lease.
+STEADY_LEASE = 15.0
 
 
 class _Reader(Connection):
@@ -47,10 +49,12 @@ async def _until(check: Any, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.02)
 
 
-async def _two_managers(pg_url: str, request: dict[str, Any]) -> tuple[TableManager, TableManager, str]:
+async def _two_managers(
+    pg_url: str, request: dict[str, Any], lease: float = LEASE
+) -> tuple[TableManager, TableManager, str]:
     managers = []
     for _ in range(2):
-        manager = TableManager(Store(pg_url), limits=Limits(lease_seconds=LEASE, bot_workers=1), allow_seed=True)
+        manager = TableManager(Store(pg_url), limits=Limits(lease_seconds=lease, bot_workers=1), allow_seed=True)
         await manager.start()
         managers.append(manager)
     owner, other = managers
@@ -110,7 +114,7 @@ def test_seats_of_a_dead_process_disappear_from_the_others(pg_url: str) -> None:
 def test_a_seat_on_another_process_sees_the_owners_turn_clock(pg_url: str) -> None:
     async def scenario() -> None:
         request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {}], "seed": 6, "turn_seconds": 60}
-        owner, other, table_id = await _two_managers(pg_url, request)
+        owner, other, table_id = await _two_managers(pg_url, request, STEADY_LEASE)
         try:
             owned = owner.get(table_id)
             deadline_in = owner.meta(owned)["deadline_in"]
@@ -144,7 +148,8 @@ def _stored_clock_step(manager: TableManager, table_id: str) -> int | None:
 
 def test_a_spectator_joining_another_process_mid_step_sees_the_deadline_at_once(pg_url: str) -> None:
     async def scenario() -> None:
-        owner = TableManager(Store(pg_url), limits=Limits(lease_seconds=LEASE, bot_workers=1), allow_seed=True)
+        steady = Limits(lease_seconds=STEADY_LEASE, bot_workers=1)
+        owner = TableManager(Store(pg_url), limits=steady, allow_seed=True)
         await owner.start()
         other: TableManager | None = None
         try:
@@ -156,7 +161,7 @@ def test_a_spectator_joining_another_process_mid_step_sees_the_deadline_at_once(
                 await owner.act(owned, seat, owned.legal_json(seat)[0])
             await _until(lambda: _stored_clock_step(owner, config.id) == owned.step)
             # A process that never heard of the table (nothing on its bus about it) gets a spectator.
-            other = TableManager(Store(pg_url), limits=Limits(lease_seconds=LEASE, bot_workers=1), allow_seed=True)
+            other = TableManager(Store(pg_url), limits=steady, allow_seed=True)
             await other.start()
             replica = await other.get_async(config.id)
             assert not other.owns(replica)
@@ -208,7 +213,7 @@ def test_a_process_taking_a_timed_table_over_keeps_its_deadline(pg_url: str) -> 
 def test_a_changed_secret_choice_reaches_no_other_reader_on_another_process(pg_url: str) -> None:
     async def scenario() -> None:
         request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {}], "seed": 9}
-        owner, other, table_id = await _two_managers(pg_url, request)
+        owner, other, table_id = await _two_managers(pg_url, request, STEADY_LEASE)
         try:
             owned, replica = owner.get(table_id), other.get(table_id)
             mine = _join(other, replica, 0)  # seat 0 reads on the process that does not own the table

@@ -151,13 +151,17 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
                         seat.act()
         wriggle[0].act()
         # Until both pages know: seat 1 sees that seat 0 chose, seat 0 sees its own pending choice.
-        drive(
-            wriggle,
-            lambda seats: seats[1].latest is not None
-            and 0 in seats[1].latest["view"]["choices"]["chosen"]
-            and seats[0].latest is not None
-            and seats[0].latest["view"]["choices"].get("mine") is not None,
-        )
+        # Only reading: seat 1 must not choose meanwhile (that would resolve the decision).
+        deadline = time.monotonic() + 300.0
+        while not (
+            wriggle[1].latest is not None
+            and 0 in wriggle[1].latest["view"]["choices"]["chosen"]
+            and wriggle[0].latest is not None
+            and wriggle[0].latest["view"]["choices"].get("mine") is not None
+        ):
+            assert time.monotonic() < deadline, "the pages never learnt of seat 0's choice"
+            for seat in wriggle:
+                seat.pump()
         pending_action = wriggle[0].latest["view"]["choices"]["mine"] if wriggle[0].latest else None
         before = {}
         for answer, remote in tables:

@@ -31,8 +31,8 @@ from gamebag.core.protocol import Game
 from gamebag.core.records import Record, apply_event, decode_moves, replay
 
 # Playouts per estimated value: the default keeps an estimated analysis of a whole game to a few
-# seconds with compiled playouts (bench/bench_analysis.py); playouts on the rules engine (Eigen
-# Kweek) cost about a hundred times more, so their default is the minimum. The maximum bounds
+# seconds with compiled playouts (bench/bench_analysis.py); playouts on the rules engine (a game
+# without a compiled engine) cost about a hundred times more, so their default is the minimum. The maximum bounds
 # what a user can ask.
 DEFAULT_RULES_PLAYOUTS = 10
 MIN_PLAYOUTS = 10

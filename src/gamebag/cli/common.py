@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import typer
@@ -132,3 +135,17 @@ def _check_creatable(option: str, path: Path, folder: Path) -> None:
         raise GamebagError(f"{option} {path}: cannot write in {existing} ({error.strerror or error})") from None
     os.close(handle)
     os.unlink(probe)
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM stops the work as Ctrl-C does, so long runs keep what finished."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

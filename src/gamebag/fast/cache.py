@@ -1,10 +1,12 @@
-"""numba's on-disk cache for the kernels, stamped with every source file of ``gamebag.fast``.
+"""numba's on-disk cache for the kernels, stamped with every source file of ``gamebag.fast`` and ``gamebag.games``.
 
 numba stamps a cached kernel with its own source file only, so a kernel would keep its
 compiled copy of a function it calls from another file (the generator, the rules, the
-policies) after that file changed, and give stale results. The kernels here call one
-another across modules, so their cache entries carry one stamp of all of
-``gamebag.fast``'s sources instead: any change anywhere recompiles every kernel. Where
+policies), and the values of the constants it reads from another module (the rules' data in
+``gamebag.games``: observation sizes, the heuristics' numbers), after that file changed, and
+give stale results. The kernels here call one another across modules and read the games'
+numbers, so their cache entries carry one stamp of all of ``gamebag.fast``'s and
+``gamebag.games``'s sources instead: any change there recompiles every kernel. Where
 the cache lives is numba's usual choice (``NUMBA_CACHE_DIR``, else ``__pycache__`` next to
 the source, else the user's cache directory when the package folder is read-only).
 Kernel modules import :mod:`gamebag.fast.rng`, which installs this before any kernel is defined.
@@ -20,14 +22,22 @@ from typing import Any
 from numba.core import caching
 
 _FAST_DIR = Path(__file__).resolve().parent
+# The packages whose sources a compiled kernel may depend on: its own, and the games whose numbers it reads.
+_STAMPED_DIRS = (_FAST_DIR, _FAST_DIR.parent / "games")
+
+
+def stamped_sources() -> list[Path]:
+    """Every ``.py`` file the kernels' cache stamp covers, in a fixed order."""
+    return [path for folder in _STAMPED_DIRS for path in sorted(folder.rglob("*.py"))]
 
 
 @cache
 def sources_stamp() -> str:
-    """A digest of every ``.py`` file of ``gamebag.fast`` (read once per process)."""
+    """A digest of every ``.py`` file of ``gamebag.fast`` and ``gamebag.games`` (read once per process)."""
     digest = hashlib.sha256()
-    for path in sorted(_FAST_DIR.rglob("*.py")):
-        digest.update(path.relative_to(_FAST_DIR).as_posix().encode())
+    root = _FAST_DIR.parent
+    for path in stamped_sources():
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

@@ -6,7 +6,7 @@ rolled (0 before the first roll), the turns finished and the winner (-1 while
 none). The rules options ``goal`` and ``die_sides`` are kernel parameters.
 
 Policies are compiled too: ``random`` (a uniform legal action), ``heuristic``
-(hold once the turn's total reaches 20, as the heuristic agent does) and the
+(hold once the turn's total reaches ``HOLD_AT``, as the heuristic agent does) and the
 solved ``optimal-score`` / ``optimal-win`` tables, which the kernel reads
 directly (the exact solvers' own, handed over through :mod:`gamebag.fast.solved`).
 ``tests/fast/test_fast_pig.py`` proves the kernels equal to ``games/pig``.
@@ -36,7 +36,8 @@ from gamebag.fast.boards import BoardStepBatch
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.registry import register_engine
 from gamebag.fast.rng import draw_below, game_key, helper, run_key
-from gamebag.games.pig.rules import Phase, PigState
+from gamebag.games.pig.rules import Phase, Pig, PigState
+from gamebag.games.pig.strategy import HOLD_AT as HOLD_AT
 
 # Board columns.
 SCORE0, SCORE1, SEAT, TOTAL, PHASE, LAST_ROLL, TURNS, WINNER = range(8)
@@ -50,7 +51,6 @@ NUM_ACTIONS = 2
 # Compiled policies, by the agent names they stand for.
 POLICIES: tuple[str, ...] = ("random", "heuristic", "optimal-score", "optimal-win")
 RANDOM, HEURISTIC, OPTIMAL_SCORE, OPTIMAL_WIN = range(4)
-HOLD_AT = 20  # the heuristic agent's threshold (agents/heuristics/pig.py)
 OBSERVATION_SIZE = 7
 
 IntArray = npt.NDArray[np.int32]
@@ -389,10 +389,10 @@ class PigRules:
 
 
 def rules_of(game: Game[Any, Any, Any]) -> PigRules:
-    options = game.options
-    goal = options.get("goal", 100)
-    sides = options.get("die_sides", 6)
-    return PigRules(goal=goal if isinstance(goal, int) else 100, sides=sides if isinstance(sides, int) else 6)
+    """What the configured rules engine plays by (its own values: no default is copied here)."""
+    if not isinstance(game, Pig):
+        raise TypeError(f"the Pig kernels play pig, not {game.game_id}")
+    return PigRules(goal=game.goal, sides=game.sides)
 
 
 def _node_total(node: Hashable) -> int:

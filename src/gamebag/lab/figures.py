@@ -6,11 +6,12 @@ the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
-from gamebag.lab.results import BalanceResult
+from gamebag.lab.results import BalanceResult, CellResult
 
 if TYPE_CHECKING:  # matplotlib is imported only when a figure is drawn
     from matplotlib.axes import Axes
@@ -27,11 +28,28 @@ def check_plot_path(path: Path) -> None:
         )
 
 
-def shares_panel(result: BalanceResult, axis: Axes) -> None:
+SEATS_PER_ROW = 24  # a row of the shares figure holds cells with about this many seats in all
+FIGURE_WIDTH = 10.0  # inches: the figures fit a page (and the report's column) whatever the study
+
+
+def share_rows(result: BalanceResult) -> list[list[CellResult]]:
+    """The cells in rows of at most about ``SEATS_PER_ROW`` seats (a cell is never split)."""
+    rows: list[list[CellResult]] = [[]]
+    seats = 0
+    for cell in result.cells:
+        if rows[-1] and seats + cell.cell.players > SEATS_PER_ROW:
+            rows.append([])
+            seats = 0
+        rows[-1].append(cell)
+        seats += cell.cell.players
+    return rows
+
+
+def shares_panel(result: BalanceResult, axis: Axes, cells: list[CellResult] | None = None) -> None:
     """Each cell's seat shares with their intervals, against the fair share 1/n (dashed)."""
     position = 0.0
     ticks, labels = [], []
-    for cell in result.cells:
+    for cell in result.cells if cells is None else cells:
         n = cell.cell.players
         xs = [position + seat for seat in range(n)]
         lows = [max(0.0, cell.win_share[s] - cell.win_share_ci[s][0]) for s in range(n)]
@@ -39,11 +57,13 @@ def shares_panel(result: BalanceResult, axis: Axes) -> None:
         axis.errorbar(xs, cell.win_share, yerr=[lows, highs], fmt="o", capsize=3, color="tab:blue")
         axis.hlines(1 / n, xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed", linewidth=1)
         ticks.append(position + (n - 1) / 2)
-        labels.append(f"{cell.cell.label}\np={cell.fairness_p:.2g}")
+        width = max(10, int(2.2 * n))  # characters a label may take under its cell
+        lines = textwrap.wrap(cell.cell.label, width, break_long_words=False)
+        labels.append("\n".join([*lines, f"p={cell.fairness_p:.2g}"]))
         position += n + 1.5
-    axis.set_xticks(ticks, labels, fontsize=8, rotation=30, ha="right")
-    axis.set_ylabel("win share by seat, seat 0 first (95% interval)")
-    axis.set_title(f"{result.game}: seat shares per cell (dashed: fair share; p: fairness test)", fontsize=11)
+    axis.set_xticks(ticks, labels, fontsize=7)
+    axis.set_xlim(-1.0, position - 0.5)
+    axis.set_ylabel("win share by seat\n(seat 0 first, 95% interval)", fontsize=8)
     axis.grid(axis="y", alpha=0.3)
 
 
@@ -64,12 +84,19 @@ def lengths_panel(result: BalanceResult, axis: Axes) -> None:
     axis.grid(alpha=0.3)
 
 
+def _title(result: BalanceResult) -> str:
+    return f"{result.game}: seat shares per cell (dashed: fair share; p: fairness test)"
+
+
 def shares_figure(result: BalanceResult) -> Figure:
     from matplotlib.figure import Figure
 
-    seats = sum(c.cell.players for c in result.cells)
-    figure = Figure(figsize=(max(6.0, 0.45 * seats + 2), 5.0), layout="constrained")
-    shares_panel(result, figure.subplots())
+    rows = share_rows(result)
+    figure = Figure(figsize=(FIGURE_WIDTH, 0.6 + 3.3 * len(rows)), layout="constrained")
+    axes = figure.subplots(len(rows), 1, squeeze=False)
+    for axis, cells in zip(axes[:, 0], rows, strict=True):
+        shares_panel(result, axis, cells)
+    figure.suptitle(_title(result), fontsize=11)
     return figure
 
 
@@ -86,10 +113,12 @@ def plot_study(result: BalanceResult, path: Path) -> None:
     check_plot_path(path)
     from matplotlib.figure import Figure
 
-    seats = sum(c.cell.players for c in result.cells)
-    figure = Figure(figsize=(max(13.0, 0.45 * seats + 9), 5.4), layout="constrained")
-    left, right = figure.subplots(1, 2, width_ratios=[1.5, 1])
-    shares_panel(result, left)
-    lengths_panel(result, right)
+    rows = share_rows(result)
+    figure = Figure(figsize=(FIGURE_WIDTH, 0.6 + 3.3 * len(rows) + 4.0), layout="constrained")
+    axes = figure.subplots(len(rows) + 1, 1, height_ratios=[3.3] * len(rows) + [4.0])
+    for axis, cells in zip(axes[:-1], rows, strict=True):
+        shares_panel(result, axis, cells)
+    lengths_panel(result, axes[-1])
+    figure.suptitle(_title(result), fontsize=11)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)

@@ -13,10 +13,12 @@ kernels (and no records are kept), else the rules engine, and says why.
 from __future__ import annotations
 
 import json
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -102,10 +104,17 @@ class SimulationResult:
     extra: dict[str, Any] = field(default_factory=dict)
     engine: str = "rules"
     engine_reason: str | None = None  # why the fast engine did not play (where it did not)
+    # Ctrl-C (or SIGTERM) stopped it: the figures cover the first ``games_played`` games.
+    interrupted: bool = False
+    games_played: int | None = None
+
+    @property
+    def played(self) -> int:
+        return self.spec.games if self.games_played is None else self.games_played
 
     @property
     def games_per_second(self) -> float:
-        return self.spec.games / self.seconds if self.seconds > 0 else float("inf")
+        return self.played / self.seconds if self.seconds > 0 else float("inf")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +131,8 @@ class SimulationResult:
             "games_per_second": self.games_per_second,
             "seconds": self.seconds,
             "engine": self.engine,
+            "interrupted": self.interrupted,
+            "games_played": self.played,
             **self.extra,
         }
 
@@ -220,16 +231,13 @@ def _run_rules(
         if progress is not None:
             progress(len(batch))
 
-    if workers <= 1:
-        for start, stop in ranges:
-            collect(_play_range(spec, start, stop, keep))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_range, spec, start, stop, keep) for start, stop in ranges]
-            for future in futures:
-                collect(future.result())
+    interrupted = run_in_order(partial(_range_task, spec, keep), ranges, workers, collect)
     seconds = time.perf_counter() - started
-    return summarise(spec, summaries, seconds)
+    if not summaries:
+        raise KeyboardInterrupt  # stopped before any game finished: nothing to report
+    result = summarise(spec, summaries, seconds)
+    result.interrupted, result.games_played = interrupted, len(summaries)
+    return result
 
 
 @dataclass
@@ -263,6 +271,51 @@ def _play_fast_range(spec: SimulationSpec, start: int, stop: int) -> _Totals:
     )
 
 
+def _fast_task(spec: SimulationSpec, bounds: tuple[int, int]) -> _Totals:
+    return _play_fast_range(spec, bounds[0], bounds[1])
+
+
+def _range_task(spec: SimulationSpec, keep: bool, bounds: tuple[int, int]) -> list[GameSummary]:
+    return _play_range(spec, bounds[0], bounds[1], keep)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C goes to the main process, which stops and keeps the games that finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_in_order(
+    task: Callable[[Any], Any], items: Sequence[Any], workers: int, collect: Callable[[Any], None]
+) -> bool:
+    """Run ``task`` (picklable) on each item, in this process or in ``workers`` processes, handing the
+    results to ``collect`` in order; ``True`` when Ctrl-C stopped it, keeping what finished before the
+    first unfinished item (so the games kept are the first ones, as a shorter run would have played)."""
+    if workers <= 1:
+        try:
+            for item in items:
+                collect(task(item))
+        except KeyboardInterrupt:
+            return True
+        return False
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    futures = [pool.submit(task, item) for item in items]
+    collected = 0
+    try:
+        for future in futures:
+            result = future.result()
+            collected += 1
+            collect(result)
+    except KeyboardInterrupt:
+        for future in futures[collected:]:
+            if not future.done() or future.cancelled() or future.exception() is not None:
+                break
+            collect(future.result())
+        pool.shutdown(wait=False, cancel_futures=True)
+        return True
+    pool.shutdown()
+    return False
+
+
 def _run_fast(spec: SimulationSpec, workers: int, progress: Callable[[int], None] | None) -> SimulationResult:
     started = time.perf_counter()
     chunk = max(1, min(FAST_CHUNK, -(-spec.games // max(1, workers * 4))))
@@ -274,15 +327,11 @@ def _run_fast(spec: SimulationSpec, workers: int, progress: Callable[[int], None
         if progress is not None:
             progress(part.games)
 
-    if workers <= 1:
-        for start, stop in ranges:
-            collect(_play_fast_range(spec, start, stop))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for future in [pool.submit(_play_fast_range, spec, start, stop) for start, stop in ranges]:
-                collect(future.result())
+    interrupted = run_in_order(partial(_fast_task, spec), ranges, workers, collect)
     seconds = time.perf_counter() - started
-    n, seats = spec.games, spec.players
+    n, seats = sum(part.games for part in parts), spec.players
+    if n == 0:
+        raise KeyboardInterrupt  # stopped before any game finished: nothing to report
     wins = [sum(part.wins[p] for part in parts) for p in range(seats)]
     reasons: dict[str, int] = {}
     for part in parts:
@@ -297,6 +346,8 @@ def _run_fast(spec: SimulationSpec, workers: int, progress: Callable[[int], None
         seconds=seconds,
         extra={"ended_by": dict(sorted(reasons.items()))} if reasons else {},
         engine="fast",
+        interrupted=interrupted,
+        games_played=n,
     )
 
 

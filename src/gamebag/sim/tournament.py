@@ -30,6 +30,7 @@ matchup cannot be compiled). The result says which ran.
 from __future__ import annotations
 
 import math
+import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -133,6 +134,8 @@ class TournamentResult:
     seconds: float
     engine: str = "rules"  # "fast", "rules" or "mixed" (some matchups compiled, some not)
     engine_reason: str | None = None  # why some or all matchups played on the rules engine
+    interrupted: bool = False  # Ctrl-C (or SIGTERM) stopped it: the figures cover the games that finished
+    games_played: int = 0
 
     def to_json(self) -> dict[str, Any]:
         spec = self.spec
@@ -153,6 +156,8 @@ class TournamentResult:
             "seconds": self.seconds,
             "engine": self.engine,
             "engine_reason": self.engine_reason,
+            "interrupted": self.interrupted,
+            "games_played": self.games_played,
         }
 
 
@@ -319,23 +324,40 @@ def _play_batch_rules(batch: _Batch) -> list[GameOutcome]:
     return out
 
 
+def _ignore_interrupts() -> None:
+    # Ctrl-C goes to the main process, which stops and keeps the batches that finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_batches(
     batches: list[_Batch], workers: int, progress: Progress | None
-) -> list[tuple[list[GameOutcome], str | None]]:
-    results: list[tuple[list[GameOutcome], str | None]] = []
+) -> tuple[list[tuple[list[GameOutcome], str | None]], bool]:
+    """Every batch's outcomes in order, and whether Ctrl-C stopped the run (unfinished batches are empty)."""
+    results: list[tuple[list[GameOutcome], str | None]] = [([], None) for _ in batches]
     if workers <= 1:
-        for batch in batches:
-            results.append(_play_batch(batch))
+        try:
+            for index, batch in enumerate(batches):
+                results[index] = _play_batch(batch)
+                if progress is not None:
+                    progress(batch.stop - batch.start)
+        except KeyboardInterrupt:
+            return results, True
+        return results, False
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    futures = [pool.submit(_play_batch, batch) for batch in batches]
+    try:
+        for index, (batch, future) in enumerate(zip(batches, futures, strict=True)):
+            results[index] = future.result()
             if progress is not None:
                 progress(batch.stop - batch.start)
-        return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_batch, batch) for batch in batches]
-        for batch, future in zip(batches, futures, strict=True):
-            results.append(future.result())
-            if progress is not None:
-                progress(batch.stop - batch.start)
-    return results
+    except KeyboardInterrupt:
+        for index, future in enumerate(futures):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                results[index] = future.result()
+        pool.shutdown(wait=False, cancel_futures=True)
+        return results, True
+    pool.shutdown()
+    return results, False
 
 
 def _split(total: int, parts: int) -> list[tuple[int, int]]:
@@ -471,7 +493,7 @@ def run_tournament(
     matchup_batches, reasons = _with_engine(matchup_batches, game, engine)
     ladder_batches, ladder_reasons = _with_engine(ladder_batches, game, engine)
     reasons += [r for r in ladder_reasons if r not in reasons]
-    played = _run_batches(matchup_batches + ladder_batches, workers, progress)
+    played, interrupted = _run_batches(matchup_batches + ladder_batches, workers, progress)
     results = [outcomes for outcomes, _ in played]
     # A batch whose fast engine failed was played on the rules engine: say so, once per reason.
     engines = set()
@@ -497,6 +519,8 @@ def run_tournament(
         seconds=time.perf_counter() - started,
         engine=engines.pop() if len(engines) == 1 else "mixed",
         engine_reason="; ".join(reasons) or None,
+        interrupted=interrupted,
+        games_played=sum(len(outcomes) for outcomes in results),
     )
 
 

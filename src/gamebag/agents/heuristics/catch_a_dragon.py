@@ -17,10 +17,7 @@ from gamebag.agents.registry import register_heuristic
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 from gamebag.games.catch_a_dragon.dice import Dice, bust_probability, set_points
-
-# What one more successful roll typically adds to a set of different colours, or to one dragon.
-DIFFERENT_GAIN = 2.0
-ONE_DRAGON_GAIN = 1.5
+from gamebag.games.catch_a_dragon.strategy import DIFFERENT_GAIN, ONE_DRAGON_GAIN
 
 
 @cache

@@ -25,10 +25,7 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import register_heuristic
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
-
-TYPICAL_OTHER_GRAB = 2
-# Chance that another player still in grabs the same count as this one (bots reason alike).
-ALIKE = 0.5
+from gamebag.games.eel_family.strategy import ALIKE, TYPICAL_OTHER_GRAB
 
 
 def tie_risk(count: int, others: int, max_grab: int) -> float:

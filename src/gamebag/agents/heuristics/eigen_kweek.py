@@ -23,26 +23,7 @@ from gamebag.agents.registry import (
 from gamebag.core.protocol import Game, JsonDict
 from gamebag.core.rng import Rng
 from gamebag.games.eigen_kweek.components import CARDS, GROWTH
-
-# Cards worth keeping for next round rather than being dealt two new ones.
-KEEP_WORTH = 3.0
-# How much a revealed opponent card hurts, for JULITA (0: never worth a block).
-HARM = {
-    "BERNARD": 5.0,
-    "PASTOOR": 3.0,
-    "KEUN": 3.0,
-    "CHANTAL": 2.5,
-    "STEVEN": 2.0,
-    "STEFAAN": 1.5,
-    "FRANK": 2.0,
-    "JOS": 1.5,
-    "DEN OLLANDER": 2.5,
-    "FLUPPE": 1.0,
-    "GRIET": 1.0,
-    "LUCIEN": 0.5,
-    "RIA": 1.0,
-}
-BLOCK_AT = 2.0
+from gamebag.games.eigen_kweek.strategy import BLOCK_AT, HARM, KEEP_WORTH
 
 
 class EigenKweekHeuristic(Agent):

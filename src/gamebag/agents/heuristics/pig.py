@@ -13,8 +13,7 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import register_heuristic
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
-
-HOLD_AT = 20
+from gamebag.games.pig.strategy import HOLD_AT
 
 
 class HoldAtTwenty(Agent):

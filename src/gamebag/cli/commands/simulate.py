@@ -17,6 +17,7 @@ from gamebag.cli.common import (
     dumps,
     engine_notice,
     progress_bar,
+    sigterm_as_interrupt,
     split_agents,
 )
 from gamebag.core.options import parse_option_pairs
@@ -81,12 +82,13 @@ def register(app: typer.Typer) -> None:
             options=dict(gamebag.make(game, n, **spec.options).options),
         )
         show_progress = not as_json and sys.stderr.isatty()
-        if show_progress:
-            with progress_bar() as bar:
-                task = bar.add_task(f"simulating {game}", total=games)
-                result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k), engine=engine)
-        else:
-            result = run_simulation(spec, workers, record, engine=engine)
+        with sigterm_as_interrupt():
+            if show_progress:
+                with progress_bar() as bar:
+                    task = bar.add_task(f"simulating {game}", total=games)
+                    result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k), engine=engine)
+            else:
+                result = run_simulation(spec, workers, record, engine=engine)
         engine_notice(engine, result.engine_reason)
         if as_json:
             typer.echo(dumps(result.to_json()))
@@ -97,7 +99,9 @@ def register(app: typer.Typer) -> None:
 def print_result(result: SimulationResult) -> None:
     spec = result.spec
     console = Console()
-    table = Table(title=f"{spec.game}: {spec.games} games, {spec.players} players, seed {spec.seed}")
+    if result.interrupted:
+        console.print(f"[bold yellow]interrupted[/bold yellow]: the first {result.played:,} of {spec.games:,} games")
+    table = Table(title=f"{spec.game}: {result.played} games, {spec.players} players, seed {spec.seed}")
     for column in ("seat", "agent", "win share", "95% interval", "mean score"):
         table.add_column(column, justify="right" if column != "agent" else "left")
     for seat in range(spec.players):

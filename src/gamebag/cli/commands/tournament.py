@@ -11,7 +11,15 @@ from rich.table import Table
 
 import gamebag
 from gamebag.agents.registry import split_agent_specs
-from gamebag.cli.common import MAX_WORKERS, check_output_file, check_workers, dumps, engine_notice, progress_bar
+from gamebag.cli.common import (
+    MAX_WORKERS,
+    check_output_file,
+    check_workers,
+    dumps,
+    engine_notice,
+    progress_bar,
+    sigterm_as_interrupt,
+)
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
 from gamebag.sim.tournament import (
@@ -102,7 +110,8 @@ def register(app: typer.Typer) -> None:
         if engine not in ENGINES:
             raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         validate(spec)  # every count, agent and budget, before the first game
-        result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
+        with sigterm_as_interrupt():
+            result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
         engine_notice(engine, result.engine_reason)
         if plot is not None:
             plot_tournament(result, plot)
@@ -125,6 +134,10 @@ def _run(spec: TournamentSpec, workers: int, engine: str, show_progress: bool) -
 def print_result(result: TournamentResult) -> None:
     spec = result.spec
     console = Console()
+    if result.interrupted:
+        console.print(
+            f"[bold yellow]interrupted[/bold yellow]: the figures cover the {result.games_played:,} games that finished"
+        )
     names = spec.agents
     matrix = Table(
         title=f"{spec.game}, {spec.players} players: row finishes ahead of column "

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import shlex
-import signal
 import sys
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from gamebag.cli.common import MAX_WORKERS, check_output_folder, check_workers, dumps
+from gamebag.cli.common import MAX_WORKERS, check_output_folder, check_workers, dumps, sigterm_as_interrupt
 from gamebag.core.options import parse_option_pairs
 
 
@@ -103,23 +101,14 @@ def register(app: typer.Typer) -> None:
         )
         check_settings(settings)
         show = not as_json and sys.stderr.isatty()
-        previous = signal.signal(signal.SIGTERM, _terminate)
-        try:
-            with _TrialBar(show, trials) as bar:
-                result = run_tune(settings, bar.advance)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+        with sigterm_as_interrupt(), _TrialBar(show, trials) as bar:
+            result = run_tune(settings, bar.advance)
         if report is not None:
             write_report(result, report, "gamebag " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
         if as_json:
             typer.echo(dumps(result.to_json()))
             return
         print_tune(result)
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    # SIGTERM stops the search as Ctrl-C does: finished trials are kept and reported.
-    raise KeyboardInterrupt
 
 
 class _TrialBar:

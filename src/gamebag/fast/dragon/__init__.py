@@ -50,7 +50,6 @@ from gamebag.fast.dragon.layout import (
     CONFIG,
     DECIDING,
     DICE,
-    DIFFERENT_GAIN,
     DRAGON_ENDINGS,
     DUPLICATE_RULES,
     FIELDS,
@@ -70,7 +69,6 @@ from gamebag.fast.dragon.layout import (
     MARGIN_AT,
     MAX_DICE,
     MAX_PLAYERS,
-    ONE_DRAGON_GAIN,
     OPTIMAL_SCORE,
     OPTIMAL_WIN,
     OVER,
@@ -115,7 +113,9 @@ from gamebag.fast.dragon.layout import (
     U64Array,
 )
 from gamebag.fast.dragon.policies import (
+    DIFFERENT_GAIN,
     KEPT_TABLES,
+    ONE_DRAGON_GAIN,
     choose,
     heuristic_bust_chance,
     heuristic_estimate,

@@ -65,9 +65,6 @@ OWN_SEAT = 29
 ROUNDS_LEFT_AT = OWN_SEAT + MAX_PLAYERS
 MARGIN_AT = ROUNDS_LEFT_AT + ROUNDS_LEFT
 TURN_AT = MARGIN_AT + 2 * MARGIN_REACH + 1
-# The heuristic agent's typical gains (agents/heuristics/catch_a_dragon.py).
-DIFFERENT_GAIN = 2.0
-ONE_DRAGON_GAIN = 1.5
 
 IntArray = npt.NDArray[np.int32]
 Int8Array = npt.NDArray[np.int8]

@@ -26,12 +26,10 @@ from gamebag.fast.dragon.layout import (
     COLLECTED,
     COLLECTIONS,
     DECIDING,
-    DIFFERENT_GAIN,
     HEURISTIC,
     HEURISTIC_ROLL,
     HEURISTIC_VALUE,
     LEGAL_LIST,
-    ONE_DRAGON_GAIN,
     OPTIMAL_SCORE,
     PHASE,
     POLICIES,
@@ -69,6 +67,8 @@ from gamebag.fast.dragon.tables import (
 )
 from gamebag.fast.rng import draw_below, helper
 from gamebag.games.catch_a_dragon.dice import bust_probability, set_points
+from gamebag.games.catch_a_dragon.strategy import DIFFERENT_GAIN as DIFFERENT_GAIN
+from gamebag.games.catch_a_dragon.strategy import ONE_DRAGON_GAIN as ONE_DRAGON_GAIN
 
 
 # ---- the policies --------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from gamebag.fast.dragon.layout import (
 )
 from gamebag.games.catch_a_dragon.dice import all_collections, legal_collections, set_points
 from gamebag.games.catch_a_dragon.rules import (
+    CatchADragon,
     DragonState,
     Phase,
 )
@@ -111,19 +112,17 @@ class DragonRules:
     cyclic: bool
 
 
-def _int_option(game: Game[Any, Any, Any], name: str, default: int) -> int:
-    value = game.options.get(name, default)
-    return value if isinstance(value, int) else default
-
-
 def rules_of(game: Game[Any, Any, Any]) -> DragonRules:
+    """What the configured rules engine plays by (its own values: no default is copied here)."""
+    if not isinstance(game, CatchADragon):
+        raise TypeError(f"the Catch A Dragon kernels play catch-a-dragon, not {game.game_id}")
     return DragonRules(
         players=game.num_players,
-        dice=_int_option(game, "dice", 4),
-        rounds=_int_option(game, "rounds", 4),
-        tiebreaks=_int_option(game, "max_tiebreak_rounds", 10),
-        duplicate_bust=str(game.options.get("duplicate_bust", "any")),
-        cyclic=bool(game.options.get("cyclic", True)),
+        dice=game.dice,
+        rounds=game.rounds,
+        tiebreaks=game.max_tiebreak_rounds,
+        duplicate_bust=game.duplicate_bust,
+        cyclic=game.cyclic,
     )
 
 

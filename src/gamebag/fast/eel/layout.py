@@ -4,15 +4,17 @@ A position is one ``int32`` row of ``WIDTH`` entries (a batch is ``[games, WIDTH
 per-seat blocks of ``MAX_SEATS`` entries, then single fields. A rules configuration is
 one ``int64`` row of ``CONFIG_WIDTH`` entries, so every option is a kernel argument and
 one compiled kernel serves both rule sets and every option set. Kernels read numbers from
-the configuration or from ``gamebag.fast`` modules only: ``gamebag.fast.cache`` stamps
-compiled kernels with those sources, so a constant from elsewhere could go stale.
+the configuration, from ``gamebag.fast`` modules, or from ``gamebag.games`` (the rules' own
+data): ``gamebag.fast.cache`` stamps compiled kernels with the sources of both packages, so
+no constant from elsewhere may be read, or it could go stale in the cache.
 """
 
 from __future__ import annotations
 
+# A player still in the round when it ends exits "last": the rules engine's own marker.
+from gamebag.games.eel_family.state import STILL_IN as STILL_IN
+
 MAX_SEATS = 8
-# A player still in the round when it ends exits "last" (the rules engine's STILL_IN).
-STILL_IN = 1_000_000
 # Policies of the compiled kernels, by code.
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1

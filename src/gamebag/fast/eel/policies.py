@@ -34,9 +34,9 @@ from gamebag.fast.eel.layout import (
     SCORES,
 )
 from gamebag.fast.rng import draw_below, helper, inlined_helper
+from gamebag.games.eel_family.strategy import ALIKE as ALIKE
+from gamebag.games.eel_family.strategy import TYPICAL_OTHER_GRAB as TYPICAL_OTHER_GRAB
 
-TYPICAL_OTHER_GRAB = 2
-ALIKE = 0.5
 _U64_MAX = np.uint64(0xFFFFFFFFFFFFFFFF)
 _TWO_53 = np.uint64(1 << 53)
 Table = npt.NDArray[np.float64]

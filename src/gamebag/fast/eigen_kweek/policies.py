@@ -37,6 +37,7 @@ from gamebag.fast.eigen_kweek.layout import (
     C_A_RIA_SKIP,
     C_CAPACITY,
     C_PLAYERS,
+    CARD_NAMES,
     CHANTAL,
     COINS,
     CORNERS,
@@ -81,6 +82,9 @@ from gamebag.fast.eigen_kweek.layout import (
     W_TACT,
 )
 from gamebag.fast.rng import draw_below, helper
+from gamebag.games.eigen_kweek.strategy import BLOCK_AT as BLOCK_AT
+from gamebag.games.eigen_kweek.strategy import HARM
+from gamebag.games.eigen_kweek.strategy import KEEP_WORTH as KEEP_WORTH
 
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
@@ -88,10 +92,8 @@ Ints = npt.NDArray[np.int64]
 UInts = npt.NDArray[np.uint64]
 _GROWTH = np.array(GROWTH, np.int64)
 _ALPHA = np.array(ALPHA_RANK, np.int64)
-# How much a revealed opponent card hurts, for JULITA (the heuristic's HARM; 0: never worth a block).
-_HARM = np.array([1.0, 3.0, 1.0, 1.0, 3.0, 2.0, 2.5, 0.5, 1.5, 2.0, 5.0, 1.5, 0.0, 2.5])
-BLOCK_AT = 2.0
-KEEP_WORTH = 3.0
+# How much a revealed opponent card hurts, for JULITA, by card index (the heuristic's HARM).
+_HARM = np.array([HARM.get(name, 0.0) for name in CARD_NAMES])
 
 
 # ---- menus -----------------------------------------------------------------------------------
