@@ -77,7 +77,8 @@ class EigenKweekEngine(FastEngine):
     game_id: ClassVar[str] = "eigen-kweek"
 
     def __init__(self) -> None:
-        # A search plays out thousands of times per move: the tables are built once per game.
+        # Searches play out thousands of times per move, tournaments one game per call: the tables
+        # are built once per game object.
         self._prepared: PreparedCache[Tables] = PreparedCache(8)
 
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
@@ -97,6 +98,12 @@ class EigenKweekEngine(FastEngine):
                 return parsed
         return None
 
+    def _tables(self, game: Game[Any, Any, Any]) -> Tables:
+        """The kernels' tables of ``game``, built once per game object (tournaments play one game per call)."""
+        tables = self._prepared.get(game, (), lambda: kernel_tables(game))
+        assert tables is not None  # kernel_tables always returns its tables
+        return tables
+
     def _agents(self, agents: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         codes = np.zeros(MAX_SEATS, np.int64)
         masks = np.zeros(MAX_SEATS, np.int64)
@@ -111,7 +118,7 @@ class EigenKweekEngine(FastEngine):
         self, game: Game[Any, Any, Any], agents: Sequence[str], seed: int | str, start: int, stop: int
     ) -> KweekBatchResult:
         self.check_batch(game, agents, start, stop)
-        cfg, acts, pays = kernel_tables(game)
+        cfg, acts, pays = self._tables(game)
         codes, masks = self._agents(agents)
         count = stop - start
         n = game.num_players
@@ -141,9 +148,7 @@ class EigenKweekEngine(FastEngine):
             return None
         if self.unsupported(game, agents) is not None or len(agents) != game.num_players:
             return None
-        tables = self._prepared.get(game, (), lambda: kernel_tables(game))
-        assert tables is not None  # kernel_tables always returns its tables
-        cfg, acts, pays = tables
+        cfg, acts, pays = self._tables(game)
         codes, masks = self._agents(agents)
         row = row_from_state(game, state)
         key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
