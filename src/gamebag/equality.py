@@ -39,10 +39,10 @@ from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng, derive_rng
 
 AnyGame = Game[Any, Any, Any]
-# A seat's choice at a rules-engine state: (state, seat, rng) -> action. Seeded agents become
-# choosers through a one-line wrapper (the harness needs only the protocol, no agents).
-Chooser = Callable[[Any, int, Rng], Any]
-Row = npt.NDArray[Any]
+# A seat's choice at a rules-engine state: (state, seat, its legal actions, rng) -> action. Seeded
+# agents become choosers through a one-line wrapper (the harness needs only the protocol, no agents).
+Chooser = Callable[[Any, int, Sequence[Any], Rng], Any]
+Row = npt.NDArray[Any] | Sequence[Any]  # an engine's full state: an array or a list of numbers
 MAX_PROBLEMS = 5  # a replay stops collecting (and the game it is in stops) after this many problems
 MAX_STEPS = 1_000_000
 
@@ -90,7 +90,7 @@ class EngineReplay:
         """Checks at the end of a game (returns, length), against the terminal rules state."""
         return []
 
-    def describe(self, expected: Row, got: Row) -> str:
+    def describe(self, expected: npt.NDArray[Any], got: npt.NDArray[Any]) -> str:
         """The fields where ``got`` differs from ``expected``."""
         names = list(self.field_names)
         diffs = np.flatnonzero(np.asarray(expected) != np.asarray(got))
@@ -138,13 +138,19 @@ class Sample:
     length: npt.NDArray[Any]
 
 
+def _as_list(row: Any) -> list[Any]:
+    return row.tolist() if isinstance(row, np.ndarray) else list(row)
+
+
 def _check(engine: EngineReplay, state: Any, log: ReplayLog, where: str) -> None:
     """Compare the engine with rules state ``state`` (where it has a row): full state, conservation, views."""
     if not engine.comparable(state):
         return
-    expected, got = np.asarray(engine.expected(state)), np.asarray(engine.row())
-    if expected.shape != got.shape or not np.array_equal(expected, got):
-        detail = engine.describe(expected, got) if expected.shape == got.shape else f"shapes {expected.shape}"
+    expected, got = engine.expected(state), engine.row()
+    # Compared as Python lists: a row is short, and this runs after every step of every replayed game.
+    if _as_list(expected) != _as_list(got):
+        wanted, found = np.asarray(expected), np.asarray(got)
+        detail = engine.describe(wanted, found) if wanted.shape == found.shape else f"shapes {wanted.shape}"
         log.problems.append(f"{where}: {detail}")
     broken = engine.conservation()
     if broken is not None:
@@ -179,8 +185,9 @@ def replay(
                 engine.chance(state, outcome, after)
             else:
                 log.decisions.append(state)
-                moves = {seat: choosers[seat](state, seat, rng) for seat in game.acting_players(state)}
-                after = game.apply(state, moves)
+                legal = game.legal_actions_by_seat(state)
+                moves = {seat: choosers[seat](state, seat, choices, rng) for seat, choices in legal.items()}
+                after = game.apply_chosen(state, moves, legal)
                 engine.decide(state, moves, after)
             state = after
             log.steps += 1
@@ -211,8 +218,9 @@ def play_rules(game: AnyGame, seating: Sequence[Chooser], games: int, seed: int 
             if kind is NodeKind.CHANCE:
                 state = game.advance_chance(state, rng)
             else:
-                moves = {seat: seating[seat](state, seat, rng) for seat in game.acting_players(state)}
-                state = game.apply(state, moves)
+                legal = game.legal_actions_by_seat(state)
+                moves = {seat: seating[seat](state, seat, choices, rng) for seat, choices in legal.items()}
+                state = game.apply_chosen(state, moves, legal)
         else:
             raise RuntimeError(f"{game.game_id} did not end within {MAX_STEPS} steps")
         returns.append(game.returns(state))

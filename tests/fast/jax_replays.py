@@ -160,11 +160,11 @@ class PigJaxReplay(DiceJaxReplay):
     def chance(self, before: Any, outcome: Any, after: Any) -> None:
         self.current = self.apply_roll(self.current, outcome)
 
-    def expected(self, state: Any) -> np.ndarray:
-        return np.array(fast_pig.board_row(state), np.int32)
+    def expected(self, state: Any) -> list[int]:
+        return fast_pig.board_row(state)
 
     def conservation(self) -> str | None:
-        return pig_conservation(self.row(), self.pig.goal)
+        return pig_conservation(self.row().tolist(), self.pig.goal)
 
     def finish(self, state: Any) -> list[str]:
         problems = super().finish(state)
@@ -186,8 +186,8 @@ class DragonJaxReplay(DiceJaxReplay):
     def chance(self, before: Any, outcome: Any, after: Any) -> None:
         self.current = self.apply_roll(self.current, np.array(dice_counts(outcome), np.int32))
 
-    def expected(self, state: Any) -> np.ndarray:
-        return np.array(fast_dragon.board_row(state), np.int32)
+    def expected(self, state: Any) -> list[int]:
+        return fast_dragon.board_row(state)
 
     def conservation(self) -> str | None:
-        return dragon_conservation(self.row(), self.dragon.dice, self.game.num_players)
+        return dragon_conservation(self.row().tolist(), self.dragon.dice, self.game.num_players)

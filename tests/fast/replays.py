@@ -30,7 +30,7 @@ AnyGame = Game[Any, Any, Any]
 def agent_chooser(game: AnyGame, name: str) -> Chooser:
     """A seeded agent as a chooser (it draws from the replay's generator)."""
     agent = make_agent(name, game)
-    return lambda state, seat, rng: agent.act(SeatView(game, state, seat), rng)
+    return lambda state, seat, legal, rng: agent.act(SeatView(game, state, seat, legal), rng)
 
 
 def seatings_of(game: AnyGame, seatings: Sequence[Sequence[str]]) -> list[list[Chooser]]:
@@ -41,7 +41,7 @@ def seatings_of(game: AnyGame, seatings: Sequence[Sequence[str]]) -> list[list[C
 def random_counts(game: EelFamilyGame) -> list[list[Chooser]]:
     """One seating of uniformly random grab counts (0 .. max_grab), as the ``random`` agent plays."""
 
-    def choose(state: Any, seat: int, rng: Rng) -> int:
+    def choose(state: Any, seat: int, legal: Sequence[int], rng: Rng) -> int:
         return rng.randrange(game.max_grab + 1)
 
     return [[choose] * game.num_players]
@@ -154,7 +154,7 @@ class PigKernelReplay(EngineReplay):
         self.goal = fast_pig.rules_of(game).goal
         self.board = np.zeros((1, fast_pig.FIELDS), dtype=np.int32)
         self.keep_rows = keep_rows
-        self.rows: list[np.ndarray] = []  # with keep_rows: the rules rows of every state met
+        self.rows: list[list[int]] = []  # with keep_rows: the rules rows of every state met
 
     def reset(self) -> None:
         fast_pig.reset_row(self.board, 0)
@@ -168,29 +168,28 @@ class PigKernelReplay(EngineReplay):
     def row(self) -> np.ndarray:
         return self.board[0]
 
-    def expected(self, state: Any) -> np.ndarray:
-        row = np.array(fast_pig.board_row(state), np.int32)
+    def expected(self, state: Any) -> list[int]:
+        row = fast_pig.board_row(state)
         if self.keep_rows:
             self.rows.append(row)
         return row
 
     def conservation(self) -> str | None:
-        return pig_conservation(self.board[0], self.goal)
+        return pig_conservation(self.board[0].tolist(), self.goal)
 
     def finish(self, state: Any) -> list[str]:
         got = fast_pig.round_number(self.board, 0)
         return [] if got == self.game.round_number(state) else [f"round {got}, rules {self.game.round_number(state)}"]
 
 
-def pig_conservation(row: np.ndarray, goal: int) -> str | None:
+def pig_conservation(row: list[int], goal: int) -> str | None:
     """Points are never negative, and only a finished game's winner holds the goal."""
     scores = row[fast_pig.SCORE0 : fast_pig.SCORE1 + 1]
-    if (scores < 0).any() or row[fast_pig.TOTAL] < 0:
-        return f"negative points in {row.tolist()}"
-    over = row[fast_pig.PHASE] == fast_pig.OVER
+    if min(scores) < 0 or row[fast_pig.TOTAL] < 0:
+        return f"negative points in {row}"
     reached = [seat for seat in range(2) if scores[seat] >= goal]
-    if reached != ([int(row[fast_pig.WINNER])] if over else []):
-        return f"the goal is held by {reached} in {row.tolist()}"
+    if reached != ([row[fast_pig.WINNER]] if row[fast_pig.PHASE] == fast_pig.OVER else []):
+        return f"the goal is held by {reached} in {row}"
     return None
 
 
@@ -199,16 +198,16 @@ def dice_counts(faces: tuple[int, ...]) -> list[int]:
     return [faces.count(face) for face in range(1, 7)]
 
 
-def dragon_conservation(row: np.ndarray, dice: int, players: int) -> str | None:
+def dragon_conservation(row: list[int], dice: int, players: int) -> str | None:
     """Every die of a turn is held or just rolled while the seat collects, never more than the turn's dice
     anywhere, and banked points are never negative."""
-    held = int(row[fast_dragon.COLLECTED : fast_dragon.COLLECTED + 6].sum())
-    shown = int(row[fast_dragon.ROLLED : fast_dragon.ROLLED + 6].sum())
+    held = sum(row[fast_dragon.COLLECTED : fast_dragon.COLLECTED + 6])
+    shown = sum(row[fast_dragon.ROLLED : fast_dragon.ROLLED + 6])
     collecting = row[fast_dragon.PHASE] == fast_dragon.COLLECTING
     if max(held, shown) > dice or (collecting and held + shown != dice):
-        return f"{held} dice held and {shown} rolled of {dice} in {row.tolist()}"
-    if (row[fast_dragon.SCORES : fast_dragon.SCORES + players] < 0).any():
-        return f"negative scores in {row.tolist()}"
+        return f"{held} dice held and {shown} rolled of {dice} in {row}"
+    if min(row[fast_dragon.SCORES : fast_dragon.SCORES + players]) < 0:
+        return f"negative scores in {row}"
     return None
 
 
@@ -233,8 +232,8 @@ class DragonKernelReplay(EngineReplay):
     def row(self) -> np.ndarray:
         return self.board[0]
 
-    def expected(self, state: Any) -> np.ndarray:
-        return np.array(fast_dragon.board_row(state), np.int32)
+    def expected(self, state: Any) -> list[int]:
+        return fast_dragon.board_row(state)
 
     def conservation(self) -> str | None:
-        return dragon_conservation(self.board[0], self.dice, self.game.num_players)
+        return dragon_conservation(self.board[0].tolist(), self.dice, self.game.num_players)

@@ -10,6 +10,7 @@ engine's exact chance distribution, and whole random games run under ``jit`` and
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,8 @@ GAMES_EACH = 3
 def uniform_legal(game: Any) -> list[list[Any]]:
     """One seating choosing uniformly among each seat's legal counts."""
 
-    def choose(state: Any, seat: int, rng: Rng) -> Any:
-        return rng.choice(list(game.legal_actions(state, seat)))
+    def choose(state: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
+        return rng.choice(list(legal))
 
     return [[choose] * game.num_players]
 
