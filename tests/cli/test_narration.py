@@ -156,3 +156,22 @@ def test_the_terminal_names_seats_and_keeps_table_columns() -> None:
     assert rows[1].startswith("Player 1     12") and rows[2].startswith("Bot 2         3")
     assert rows[1].index("12") == rows[2].index("3") - 1 == rows[0].index("score") + 3
     assert [terminal.full_name(p) for p in range(3)] == ["Player 1 (you)", "Bot 2 (heuristic)", "Bot 3 (random)"]
+
+
+def test_terminal_texts_count_their_nouns_in_words() -> None:
+    """No "(s)" anywhere a seat reads: counted nouns take their number ("1 coin", "3 eels")."""
+    from gamebag.core.words import counted
+    from gamebag.games.eel_family.render import action_words
+
+    assert counted(1, "coin") == "1 coin" and counted(3, "weed token") == "3 weed tokens"
+    assert counted(0, "eel") == "0 eels"
+    exit_words = action_words({"seat": 0, "reserves": [1, 0]}, 0)
+    assert exit_words == "exit: score the 1 eel in your reserve and leave the round"
+    assert action_words({"seat": 0, "reserves": [1, 0]}, 1) == "grab 1 token"
+    import inspect
+
+    import gamebag.games.eel_family.render as eel_render
+    import gamebag.games.eigen_kweek.render as kweek_render
+
+    for module in (eel_render, kweek_render):
+        assert "(s)" not in inspect.getsource(module), module.__name__

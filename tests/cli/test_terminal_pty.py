@@ -115,7 +115,7 @@ def test_eigen_kweek_shows_card_texts_words_and_every_event(tmp_path: Path) -> N
     assert "This decision:" in screen and "Phase: Deal Characters" in screen
     # Choices in words, with their codes as shortcuts.
     assert re.search(r"\[1\] choose \S.* for this round  \(choose:", screen)
-    assert re.search(r"\[\d+\] bid \d+ weed token\(s\)  \(bid:\d+\)", screen)
+    assert re.search(r"\[\d+\] bid (1 weed token|\d+ weed tokens)  \(bid:\d+\)", screen)
     # A decision with one legal choice is played after a notice.
     assert "Only one choice now, so it is played:" in screen
     # Events since the last decision: the other seats' acts, bids and corners, in the rulebook's words.
@@ -154,7 +154,7 @@ def test_eel_games_show_the_grabs_after_the_player_exits(tmp_path: Path, game_id
     exit_line = screen.index("Player 1 exited scoring")
     after = screen[exit_line:]
     # The grabs of the others after the player left are all told, by number, up to the round's end.
-    assert re.search(r"Grab \d+ of round 1: Bot [234] grabbed \d+: \d+ eel\(s\), \d+ snake\(s\)", after)
+    assert re.search(r"Grab \d+ of round 1: Bot [234] grabbed \d+: \d+ eels?, \d+ snakes?", after)
     assert re.search(r"Snake outbreak!|Everyone has exited", after)
     assert "Round 2 begins" in after
     # Each grab is told once: the table under the narration does not repeat the last one.

@@ -7,6 +7,7 @@ Seats are written ``seat N`` (the terminal puts its seat names in their place); 
 from __future__ import annotations
 
 from gamebag.core.protocol import JsonDict
+from gamebag.core.words import counted
 
 SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 
@@ -85,7 +86,7 @@ def describe_grab(last: JsonDict) -> str:
             parts.append(f"seat {p} exited scoring {last['scored'][p]}")
             continue
         eels, snakes = last["eels"][p], last["snakes"][p]
-        text = f"seat {p} grabbed {count}: {eels} eel(s), {snakes} snake(s)"
+        text = f"seat {p} grabbed {count}: {counted(eels, 'eel')}, {counted(snakes, 'snake')}"
         if p in last["exited"]:
             text += f", then had to exit scoring {last['scored'][p]}"
         parts.append(text)
@@ -129,8 +130,8 @@ def action_words(view: JsonDict, action: object) -> str:
     if action == 0:
         seat = view.get("seat")
         reserve = view["reserves"][seat] if isinstance(seat, int) else 0
-        return f"exit: score the {reserve} eel(s) in your reserve and leave the round"
-    return f"grab {action} token(s)"
+        return f"exit: score the {counted(reserve, 'eel')} in your reserve and leave the round"
+    return f"grab {counted(int(str(action)), 'token')}"
 
 
 def decision_help(view: JsonDict) -> str:

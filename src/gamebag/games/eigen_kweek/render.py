@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.core.words import counted
 from gamebag.games.eigen_kweek.characters import describe_target
 from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
 
@@ -78,8 +79,8 @@ def render_view(view: JsonDict) -> str:
     lines = [
         f"[bold]Round {view['round']}[/bold] (cap {view['max_rounds']}) - phase: {view['phase']}, "
         f"step: {view['step']}",
-        f"Pot: {view['pot']} weed tokens. Coin bag: {view['bag']['coins']} coin(s). "
-        f"Trading table corners 1-4: {', '.join(str(c) for c in view['corners'])} coin(s) (face down)",
+        f"Pot: {counted(view['pot'], 'weed token')}. Coin bag: {counted(view['bag']['coins'], 'coin')}. "
+        f"Trading table corners 1-4: {', '.join(str(c) for c in view['corners'])} coins (face down)",
         "Plant cards (cost:tokens): capacity "
         + ", ".join(f"{c}:{rules['capacity'][c]}" for c in rules["capacity"])
         + "; plough over costs "
@@ -205,6 +206,10 @@ def action_words(view: JsonDict, action: Any) -> str:
     return words(view, you, parts) if words is not None else action
 
 
+def _own_tokens(view: JsonDict, cost: str, noun: str) -> str:
+    return counted(_tokens_on(view, view["seat"], cost), noun)
+
+
 def _tokens_on(view: JsonDict, seat: int, cost: str) -> int:
     for slot in view["table"][seat]["board"]:
         if str(slot["cost"]) == cost:
@@ -224,17 +229,17 @@ _WORDS: dict[str, Any] = {
         "left": "everyone passes to the left (to the next seat)",
         "right": "everyone passes to the right (to the previous seat)",
     }[p[0]],
-    "keun": lambda v, y, p: f"take the {_tokens_on(v, int(p[0]), p[1])} weed token(s) on the {p[1]} card of "
+    "keun": lambda v, y, p: f"take the {counted(_tokens_on(v, int(p[0]), p[1]), 'weed token')} on the {p[1]} card of "
     f"seat {p[0]}" + (" (yours)" if int(p[0]) == v["seat"] else ""),
     "griet": lambda v, y, p: f"fill your {p[0]} card",
     "rob": lambda v, y, p: f"take a coin{f' worth {p[1]}' if len(p) > 1 else ''} from seat {p[0]}",
     "bernard": lambda v, y, p: f"block seat {p[0]} for the cultivate phase",
-    "bid": lambda v, y, p: f"bid {p[0]} weed token(s)",
-    "corner": lambda v, y, p: f"take corner {p[0]} ({v['corners'][int(p[0]) - 1]} coin(s))",
+    "bid": lambda v, y, p: f"bid {counted(int(p[0]), 'weed token')}",
+    "corner": lambda v, y, p: f"take corner {p[0]} ({counted(v['corners'][int(p[0]) - 1], 'coin')})",
     "sow": lambda v, y, p: f"sow the {p[0]} plant card, paying {p[1]}",
-    "plough": lambda v, y, p: f"plough over the {p[0]} card ({_tokens_on(v, v['seat'], p[0])} token(s)) into a "
+    "plough": lambda v, y, p: f"plough over the {p[0]} card ({_own_tokens(v, p[0], 'token')}) into a "
     f"potato sack, paying {p[1]}",
-    "harvest": lambda v, y, p: f"harvest the {_tokens_on(v, v['seat'], p[0])} weed token(s) on your {p[0]} card",
+    "harvest": lambda v, y, p: f"harvest the {_own_tokens(v, p[0], 'weed token')} on your {p[0]} card",
     "harvest_all": lambda v, y, p: "JOS: harvest all your plant cards at once",
     "keep": lambda v, y, p: f"keep {y.get('card') or 'your card'} for next round",
     "hand_in": lambda v, y, p: f"hand {y.get('card') or 'your card'} in",
