@@ -76,3 +76,21 @@ def test_a_host_hands_a_seat_only_to_a_bot_that_can_play_the_table(tmp_path: Pat
         answer = client.post(f"/api/tables/{table['id']}/seats/1/bot", json={"agent": "equilibrium"}, headers=headers)
     assert answer.status_code == 400
     assert "equilibrium cannot play this table" in answer.json()["error"]
+
+
+def test_the_lobby_asks_which_bots_play_the_options_chosen(tmp_path: Path) -> None:
+    """The form's player count and options both decide the bots it offers (asked as they change)."""
+    with web_client(tmp_path) as client:
+        default = client.post("/api/games/agents", json={"game": "eel-harvest", "players": 2})
+        changed = client.post(
+            "/api/games/agents", json={"game": "eel-harvest", "players": 2, "options": {"target": 12}}
+        )
+        wrong = client.post("/api/games/agents", json={"game": "eel-harvest", "options": {"target": -1}})
+        unknown = client.post("/api/games/agents", json={"game": "chess"})
+    assert default.status_code == 200 and "equilibrium" in default.json()["agents"]
+    assert changed.status_code == 200 and "equilibrium" not in changed.json()["agents"]
+    assert "heuristic" in changed.json()["agents"]
+    assert wrong.status_code == 400 and "target" in wrong.json()["error"]
+    assert unknown.status_code == 400
+    script = (Path(gamebag.__file__).parent / "web" / "static" / "js" / "lobby.js").read_text(encoding="utf-8")
+    assert '"/api/games/agents"' in script and 'addEventListener("change", refreshBots)' in script

@@ -32,7 +32,7 @@ from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import agent_bounds, agents_for, catalogue, check_agent_for, rules_markdown
+from gamebag.web.lobby import agent_bounds, agents_for, agents_for_request, catalogue, check_agent_for, rules_markdown
 from gamebag.web.logsafe import guard_log
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
@@ -221,6 +221,16 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         """Every game, its player counts, options and the agents that can fill a seat."""
         return catalogue()
+
+    @app.post("/api/games/agents")
+    async def game_agents(request: Request) -> JSONResponse:
+        """The bots that can play a table of this game, player count and options (no solve: quick checks)."""
+        body = await request.body()  # the guard has bounded its size while it was read
+        try:
+            data = parse_json(body or b"null")
+        except BadJsonError as error:
+            return _error(400, f'the request body must be JSON, for example {{"game": "eel-harvest"}}: {error}')
+        return JSONResponse({"agents": agents_for_request(data)})
 
     @app.get("/api/games/{game_id}/rules")
     async def rules(game_id: str) -> dict[str, Any]:

@@ -132,6 +132,26 @@ def agents_for(game: Game[Any, Any, Any]) -> list[str]:
     return [name for name in playable_agents(game.game_id) if agent_refusal(name, game) is None]
 
 
+def agents_for_request(data: Any) -> list[str]:
+    """The agents that can play the table ``{"game", "players"?, "options"?}`` would open (the lobby form
+    asks as its player count and options change, so it offers only bots that can play them)."""
+    if not isinstance(data, dict) or set(data) - {"game", "players", "options"}:
+        raise LobbyError("the request must be a JSON object with 'game' and optional 'players' and 'options'")
+    game_id, options = data.get("game"), data.get("options") or {}
+    if not isinstance(game_id, str) or game_id not in gamebag.game_ids():
+        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.game_ids())}")
+    if not isinstance(options, dict):
+        raise LobbyError("'options' must be an object of option names to values")
+    try:
+        game = gamebag.make(game_id, data.get("players"), **options)
+    except GamebagError as error:
+        raise LobbyError(str(error)) from None
+    except (TypeError, ValueError) as error:
+        raise LobbyError(f"{game_id}: {error}") from None
+    check_options(game_id, game.options)
+    return agents_for(game)
+
+
 def check_agent_for(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
     """The cleaned spec of an agent that can play ``game``, else ``LobbyError`` with its reason."""
     cleaned = check_agent_spec(spec, game.game_id, where)

@@ -52,6 +52,7 @@ function renderOptions(game) {
     }
     input.dataset.option = option.name;
     input.dataset.kind = option.kind;
+    input.addEventListener("change", refreshBots);
     elements.options.appendChild(h("label", { for: id, title: option.doc }, option.name.replaceAll("_", " ")));
     elements.options.appendChild(h("div", {}, input, h("div", { class: "small muted" }, option.doc)));
   }
@@ -62,6 +63,42 @@ function renderSeats() {
   // Only the bots that can play a table of this many players (two-player solvers, policies
   // shipped for one player count); the server refuses the others with the agent's reason.
   const agents = (selected.agents_by_players || {})[String(count)] || selected.agents;
+  drawSeats(count, agents);
+  refreshBots();
+}
+
+// The options change which bots can play too (the equilibrium is solved for the rulebook's
+// numbers): ask the server, which checks them as it would on Open, and offer only those.
+let botsAsked = 0;
+let botsTimer = null;
+function refreshBots() {
+  clearTimeout(botsTimer);
+  botsTimer = setTimeout(async () => {
+    const asked = ++botsAsked;
+    const count = Number(elements.players.value);
+    const response = await fetch("/api/games/agents", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: selected.id, players: count, options: optionValues() }),
+    }).catch(() => null);
+    if (!response || !response.ok || asked !== botsAsked) return; // Open will say what is wrong
+    const { agents } = await response.json();
+    updateBotChoices(agents);
+  }, 250);
+}
+
+function updateBotChoices(agents) {
+  const preferred = agents.includes("heuristic") ? "heuristic" : agents[0];
+  for (const select of elements.seatRows.querySelectorAll("select")) {
+    const was = select.value;
+    const keep = was === "" || agents.includes(was) ? was : preferred;
+    select.replaceChildren(
+      h("option", { value: "", selected: keep === "" }, "a person (invite link)"),
+      ...agents.map((a) => h("option", { value: a, selected: a === keep }, `bot: ${a}`)),
+    );
+  }
+}
+
+function drawSeats(count, agents) {
   const preferred = agents.includes("heuristic") ? "heuristic" : agents[0];
   elements.seatRows.replaceChildren();
   for (let seat = 0; seat < count; seat += 1) {
