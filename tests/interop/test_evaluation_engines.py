@@ -20,6 +20,7 @@ policies (the configurations where an evaluation gap was reported):
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -69,10 +70,10 @@ def test_learned_against_heuristic_in_lockstep(game_id: str, players: int) -> No
     observed = np.zeros((1, players, batch.OBSERVATION_SIZE), np.float32)
     everything = np.ones((1, game.max_grab + 1), np.bool_)
 
-    def learner(state: Any, seat: int, rng: Rng) -> int:
+    def learner(state: Any, seat: int, legal: Sequence[Any], rng: Rng) -> int:
         """The learned agent's choice, checked against the policy on the kernel's observation."""
         nonlocal checked
-        chosen = int(learned.act(SeatView(game, state, seat), rng))
+        chosen = int(learned.act(SeatView(game, state, seat, legal), rng))
         batch.observe(expected_row(game, state)[None, :], cfg, observed)
         compiled = int(policy.act(observed[0, seat][None, :], everything)[0])
         checked += 1
@@ -80,10 +81,10 @@ def test_learned_against_heuristic_in_lockstep(game_id: str, players: int) -> No
             decisions.append(f"seat {seat} (learned): rules {chosen}, compiled {compiled} in {state}")
         return chosen
 
-    def opponent(state: Any, seat: int, rng: Rng) -> int:
+    def opponent(state: Any, seat: int, legal: Sequence[Any], rng: Rng) -> int:
         """The rules-engine heuristic's choice, checked against the compiled heuristic's."""
         nonlocal checked
-        chosen = int(heuristic.act(SeatView(game, state, seat), rng))
+        chosen = int(heuristic.act(SeatView(game, state, seat, legal), rng))
         compiled = int(heuristic_choice(expected_row(game, state), cfg, seat))
         checked += 1
         if compiled != chosen:
