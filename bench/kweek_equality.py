@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "tests" / "fast")]
 
-from kweek_helpers import replay  # noqa: E402
+from kweek_replay import replay  # noqa: E402
 from test_kweek_equality import OPTION_SETS, mixed_agents  # noqa: E402
 
 import gamebag  # noqa: E402

@@ -1,6 +1,6 @@
 """The compiled Eigen Kweek engine is the rules engine: replayed games, decisions, tensors, distributions.
 
-``kweek_helpers.replay`` compares the full position after every step, every menu,
+``kweek_replay.replay`` compares the full position after every step, every menu,
 every observation tensor, conservation, and each heuristic decision with its random
 draws. Here a few games per option set (the suite's share); ``bench/kweek_equality.py``
 replays 1,000 games per option set.
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kweek_helpers import replay
+from kweek_replay import replay
 
 import gamebag
 from equality_sets import EQUALITY_SETS

@@ -125,6 +125,8 @@ def evaluate(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, not {seed!r}")
     lineup = _opponents(opponents, count)
+    if isinstance(policy, NumpyPolicy):
+        _check_shape(policy, table)
     kind, make_batch = _engine(table, engine, lineup)
     act = policy_function(policy, batched=batched, deterministic=deterministic)
     outcomes: list[NDArray[np.float64]] = []
@@ -143,6 +145,18 @@ def evaluate(
             lengths.append(steps)
             seats.append(np.full(len(shares), seat, dtype=np.int64))
     return _summarise(table.game_id, count, tuple(lineup), kind, seed, outcomes, seats, lengths)
+
+
+def _check_shape(policy: NumpyPolicy, table: Any) -> None:
+    """Refuse a policy made for another game's observations or actions, naming both sizes."""
+    inputs, outputs = policy.layers[0][0].shape[0], policy.layers[-1][0].shape[1]
+    size = len(table.observation_tensor(table.initial_state(), 0))
+    actions = len(table.all_actions())
+    if (inputs, outputs) != (size, actions):
+        raise ValueError(
+            f"the policy takes {inputs} observation numbers and chooses among {outputs} actions; "
+            f"{table.game_id} with {table.num_players} players gives {size} and has {actions}"
+        )
 
 
 def policy_function(policy: Any, *, batched: bool = False, deterministic: bool = True) -> BatchedPolicy:
