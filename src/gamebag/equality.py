@@ -26,6 +26,7 @@ A third party writes ``class MyReplay(EngineReplay)`` for their engine, then::
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -47,7 +48,7 @@ MAX_PROBLEMS = 5  # a replay stops collecting (and the game it is in stops) afte
 MAX_STEPS = 1_000_000
 
 
-class EngineReplay:
+class EngineReplay(ABC):
     """One engine game driven through a rules-engine game: the adapter an engine's author writes.
 
     ``reset`` starts a game; ``decide`` and ``chance`` apply what happened at rules state
@@ -58,20 +59,25 @@ class EngineReplay:
 
     field_names: Sequence[str] = ()
 
+    @abstractmethod
     def reset(self) -> None:
-        raise NotImplementedError
+        """Start an engine game."""
 
+    @abstractmethod
     def decide(self, before: Any, moves: Mapping[int, Any], after: Any) -> None:
-        raise NotImplementedError
+        """Apply the moves made at rules state ``before`` (which led to ``after``)."""
 
+    @abstractmethod
     def chance(self, before: Any, outcome: Any, after: Any) -> None:
-        raise NotImplementedError
+        """Apply the chance outcome drawn at ``before`` (which led to ``after``)."""
 
+    @abstractmethod
     def row(self) -> Row:
-        raise NotImplementedError
+        """The engine's full state now."""
 
+    @abstractmethod
     def expected(self, state: Any) -> Row:
-        raise NotImplementedError
+        """What the engine's row must equal at rules state ``state``."""
 
     def comparable(self, state: Any) -> bool:
         """Whether rules state ``state`` has an engine row (an engine may fold a chance node into a step)."""
