@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.cluster import Bus
@@ -125,38 +125,40 @@ class ManagerState:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    # ---- what one part calls in another (defined in manager.py, acting.py, automation.py, ownership.py)
-    def get(self, table_id: str) -> LiveTable:
-        raise NotImplementedError
+    # ---- what one part calls in another: declared for the type checker, defined in manager.py,
+    # acting.py, automation.py and ownership.py (the parts TableManager is made of)
+    if TYPE_CHECKING:
+        def get(self, table_id: str) -> LiveTable:
+            ...
 
-    def _unload(self, table_id: str, release: bool = True) -> None:
-        raise NotImplementedError
+        def _unload(self, table_id: str, release: bool = True) -> None:
+            ...
 
-    async def act(
-        self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
-    ) -> Submission:
-        raise NotImplementedError
+        async def act(
+            self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
+        ) -> Submission:
+            ...
 
-    def publish(self, table: LiveTable, only: Collection[int] | None = None) -> None:
-        raise NotImplementedError
+        def publish(self, table: LiveTable, only: Collection[int] | None = None) -> None:
+            ...
 
-    def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:
-        raise NotImplementedError
+        def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:
+            ...
 
-    def automate(self, table: LiveTable) -> None:
-        raise NotImplementedError
+        def automate(self, table: LiveTable) -> None:
+            ...
 
-    def _take_clock(self, table_id: str, message: dict[str, Any]) -> None:
-        raise NotImplementedError
+        def _take_clock(self, table_id: str, message: dict[str, Any]) -> None:
+            ...
 
-    def _inherit_clock(self, stored: StoredTable) -> None:
-        raise NotImplementedError
+        def _inherit_clock(self, stored: StoredTable) -> None:
+            ...
 
-    def _adopt_stored_clock(self, stored: StoredTable) -> None:
-        raise NotImplementedError
+        def _adopt_stored_clock(self, stored: StoredTable) -> None:
+            ...
 
-    def _demote(self, table_id: str) -> None:
-        raise NotImplementedError
+        def _demote(self, table_id: str) -> None:
+            ...
 
 
 def closed_words(reason: str) -> str:
