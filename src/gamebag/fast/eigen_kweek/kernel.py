@@ -117,7 +117,7 @@ from gamebag.fast.eigen_kweek.phases import (
     reveal_bids,
     take_corner,
 )
-from gamebag.fast.rng import draw_below, helper
+from gamebag.fast.rng import draw_below, helper, inlined_helper
 
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
@@ -144,7 +144,7 @@ def is_aimed(card: int) -> bool:  # pragma: no cover - compiled
     return card in (KEUN, GRIET, PASTOOR, BERNARD)
 
 
-@helper
+@inlined_helper
 def apply_window(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None:  # pragma: no cover - compiled
     if not reveal_step(s, cfg, acts, moves, s[WINDOW_STEP], w):
         close_window(s, cfg, w)
@@ -368,7 +368,7 @@ def chance_source(s: Row, cfg: Config, v: int) -> int:  # pragma: no cover - com
 
 
 # ---- drawing chance outcomes ------------------------------------------------------------------
-@helper
+@inlined_helper
 def sample_card(stack: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
     """A card uniform over the stack (bit mask): one draw over how many it holds, in card order."""
     count = 0
