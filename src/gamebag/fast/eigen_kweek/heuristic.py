@@ -22,6 +22,8 @@ from gamebag.fast.eigen_kweek.layout import (
     BERNARD_TARGET,
     BOARDS,
     C_A_BID,
+    C_A_CHOOSE,
+    C_A_CORNER,
     C_A_HAND_IN,
     C_A_HARVEST,
     C_A_HARVEST_ALL,
@@ -33,8 +35,10 @@ from gamebag.fast.eigen_kweek.layout import (
     C_CAPACITY,
     C_PLAYERS,
     CARD_PHASE,
+    CHOOSER,
     CORNER_COINS,
     CORNERS,
+    DEALT,
     FRANK,
     HELD,
     JOS,
@@ -45,6 +49,7 @@ from gamebag.fast.eigen_kweek.layout import (
     K_PLAY,
     K_TAKE,
     OLLANDER,
+    PAY_ROWS,
     PHASE,
     POLICY_HEURISTIC,
     RIA_CARD,
@@ -61,6 +66,8 @@ from gamebag.fast.eigen_kweek.layout import (
     ST_ROB,
     ST_WINDOW,
     STEP,
+    T_CHOSEN,
+    T_CHOSEN_LEN,
     TOKENS,
     VALUES,
     W_BEST,
@@ -68,8 +75,8 @@ from gamebag.fast.eigen_kweek.layout import (
     W_LEGAL,
     WINDOW_STEP,
 )
-from gamebag.fast.eigen_kweek.policies import _HARM as HARM
 from gamebag.fast.eigen_kweek.policies import (
+    _ALPHA,
     BLOCK_AT,
     KEEP_WORTH,
     affordable,
@@ -83,6 +90,7 @@ from gamebag.fast.eigen_kweek.policies import (
     tokens_on,
     worth_playing,
 )
+from gamebag.fast.eigen_kweek.policies import _HARM as HARM
 from gamebag.fast.rng import draw_below, helper, inlined_helper
 
 _CARD_PHASE = np.array(CARD_PHASE, np.int64)
@@ -186,12 +194,11 @@ def cheapest_payment(s: Row, acts: Ints, pays: Ints, row: int, seat: int, wealth
     """``_cheapest`` over the payments of ``pays`` row ``row`` that ``seat`` can afford (-1: none)."""
     if wealth < pays[row, 1]:
         return -1
-    best = -1
-    for i in range(pays[row, 0]):
-        a = pays[row, 2 + i]
-        if (best < 0 or acts[a, A_CHEAP] < acts[best, A_CHEAP]) and affordable(s, acts, seat, a):
-            best = a
-    return best
+    for i in range(pays[PAY_ROWS + row, 0]):  # the same payments, cheapest first
+        a = pays[PAY_ROWS + row, 2 + i]
+        if affordable(s, acts, seat, a):
+            return int(a)
+    return -1
 
 
 @helper
@@ -278,15 +285,92 @@ def bid(s: Row, cfg: Config, seat: int, key: np.uint64, ctr: UInts) -> int:  # p
 
 
 @helper
+def lowest_bit(mask: int) -> int:  # pragma: no cover - compiled
+    for i in range(64):
+        if (mask >> i) & 1:
+            return i
+    return -1
+
+
+@helper
+def choose_card(
+    s: Row, cfg: Config, first_choose: int, seat: int, abstain: int, key: np.uint64, ctr: UInts
+) -> int:  # pragma: no cover - compiled
+    """``_choose`` over the dealt cards without listing the menu (``choose:CARD`` in card name order)."""
+    a = s[DEALT + 2 * seat]
+    b = s[DEALT + 2 * seat + 1]
+    if b < 0 or (a >= 0 and _ALPHA[a] < _ALPHA[b]):
+        first, second = a, b
+    else:
+        first, second = b, a
+    if first < 0:
+        return -1  # nothing dealt: the seat does not choose
+    if second >= 0:
+        skip_first = (abstain >> first) & 1 == 1
+        skip_second = (abstain >> second) & 1 == 1
+        if skip_first != skip_second:  # abstaining leaves one card
+            if skip_first:
+                first = second
+            second = -1
+    if second < 0:
+        return int(cfg[C_A_CHOOSE + first])  # a menu of one: no draw
+    high = card_value(s, cfg, seat, first)
+    low = card_value(s, cfg, seat, second)
+    ties = 2 if high == low else 1
+    pick = draw_below(key, ctr[0], np.int64(ties))
+    ctr[0] += np.uint64(1)
+    if high >= low and pick == 0:
+        return int(cfg[C_A_CHOOSE + first])
+    return int(cfg[C_A_CHOOSE + second])
+
+
+@helper
+def corner(s: Row, cfg: Config, seat: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """``_corner``: the richest free corner (ties at random, in corner order), without listing the menu."""
+    if seat != s[CHOOSER]:
+        return -1
+    free = 0
+    top = -1
+    ties = 0
+    chosen = 0
+    for i in range(s[T_CHOSEN_LEN]):
+        chosen |= 1 << s[T_CHOSEN + i]
+    for c in range(CORNERS):
+        if (chosen >> c) & 1:
+            continue
+        free += 1
+        total = 0
+        for v in range(VALUES):
+            total += s[CORNER_COINS + c * VALUES + v]
+        if total > top:
+            top = total
+            ties = 0
+        if total == top:
+            ties |= 1 << c
+    if free == 1:
+        return int(cfg[C_A_CORNER + lowest_bit(ties)])
+    count = 0
+    rest = ties
+    while rest:
+        rest &= rest - 1
+        count += 1
+    pick = draw_below(key, ctr[0], np.int64(count))
+    ctr[0] += np.uint64(1)
+    for _ in range(pick):
+        ties &= ties - 1
+    return int(cfg[C_A_CORNER + lowest_bit(ties)])
+
+
+@inlined_helper
 def heuristic_choice(
     s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
 ) -> int:  # pragma: no cover - compiled
-    """``EigenKweekHeuristic(abstain).act`` for ``seat`` (-1 when it does not act)."""
+    """``EigenKweekHeuristic(abstain).act`` for ``seat`` (-1 when it does not act).
+
+    Inlined into its caller: most decisions are a window step holding a card of one phase,
+    decided here; the rest are ``decide``'s.
+    """
     step = s[STEP]
-    if step == ST_BID:
-        return bid(s, cfg, seat, key, ctr)
-    if step == ST_CULTIVATE:  # no cultivate action is abstained from, and the handler lists nothing
-        return cultivate(s, cfg, acts, pays, seat) if seat != s[BERNARD_TARGET] else -1
     if step == ST_WINDOW:
         card = s[HELD + seat]
         if card < 0:
@@ -298,6 +382,23 @@ def heuristic_choice(
             if s[WINDOW_STEP] == 1 and worth_playing(s, cfg, seat, card):
                 return int(cfg[C_A_PLAY + card])
             return int(cfg[C_A_PASS])
+    return decide(s, cfg, acts, pays, seat, abstain, key, ctr, w)
+
+
+@helper
+def decide(
+    s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
+) -> int:  # pragma: no cover - compiled
+    """``heuristic_choice`` at every step but a window step holding a card of one phase."""
+    step = s[STEP]
+    if step == ST_BID:
+        return bid(s, cfg, seat, key, ctr)
+    if step == ST_CULTIVATE:  # no cultivate action is abstained from, and the handler lists nothing
+        return cultivate(s, cfg, acts, pays, seat) if seat != s[BERNARD_TARGET] else -1
+    if step == ST_CHOOSE:
+        return choose_card(s, cfg, cfg[C_A_CHOOSE], seat, abstain, key, ctr)
+    if step == ST_CORNER:
+        return corner(s, cfg, seat, key, ctr)
     if abstain == 0:
         m = menu(s, cfg, acts, pays, seat, w, W_FILTER)
         if m == 0:
