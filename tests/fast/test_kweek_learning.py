@@ -28,7 +28,7 @@ def test_compiled_learned_picks_what_the_numpy_policy_picks(players: int) -> Non
     policy = shipped_policy(game)
     batch = EigenKweekEngine().step_batch(game, 24)
     batch.reset(5)
-    agents = ["learned"] + ["heuristic", "learned", "random"][: players - 1]
+    agents = ["learned", *["heuristic", "learned", "random"][: players - 1]]
     learned_seats = [seat for seat, agent in enumerate(agents) if agent == "learned"]
     met = 0
     for _ in range(160):
