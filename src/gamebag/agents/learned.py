@@ -151,17 +151,15 @@ class LearnedAgent(Agent):
         return self.actions[choice]
 
 
-def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
-    check_params("learned", params, ("sample",))
+def shipped_policy(game: Game[Any, Any, Any]) -> NumpyPolicy:
+    """The policy shipped for ``game`` (its id, player count and options), checked against its
+    observation layout and training options; ``UnknownAgentError`` says why there is none."""
     name = shipped_policies().get((game.game_id, game.num_players))
     if name is None:
         shipped = ", ".join(f"{g} ({n} players)" for g, n in sorted(shipped_policies())) or "none"
         raise UnknownAgentError(
             f"no learned policy ships for {game.game_id} with {game.num_players} players; shipped: {shipped}"
         )
-    sample = params.get("sample", "false").lower()
-    if sample not in ("true", "false"):
-        raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
     policy = load_policy(resources.files(POLICY_PACKAGE).joinpath(name))
     mismatch = layout_mismatch(policy, game)
     if mismatch is not None:
@@ -171,6 +169,24 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
         raise UnknownAgentError(
             f"the learned {game.game_id} policy was trained with options {trained_for}; this game has other options"
         )
+    return policy
+
+
+def shipped_layers(game: Game[Any, Any, Any]) -> tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]:
+    """The layers of ``shipped_policy(game)``, for the compiled engines (``gamebag.fast.weights``);
+    ``LookupError`` with the reason when none ships."""
+    try:
+        return shipped_policy(game).layers
+    except UnknownAgentError as error:
+        raise LookupError(str(error)) from None
+
+
+def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
+    check_params("learned", params, ("sample",))
+    policy = shipped_policy(game)
+    sample = params.get("sample", "false").lower()
+    if sample not in ("true", "false"):
+        raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
     return LearnedAgent(game, policy, sample=sample == "true")
 
 
