@@ -193,7 +193,7 @@ def resolved_at_close(card: int) -> bool:  # pragma: no cover - compiled
     return card in (RIA, KEUN, FLUPPE, GRIET, PASTOOR, BERNARD)
 
 
-@inlined_helper
+@helper
 def close_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     for card in range(NCARDS):
         if not resolved_at_close(card):
@@ -212,7 +212,7 @@ def close_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - co
     resolve_queue(s, cfg, w)
 
 
-@inlined_helper
+@helper
 def resolve_queue(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     while s[QLEN] > 0:
         card = queue_pop(s)
@@ -243,7 +243,7 @@ def resolve_queue(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - c
     after_window(s, cfg, w)
 
 
-@inlined_helper
+@helper
 def after_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     phase = s[PHASE]
     if phase == PH_DEAL:
