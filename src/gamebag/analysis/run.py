@@ -44,7 +44,7 @@ MAX_PLAYOUTS = 5000
 # keep the full default; a long one (an Eigen Kweek game: about 1,300 values over 230 events) gets
 # about 20 playouts per value and wider intervals, and stays within a few seconds
 # (bench/bench_analysis.py).
-GAME_STEPS = 3_000_000
+GAME_STEPS = 2_500_000
 
 
 class AnalysisError(GamebagError, ValueError):
