@@ -18,6 +18,7 @@ import gamebag
 from gamebag import plugins
 from gamebag.agents.solvers.solutions import rules_at, score_solution, turn_rules_keys, win_solution
 from gamebag.core.engines import engine_refusal
+from gamebag.core.errors import OptionError
 from gamebag.core.protocol import NodeKind
 from gamebag.core.registry import game_ids
 from gamebag.games.catch_a_dragon.rules import DragonState, Phase
@@ -130,6 +131,8 @@ def test_the_variant_option_plays_exactly_the_named_variant() -> None:
         own = gamebag.make(game_id, 2, **short, **extra)
         assert turn_rules_keys(combined) == turn_rules_keys(own)
         assert win_solution(combined).value == pytest.approx(win_solution(own).value, abs=1e-12)
+    with pytest.raises(OptionError, match=r"deal.*variant=riders"):
+        gamebag.make(VARIANTS, 2, variant="seasons", deal=2)  # one design, one name
     base = gamebag.make(VARIANTS, 2, **short)
     plain = gamebag.make("catch-a-dragon", 2, **short)
     assert win_solution(base).value == pytest.approx(win_solution(plain).value, abs=1e-12)

@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from gamebag.core.engines import EngineSupport, rules_only
+from gamebag.core.errors import OptionError
 from gamebag.core.options import Option
 from gamebag.core.protocol import JsonDict
 from gamebag.core.registry import register_variant
@@ -61,10 +62,17 @@ class DragonVariants(CatchADragon):
 
     def _configure(self) -> None:
         super()._configure()
-        chosen = VARIANTS[str(self.options["variant"])]
-        options = {name: value for name, value in self.options.items() if name in BASE_OPTIONS}
+        name = str(self.options["variant"])
+        chosen = VARIANTS[name]
+        options = {key: value for key, value in self.options.items() if key in BASE_OPTIONS}
         if chosen is RidersDragon:
             options["deal"] = self.options["deal"]
+        elif self.options["deal"] != DEAL.default:
+            # Two names for one design would let a search measure it twice and keep the luckier figure.
+            raise OptionError(
+                f"option 'deal' deals the riders' powers: it is for variant=riders, not variant={name} "
+                f"(leave it at {DEAL.default})"
+            )
         # The variant's own game, configured alike: its hooks decide every rule it changes.
         self.rules_of: CatchADragon = chosen(self.num_players, **options)
 
