@@ -164,10 +164,8 @@ class LearnedAgent(Agent):
 
 
 def shipped_policy(game: Game[Any, Any, Any]) -> NumpyPolicy:
-    """The policy shipped for ``game``'s configuration; ``UnknownAgentError`` saying why when none plays it.
-
-    A policy plays only the player count, options and observation layout it was trained on.
-    """
+    """The policy shipped for ``game`` (its id, player count and options), checked against its
+    observation layout and training options; ``UnknownAgentError`` says why there is none."""
     name = shipped_policies().get((game.game_id, game.num_players))
     if name is None:
         shipped = ", ".join(f"{g} ({n} players)" for g, n in sorted(shipped_policies())) or "none"
@@ -186,10 +184,19 @@ def shipped_policy(game: Game[Any, Any, Any]) -> NumpyPolicy:
     return policy
 
 
+def shipped_layers(game: Game[Any, Any, Any]) -> tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]:
+    """The layers of ``shipped_policy(game)``, for the compiled engines (``gamebag.fast.weights``);
+    ``LookupError`` with the reason when none ships."""
+    try:
+        return shipped_policy(game).layers
+    except UnknownAgentError as error:
+        raise LookupError(str(error)) from None
+
+
 def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
     check_params("learned", params, ("sample",))
-    sample = params.get("sample", "false").lower()
     policy = shipped_policy(game)
+    sample = params.get("sample", "false").lower()
     if sample not in ("true", "false"):
         raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
     return LearnedAgent(game, policy, sample=sample == "true")

@@ -28,7 +28,7 @@ from gamebag.core.errors import GamebagError, OptionError
 from gamebag.core.rng import derive_seed
 from gamebag.lab.cards import card_study
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, build_cells
-from gamebag.lab.execute import Executor, make_executor
+from gamebag.lab.execute import Executor, check_executor, make_executor
 from gamebag.lab.play import Block
 from gamebag.lab.quality import DEFAULT_TRACE_GAMES, QUALITY_METRICS, check_quality_limits, measure_quality
 from gamebag.lab.stats import Estimate
@@ -212,6 +212,7 @@ def check_settings(settings: TuneSettings) -> None:
         )
     check_limits(settings.games, None, settings.max_rounds)
     check_quality_limits(settings.metrics_games)
+    check_executor(settings.executor, settings.workers, settings.address)
     if not settings.dimensions or not settings.goals:
         raise GamebagError("a tune needs at least one --search and one --goal")
     # The agents and fixed options, checked once at the game's defaults for the searched options.
