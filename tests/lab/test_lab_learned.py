@@ -8,6 +8,7 @@ import pytest
 import gamebag
 from gamebag import lab
 from gamebag.agents.learned import shipped_policies
+from gamebag.fast import unavailable_reason
 from gamebag.lab.cells import FAST_AGENTS_BY_STRENGTH, Cell, build_cells, default_agent
 from gamebag.lab.play import FAST, RULES, STEPPED, Block, choose_engine, play_block
 from gamebag.lab.stepped import stepped_reason
@@ -69,14 +70,16 @@ def test_the_default_is_the_strongest_compiled_agent_of_every_player_count() -> 
             agent = default_agent(game_id, n, {})
             assert agent in FAST_AGENTS_BY_STRENGTH
             game = gamebag.make(game_id, n)
-            stepped = stepped_reason(game, ["learned"] * n) is None
+            seats = ["learned"] * n
+            compiled = unavailable_reason(game, seats) is None or stepped_reason(game, seats) is None
             if agent == "learned":
-                assert (game_id, n) in SHIPPED and stepped
-            elif (game_id, n) in SHIPPED and stepped:
+                assert (game_id, n) in SHIPPED and compiled
+            elif (game_id, n) in SHIPPED and compiled:
                 assert agent == "optimal-win"  # level with learned where it exists, so it stays first
     assert default_agent("catch-a-dragon", 2, {}) == "optimal-win"
-    # Eigen Kweek's step batch does not report finished games, so its policy would need the rules engine.
-    assert default_agent("eigen-kweek", 2, {}) == "heuristic"
+    # Eigen Kweek's kernels play its policy themselves.
+    assert default_agent("eigen-kweek", 2, {}) == "learned"
+    assert choose_engine(Cell(0, "eigen-kweek", 2, {}, ("learned", "learned"), 1)) == (FAST, None)
     assert default_agent("eel-harvest", 2, {}, learned=False) == "heuristic"
 
 

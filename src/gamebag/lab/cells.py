@@ -140,7 +140,8 @@ def default_agent(game_id: str, players: int, options: Mapping[str, Any], learne
     """The strongest agent of ``FAST_AGENTS_BY_STRENGTH`` that plays this configuration.
 
     ``learned`` plays only where a policy ships for this player count and these very
-    options and the compiled step batch can seat it (``gamebag.lab.stepped``); pass
+    options and a compiled engine plays it (in its kernels, or on its step batch:
+    ``gamebag.lab.stepped``); pass
     ``learned=False`` to leave it out (a search over options compares like with like).
     """
     game = gamebag.make(game_id, players, **options)
@@ -151,11 +152,14 @@ def default_agent(game_id: str, players: int, options: Mapping[str, Any], learne
 
 
 def plays(name: str, game: Game[Any, Any, Any], learned: bool = True) -> bool:
-    """Whether the default agent ``name`` plays ``game`` (``learned``: on the compiled step batch only)."""
+    """Whether the default agent ``name`` plays ``game`` (``learned``: compiled only, in the kernels or
+    on the step batch, never as a default on the rules engine)."""
     if name == LEARNED:
+        from gamebag.fast import unavailable_reason
         from gamebag.lab.stepped import stepped_reason
 
-        return learned and stepped_reason(game, [name] * game.num_players) is None
+        seats = [name] * game.num_players
+        return learned and (unavailable_reason(game, seats) is None or stepped_reason(game, seats) is None)
     try:
         make_agent(name, game)
     except UnknownAgentError:
