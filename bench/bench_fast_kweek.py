@@ -5,7 +5,12 @@ machine counts less) for 4-player games: the rules engine with heuristic seats, 
 whole-game kernel with heuristic and with random seats, and the step batch at
 N = 1024 (heuristic policy actions, then ``step`` and ``reset_done``), in games' worth
 of steps (steps per CPU-second over the mean steps of a game), each against the
-issue's target. Compilation is done before timing.
+issue's target. Compilation is done before timing, and the step batch is stepped to a
+steady state first (every env past its first restart), so the games finished in the
+timed window measure a game's mean length without the bias of the first games (none
+finishes in the first hundred steps). A last line gives the learner's path that training
+and the vector env take: ``learner_step`` (one compiled call: a learner seat choosing a
+uniform legal action, heuristic opponents, restarts, the learner's observation and mask).
 
 Run: ``.venv/bin/python bench/bench_fast_kweek.py`` (about a minute; ``--seconds`` per figure).
 """
@@ -18,6 +23,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import numpy as np
 
 import gamebag
 from gamebag.agents.heuristics.eigen_kweek import EigenKweekHeuristic
@@ -72,6 +79,9 @@ def main() -> int:
         figures[agent] = timed(_whole_games(engine, game, agent), args.seconds)
     batch = engine.step_batch(game, 1024)
     batch.reset(2)
+    for _ in range(400):  # compiled, and past every env's first game: a steady state of restarts
+        batch.step(batch.policy_actions(["heuristic"] * 4))
+        batch.reset_done()
     finished = [0, 0]
 
     def steps() -> int:
@@ -84,6 +94,22 @@ def main() -> int:
     step_rate = timed(steps, args.seconds)
     steps_per_game = finished[1] / max(1, finished[0])
     figures["steps"] = step_rate / steps_per_game
+    learner = engine.step_batch(game, 1024)
+    learner.reset(3)
+    view = learner.learner_view(0)
+    noise = np.random.default_rng(0).random((64, 1024, learner.num_actions)).astype(np.float32)
+    for number in range(400):
+        view = learner.learner_step(0, "heuristic", (noise[number % 64] * view.masks).argmax(axis=1), view).view
+    count = [0]
+
+    def learner_steps() -> int:
+        nonlocal view
+        chosen = (noise[count[0] % 64] * view.masks).argmax(axis=1)
+        view = learner.learner_step(0, "heuristic", chosen, view).view
+        count[0] += 1
+        return 1024
+
+    learner_rate = timed(learner_steps, args.seconds)
     print("Eigen Kweek, 4 players, games per CPU-second (one run):")
     print(f"  rules engine, heuristic:     {figures['rules']:>10,.1f}")
     for name, label in (
@@ -98,6 +124,10 @@ def main() -> int:
             f"target {TARGETS[name]:,.0f}: {verdict} ({value / TARGETS[name]:.2f})"
         )
     print(f"  (step batch: {step_rate:,.0f} env-steps per CPU-second, {steps_per_game:.1f} steps a game)")
+    print(
+        f"  learner_step N=1024 (one learner seat, heuristic opponents, its view built): "
+        f"{learner_rate / steps_per_game:,.0f} games' worth ({learner_rate:,.0f} env-steps per CPU-second)"
+    )
     return 0
 
 

@@ -59,7 +59,7 @@ def test_a_plugin_variant_is_checked_played_and_solved_exactly(clean_registry: N
     variant = gamebag.make(VARIANT, 2)
     # The hook reaches the turn model the exact solvers read: a bust after collecting scores half.
     collected = (1, 1, 1)
-    assert variant.bust_points(collected) == base.turn_points(("end", 0)) + 4  # three alike: 9 points, half 4
+    assert variant.bust_points(collected, None) == base.turn_points(("end", 0)) + 4  # three alike: 9 points, half 4
     from gamebag.agents.solvers.solutions import score_solution
 
     assert score_solution(variant).value > score_solution(base).value

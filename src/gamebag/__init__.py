@@ -23,6 +23,7 @@ from gamebag.core.protocol import Game
 from gamebag.core.registry import GameEntry
 from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
 from gamebag.fast.solved import provide_solutions
+from gamebag.fast.weights import provide_learned
 
 __version__ = "0.1.0"
 
@@ -67,6 +68,18 @@ def _exact_solution(game: Game[Any, Any, Any], objective: str) -> Any:
 # solved policies without importing the solvers above them, so the exact solvers are handed
 # to them (imported only when a compiled optimal policy first asks).
 provide_solutions(_exact_solution)
+
+
+def _shipped_learned(game: Game[Any, Any, Any]) -> Any:
+    """The layers of the ``learned`` policy shipped for ``game`` (``LookupError`` saying why when none)."""
+    from gamebag.agents.learned import shipped_layers
+
+    return shipped_layers(game)
+
+
+# Likewise the compiled engines play the shipped ``learned`` policies (``gamebag.fast.weights``)
+# without importing the agents layer that ships them.
+provide_learned(_shipped_learned)
 
 
 def make(game_id: str, players: int | None = None, **options: Any) -> Game[Any, Any, Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from kweek_helpers import E, S, board, everyone, make, position
 
 from gamebag.agents.registry import make_agent
-from gamebag.core.rng import derive_rng
+from gamebag.core.protocol import NodeKind
+from gamebag.core.rng import derive_rng, draw_index
 from gamebag.sim.play import play_game
 
 
@@ -62,3 +63,26 @@ def test_heuristic_games_end_by_four_sacks_well_before_the_cap() -> None:
             assert result.state.ended_by == "four_sacks"
             assert 6 <= result.rounds <= 25
             assert all(game.scores(result.state)[w] == 4.0 for w in result.winners)
+
+
+def test_the_log_counts_in_words_never_with_plural_brackets() -> None:
+    # The log is read by players in the terminal and the browser: "1 weed token", "3 coins".
+    game = make(3)
+    rng = derive_rng(5, "words")
+    lines: set[str] = set()
+    for _ in range(3):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if game.node_kind(state) is NodeKind.CHANCE:
+                state = game.advance_chance(state, rng)
+                lines.update(state.log)
+                continue
+            moves = {}
+            for seat in game.acting_players(state):
+                legal = game.legal_actions(state, seat)
+                moves[seat] = legal[draw_index(rng, len(legal))]
+            state = game.apply(state, moves)
+            lines.update(state.log)
+    assert lines and not [line for line in lines if "(s)" in line]
+    assert any(" weed tokens " in line or line.endswith(" weed tokens") for line in lines)
+    assert not [line for line in lines if " 1 weed tokens" in line or " 1 coins" in line]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -65,6 +66,17 @@ class NumpyPolicy:
 
     def __call__(self, observations: NDArray[np.float32], masks: NDArray[np.bool_]) -> NDArray[np.int64]:
         return self.act(observations, masks)
+
+
+def one_blas_thread() -> AbstractContextManager[Any]:
+    """Batched policy products on one BLAS thread: BLAS threads competing for a busy machine's
+    cores made them some five to ten times slower in wall clock. A no-op without threadpoolctl."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # the extra that brings it is not installed
+        return nullcontext()
+    limits: AbstractContextManager[Any] = threadpool_limits(limits=1, user_api="blas")
+    return limits
 
 
 def save_policy(path: Path, policy: NumpyPolicy) -> None:
@@ -151,17 +163,15 @@ class LearnedAgent(Agent):
         return self.actions[choice]
 
 
-def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
-    check_params("learned", params, ("sample",))
+def shipped_policy(game: Game[Any, Any, Any]) -> NumpyPolicy:
+    """The policy shipped for ``game`` (its id, player count and options), checked against its
+    observation layout and training options; ``UnknownAgentError`` says why there is none."""
     name = shipped_policies().get((game.game_id, game.num_players))
     if name is None:
         shipped = ", ".join(f"{g} ({n} players)" for g, n in sorted(shipped_policies())) or "none"
         raise UnknownAgentError(
             f"no learned policy ships for {game.game_id} with {game.num_players} players; shipped: {shipped}"
         )
-    sample = params.get("sample", "false").lower()
-    if sample not in ("true", "false"):
-        raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
     policy = load_policy(resources.files(POLICY_PACKAGE).joinpath(name))
     mismatch = layout_mismatch(policy, game)
     if mismatch is not None:
@@ -171,6 +181,24 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
         raise UnknownAgentError(
             f"the learned {game.game_id} policy was trained with options {trained_for}; this game has other options"
         )
+    return policy
+
+
+def shipped_layers(game: Game[Any, Any, Any]) -> tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]:
+    """The layers of ``shipped_policy(game)``, for the compiled engines (``gamebag.fast.weights``);
+    ``LookupError`` with the reason when none ships."""
+    try:
+        return shipped_policy(game).layers
+    except UnknownAgentError as error:
+        raise LookupError(str(error)) from None
+
+
+def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
+    check_params("learned", params, ("sample",))
+    policy = shipped_policy(game)
+    sample = params.get("sample", "false").lower()
+    if sample not in ("true", "false"):
+        raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
     return LearnedAgent(game, policy, sample=sample == "true")
 
 

@@ -15,8 +15,15 @@ from typing import Any
 
 from gamebag.agents.solvers.model import TurnPosition
 from gamebag.agents.solvers.race import RaceWinSolution
-from gamebag.agents.solvers.solutions import WIN_PLAYERS, score_solution, supports_win, turn_model, win_solution
-from gamebag.agents.solvers.turn_graph import FloatArray
+from gamebag.agents.solvers.solutions import (
+    WIN_PLAYERS,
+    rules_at,
+    score_solution,
+    supports_win,
+    turn_model,
+    win_solution,
+)
+from gamebag.agents.solvers.turn_graph import FloatArray, TurnGraph
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Estimate
 from gamebag.core.protocol import Game
@@ -38,7 +45,7 @@ class TurnWinEvaluator(Evaluator):
         super().__init__(game)
         self.model = turn_model(game)
         self.solution = win_solution(game)
-        self.graph = self.solution.graph
+        self.graph = self.solution.graph  # the first turn's graph (each turn's: ``_graph``)
         self._turns: dict[tuple[int, int, tuple[int, ...]], FloatArray] = {}
 
     def _position(self, state: Any, seat: int) -> TurnPosition:
@@ -59,18 +66,25 @@ class TurnWinEvaluator(Evaluator):
             self._turns[key] = values
         return values
 
+    def _graph(self, position: TurnPosition) -> TurnGraph:
+        """The graph of the position's turn (its own where the turn rules vary by round or seat)."""
+        if isinstance(self.solution, RaceWinSolution):
+            return self.solution.graph
+        return self.solution.graph_at(position.round, position.seat)
+
     def choices(self, state: Any, seat: int, legal: Sequence[Any], event: int) -> Choices:
         position = self._position(state, seat)
         values = self._node_values(position)
-        node = self.graph.index[position.node]
-        children = dict(zip(self.graph.actions[node], self.graph.children[node], strict=True))
+        graph = self._graph(position)
+        node = graph.index[position.node]
+        children = dict(zip(graph.actions[node], graph.children[node], strict=True))
         return Choices.from_exact({action: float(values[children[action]]) for action in legal})
 
     def value(self, state: Any, seat: int, event: int) -> Estimate:
         if self.game.is_terminal(state):
             return Estimate.exact(self.game.returns(state)[seat])
         position = self._position(state, seat)
-        mover_value = float(self._node_values(position)[self.graph.index[position.node]])
+        mover_value = float(self._node_values(position)[self._graph(position).index[position.node]])
         return Estimate.exact(mover_value if position.seat == seat else 1.0 - mover_value)
 
 
@@ -80,12 +94,13 @@ class TurnPoints:
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
         self.model = turn_model(game)
-        self.solution = score_solution(game)
-        self.graph = self.solution.graph
+
 
     def points(self, state: Any, seat: int, legal: Sequence[Any]) -> dict[Hashable, float]:
-        """Each legal action's expected points for the turn, played optimally afterwards."""
+        """Each legal action's expected points for the turn (by that turn's rules), played optimally afterwards."""
         position = self.model.turn_position(self.game.observation(state, seat))
-        node = self.graph.index[position.node]
-        children = dict(zip(self.graph.actions[node], self.graph.children[node], strict=True))
-        return {action: float(self.solution.node_values[children[action]]) for action in legal}
+        solution = score_solution(self.game, rules_at(self.game, position.round, position.seat))
+        graph = solution.graph
+        node = graph.index[position.node]
+        children = dict(zip(graph.actions[node], graph.children[node], strict=True))
+        return {action: float(solution.node_values[children[action]]) for action in legal}

@@ -1,4 +1,4 @@
-"""A step batch over the rules engine, for games without a compiled kernel (Eigen Kweek).
+"""A step batch over the rules engine, for games (or option values) without a compiled kernel.
 
 ``RulesBatch`` meets the same contract as the compiled step batches
 (``gamebag.fast.base.StepBatch``): ``num_envs`` games of one configuration stepped

@@ -8,8 +8,10 @@
   opponents (compiled policies such as ``"heuristic"``, or a batched policy function),
   with autoreset in the same step and ``action_masks()`` for maskable learners.
 
-A game without a compiled kernel (Eigen Kweek) is refused unless ``rules_engine=True``
-asks for the slower batch over the rules engine (``gamebag.interop.rules_batch``).
+A game (or option set) without a compiled kernel is refused unless ``rules_engine=True``
+asks for the slower batch over the rules engine (``gamebag.interop.rules_batch``); every
+game has one today (Eigen Kweek's since ``gamebag.fast.eigen_kweek``), so that batch serves
+option values an engine does not declare, and plugin games.
 
 Env ``k`` of a run seeded ``S`` starts with game ``k`` of the counter-based generator
 keyed ``(S, k)`` (see ``gamebag.fast.rng``), so its first game is the same whatever the

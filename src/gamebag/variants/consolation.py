@@ -7,6 +7,7 @@ solvers included, is the base game's.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from gamebag.core.registry import register_variant
@@ -35,7 +36,7 @@ class ConsolationDragon(CatchADragon):
     title: ClassVar[str] = "Catch A Dragon By The Tail: consolation"
     summary: ClassVar[str] = "Catch A Dragon where a bust still scores half of what you had collected."
 
-    def bust_points(self, collected: Dice) -> int:
+    def bust_points(self, collected: Dice, rules: Hashable) -> int:
         return set_points(collected, self.cyclic) // 2 if collected else 0
 
 

@@ -18,10 +18,13 @@ from gamebag.agents.solvers.score import ScoreSolution
 from gamebag.agents.solvers.solutions import (
     SolveError,
     WinSolution,
+    rules_at,
     score_solution,
     supports_score,
     supports_win,
     turn_model,
+    turn_rules_keys,
+    varies,
     win_solution,
 )
 from gamebag.core.errors import UnknownAgentError
@@ -30,16 +33,25 @@ from gamebag.core.rng import Rng
 
 
 class OptimalScoreAgent(Agent):
-    """Maximises the expected points of the current turn (ignores the scores)."""
+    """Maximises the expected points of the current turn (ignores the scores).
+
+    Where the turn rules change by round or seat, each turn is played by its own rules' solution.
+    """
 
     name = "optimal-score"
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
         self.model = turn_model(game)
         self.solution: ScoreSolution = score_solution(game)
+        self.varies = varies(game) and len(turn_rules_keys(game)) > 1
 
     def act(self, view: SeatView, rng: Rng) -> Any:
         position = self.model.turn_position(view.observation)
+        if self.varies:
+            return score_solution(self.game, rules_at(self.game, position.round, position.seat)).action_at(
+                position.node
+            )
         return self.solution.action_at(position.node)
 
 

@@ -20,6 +20,12 @@ Two ways of turning turns into a game are supported:
 * ``RaceModel``: seats alternate turns from seat 0 and the first whose total
   reaches the goal wins at once (Pig). A turn may end at any points at or above
   the goal: the solver counts them as a win for any mover.
+
+A game whose turn changes with the round or the seat (a rule for each round, a
+power for each seat) is a ``VaryingTurnModel`` as well: ``turn_rules(round, seat)``
+names the rules of each turn by a key, ``turn_model_for(key)`` is that turn as a
+``TurnModel``; the solvers compile one graph per key. The game's own ``turn_*``
+methods are then the first turn's (round 1, seat 0).
 """
 
 from __future__ import annotations
@@ -79,6 +85,17 @@ class TurnModel(Protocol):
 
     def action_to_json(self, action: Any) -> Any:
         """The record encoding of an action (the game's own)."""
+
+
+@runtime_checkable
+class VaryingTurnModel(TurnModel, Protocol):
+    """A turn model whose turns differ by round or seat."""
+
+    def turn_rules(self, round_no: int, seat: int) -> Hashable:
+        """The key of the rules ``seat``'s turn in round ``round_no`` is played by (equal keys, equal turns)."""
+
+    def turn_model_for(self, rules: Hashable) -> TurnModel:
+        """The turn played by the rules ``rules`` (a key from ``turn_rules``)."""
 
 
 @runtime_checkable

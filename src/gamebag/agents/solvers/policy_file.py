@@ -93,7 +93,6 @@ def rounds_policy_json(
     solution: RoundsWinSolution,
 ) -> dict[str, Any]:
     """Choices for every turn of the schedule, by difference (seat 0 minus seat 1)."""
-    graph = solution.graph
     data = _header(game_id, 2, options, "win", solution.value)
     data["model"] = "rounds"
     data["rounds"] = solution.rounds
@@ -101,6 +100,7 @@ def rounds_policy_json(
     data["difference"] = "total of seat 0 minus total of seat 1 at the start of the turn"
     turns = []
     for (round_no, seat), level in sorted(solution.levels.items()):
+        graph = level.graph  # each turn's own graph where the turn rules vary
         decisions = [
             {
                 "node": model.turn_node_to_json(graph.nodes[node]),

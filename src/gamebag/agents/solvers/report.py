@@ -25,13 +25,16 @@ from gamebag.agents.solvers.rounds import (
     RoundsWinSolution,
     differences,
     outcome_breakdown,
-    score_policy_choices,
+    score_policy_tables,
 )
+from gamebag.agents.solvers.score import ScoreSolution
 from gamebag.agents.solvers.solutions import (
     OBJECTIVES,
     SolveError,
+    rules_at,
     score_solution,
     turn_model,
+    turn_rules_keys,
     win_solution,
 )
 from gamebag.core.options import options_to_json
@@ -62,7 +65,15 @@ def solve_report(game: Game[Any, Any, Any], objective: str, *, compare: bool = T
 
 
 def _score_part(game: Game[Any, Any, Any]) -> dict[str, Any]:
-    solution = score_solution(game)
+    """The first turn's solve; where the turn rules vary, each key's solve under ``by_turn_rules``."""
+    part = _one_score(score_solution(game))
+    keys = turn_rules_keys(game)
+    if len(keys) > 1:
+        part["by_turn_rules"] = [{"turn_rules": str(key), **_one_score(score_solution(game, key))} for key in keys]
+    return part
+
+
+def _one_score(solution: ScoreSolution) -> dict[str, Any]:
     return {
         "value": float(solution.value),
         "value_exact": str(solution.value),
@@ -102,9 +113,11 @@ def _win_part(game: Game[Any, Any, Any], model: TurnModel, compare: bool, top: i
 
 def _versus_score(game: Game[Any, Any, Any], model: TurnModel, solution: RoundsWinSolution, top: int) -> dict[str, Any]:
     """Exact head-to-head shares and the decisions where the two policies differ."""
-    score = score_solution(game)
-    table = score_policy_choices(solution.graph, score.choice)
-    found, situations = differences(solution, score.choice)
+    def score_choice(round_no: int, seat: int) -> dict[int, int]:
+        return score_solution(game, rules_at(game, round_no, seat)).choice
+
+    table = score_policy_tables(solution, score_choice)
+    found, situations = differences(solution, score_choice)
     by_turn: dict[str, int] = {}
     by_kind: dict[str, int] = {}
     kinds: dict[tuple[Any, Any], str] = {}  # a few distinct action pairs recur thousands of times
@@ -186,6 +199,12 @@ def policy_table(game: Game[Any, Any, Any], objective: str) -> dict[str, Any]:
     """The whole policy table of a solve, in the documented file format."""
     model = turn_model(game)
     if objective == "score":
+        keys = turn_rules_keys(game)
+        if len(keys) > 1:
+            raise SolveError(
+                f"{game.game_id}'s turns follow {len(keys)} different rules, and a score policy table holds one "
+                "turn's; write the win objective's table (it has every turn), or read each turn's with the API"
+            )
         return score_policy_json(model, game.game_id, game.num_players, game.options, score_solution(game))
     solution = win_solution(game)
     if isinstance(solution, RaceWinSolution):

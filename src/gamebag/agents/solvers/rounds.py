@@ -9,6 +9,10 @@ turn leads to; one vectorised pass handles every reachable ``d`` at once.
 Values are seat 0's *win share*: 1 for a win, 1/2 for a shared win, 0 for a loss
 (each seat maximises its own share, so the game is zero-sum). The levels hold
 the start-of-turn values and the choice at every decision node for every ``d``.
+
+A game whose turn rules change by round or seat (``VaryingTurnModel``: Catch A Dragon's
+variants) has a turn graph per key of its turn rules; each level holds the graph of its turn,
+and the reachable differences grow by that turn's own highest score.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamebag.agents.solvers.model import RoundsModel, TurnPosition
+from gamebag.agents.solvers.model import RoundsModel, TurnPosition, VaryingTurnModel
 from gamebag.agents.solvers.turn_graph import (
     DECISION,
     Evaluation,
@@ -34,6 +38,10 @@ from gamebag.agents.solvers.turn_graph import (
 )
 
 Evaluator = Callable[[TurnGraph, FloatArray, "npt.NDArray[np.int8] | None"], Evaluation]
+GraphAt = Callable[[int, int], TurnGraph]  # (round, seat) -> the graph of that turn
+ChoiceTable = npt.NDArray[np.int8]
+# A seat's fixed choices: one table for all its turns (one turn graph), or one per (round, seat).
+FixedChoices = ChoiceTable | dict[tuple[int, int], ChoiceTable]
 SHARE = (1.0, 0.5, 0.0)  # seat 0's value of a win, a shared win, a loss
 OUTRIGHT_WIN = (1.0, 0.0, 0.0)
 SHARED_WIN = (0.0, 1.0, 0.0)
@@ -49,7 +57,8 @@ class Level:
     low: int  # smallest reachable difference (seat 0 minus seat 1) at the start of this turn
     high: int
     start_values: FloatArray  # seat 0's win share at the start of the turn, per difference
-    choices: npt.NDArray[np.int8]  # (decision nodes, differences)
+    choices: npt.NDArray[np.int8]  # (decision nodes of ``graph``, differences)
+    graph: TurnGraph  # the turn played at this level
 
     def column(self, difference: int) -> int:
         if not self.low <= difference <= self.high:
@@ -59,7 +68,8 @@ class Level:
 
 @dataclass
 class RoundsWinSolution:
-    """Optimal play for both seats of a two-player round game."""
+    """Optimal play for both seats of a two-player round game (``graph``: the first turn's graph;
+    each level holds its own turn's graph, the same one unless the turn rules vary)."""
 
     graph: TurnGraph
     rounds: int
@@ -75,18 +85,24 @@ class RoundsWinSolution:
         except KeyError:
             raise KeyError(f"round {round_no}, seat {seat} is not part of the schedule") from None
 
+    def graph_at(self, round_no: int, seat: int) -> TurnGraph:
+        """The turn graph of ``seat``'s turn in round ``round_no``."""
+        return self.level(round_no, seat).graph
+
     def choice_at(self, round_no: int, seat: int, difference: int, node: Hashable) -> int:
-        position = self.graph.index.get(node)
-        if position is None or self.graph.kinds[position] != DECISION:
-            raise KeyError(f"{node!r} is not a decision node of the turn")
         level = self.level(round_no, seat)
-        return int(level.choices[self.graph.decision_slot[position], level.column(difference)])
+        graph = level.graph
+        position = graph.index.get(node)
+        if position is None or graph.kinds[position] != DECISION:
+            raise KeyError(f"{node!r} is not a decision node of the turn")
+        return int(level.choices[graph.decision_slot[position], level.column(difference)])
 
     def action_for(self, position: TurnPosition) -> Any:
         """The optimal action in a real game position."""
         difference = position.scores[0] - position.scores[1]
         choice = self.choice_at(position.round, position.seat, difference, position.node)
-        return self.graph.actions[self.graph.index[position.node]][choice]
+        graph = self.graph_at(position.round, position.seat)
+        return graph.actions[graph.index[position.node]][choice]
 
     def turn_values(self, round_no: int, seat: int, difference: int) -> FloatArray:
         """The mover's win share at every node of the turn (``graph`` order) when ``seat`` starts its
@@ -98,8 +114,8 @@ class RoundsWinSolution:
         level = self.level(round_no, seat)
         column = level.column(difference)
         turn = (round_no, seat, level.low, level.high)
-        end_values = _end_values(self.graph, self.levels, self.rounds, self.tiebreak_rounds, SHARE, turn)
-        values: FloatArray = evaluate(self.graph, np.ascontiguousarray(end_values[:, column : column + 1])).values
+        end_values = _end_values(level.graph, self.levels, self.rounds, self.tiebreak_rounds, SHARE, turn)
+        values: FloatArray = evaluate(level.graph, np.ascontiguousarray(end_values[:, column : column + 1])).values
         return values[:, 0]
 
     @property
@@ -111,18 +127,54 @@ class RoundsWinSolution:
         return sum(lv.choices.size for lv in self.levels.values())
 
 
-def schedule(rounds: int, tiebreak_rounds: int, max_points: int) -> list[tuple[int, int, int, int]]:
-    """(round, seat, low, high) for every turn, in play order."""
+def schedule(
+    rounds: int, tiebreak_rounds: int, max_points: int | Callable[[int, int], int]
+) -> list[tuple[int, int, int, int]]:
+    """(round, seat, low, high) for every turn, in play order.
+
+    ``max_points``: the most one turn scores, or a function of (round, seat) giving it per turn.
+    """
+    most = max_points if callable(max_points) else (lambda _round, _seat: max_points)
     turns = []
+    low = high = 0
     for round_no in range(1, rounds + tiebreak_rounds + 1):
-        before = round_no - 1 if round_no <= rounds else 0  # tie-break rounds start level
-        turns.append((round_no, 0, -max_points * before, max_points * before))
-        turns.append((round_no, 1, -max_points * before, max_points * (before + 1)))
+        if round_no > rounds:
+            low = high = 0  # tie-break rounds start level
+        turns.append((round_no, 0, low, high))
+        high += most(round_no, 0)
+        turns.append((round_no, 1, low, high))
+        low -= most(round_no, 1)
     return turns
 
 
+def turn_graphs(
+    model: RoundsModel, graph: TurnGraph | None = None, graph_for: Callable[[Hashable], TurnGraph] | None = None
+) -> GraphAt:
+    """The turn graph of every (round, seat): one graph, or one per key of a varying model's turn rules.
+
+    ``graph``, when given, is the graph of the first turn's rules (compiled from ``model`` itself);
+    ``graph_for`` compiles (or looks up) the graph of a key of the turn rules.
+    """
+    if not isinstance(model, VaryingTurnModel):
+        only = graph or compile_turn(model)
+        return lambda _round, _seat: only
+    first = model.turn_rules(1, 0)
+    graphs: dict[Hashable, TurnGraph] = {} if graph is None else {first: graph}
+    varying = model
+
+    def graph_at(round_no: int, seat: int) -> TurnGraph:
+        rules = varying.turn_rules(round_no, seat)
+        found = graphs.get(rules)
+        if found is None:
+            built = graph_for(rules) if graph_for is not None else compile_turn(varying.turn_model_for(rules))
+            found = graphs[rules] = built
+        return found
+
+    return graph_at
+
+
 def _backward(
-    graph: TurnGraph,
+    graph_at: GraphAt,
     rounds: int,
     tiebreak_rounds: int,
     outcome_values: tuple[float, float, float],
@@ -138,7 +190,9 @@ def _backward(
     1 minimises it, unless fixed.
     """
     levels: dict[tuple[int, int], Level] = {}
-    for round_no, seat, low, high in reversed(schedule(rounds, tiebreak_rounds, graph.max_points)):
+    turns = schedule(rounds, tiebreak_rounds, lambda round_no, seat: graph_at(round_no, seat).max_points)
+    for round_no, seat, low, high in reversed(turns):
+        graph = graph_at(round_no, seat)
         mover_values = _end_values(graph, levels, rounds, tiebreak_rounds, outcome_values, (round_no, seat, low, high))
         choices = None
         if fixed_for_level is not None and (round_no, seat) in fixed_for_level:
@@ -154,24 +208,40 @@ def _backward(
             high=high,
             start_values=root if seat == 0 else 1.0 - root,
             choices=evaluation.choices,
+            graph=graph,
         )
     return levels
 
 
-def solve_rounds_win(model: RoundsModel, graph: TurnGraph | None = None, *, compiled: bool = True) -> RoundsWinSolution:
+def solve_rounds_win(
+    model: RoundsModel,
+    graph: TurnGraph | None = None,
+    *,
+    compiled: bool = True,
+    graph_for: Callable[[Hashable], TurnGraph] | None = None,
+) -> RoundsWinSolution:
     """Both seats maximise their own win share; returns seat 0's share under optimal play.
 
     ``compiled=False`` evaluates the turns with the NumPy reference pass instead of
-    the compiled one (for checking them against each other).
+    the compiled one (for checking them against each other). A model whose turn rules vary
+    (``VaryingTurnModel``) gets a graph per key (``turn_graphs``).
     """
     started = time.perf_counter()
-    graph = graph or compile_turn(model)
+    graph_at = turn_graphs(model, graph, graph_for)
     rounds, tiebreak_rounds = model.round_structure()
+    for round_no in range(1, rounds + tiebreak_rounds + 1):
+        for seat in (0, 1):
+            lowest = int(graph_at(round_no, seat).end_points_array().min())
+            if lowest < 0:
+                raise ValueError(
+                    f"round {round_no}, seat {seat}: a turn scores {lowest}; the rounds win solver needs "
+                    "turns that score 0 or more"
+                )
     evaluator: Evaluator = evaluate if compiled else evaluate_reference
-    levels = _backward(graph, rounds, tiebreak_rounds, SHARE, evaluator=evaluator)
+    levels = _backward(graph_at, rounds, tiebreak_rounds, SHARE, evaluator=evaluator)
     value = float(levels[(1, 0)].start_values[0])
     solution = RoundsWinSolution(
-        graph=graph,
+        graph=graph_at(1, 0),
         rounds=rounds,
         tiebreak_rounds=tiebreak_rounds,
         levels=levels,
@@ -184,9 +254,11 @@ def solve_rounds_win(model: RoundsModel, graph: TurnGraph | None = None, *, comp
 
 
 def _policy_tables(
-    solution: RoundsWinSolution, seat: int, score_choices: npt.NDArray[np.int8] | None
+    solution: RoundsWinSolution, seat: int, score_choices: FixedChoices | None
 ) -> tuple[dict[int, npt.NDArray[np.int8] | None], dict[tuple[int, int], npt.NDArray[np.int8]]]:
     """Fixed choices for ``seat``: the score policy if given, else its solved win policy."""
+    if isinstance(score_choices, dict):
+        return {}, {key: table for key, table in score_choices.items() if key[1] == seat}
     if score_choices is not None:
         return {seat: score_choices}, {}
     return {}, {key: lv.choices for key, lv in solution.levels.items() if key[1] == seat}
@@ -194,11 +266,15 @@ def _policy_tables(
 
 def outcome_breakdown(
     solution: RoundsWinSolution,
-    seat0_score_choices: npt.NDArray[np.int8] | None,
-    seat1_score_choices: npt.NDArray[np.int8] | None,
+    seat0_score_choices: FixedChoices | None,
+    seat1_score_choices: FixedChoices | None,
     evaluator: Evaluator = evaluate,
 ) -> dict[str, float]:
-    """Exact outcome probabilities when each seat plays its win policy or a given score policy."""
+    """Exact outcome probabilities when each seat plays its win policy or a given score policy.
+
+    A score policy is one choice table for every turn of the seat, or (turn rules that vary) a
+    table per (round, seat), as ``score_policy_tables`` builds.
+    """
     fixed: dict[int, npt.NDArray[np.int8] | None] = {}
     per_level: dict[tuple[int, int], npt.NDArray[np.int8]] = {}
     for seat, score_choices in ((0, seat0_score_choices), (1, seat1_score_choices)):
@@ -208,7 +284,7 @@ def outcome_breakdown(
     result = {}
     for name, outcome_values in (("share", SHARE), ("first_wins", OUTRIGHT_WIN), ("shared", SHARED_WIN)):
         levels = _backward(
-            solution.graph, solution.rounds, solution.tiebreak_rounds, outcome_values, fixed, per_level, evaluator
+            solution.graph_at, solution.rounds, solution.tiebreak_rounds, outcome_values, fixed, per_level, evaluator
         )
         result[name] = float(levels[(1, 0)].start_values[0])
     result["second_wins"] = max(0.0, 1.0 - result["first_wins"] - result["shared"])
@@ -221,6 +297,16 @@ def score_policy_choices(graph: TurnGraph, choice: dict[int, int]) -> npt.NDArra
     for slot, node in enumerate(graph.decision_nodes):
         table[slot, 0] = choice[node]
     return table
+
+
+def score_policy_tables(
+    solution: RoundsWinSolution, score_choice_at: Callable[[int, int], dict[int, int]]
+) -> dict[tuple[int, int], ChoiceTable]:
+    """A score policy's choice table for every turn of the schedule (``score_choice_at(round, seat)``:
+    the policy's choice at each decision node of that turn's graph)."""
+    return {
+        key: score_policy_choices(level.graph, score_choice_at(*key)) for key, level in solution.levels.items()
+    }
 
 
 @dataclass
@@ -243,10 +329,7 @@ class Difference:
 
 def level_reach(solution: RoundsWinSolution) -> dict[tuple[int, int], FloatArray]:
     """Probability of each difference at the start of each turn under optimal play."""
-    graph = solution.graph
-    points = graph.end_points_array()
-    ends = graph.end_nodes
-    order = schedule(solution.rounds, solution.tiebreak_rounds, graph.max_points)
+    order = [(r, s, lv.low, lv.high) for (r, s), lv in sorted(solution.levels.items())]
     reach: dict[tuple[int, int], FloatArray] = {}
     first = solution.levels[(1, 0)]
     start = np.zeros(first.high - first.low + 1)
@@ -254,6 +337,8 @@ def level_reach(solution: RoundsWinSolution) -> dict[tuple[int, int], FloatArray
     reach[(1, 0)] = start
     for index, (round_no, seat, low, high) in enumerate(order[:-1]):
         level = solution.levels[(round_no, seat)]
+        graph = level.graph
+        points, ends = graph.end_points_array(), graph.end_nodes
         mass = reach[(round_no, seat)]
         node_reach = decision_reach(graph, level.choices)
         end_mass = node_reach[ends] * mass[np.newaxis, :]  # (end nodes, differences)
@@ -273,28 +358,32 @@ def level_reach(solution: RoundsWinSolution) -> dict[tuple[int, int], FloatArray
     return reach
 
 
-def differences(solution: RoundsWinSolution, score_choice: dict[int, int]) -> tuple[list[Difference], int]:
+def differences(
+    solution: RoundsWinSolution, score_choice: dict[int, int] | Callable[[int, int], dict[int, int]]
+) -> tuple[list[Difference], int]:
     """Every reachable decision where the two policies differ by more than rounding.
 
+    ``score_choice``: the score policy's choice at each decision node, or (turn rules that vary)
+    a function of (round, seat) giving it for that turn's graph.
     Returns the differences and the number of reachable decision situations.
     """
-    graph = solution.graph
-    flat = graph.flat()
     reach = level_reach(solution)
     found: list[Difference] = []
     situations = 0
-    # Every decision node's children side by side, so a level's comparison is a few array operations.
-    decisions = np.array(graph.decision_nodes, dtype=np.int64)
-    first_edge = flat.start[decisions]
-    counts = flat.start[decisions + 1] - first_edge
-    edges = np.concatenate([np.arange(f, f + n) for f, n in zip(first_edge, counts, strict=True)])
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    scored_child = flat.children[first_edge + np.array([score_choice[n] for n in graph.decision_nodes])]
-    several = counts >= 2
+    layouts: dict[int, tuple[npt.NDArray[np.int64], ...]] = {}  # per turn graph (few distinct ones)
     for (round_no, seat), level in sorted(solution.levels.items()):
         mass = reach[(round_no, seat)]
         if not mass.any():
             continue
+        graph = level.graph
+        choice = score_choice(round_no, seat) if callable(score_choice) else score_choice
+        flat = graph.flat()
+        layout = layouts.get(id(graph))
+        if layout is None:
+            layout = layouts[id(graph)] = _decision_layout(graph)
+        decisions, first_edge, counts, edges, offsets = layout
+        scored_child = flat.children[first_edge + np.array([choice[n] for n in graph.decision_nodes])]
+        several = counts >= 2
         turn = (round_no, seat, level.low, level.high)
         end_values = _end_values(graph, solution.levels, solution.rounds, solution.tiebreak_rounds, SHARE, turn)
         values = evaluate(graph, end_values).values
@@ -313,13 +402,25 @@ def differences(solution: RoundsWinSolution, score_choice: dict[int, int]) -> tu
                     difference=int(level.low + column),
                     node=graph.nodes[node],
                     win_action=graph.actions[node][int(level.choices[slot, column])],
-                    score_action=graph.actions[node][score_choice[node]],
+                    score_action=graph.actions[node][choice[node]],
                     gain=float(gain[slot, column]),
                     reach=float(node_reach[slot, column]),
                 )
             )
     found.sort(key=lambda d: -d.weight)
     return found, situations
+
+
+def _decision_layout(graph: TurnGraph) -> tuple[npt.NDArray[np.int64], ...]:
+    """Every decision node's children side by side, so a level's comparison is a few array operations:
+    (decision nodes, their first edge, their edge counts, every edge, each node's offset among the edges)."""
+    flat = graph.flat()
+    decisions = np.array(graph.decision_nodes, dtype=np.int64)
+    first_edge = flat.start[decisions].astype(np.int64)
+    counts = (flat.start[decisions + 1] - first_edge).astype(np.int64)
+    edges = np.concatenate([np.arange(f, f + n) for f, n in zip(first_edge, counts, strict=True)])
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    return decisions, first_edge, counts, edges, offsets
 
 
 def _end_values(

@@ -9,9 +9,10 @@ long-running server that sees many option sets stays bounded in memory.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
-from gamebag.agents.solvers.model import RaceModel, RoundsModel, TurnModel
+from gamebag.agents.solvers.model import RaceModel, RoundsModel, TurnModel, VaryingTurnModel
 from gamebag.agents.solvers.race import RaceWinSolution, solve_race_win
 from gamebag.agents.solvers.rounds import RoundsWinSolution, solve_rounds_win
 from gamebag.agents.solvers.score import ScoreSolution, solve_expected_score
@@ -29,16 +30,18 @@ class SolveError(GamebagError, ValueError):
 
 
 CacheKey = tuple[str, int, tuple[tuple[str, Any], ...]]
+RulesKey = tuple[CacheKey, Hashable]  # a configuration and one key of its turn rules
 MAX_CACHED = 8  # configurations kept per cache (oldest solved first out)
-_graphs: dict[CacheKey, TurnGraph] = {}
-_score: dict[CacheKey, ScoreSolution] = {}
+MAX_CACHED_TURNS = 32  # turn graphs and score solutions kept (a configuration may have several turns)
+_graphs: dict[RulesKey, TurnGraph] = {}
+_score: dict[RulesKey, ScoreSolution] = {}
 _win: dict[CacheKey, WinSolution] = {}
 
 
-def _keep(cache: dict[CacheKey, Any], key: CacheKey, value: Any) -> None:
-    """Store ``value``, dropping the oldest entries beyond ``MAX_CACHED`` (dicts keep insertion order)."""
+def _keep(cache: dict[Any, Any], key: Any, value: Any, most: int = MAX_CACHED) -> None:
+    """Store ``value``, dropping the oldest entries beyond ``most`` (dicts keep insertion order)."""
     cache[key] = value
-    while len(cache) > MAX_CACHED:
+    while len(cache) > most:
         del cache[next(iter(cache))]
 
 
@@ -65,22 +68,57 @@ def turn_model(game: Game[Any, Any, Any]) -> TurnModel:
     return game
 
 
-def turn_graph(game: Game[Any, Any, Any]) -> TurnGraph:
-    key = cache_key(game)
+def varies(game: Game[Any, Any, Any]) -> bool:
+    """Whether the game's turns can differ by round or seat (``VaryingTurnModel``)."""
+    return isinstance(game, VaryingTurnModel)
+
+
+def rules_at(game: Game[Any, Any, Any], round_no: int, seat: int) -> Hashable:
+    """The key of the turn rules of ``seat``'s turn in round ``round_no`` (None: a game with one turn)."""
+    return game.turn_rules(round_no, seat) if isinstance(game, VaryingTurnModel) else None
+
+
+def turn_rules_keys(game: Game[Any, Any, Any]) -> list[Hashable]:
+    """Every distinct key of the game's turn rules over its regular and tie-break rounds, in play order."""
+    if not isinstance(game, VaryingTurnModel):
+        return [None]
+    rounds, tiebreaks = game.round_structure() if isinstance(game, RoundsModel) else (1, 0)
+    keys = (game.turn_rules(r, s) for r in range(1, rounds + tiebreaks + 1) for s in range(game.num_players))
+    return list(dict.fromkeys(keys))
+
+
+class _FirstTurn:
+    """The default of ``rules`` below: the first turn's rules (a game's key may itself be None)."""
+
+    def __repr__(self) -> str:
+        return "FIRST_TURN"
+
+
+FIRST_TURN: Hashable = _FirstTurn()
+
+
+def turn_graph(game: Game[Any, Any, Any], rules: Hashable = FIRST_TURN) -> TurnGraph:
+    """The compiled turn graph for one key of the turn rules (by default the first turn's), cached."""
+    model = turn_model(game)
+    if rules is FIRST_TURN:
+        rules = model.turn_rules(1, 0) if isinstance(model, VaryingTurnModel) else None
+    key = (cache_key(game), rules)
     graph = _graphs.get(key)
     if graph is None:
-        graph = compile_turn(turn_model(game))
-        _keep(_graphs, key, graph)
+        graph = compile_turn(model.turn_model_for(rules) if isinstance(model, VaryingTurnModel) else model)
+        _keep(_graphs, key, graph, MAX_CACHED_TURNS)
     return graph
 
 
-def score_solution(game: Game[Any, Any, Any]) -> ScoreSolution:
-    """The exact expected-score policy (cached)."""
-    key = cache_key(game)
+def score_solution(game: Game[Any, Any, Any], rules: Hashable = FIRST_TURN) -> ScoreSolution:
+    """The exact expected-score policy of one turn (the first turn's, or that of ``rules``), cached."""
+    if rules is FIRST_TURN:
+        rules = game.turn_rules(1, 0) if isinstance(game, VaryingTurnModel) else None
+    key = (cache_key(game), rules)
     solution = _score.get(key)
     if solution is None:
-        solution = solve_expected_score(turn_model(game), turn_graph(game))
-        _keep(_score, key, solution)
+        solution = solve_expected_score(turn_model(game), turn_graph(game, rules))
+        _keep(_score, key, solution, MAX_CACHED_TURNS)
     return solution
 
 
@@ -97,7 +135,7 @@ def win_solution(game: Game[Any, Any, Any]) -> WinSolution:
         return cached
     solution: WinSolution
     if isinstance(game, RoundsModel):
-        solution = solve_rounds_win(game, turn_graph(game))
+        solution = solve_rounds_win(game, turn_graph(game), graph_for=lambda rules: turn_graph(game, rules))
     elif isinstance(game, RaceModel):
         solution = solve_race_win(game, turn_graph(game))
     else:

@@ -130,13 +130,21 @@ def print_report(report: dict[str, Any]) -> None:
 
 def _print_score(console: Console, report: dict[str, Any]) -> None:
     console.print("objective: maximise the expected score of one turn")
-    console.print(f"optimal expected score: [bold]{report['value_exact']}[/bold] = [bold]{report['value']:.6f}[/bold]")
+    first = " (the first turn's rules)" if "by_turn_rules" in report else ""
+    console.print(
+        f"optimal expected score{first}: [bold]{report['value_exact']}[/bold] = [bold]{report['value']:.6f}[/bold]"
+    )
     spread = ", ".join(f"{p}: {q:.2%}" for p, q in report["points_distribution"].items())
     console.print(f"points of an optimal turn: {spread}")
     console.print(
         f"solved {report['decision_nodes']:,} decision nodes ({report['turn_nodes']:,} turn nodes) "
         f"in {report['seconds']:.3f} s"
     )
+    for turn in report.get("by_turn_rules", ()):  # a game whose turn rules change by round or seat
+        console.print(
+            f"  turns played by {turn['turn_rules']}: optimal expected score {turn['value_exact']} = "
+            f"{turn['value']:.6f}, scores 0 in {turn['bust_probability']:.2%} of turns"
+        )
 
 
 def _print_rounds(console: Console, report: dict[str, Any]) -> None:

@@ -3,7 +3,9 @@
 Every option of ``games/eigen_kweek`` is a kernel parameter, as the game's engine declaration
 says (``ENGINES`` in ``games/eigen_kweek/components.py``); an option value it does not declare
 makes ``unsupported`` refuse with the declaration's one line, and the game plays on the rules engine.
-Agents: ``random``, ``heuristic`` and ``heuristic:abstain=CARD[+CARD]`` (the card studies).
+Agents: ``random``, ``heuristic`` and ``heuristic:abstain=CARD[+CARD]`` (the card studies), and
+``learned`` where a learned policy ships for the configuration (``gamebag.fast.weights``:
+the agents layer hands the engines its weights).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from gamebag.fast.eigen_kweek.layout import (
     POLICY_NAMES,
     WINNERS,
 )
+from gamebag.fast.eigen_kweek.learned import AGENT_NAMES, LEARNED_CODE, Net
 from gamebag.fast.eigen_kweek.tables import kernel_tables, row_from_state
 from gamebag.fast.rng import game_key, run_key
+from gamebag.fast.weights import shipped_layers
 from gamebag.games.eigen_kweek import EigenKweek, KweekState
 
 # Rounds of per-round card records kept per game (games longer than this keep their first rounds).
@@ -53,9 +57,12 @@ class KweekBatchResult(BatchResult):
 def parse_agent(spec: str) -> tuple[int, int] | str:
     """``(policy code, abstain mask)`` of a compiled agent spec, or why there is none."""
     name, _, rest = spec.strip().partition(":")
-    if name not in POLICY_NAMES:
-        return f"agent {spec.strip()!r} has no compiled policy (compiled: random, heuristic[:abstain=CARD+CARD])"
-    code = POLICY_NAMES.index(name)
+    if name not in AGENT_NAMES:
+        return (
+            f"agent {spec.strip()!r} has no compiled policy "
+            "(compiled: random, heuristic[:abstain=CARD+CARD], learned where a policy ships)"
+        )
+    code = AGENT_NAMES.index(name)
     mask = 0
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
@@ -69,6 +76,7 @@ def parse_agent(spec: str) -> tuple[int, int] | str:
 
 
 Tables = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+LEARNED = LEARNED_CODE
 
 
 class EigenKweekEngine(FastEngine):
@@ -80,8 +88,23 @@ class EigenKweekEngine(FastEngine):
         # Searches play out thousands of times per move, tournaments one game per call: the tables
         # are built once per game object.
         self._prepared: PreparedCache[Tables] = PreparedCache(8)
+        # The shipped learned policy of each game object (or why there is none), read once.
+        self._nets: PreparedCache[Net | str] = PreparedCache(8)
+
+    def net(self, game: Game[Any, Any, Any]) -> Net | str:
+        """The packed ``learned`` network of ``game``, or why none ships (one line)."""
+
+        def load() -> Net | str:
+            layers = shipped_layers(game)
+            return layers if isinstance(layers, str) else Net.of(layers)
+
+        net = self._nets.get(game, ("learned",), load)
+        assert net is not None  # load never returns None
+        return net
 
     def policies(self, game: Game[Any, Any, Any]) -> tuple[str, ...]:
+        if game.game_id == self.game_id and not isinstance(self.net(game), str):
+            return AGENT_NAMES
         return POLICY_NAMES
 
     def unsupported(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> str | None:
@@ -96,7 +119,20 @@ class EigenKweekEngine(FastEngine):
             parsed = parse_agent(agent)
             if isinstance(parsed, str):
                 return parsed
+            if parsed[0] == LEARNED:
+                net = self.net(game)
+                if isinstance(net, str):
+                    return f"agent 'learned' has no compiled policy here: {net}"
         return None
+
+    def _net_arrays(self, game: Game[Any, Any, Any], codes: npt.NDArray[np.int64]) -> Net:
+        """The network the kernels get: the shipped one where a seat is ``learned``, else a stand-in."""
+        if np.any(codes == LEARNED):
+            net = self.net(game)
+            if isinstance(net, str):
+                raise ValueError(f"agent 'learned' has no compiled policy here: {net}")
+            return net
+        return Net.none()
 
     def _tables(self, game: Game[Any, Any, Any]) -> Tables:
         """The kernels' tables of ``game``, built once per game object (tournaments play one game per call)."""
@@ -127,7 +163,11 @@ class EigenKweekEngine(FastEngine):
         length = np.zeros(count, np.int32)
         ended_by = np.zeros(count, np.int8)
         cards = np.zeros((count, RECORD_ROUNDS, len(RECORD_KINDS), MAX_SEATS), np.int16)
-        batch.play_games(cfg, acts, pays, codes, masks, run_key(seed), start, scores, returns, length, ended_by, cards)
+        net = self._net_arrays(game, codes)
+        batch.play_games(
+            cfg, acts, pays, codes, masks, run_key(seed), start, scores, returns, length, ended_by, cards,
+            net.values, net.shape,
+        )  # fmt: skip
         if np.any(ended_by == END_STEP_CAP):
             raise RuntimeError(f"{game.game_id} did not end within {MAX_DECISIONS} decisions")
         return KweekBatchResult(
@@ -152,7 +192,8 @@ class EigenKweekEngine(FastEngine):
         codes, masks = self._agents(agents)
         row = row_from_state(game, state)
         key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
-        if not batch.play_out(row, cfg, acts, pays, codes, masks, key):
+        net = self._net_arrays(game, codes)
+        if not batch.play_out(row, cfg, acts, pays, codes, masks, key, net.values, net.shape):
             raise RuntimeError(f"{game.game_id} did not end within {MAX_DECISIONS} decisions")
         winners = [(int(row[WINNERS]) >> p) & 1 for p in range(game.num_players)]
         total = sum(winners)
@@ -161,4 +202,4 @@ class EigenKweekEngine(FastEngine):
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         from gamebag.fast.eigen_kweek.steps import KweekStepBatch
 
-        return KweekStepBatch(game, num_envs)
+        return KweekStepBatch(game, num_envs, lambda: self.net(game))

@@ -5,11 +5,16 @@ every acting seat's entry is read, elsewhere the one choosing seat's. ``step`` a
 the joint action, then every chance event up to the next decision, drawing from each
 game's own stream, so a batch driven by ``policy_actions`` plays the games
 ``play_games`` plays. Observations are the rules engine's ``observation_tensor``.
+
+Every compiled agent can choose for a seat (``learned.pick``: ``random``, ``heuristic``,
+and ``learned`` where a policy ships), and ``learner_step`` does a learner's whole step in
+one compiled pass over the games (``learner_moves``): its check, the opponents' choices,
+the transition and chance, restarts, and the learner's next view.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numba
@@ -17,9 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.protocol import Game
-from gamebag.fast.base import StepBatch
-from gamebag.fast.eigen_kweek.batch import sample_chance
-from gamebag.fast.eigen_kweek.heuristic import choose
+from gamebag.fast.base import LearnerStep, LearnerView, StepBatch, illegal_learner_action
+from gamebag.fast.eigen_kweek.batch import hidden_width, sample_chance
 from gamebag.fast.eigen_kweek.kernel import acting, apply_chance, apply_moves, is_chance
 from gamebag.fast.eigen_kweek.layout import (
     C_A_BID,
@@ -37,16 +41,19 @@ from gamebag.fast.eigen_kweek.layout import (
     WIDTH,
     WINNERS,
 )
+from gamebag.fast.eigen_kweek.learned import LEARNED_CODE, Net, pick
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE, observe_row
 from gamebag.fast.eigen_kweek.phases import new_game
 from gamebag.fast.eigen_kweek.policies import menu
 from gamebag.fast.eigen_kweek.tables import kernel_tables
+from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.rng import game_key, helper, run_key
 
 Int32s = npt.NDArray[np.int32]
 Int64s = npt.NDArray[np.int64]
 UInt64s = npt.NDArray[np.uint64]
 Floats = npt.NDArray[np.float64]
+Floats32 = npt.NDArray[np.float32]
 Bools = npt.NDArray[np.bool_]
 # A bound on step batches: 2**18 games hold about 400 MiB with their observations.
 MAX_ENVS = 1 << 18
@@ -151,6 +158,30 @@ def observe(
             observe_row(states[e], cfg, p, out[e, p - first])
 
 
+@helper
+def choose_all(
+    s: Int32s,
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    codes: Int64s,
+    masks: Int64s,
+    key: np.uint64,
+    ctr: UInt64s,
+    w: Int64s,
+    values: Floats32,
+    shape: Int64s,
+    obs: Floats32,
+    buffers: Floats,
+    out: Int64s,
+) -> None:  # pragma: no cover - compiled
+    """Every seat's compiled choice in ``s`` into ``out[seat]`` (-1: not acting), in seat order."""
+    for p in range(cfg[C_PLAYERS]):
+        out[p] = -1
+        if s[STEP] != ST_OVER:
+            out[p] = pick(s, cfg, acts, pays, p, codes[p], masks[p], key, ctr, w, values, shape, obs, buffers)
+
+
 @numba.njit(cache=True)
 def policy_moves(
     states: Int32s,
@@ -161,22 +192,128 @@ def policy_moves(
     masks: Int64s,
     keys: UInt64s,
     counters: UInt64s,
+    values: Floats32,
+    shape: Int64s,
     out: Int64s,
 ) -> None:  # pragma: no cover - compiled
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
+    obs = np.zeros(OBSERVATION_SIZE, np.float32)
+    buffers = np.zeros((2, hidden_width(shape)), np.float64)
+    joint = np.full(MAX_SEATS, -1, np.int64)
     for e in range(states.shape[0]):
+        choose_all(
+            states[e],
+            cfg,
+            acts,
+            pays,
+            codes,
+            masks,
+            keys[e],
+            counters[e : e + 1],
+            w,
+            values,
+            shape,
+            obs,
+            buffers,
+            joint,
+        )
         for p in range(n):
-            a = -1
-            if states[e, STEP] != ST_OVER:
-                a = choose(states[e], cfg, acts, pays, p, codes[p], masks[p], keys[e], counters[e : e + 1], w)
-            out[e, p] = max(a, 0)
+            out[e, p] = max(joint[p], 0)
+
+
+@numba.njit(cache=True)
+def learner_moves(
+    states: Int32s,
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    seat: int,
+    codes: Int64s,
+    masks: Int64s,
+    chosen: Int64s,
+    acting_before: Bools,
+    masks_before: Bools,
+    keys: UInt64s,
+    counters: UInt64s,
+    values: Floats32,
+    shape: Int64s,
+    rewards: Floats,
+    run: np.uint64,
+    index: Int64s,
+    next_index: int,
+    out_observations: npt.NDArray[np.float32],
+    out_masks: Bools,
+    out_acting: Bools,
+    out_rewards: Floats,
+    out_done: Bools,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """``StepBatch.learner_step`` in one pass over the games; returns ``(bad, next_index)``.
+
+    ``bad`` is -1, or the first env whose acting learner chose outside ``masks_before``
+    (then nothing changed). Per game: every seat's compiled choice (the learner's draw
+    taken, then replaced by ``chosen``), the transition and chance up to the next
+    decision, the win shares if it ended, a restart with the next game index (in env
+    order), and the learner's view of it (its observation, its mask: all true where it
+    does not choose). The opponents' choices are legal by construction.
+    """
+    refused = first_refused_choice(chosen, acting_before, masks_before)
+    if refused >= 0:
+        return refused, next_index
+    n = cfg[C_PLAYERS]
+    w = np.zeros(SCRATCH, np.int64)
+    obs = np.zeros(OBSERVATION_SIZE, np.float32)
+    buffers = np.zeros((2, hidden_width(shape)), np.float64)
+    joint = np.full(MAX_SEATS, -1, np.int64)
+    top = out_masks.shape[1]
+    for e in range(states.shape[0]):
+        s = states[e]
+        ctr = counters[e : e + 1]
+        for p in range(n):
+            rewards[e, p] = 0.0
+        out_rewards[e] = 0.0
+        out_done[e] = False
+        if s[STEP] != ST_OVER:
+            choose_all(s, cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+            if acting_before[e]:
+                joint[seat] = chosen[e]
+            apply_moves(s, cfg, acts, joint, w)
+            to_decision(s, cfg, keys[e], ctr, w)
+            if s[STEP] == ST_OVER:
+                winners = 0
+                for p in range(n):
+                    winners += (s[WINNERS] >> p) & 1
+                for p in range(n):
+                    rewards[e, p] = 1.0 / winners if (s[WINNERS] >> p) & 1 else 0.0
+                out_rewards[e] = rewards[e, seat]
+        if s[STEP] == ST_OVER:
+            out_done[e] = True
+            index[e] = next_index
+            next_index += 1
+            keys[e] = game_key(run, index[e])
+            counters[e] = 0
+            new_game(s, cfg)
+            to_decision(s, cfg, keys[e], ctr, w)
+            for p in range(n):
+                rewards[e, p] = 0.0
+        count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
+        out_acting[e] = count > 0
+        for a in range(top):
+            out_masks[e, a] = count == 0
+        for i in range(count):
+            out_masks[e, w[W_LEGAL + i]] = True
+        observe_row(s, cfg, seat, out_observations[e])
+    return -1, next_index
 
 
 class KweekStepBatch(StepBatch):
-    """``num_envs`` Eigen Kweek games as one ``[num_envs, WIDTH]`` integer array."""
+    """``num_envs`` Eigen Kweek games as one ``[num_envs, WIDTH]`` integer array.
 
-    def __init__(self, game: Game[Any, Any, Any], num_envs: int) -> None:
+    ``net`` gives the shipped ``learned`` network (or why none ships), asked only when a
+    seat is ``learned``.
+    """
+
+    def __init__(self, game: Game[Any, Any, Any], num_envs: int, net: Callable[[], Net | str] | None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_ENVS:
             raise ValueError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
         self.game = game
@@ -193,6 +330,9 @@ class KweekStepBatch(StepBatch):
         self._run = np.uint64(0)
         self._next_index = 0
         self._started = False
+        self._net_source = net
+        # Parsed agent lineups: (codes, abstain masks, network), as policy_actions is called every step.
+        self._lineups: dict[tuple[str, ...], tuple[Int64s, Int64s, Net]] = {}
 
     def reset(self, seed: int | str, first_index: int = 0) -> None:
         if first_index < 0:
@@ -234,10 +374,14 @@ class KweekStepBatch(StepBatch):
                 "nothing was applied"
             )
 
-    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+    def _lineup(self, agents: Sequence[str]) -> tuple[Int64s, Int64s, Net]:
+        """The kernels' codes, abstain masks and network for one policy per seat (checked, then kept)."""
+        key = tuple(agents)
+        known = self._lineups.get(key)
+        if known is not None:
+            return known
         from gamebag.fast.eigen_kweek.engine import parse_agent
 
-        self._require_started()
         if len(agents) != self.num_players:
             raise ValueError(f"name one policy per seat ({self.num_players}), not {len(agents)}")
         codes = np.zeros(MAX_SEATS, np.int64)
@@ -247,9 +391,49 @@ class KweekStepBatch(StepBatch):
             if isinstance(parsed, str):
                 raise ValueError(parsed)
             codes[seat], masks[seat] = parsed
+        net = Net.none()
+        if np.any(codes == LEARNED_CODE):
+            found = self._net_source() if self._net_source is not None else "no learned policy was given to this batch"
+            if isinstance(found, str):
+                raise ValueError(f"agent 'learned' has no compiled policy here: {found}")
+            net = found
+        if len(self._lineups) >= 16:
+            self._lineups.clear()  # a bound on memory; a training run uses a handful of lineups
+        self._lineups[key] = (codes, masks, net)
+        return codes, masks, net
+
+    def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
+        self._require_started()
+        codes, masks, net = self._lineup(agents)
         out = np.zeros((self.num_envs, self.num_players), np.int64)
-        policy_moves(self._states, self.cfg, self.acts, self.pays, codes, masks, self._keys, self._counters, out)
+        policy_moves(
+            self._states, self.cfg, self.acts, self.pays, codes, masks, self._keys, self._counters,
+            net.values, net.shape, out,
+        )  # fmt: skip
         return out
+
+    def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
+        """``StepBatch.learner_step`` in one compiled pass (``learner_moves``): the same games, the same view."""
+        self._require_started()
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0 to {self.num_players - 1}, not {seat}")
+        codes, masks, net = self._lineup([policy] * self.num_players)
+        picks = np.ascontiguousarray(np.asarray(chosen, dtype=np.int64).reshape(self.num_envs))
+        acting = np.ascontiguousarray(before.acting, dtype=np.bool_)
+        allowed = np.ascontiguousarray(before.masks, dtype=np.bool_)
+        observations = np.zeros((self.num_envs, self.observation_size), np.float32)
+        view_masks = np.zeros((self.num_envs, self.num_actions), np.bool_)
+        view_acting = np.zeros(self.num_envs, np.bool_)
+        rewards = np.zeros(self.num_envs, np.float64)
+        done = np.zeros(self.num_envs, np.bool_)
+        bad, self._next_index = learner_moves(
+            self._states, self.cfg, self.acts, self.pays, seat, codes, masks, picks, acting, allowed,
+            self._keys, self._counters, net.values, net.shape, self._rewards, self._run, self._index,
+            self._next_index, observations, view_masks, view_acting, rewards, done,
+        )  # fmt: skip
+        if bad >= 0:
+            raise illegal_learner_action(bad, picks, allowed)
+        return LearnerStep(LearnerView(observations, view_masks, view_acting), rewards, done)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
         mask = self.legal_mask()

@@ -97,6 +97,19 @@ def set_points(collected: Dice, cyclic: bool) -> int:
     return sum(chain_points(len(c)) for c in chains(collected, cyclic))
 
 
+def set_points_by(collected: Dice, cyclic: bool, *, per_linked: int = 2, lone: int = 1, per_identical: int = 0) -> int:
+    """``set_points`` with other numbers, for variants (``gamebag.variants``): a chain of two or more
+    scores ``per_linked`` per dragon, a lone dragon (or a set of one) ``lone``, and an identical set
+    its square plus ``per_identical`` per dragon. The defaults are the rulebook's."""
+    if not collected:
+        return 0
+    if len(collected) == 1:
+        return lone
+    if len(set(collected)) == 1:
+        return len(collected) ** 2 + per_identical * len(collected)
+    return sum(per_linked * len(c) if len(c) >= 2 else lone for c in chains(collected, cyclic))
+
+
 @cache
 def roll_outcomes(dice: int) -> tuple[tuple[Dice, Fraction], ...]:
     """Every sorted roll of ``dice`` dice with its exact (multinomial) probability."""

@@ -45,6 +45,7 @@ from gamebag.games.catch_a_dragon.dice import (
     set_points,
 )
 from gamebag.games.catch_a_dragon.encoding import ROLL, STOP, FaceNames, parse_action, parse_roll
+from gamebag.games.catch_a_dragon.turn import DragonTurn
 
 ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
@@ -239,7 +240,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         if player != state.seat:
             return ()
         if state.phase == Phase.COLLECT:
-            return legal_collections(state.collected, state.rolled, self.duplicate_bust)
+            rule = self.duplicate_bust_rule(self.turn_rules(state.round_no, state.seat))
+            return legal_collections(state.collected, state.rolled, rule)
         return (STOP, ROLL) if state.phase == Phase.DECIDE else ()
 
     def _illegal_action_message(
@@ -248,7 +250,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         if state.phase == Phase.DECIDE:
             return (
                 f"seat {state.seat} holds {self.names.describe(state.collected)} and must now choose "
-                f"'stop' (score {set_points(state.collected, self.cyclic)}) or 'roll' the "
+                f"'stop' (score {self.stop_points(state.collected, self.turn_rules(state.round_no, state.seat))}) "
+                f"or 'roll' the "
                 f"{self.dice - len(state.collected)} other dice, not {self._show(action)}"
             )
         allowed = "; ".join(self.names.describe(c) for c in legal if not isinstance(c, str))
@@ -263,13 +266,15 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         action = moves[state.seat]
         if state.phase == Phase.DECIDE:
             if action == STOP:
-                return self._end_turn(state, set_points(state.collected, self.cyclic), "stop")
+                rules = self.turn_rules(state.round_no, state.seat)
+                return self._end_turn(state, self.stop_points(state.collected, rules), "stop")
             return _moved(state, Phase.ROLL, state.collected, ())
         assert not isinstance(action, str)  # a legal action at the collect step is a collection
         collected = merge(state.collected, action)
         if len(collected) == self.dice:
+            rules = self.turn_rules(state.round_no, state.seat)
             return self._end_turn(
-                _moved(state, state.phase, collected, state.rolled), set_points(collected, self.cyclic), "four"
+                _moved(state, state.phase, collected, state.rolled), self.stop_points(collected, rules), "four"
             )
         return _moved(state, Phase.DECIDE, collected, state.rolled)
 
@@ -299,20 +304,40 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
 
     def _apply_chance(self, state: DragonState, outcome: Dice) -> DragonState:
         roll = tuple(sorted(outcome))
-        if is_bust(state.collected, roll, self.duplicate_bust):
+        rules = self.turn_rules(state.round_no, state.seat)
+        if is_bust(state.collected, roll, self.duplicate_bust_rule(rules)):
             return self._end_turn(
-                _moved(state, state.phase, state.collected, roll), self.bust_points(state.collected), "bust"
+                _moved(state, state.phase, state.collected, roll), self.bust_points(state.collected, rules), "bust"
             )
         return _moved(state, Phase.COLLECT, state.collected, roll)
 
     # ---- hooks a variant overrides (docs/designers.md, "Writing a variant") ------------------
-    def bust_points(self, collected: Dice) -> int:
+    # The rules engine and the turn model the exact solvers read (turn.py) both call these, so a
+    # variant that overrides them is played and solved by the same rule. Each takes the key of
+    # the turn's rules (``turn_rules``); the rulebook has one key, None, for every turn.
+    def turn_rules(self, round_no: int, seat: int) -> Hashable:
+        """Which rules the turn of ``seat`` in round ``round_no`` (tie-break rounds included) is played by.
+
+        Any hashable key, handed to the other hooks; turns with equal keys are played (and solved)
+        alike, so a variant returns as few distinct keys as its rules need. The rulebook: ``None``.
+        """
+        return None
+
+    def stop_points(self, collected: Dice, rules: Hashable) -> int:
+        """What the set ``collected`` scores when its turn stops or collects the last die (the rulebook:
+        identical sets the square, different sets their chains)."""
+        return set_points(collected, self.cyclic)
+
+    def bust_points(self, collected: Dice, rules: Hashable) -> int:
         """What a turn that busts scores, given the dice collected before the bust (the rulebook: 0).
 
-        Both the rules and the turn model the exact solvers read call it, so a variant that
-        overrides it is played and solved by the same rule.
+        At least 0: the exact win solver counts on totals that never fall.
         """
         return 0
+
+    def duplicate_bust_rule(self, rules: Hashable) -> str:
+        """When a set of different colours busts, one of ``DUPLICATE_BUST_RULES`` (the option)."""
+        return self.duplicate_bust
 
     def _end_turn(self, state: DragonState, points: int, ended_by: str) -> DragonState:
         scores = list(state.scores)
@@ -388,7 +413,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "collected": self.names.colour_list(collected),
             "collected_faces": list(collected),
             "set_kind": set_kind(collected),
-            "set_points": set_points(collected, self.cyclic),
+            "set_points": self.stop_points(collected, self.turn_rules(state.round_no, state.seat)),
             "chains": self._chains_json(collected),
             "rolled": self.names.colour_list(state.rolled) if state.phase == Phase.COLLECT else [],
             "rolled_faces": list(state.rolled) if state.phase == Phase.COLLECT else [],
@@ -508,61 +533,40 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             return self.names.describe(action)
         return repr(action)
 
-    # ---- the turn-level model read by the exact solvers ----------------------------------
+    # ---- the turn-level model read by the exact solvers (games/catch_a_dragon/turn.py) ---------
+    def turn_model_for(self, rules: Hashable) -> DragonTurn:
+        """The turn played by the turn rules ``rules`` (a key from ``turn_rules``) as the solvers read it."""
+        models: dict[Hashable, DragonTurn] = self.__dict__.setdefault("_turn_models", {})
+        model = models.get(rules)
+        if model is None:
+            model = models[rules] = DragonTurn(self, rules)
+        return model
+
+    # The game itself is the turn model of its first turn (round 1, seat 0); a game whose turn rules
+    # change by round or seat is read through turn_rules and turn_model_for.
     def turn_root(self) -> Hashable:
         """A turn starts by rolling all the dice."""
         return ("roll", ())
 
     def turn_node_kind(self, node: Hashable) -> str:
         """``chance`` (a roll), ``decision`` (collect, or stop/roll) or ``end`` (scored)."""
-        step = _step(node)
-        if step == "roll":
-            return "chance"
-        return "end" if step == "end" else "decision"
+        return self.turn_model_for(self.turn_rules(1, 0)).turn_node_kind(node)
 
     def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
-        """The nodes a roll leads to, with exact probabilities (busts lead to ``("end", 0)``)."""
-        collected = _held(node)
-        result: list[tuple[Hashable, Fraction]] = []
-        for roll, probability in roll_outcomes(self.dice - len(collected)):
-            if is_bust(collected, roll, self.duplicate_bust):
-                result.append((("end", self.bust_points(collected)), probability))
-            else:
-                result.append((("collect", collected, roll), probability))
-        return result
+        """The nodes a roll of the first turn leads to, with exact probabilities."""
+        return self.turn_model_for(self.turn_rules(1, 0)).turn_chance(node)
 
     def turn_choices(self, node: Hashable) -> Sequence[tuple[DragonAction, Hashable]]:
-        """Each legal action at a decision node with the node it leads to."""
-        if _step(node) == "decide":
-            collected = _held(node)
-            return ((STOP, ("end", set_points(collected, self.cyclic))), (ROLL, ("roll", collected)))
-        assert isinstance(node, tuple)
-        _, collected, roll = node
-        choices: list[tuple[DragonAction, Hashable]] = []
-        for collection in legal_collections(collected, roll, self.duplicate_bust):
-            after = merge(collected, collection)
-            if len(after) == self.dice:
-                choices.append((collection, ("end", set_points(after, self.cyclic))))
-            else:
-                choices.append((collection, ("decide", after)))
-        return choices
+        """Each legal action at a decision node of the first turn with the node it leads to."""
+        return self.turn_model_for(self.turn_rules(1, 0)).turn_choices(node)
 
     def turn_points(self, node: Hashable) -> int:
         """The points an ``end`` node scores."""
-        assert isinstance(node, tuple) and node[0] == "end"
-        points: int = node[1]
-        return points
+        return self.turn_model_for(self.turn_rules(1, 0)).turn_points(node)
 
     def turn_node_to_json(self, node: Hashable) -> Any:
         """A readable encoding of a turn node for policy tables."""
-        assert isinstance(node, tuple)
-        step = node[0]
-        if step == "end":
-            return {"step": "end", "points": node[1]}
-        data: JsonDict = {"step": step, "held": self.names.colour_list(node[1])}
-        if step == "collect":
-            data["rolled"] = self.names.colour_list(node[2])
-        return data
+        return self.turn_model_for(self.turn_rules(1, 0)).turn_node_to_json(node)
 
     def turn_position(self, observation: JsonDict) -> DragonPosition:
         """Where the seat to act stands: round, totals and the turn node."""
@@ -586,17 +590,6 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     def round_structure(self) -> tuple[int, int]:
         """(regular rounds, most tie-break rounds) for the fixed-rounds win solver."""
         return self.rounds, self.max_tiebreak_rounds
-
-
-def _step(node: Hashable) -> str:
-    assert isinstance(node, tuple) and node and isinstance(node[0], str)
-    return node[0]
-
-
-def _held(node: Hashable) -> Dice:
-    assert isinstance(node, tuple) and len(node) >= 2
-    held: Dice = node[1]
-    return held
 
 
 def _moved(state: DragonState, phase: Phase, collected: Dice, rolled: Dice) -> DragonState:

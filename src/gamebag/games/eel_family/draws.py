@@ -18,6 +18,7 @@ from typing import Any
 from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.words import counted
 from gamebag.games.eel_family.state import (
     EelState,
     Outcome,
@@ -211,12 +212,12 @@ class EelDraws(Game[EelState, int, Outcome]):
                 why = (
                     f"it chose {chosen} and the bag holds enough"
                     if sizes[seat] == chosen
-                    else f"it chose {chosen} and only {sizes[seat]} token(s) were left in the bag"
+                    else f"it chose {chosen} and only {counted(sizes[seat], 'token')} were left in the bag"
                     if chosen > 0
                     else "it did not draw"
                 )
                 raise IllegalChanceOutcomeError(
-                    f"seat {seat} must draw exactly {sizes[seat]} token(s) ({why}), not {len(tokens)}"
+                    f"seat {seat} must draw exactly {counted(sizes[seat], 'token')} ({why}), not {len(tokens)}"
                 )
             total_snakes += tokens.count("S")
         if not self.dice:

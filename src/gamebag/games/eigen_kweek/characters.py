@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gamebag.core.words import counted
 from gamebag.games.eigen_kweek.actions import Move
 from gamebag.games.eigen_kweek.components import (
     CARD_PHASE,
@@ -307,7 +308,7 @@ def apply_keun(d: Draft, seat: int, target: int, cost: int) -> None:
     taken = d.boards[target][index]
     d.boards[target][index] = 0
     d.tokens[seat] += taken
-    d.say(f"KEUN: seat {seat} takes {taken} weed token(s) from the {cost} card of seat {target}")
+    d.say(f"KEUN: seat {seat} takes {counted(taken, 'weed token')} from the {cost} card of seat {target}")
 
 
 def apply_fluppe(config: Config, d: Draft, seat: int) -> None:
@@ -318,7 +319,7 @@ def apply_fluppe(config: Config, d: Draft, seat: int) -> None:
     got = d.take_from_pot(2 * cards)
     d.tokens[seat] += got
     short = " (the pot ran short)" if got < 2 * cards else ""
-    d.say(f"FLUPPE: seat {seat} receives {got} weed token(s) for {cards} plant card(s){short}")
+    d.say(f"FLUPPE: seat {seat} receives {counted(got, 'weed token')} for {counted(cards, 'plant card')}{short}")
 
 
 def apply_griet(config: Config, d: Draft, seat: int, cost: int) -> None:
@@ -326,7 +327,7 @@ def apply_griet(config: Config, d: Draft, seat: int, cost: int) -> None:
     slot = d.boards[seat][index]
     got = d.take_from_pot(config.capacity[cost] - slot)
     d.boards[seat][index] = slot + got
-    d.say(f"GRIET: seat {seat} fills the {cost} card with {got} weed token(s)")
+    d.say(f"GRIET: seat {seat} fills the {cost} card with {counted(got, 'weed token')}")
 
 
 def apply_rob(config: Config, d: Draft, seat: int, victim: int, value: int) -> None:

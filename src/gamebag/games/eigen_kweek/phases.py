@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from gamebag.core.words import counted
 from gamebag.games.eigen_kweek import characters as chars
 from gamebag.games.eigen_kweek.actions import Move
 from gamebag.games.eigen_kweek.characters import AIMED, AIMED_BY_STEP, describe_target
@@ -391,7 +392,7 @@ def begin_growth(config: Config, d: Draft) -> None:
             short = short or got < wanted
             board[index] = slot + got
             grown += got
-    d.say(f"the plants grow: {grown} weed token(s) from the pot onto the plant cards"
+    d.say(f"the plants grow: {counted(grown, 'weed token')} from the pot onto the plant cards"
           + (" (the pot ran dry)" if short else ""))
     open_window(config, d, Phase.GROWTH)
 
@@ -442,7 +443,7 @@ def reveal_bids(config: Config, d: Draft) -> None:
                 hands[seat] -= 1
                 got += 1
         d.tokens[chantal] += got
-        d.say(f"CHANTAL: seat {chantal} takes {got} weed token(s) from the other hands")
+        d.say(f"CHANTAL: seat {chantal} takes {counted(got, 'weed token')} from the other hands")
     # STEVEN adds 2 to a bid; an empty hand is no bid, and a player without tokens gets no coins.
     counts = [hands[seat] + (2 if seat == steven and bids[seat] > 0 else 0) for seat in range(n)]
     how_many = Counter(c for c in counts if c > 0)
@@ -534,7 +535,7 @@ def take_corner(config: Config, d: Draft, corner: int) -> None:
     got = [v for v, count in zip(config.values, coins, strict=True) for _ in range(count)]
     d.corners[corner] = [0] * len(config.values)
     d.trade = Trade(trade.bids, trade.hands, trade.counts, trade.order, (*trade.chosen, corner), trade.lucien)
-    d.say(f"seat {seat} takes the {len(got)} coin(s) of corner {corner + 1} and hands in its bid")
+    d.say(f"seat {seat} takes the {counted(len(got), 'coin')} of corner {corner + 1} and hands in its bid")
     d.note(seat, f"corner {corner + 1} held coins worth {', '.join(map(str, got)) or 'nothing'}")
     next_corner(config, d)
 
@@ -553,13 +554,13 @@ def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
                 if slot > 0:
                     board[index] = 0
             d.tokens[seat] += total
-            d.say(f"JOS: seat {seat} harvests all plant cards: {total} weed token(s)")
+            d.say(f"JOS: seat {seat} harvests all plant cards: {counted(total, 'weed token')}")
             continue
         assert move.cost is not None
         index = PLANT_COSTS.index(move.cost)
         if move.kind == "harvest":
             d.tokens[seat] += board[index]
-            d.say(f"seat {seat} harvests {board[index]} weed token(s) from the {move.cost} card")
+            d.say(f"seat {seat} harvests {counted(board[index], 'weed token')} from the {move.cost} card")
             board[index] = 0
             continue
         assert move.payment is not None
@@ -576,7 +577,7 @@ def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
             d.tokens[seat] += board[index]
             d.say(
                 f"seat {seat} ploughs over the {move.cost} card, paying {paid} ({value}), and takes "
-                f"its {board[index]} weed token(s): a potato sack"
+                f"its {counted(board[index], 'weed token')}: a potato sack"
             )
             board[index] = SACK
     finished = [seat for seat in range(config.players) if sacks(d.boards[seat]) >= SACKS_TO_WIN]
@@ -585,7 +586,8 @@ def apply_cultivate(config: Config, d: Draft, moves: dict[int, Move]) -> None:
         d.ended_by = "four_sacks"
         d.phase = Phase.OVER
         d.step = Step.OVER
-        d.say("four potato sacks: " + ", ".join(f"seat {s}" for s in finished) + " win(s)")
+        verb = "wins" if len(finished) == 1 else "win"
+        d.say("four potato sacks: " + ", ".join(f"seat {s}" for s in finished) + f" {verb}")
         return
     begin_hand_in(config, d)
 
@@ -631,7 +633,7 @@ def end_round(config: Config, d: Draft, keeps: dict[int, bool]) -> None:
         begin_round(config, d)
         return
     if d.refill_left < CORNERS:
-        d.say(f"the coin bag holds only {d.refill_left} coin(s): only those go on the table")
+        d.say(f"the coin bag holds only {counted(d.refill_left, 'coin')}: only those go on the table")
     else:
         d.say("four coins are taken from the coin bag and placed on corners 1 to 4 of the trading table")
     d.step = Step.REFILL

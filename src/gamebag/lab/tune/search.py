@@ -1,8 +1,9 @@
 """The search: an Optuna study over the dimensions, then the leaders re-measured and the pick confirmed.
 
 Each trial plays one cell of ``games`` games (on the compiled engine where one plays it) and
-records every metric with its interval. One goal uses TPE, several NSGA-II; limits are Optuna
-constraints, so samplers steer away from infeasible designs. Noise is handled in three steps:
+records every metric with its interval. One goal uses TPE, several NSGA-II; a search space of no
+more designs than trials is tried design by design instead (a grid, each design once). Limits are
+Optuna constraints, so samplers steer away from infeasible designs. Noise is handled in three steps:
 the leading trials (the best few, or the Pareto front) are played again with
 ``REMEASURE_FACTOR`` times the games at a seed none of the trials used, the best of those
 re-measurements is recommended, and the recommendation is played once more at a fresh seed; it
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
@@ -26,7 +28,7 @@ from gamebag.core.errors import GamebagError, OptionError
 from gamebag.core.rng import derive_seed
 from gamebag.lab.cards import card_study
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, build_cells
-from gamebag.lab.execute import Executor, make_executor
+from gamebag.lab.execute import Executor, check_executor, make_executor
 from gamebag.lab.play import Block
 from gamebag.lab.quality import DEFAULT_TRACE_GAMES, QUALITY_METRICS, check_quality_limits, measure_quality
 from gamebag.lab.stats import Estimate
@@ -40,7 +42,7 @@ from gamebag.lab.tune.metrics import (
     card_spread,
     measure_run,
 )
-from gamebag.lab.tune.space import Dimension, design_change
+from gamebag.lab.tune.space import Dimension, design_change, grid
 
 MAX_TRIALS = 10_000
 LEADERS = 3  # trials re-measured with one goal
@@ -210,10 +212,11 @@ def check_settings(settings: TuneSettings) -> None:
         )
     check_limits(settings.games, None, settings.max_rounds)
     check_quality_limits(settings.metrics_games)
+    check_executor(settings.executor, settings.workers, settings.address)
     if not settings.dimensions or not settings.goals:
         raise GamebagError("a tune needs at least one --search and one --goal")
     # The agents and fixed options, checked once at the game's defaults for the searched options.
-    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed)
+    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed, learned=False)
 
 
 def measure(
@@ -221,7 +224,9 @@ def measure(
 ) -> Measurement:
     """Play ``games`` games of the design ``params`` (plus the fixed options) and measure them."""
     options = {**settings.options, **params}
-    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed)
+    # Without named agents every trial plays the same default agent: a policy trained for the
+    # default options would play only the trials that hit them, and mix agents into the comparison.
+    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed, learned=False)
     study = run_study(cells, _KeptOpen(executor), games, None, settings.max_rounds)
     run = study.cells[0]
     if study.interrupted:
@@ -285,9 +290,14 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
         except Exception as error:  # any storage failure is the user's URL or database
             raise GamebagError(f"--storage {settings.storage!r} cannot be opened: {error}") from None
     several = len(settings.goals) > 1
-    sampler = (
-        optuna.samplers.NSGAIISampler(seed=settings.seed) if several else optuna.samplers.TPESampler(seed=settings.seed)
-    )
+    every_design = grid(settings.dimensions, settings.trials)
+    sampler: Any
+    if every_design is not None:
+        sampler = optuna.samplers.GridSampler(every_design, seed=settings.seed)
+    elif several:
+        sampler = optuna.samplers.NSGAIISampler(seed=settings.seed)
+    else:
+        sampler = optuna.samplers.TPESampler(seed=settings.seed)
     study = optuna.create_study(
         study_name=settings.study_name(),
         storage=storage,
@@ -323,6 +333,10 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
 
     done = sum(1 for t in study.trials if t.state.is_finished())
     remaining = max(0, settings.trials - done)
+    if every_design is not None:
+        designs = math.prod(len(values) for values in every_design.values())
+        remaining = max(0, min(settings.trials, designs) - done)
+        notes.append(f"the search space has {designs} design(s), no more than --trials: each is tried once")
     if done:
         notes.append(f"resumed: {done} trial(s) were already in the storage")
 

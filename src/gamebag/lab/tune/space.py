@@ -42,6 +42,26 @@ class Dimension:
         return str(trial.suggest_categorical(self.name, list(self.choices)))
 
 
+def grid(dimensions: Sequence[Dimension], most: int) -> dict[str, list[int | str]] | None:
+    """Every value of every dimension, when the search space holds at most ``most`` designs; else None.
+
+    A space that small is tried design by design, each once: a sampler drawing from it would
+    propose some designs again and again and might never try others within the trials.
+    """
+    space: dict[str, list[int | str]] = {}
+    size = 1
+    for dimension in dimensions:
+        if dimension.low is not None and dimension.high is not None:
+            values: list[int | str] = list(range(dimension.low, dimension.high + 1))
+        else:
+            values = list(dimension.choices)
+        size *= len(values)
+        if size > most:
+            return None
+        space[dimension.name] = values
+    return space
+
+
 def design_change(game_id: str, dimensions: Sequence[Dimension], params: Mapping[str, Any]) -> float:
     """How far ``params`` lie from the game's defaults (``metrics.CHANGE_DOC`` defines it)."""
     cls = gamebag.entry(game_id).game_class
