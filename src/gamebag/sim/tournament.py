@@ -477,7 +477,7 @@ def ladder_field(agents: Sequence[str], ladder_spec: str) -> list[str]:
 
 # A run whose solving agents are expected to take longer than this is announced with an estimate.
 LONG_RUN_SECONDS = 60.0
-SOLVING_AGENT = "equilibrium"  # solves each new round it meets: about a second a round
+SOLVING_AGENT = "equilibrium"  # solves each new round it meets (timed on the machine for the estimate)
 
 
 def long_run_warning(spec: TournamentSpec, game: Game[Any, Any, Any], workers: int = 1) -> str | None:

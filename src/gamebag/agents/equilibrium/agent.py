@@ -14,7 +14,7 @@ table of the same rules without that option: the round itself is still solved
 under the options in play. The observation does not say how many grabs a lone
 player has left under ``lone_player_grabs``; the agent assumes the full number.
 
-Solving a round costs about a second (nearly all of an equilibrium game's time), so solved
+Solving a round is nearly all of an equilibrium game's time, so solved
 rounds live in one cache per process, shared by every agent of the same rules (both seats of
 a game, every game of a tournament batch, every table of the server): a round met again,
 such as the opening round of each game, is not solved again. The cache holds at most
