@@ -13,6 +13,7 @@ import gamebag
 from gamebag.analysis.coach import advise
 from gamebag.core.records import Record, replay
 from gamebag.web.coachsetting import CoachError, CoachSetting
+from gamebag.web.lobby import rematch_config
 from gamebag.web.settings import Limits
 
 from .helpers import open_table, web_client
@@ -88,3 +89,5 @@ def test_the_coach_is_enforced_by_the_server(tmp_path: Path) -> None:
         assert public() == {"offered": True, "agreed": [mover], "humans": [0, 1], "on": False}
         assert client.get(f"{url}/advice", headers=seat[mover]).status_code == 409
         assert live.record_json()["meta"]["coach"] == {"on": [[live.step, live.step]]}
+        # A rematch is a new game with new links: its coach starts off.
+        assert rematch_config(live.config).coach == "" and live.config.coach != ""
