@@ -216,7 +216,7 @@ def check_settings(settings: TuneSettings) -> None:
     if not settings.dimensions or not settings.goals:
         raise GamebagError("a tune needs at least one --search and one --goal")
     # The agents and fixed options, checked once at the game's defaults for the searched options.
-    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed)
+    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed, learned=False)
 
 
 def measure(
@@ -224,7 +224,9 @@ def measure(
 ) -> Measurement:
     """Play ``games`` games of the design ``params`` (plus the fixed options) and measure them."""
     options = {**settings.options, **params}
-    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed)
+    # Without named agents every trial plays the same default agent: a policy trained for the
+    # default options would play only the trials that hit them, and mix agents into the comparison.
+    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed, learned=False)
     study = run_study(cells, _KeptOpen(executor), games, None, settings.max_rounds)
     run = study.cells[0]
     if study.interrupted:
