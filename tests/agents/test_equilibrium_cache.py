@@ -117,3 +117,13 @@ def test_the_cli_warns_before_the_first_game(monkeypatch: pytest.MonkeyPatch) ->
     assert started == ["run"]
     assert "warning: the equilibrium agent solves each new round it meets" in outcome.stderr
     assert "may take about 50 minutes" in outcome.stderr
+
+
+def test_warm_solves_a_round_through_the_compiled_kernels(capsys: pytest.CaptureFixture[str]) -> None:
+    from gamebag.agents.equilibrium import warm
+    from gamebag.agents.equilibrium.solver import compiled_kernels
+
+    warm.main()
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("gamebag.agents.equilibrium.warm: round solver ")
+    assert ("round solver compiled," in line) == (compiled_kernels() is not None)
