@@ -55,6 +55,9 @@ def test_exact_advice_is_the_solvers_values_in_words() -> None:
         best = advice["best"][0]
         assert values[best] == max(values.values()) and advice["exact"] is True
         assert advice["words"].startswith(f"The solver would {best} here: winning chance {best} ")
+        # The turn graph's exact odds: rolling ends the turn with nothing on a 1.
+        assert advice["words"].endswith(" Roll busts 1/6 of the time.")
+        assert {c["action"]: c.get("busts") for c in advice["choices"]} == {"roll": "1/6", "hold": None}
     with pytest.raises(AnalysisError, match="no choice"):
         advise(game, decisions_of(game, 0, seed=2, wanted=1)[0][1], 1)  # seat 1 does not act there
 

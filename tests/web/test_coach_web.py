@@ -13,6 +13,7 @@ import gamebag
 from gamebag.analysis.coach import advise
 from gamebag.core.records import Record, replay
 from gamebag.web.coachsetting import CoachError, CoachSetting
+from gamebag.web.lobby import rematch_config
 from gamebag.web.settings import Limits
 
 from .helpers import open_table, web_client
@@ -88,3 +89,25 @@ def test_the_coach_is_enforced_by_the_server(tmp_path: Path) -> None:
         assert public() == {"offered": True, "agreed": [mover], "humans": [0, 1], "on": False}
         assert client.get(f"{url}/advice", headers=seat[mover]).status_code == 409
         assert live.record_json()["meta"]["coach"] == {"on": [[live.step, live.step]]}
+        # A rematch is a new game with new links: its coach starts off.
+        assert rematch_config(live.config).coach == "" and live.config.coach != ""
+
+
+def test_the_coach_setting_on_postgresql_is_stored_and_shared(tmp_path: Path, pg_url: str) -> None:
+    """On PostgreSQL (a cluster's database): every change is one locked transaction, and a table loaded
+    afresh (as another process would) finds the same setting."""
+    with web_client(tmp_path, url=pg_url) as client:
+        table = open_table(client, "pig", 2, options={"goal": 30})
+        table_id, url = table["id"], f"/api/tables/{table['id']}/coach"
+        client.post(url, json={"on": True}, headers={"x-host-token": table["host_token"]})
+        for seat in table["seats"]:
+            client.post(f"{url}/consent", json={"agree": True}, headers={"x-seat-token": seat["token"]})
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        stored = manager.store.load(table_id)
+        assert CoachSetting.parse(stored.config.coach).is_on((0, 1))
+        mover = manager.get(table_id).acting()[0]
+        token = table["seats"][mover]["token"]
+        assert client.get(f"{url}/advice", headers={"x-seat-token": token}).status_code == 200
+        client.post(f"{url}/consent", json={"agree": False}, headers={"x-seat-token": token})
+        assert client.get(f"{url}/advice", headers={"x-seat-token": token}).status_code == 409
+        assert not CoachSetting.parse(manager.store.load(table_id).config.coach).is_on((0, 1))

@@ -9,8 +9,9 @@ chosen at the same time, are not in ``state`` until revealed), the estimator dra
 starting state from the seat's information set, so the other seats' hidden information plays no
 part (``tests/analysis/test_coach.py`` checks that changing it changes nothing).
 
-The words name the choice the solver (or the playouts) prefers and what it keeps against the
-others, e.g. "The solver would hold here: hold keeps a 64% winning chance, roll 58%.".
+The words name the choice the solver (or the playouts) prefers and each choice's winning chance,
+and, where a turn model covers the game, the exact chance that a choice leading to a roll busts,
+e.g. "The solver would stop here: winning chance stop 29%, roll 28%. Roll busts 25/36 of the time."
 ``docs/analysis.md`` (the coach) says how the web tables and ``gamebag play --coach`` use it.
 """
 
@@ -19,10 +20,13 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any
 
+from gamebag.agents.solvers.turn_graph import CHANCE, END
 from gamebag.analysis.evaluators import Choices, Evaluator
-from gamebag.analysis.run import AnalysisError, AnalysisSettings, select_evaluator
+from gamebag.analysis.run import AnalysisError, AnalysisSettings, WithPoints, select_evaluator
+from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator
 from gamebag.core.protocol import Game, JsonDict
 
 COACH_PLAYOUTS = 100  # playouts per estimated value: advice within about a second on the compiled engines
@@ -68,7 +72,43 @@ def advise(
         AnalysisSettings(playouts=playouts).check(game)
     evaluator = evaluator_for(game, playouts, seed)
     found = evaluator.choices(state, seat, legal, step)
-    return advice_json(game, seat, legal, found, evaluator)
+    advice = advice_json(game, seat, legal, found, evaluator)
+    busts = bust_chances(evaluator, state, seat, legal)
+    if busts:
+        for item in advice["choices"]:
+            bust = busts.get(game.action_from_json(item["action"]))
+            if bust is not None:
+                item["busts"] = str(bust)
+        said = "; ".join(f"{action_text(game.action_to_json(a))} busts {b} of the time" for a, b in busts.items())
+        advice["words"] += f" {said[0].upper()}{said[1:]}."
+    return advice
+
+
+def bust_chances(evaluator: Evaluator, state: Any, seat: int, legal: Sequence[Any]) -> dict[Any, Fraction]:
+    """Where a turn model covers the game: the exact chance that each choice leading to a roll ends
+    the turn at once with nothing (a bust), read off the turn graph from the seat's own view."""
+    source: TurnWinEvaluator | TurnPoints | None = None
+    if isinstance(evaluator, TurnWinEvaluator):
+        source = evaluator
+    elif isinstance(evaluator, WithPoints):
+        source = evaluator.turn_points
+    if source is None:
+        return {}
+    graph, position = source.turn_node(state, seat)
+    node = graph.index.get(position)
+    if node is None:
+        return {}
+    children = dict(zip(graph.actions[node], graph.children[node], strict=True))
+    busts = {}
+    for action in legal:
+        child = children.get(action)
+        if child is None or graph.kinds[child] != CHANCE:
+            continue
+        outcomes = zip(graph.children[child], graph.probabilities[child], strict=True)
+        bust = sum((p for c, p in outcomes if graph.kinds[c] == END and graph.points[c] == 0), Fraction(0))
+        if bust > 0:
+            busts[action] = bust
+    return busts
 
 
 def advice_json(

@@ -68,8 +68,8 @@ class Cell:
 
     @property
     def label(self) -> str:
-        """A short readable name: ``4p rotate_start=true``."""
-        parts = [f"{self.players}p", *(f"{k}={_show(v)}" for k, v in self.options.items())]
+        """A short readable name: ``4p rotate_start=true`` (an option group as one value: ``coins=20/10/5/0/0``)."""
+        parts = [f"{self.players}p", *(f"{k}={v}" for k, v in shown_options(self.game, self.options))]
         agents = sorted(set(self.agents))
         if self.population:
             parts.append("population " + "/".join(self.agents))
@@ -78,6 +78,22 @@ class Cell:
         else:
             parts.append("/".join(self.agents))
         return " ".join(parts)
+
+
+def shown_options(game_id: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``options`` as ``(name, text)`` pairs to show, each option group whose members are all given
+    written as one value in its members' order (``("coins", "20/10/5/0/0")``), where its first member was."""
+    groups = gamebag.entry(game_id).game_class.option_groups
+    whole = {group.members[0]: group for group in groups if all(m in options for m in group.members)}
+    inside = {member for group in whole.values() for member in group.members}
+    shown: list[tuple[str, str]] = []
+    for name, value in options.items():
+        if name in whole:
+            group = whole[name]
+            shown.append((group.name, "/".join(_show(options[m]) for m in group.members)))
+        elif name not in inside:
+            shown.append((name, _show(value)))
+    return shown
 
 
 def _show(value: Any) -> str:

@@ -178,8 +178,8 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
             return JSONResponse({"error": "the coach advises a seat, never spectators"}, status_code=403)
         humans = table.human_seats()
         setting = CoachSetting.parse(table.config.coach)
-        if manager.store.is_postgresql:  # another process may have changed it a moment ago
-            setting = write_setting(manager.store, table.id, lambda current: current)
+        if manager.store.is_postgresql:  # another process may have changed it a moment ago (read off the loop)
+            setting = await asyncio.to_thread(write_setting, manager.store, table.id, lambda current: current)
         if not setting.is_on(humans):
             missing = sorted(set(humans) - setting.agreed)
             why = "the host has not offered it" if not setting.offered else f"seat(s) {missing} have not agreed"
