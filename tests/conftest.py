@@ -31,7 +31,12 @@ __all__ = ["configurations", "make_rng", "random_walk"]
 
 # The modules of the real-browser tests (marked ``browser``). xdist's scheduler sees only test
 # ids, so it knows them by their module; collection checks that the marks agree with this list.
-BROWSER_MODULES = ("tests/web/test_browser.py", "tests/web/test_table_ui.py", "tests/web/test_analysis_browser.py")
+BROWSER_MODULES = (
+    "tests/web/test_browser.py",
+    "tests/web/test_table_ui.py",
+    "tests/web/test_analysis_browser.py",
+    "tests/web/test_coach_browser.py",
+)
 
 
 # JAX's persistent compilation cache, for this run only: several tests compile the same

@@ -9,11 +9,26 @@ an engine means adding a set here (see docs/protocol.md).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import gamebag
 from gamebag.core.protocol import Game
+
+
+def rules_games_for_power(fast: int, rules: int, fast_now: int) -> int:
+    """Rules-engine games that, beside ``fast_now`` fast-engine games, keep the power of a
+    distribution test designed with ``fast`` and ``rules`` games.
+
+    Each two-sample comparison (Welch's test of means, Kolmogorov-Smirnov of distributions)
+    sees the samples through ``1 / fast + 1 / rules``: the variance of a difference of means
+    is ``sigma**2`` times it, and the KS statistic scales with ``sqrt(fast * rules / (fast +
+    rules))``, its inverse. Keeping the sum keeps every test's power for any given
+    difference. Fast games are cheap per game but not free (a JAX batch costs in proportion
+    to its width), so a few hundred more rules games can replace thousands of fast ones.
+    """
+    return math.ceil(1 / (1 / fast + 1 / rules - 1 / fast_now))
 
 
 @dataclass(frozen=True)

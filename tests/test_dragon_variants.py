@@ -214,6 +214,13 @@ def test_optimal_score_plays_each_turn_by_its_own_rules() -> None:
         state = _at(game, round_no, 0, held)
         view = SeatView(game, state, 0, game.legal_actions(state, 0))
         assert agent.act(view, make_rng(0)) == expected
+    # The dice calculator reads the turn it is asked about.
+    from gamebag.lab.dice import turn_odds
+
+    first, third = turn_odds(game, ["green", "green"]), turn_odds(game, ["green", "green"], round_no=3)
+    assert (first.best, first.turn_rules, third.best, third.turn_rules) == ("stop", "hatching", "roll", "soft-nest")
+    # Rolling two dice on two greens in Soft nest: 25/36 a bust worth 2, else a third (and maybe fourth) green.
+    assert third.roll_value == Fraction(25, 36) * 2 + Fraction(10, 36) * 9 + Fraction(1, 36) * 16
 
 
 def test_compiled_engines_refuse_the_variants() -> None:

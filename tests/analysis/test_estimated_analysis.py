@@ -15,8 +15,9 @@ from gamebag.agents.base import SeatView
 from gamebag.agents.registry import heuristic_for
 from gamebag.agents.solvers.solutions import score_solution
 from gamebag.analysis import AnalysisSettings, analyse_record
-from gamebag.analysis.estimate import RolloutEvaluator
+from gamebag.analysis.estimate import BLOCK, RolloutEvaluator
 from gamebag.analysis.figures import BLUNDER, label
+from gamebag.analysis.run import DEFAULT_PLAYOUTS, GAME_STEPS, MIN_PLAYOUTS, select_evaluator
 from gamebag.analysis.turns import TurnPoints
 from gamebag.core.protocol import NodeKind
 from gamebag.core.records import Record, apply_event
@@ -226,3 +227,37 @@ def test_two_player_eel_with_other_numbers_falls_back_to_estimates() -> None:
     analysis = analyse_record(result.record, AnalysisSettings(playouts=10))
     assert not analysis.exact and analysis.method.startswith("estimate")
     assert len(analysis.seats) == 2 and all(d.exact is False for d in analysis.decisions)
+
+
+def test_playouts_stop_once_every_interval_is_narrow_and_long_games_get_fewer() -> None:
+    """A decision whose choices all lead to the same result costs one block of playouts; one whose results
+    are noise uses the whole budget; without --budget, a game asking for many values gets fewer per value."""
+    game = gamebag.make("eel-harvest", 3)
+    state = game.initial_state()
+    legal = game.legal_actions(state, 0)
+    evaluator = RolloutEvaluator(game, 200, seed=1)
+    calls: list[int] = []
+
+    def same(state: Any, rng: Rng) -> tuple[float, ...]:
+        calls.append(1)
+        return (1.0, 0.0, 0.0)
+
+    evaluator._playout = same  # type: ignore[method-assign]
+    found = evaluator.choices(state, 0, legal, 0)
+    assert len(calls) == BLOCK * len(legal) and all(loss.mean == 0.0 for loss in found.losses.values())
+    calls.clear()
+
+    def noise(state: Any, rng: Rng) -> tuple[float, ...]:
+        calls.append(1)
+        return (float(Rng(len(calls)).random() < 0.5), 0.0, 0.0)  # independent of the action's seed
+
+    evaluator._playout = noise  # type: ignore[method-assign]
+    evaluator.choices(state, 0, legal, 1)
+    assert len(calls) == 200 * len(legal)
+    # Without --budget: a short game (about 170 values over 15 events, weighted by the events left after
+    # each) keeps the default; a long one (about 1,300 over 230) gets fewer, never under the minimum.
+    assert select_evaluator(game, AnalysisSettings(), demand=1400).playouts == DEFAULT_PLAYOUTS
+    kweek = select_evaluator(game, AnalysisSettings(), demand=150_000).playouts
+    assert kweek == GAME_STEPS // 150_000 and MIN_PLAYOUTS < kweek < DEFAULT_PLAYOUTS
+    assert select_evaluator(game, AnalysisSettings(), demand=10**9).playouts == MIN_PLAYOUTS
+    assert select_evaluator(game, AnalysisSettings(playouts=300), demand=150_000).playouts == 300  # --budget

@@ -95,6 +95,9 @@ REFUSALS: list[tuple[list[str], str]] = [
     (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--max-rounds", TEN_TO_12], "--max-rounds must be"),
     (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--storage", "sqlite:///afile/t.db"],
      "cannot be opened"),
+    # an unknown executor is refused before the trial database is created
+    (["tune", "pig", "--search", "goal=20..40", "--goal", "fair", "--storage", "sqlite:///t.db", "--executor", "spark"],
+     "--executor 'spark' is not known"),
     # analyse
     (["analyse", "afile"], "not valid JSON"),
     (["analyse", "unfinished.json"], "only a finished game can be analysed"),

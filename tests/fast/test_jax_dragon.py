@@ -19,7 +19,7 @@ import pytest
 from replays import seatings_of
 
 import gamebag
-from equality_sets import DRAGON_JAX
+from equality_sets import DRAGON_JAX, rules_games_for_power
 from gamebag.equality import comparisons, holm_failures, play_rules, replay
 from gamebag.fast import dragon as fast_dragon
 from gamebag.fast.base import BatchResult
@@ -80,6 +80,18 @@ def jax_results(engine: DragonJax, policies: tuple[str, ...], games: int, seed: 
     return BatchResult.seat_zero_starts(0, scores, returns, rows[:, fast_dragon.ROUND])
 
 
+# JAX games per case. The tests were designed with 20,000 JAX games beside the rules-engine games
+# below; compiling a case's program costs the same at any width but playing costs in proportion
+# to it, so fewer JAX games and a few more (cheap) rules-engine games keep each comparison's power
+# (equality_sets.rules_games_for_power).
+JAX_GAMES = 5000
+
+
+def rules_games(designed: int) -> int:
+    """The rules-engine games that keep the power the case was designed with (beside 20,000 JAX games)."""
+    return rules_games_for_power(20_000, designed, JAX_GAMES)
+
+
 @pytest.mark.slow
 def test_distributions_agree_with_the_rules_engine() -> None:
     p_values: dict[str, float] = {}
@@ -90,8 +102,8 @@ def test_distributions_agree_with_the_rules_engine() -> None:
     ]
     for number, (players, options, agents, games) in enumerate(cases):
         game = gamebag.make("catch-a-dragon", players, **options)
-        fast = jax_results(DragonJax(game), agents, 20_000, number)
-        rules = play_rules(game, seatings_of(game, [agents])[0], games, "jax distributions")
+        fast = jax_results(DragonJax(game), agents, JAX_GAMES, number)
+        rules = play_rules(game, seatings_of(game, [agents])[0], rules_games(games), "jax distributions")
         p_values.update(comparisons(fast, rules, f"{players}p {options} {agents}"))
     assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
 

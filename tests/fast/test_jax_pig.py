@@ -18,7 +18,7 @@ import pytest
 from replays import seatings_of
 
 import gamebag
-from equality_sets import PIG_JAX
+from equality_sets import PIG_JAX, rules_games_for_power
 from gamebag.equality import comparisons, holm_failures, play_rules, replay
 from gamebag.fast import pig as fast_pig
 from gamebag.fast.base import BatchResult
@@ -68,6 +68,18 @@ def jax_results(engine: PigJax, policies: tuple[str, str], games: int, seed: int
     return BatchResult.seat_zero_starts(0, rows[:, fast_pig.SCORE0 : fast_pig.SCORE1 + 1], returns, length)
 
 
+# JAX games per case. The tests were designed with 20,000 JAX games beside the rules-engine games
+# below; compiling a case's program costs the same at any width but playing costs in proportion
+# to it, so fewer JAX games and a few more (cheap) rules-engine games keep each comparison's power
+# (equality_sets.rules_games_for_power).
+JAX_GAMES = 5000
+
+
+def rules_games(designed: int) -> int:
+    """The rules-engine games that keep the power the case was designed with (beside 20,000 JAX games)."""
+    return rules_games_for_power(20_000, designed, JAX_GAMES)
+
+
 @pytest.mark.slow
 def test_distributions_agree_with_the_rules_engine() -> None:
     p_values: dict[str, float] = {}
@@ -78,8 +90,8 @@ def test_distributions_agree_with_the_rules_engine() -> None:
     ]
     for number, (options, agents, games) in enumerate(cases):
         game = gamebag.make("pig", **options)
-        fast = jax_results(PigJax(game), agents, 20_000, number)
-        rules = play_rules(game, seatings_of(game, [agents])[0], games, "jax distributions")
+        fast = jax_results(PigJax(game), agents, JAX_GAMES, number)
+        rules = play_rules(game, seatings_of(game, [agents])[0], rules_games(games), "jax distributions")
         p_values.update(comparisons(fast, rules, f"{options} {agents}"))
     assert not holm_failures(p_values, 0.001), holm_failures(p_values, 0.001)
 

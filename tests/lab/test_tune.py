@@ -327,3 +327,21 @@ def test_report_figures_fit_a_page_however_many_cells() -> None:
     drawn = figure.get_tightbbox(canvas.get_renderer())
     assert drawn.x0 >= -0.01 and drawn.x1 <= width + 0.01  # no label cut off at either side
     assert drawn.y0 >= -0.01
+
+
+def test_decision_shares_count_games_not_decisions_as_draws() -> None:
+    from gamebag.lab.quality import _from_traces, _Trace
+
+    # Ten games of 100 decisions: five all forced, five with none. Decisions of one game move
+    # together, so the interval must be as wide as ten draws allow, not a thousand.
+    traces = [
+        _Trace([(1, 0)], (0,), (1, 0), decisions=100, forced=100 if k < 5 else 0, disagreements=0, compared=0)
+        for k in range(10)
+    ]
+    share = _from_traces(traces).forced_share
+    assert share.value == pytest.approx(0.5)
+    # Ratio estimator over games: half-width 1.96 * sqrt(10/9 * 10 * 50**2) / 1000 = 0.327.
+    assert share.low == pytest.approx(0.5 - 0.3267, abs=1e-3) and share.high == pytest.approx(0.5 + 0.3267, abs=1e-3)
+    # Games that all agree leave no doubt about the share.
+    even = _from_traces([_Trace([(1, 0)], (0,), (1, 0), decisions=10, forced=3, disagreements=0, compared=0)] * 4)
+    assert even.forced_share.low == pytest.approx(0.3) and even.forced_share.high == pytest.approx(0.3)

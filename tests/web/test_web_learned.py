@@ -19,8 +19,8 @@ def test_the_lobby_offers_learned_where_a_policy_ships_and_refuses_other_player_
         table = open_table(client, "pig", 2, bots={1: "learned"}, seed=2)
         play_whole_game(client, table, seed=3, spectate=False)
         assert client.get(f"/api/tables/{table['id']}").json()["result"] is not None
-        if ("catch-a-dragon", 3) not in shipped:
-            body = {"game": "catch-a-dragon", "players": 3, "seats": [{}, {"bot": "learned"}, {"bot": "random"}]}
-            response = client.post("/api/tables", json=body)
-            assert response.status_code == 400, response.text
-            assert "no learned policy ships for catch-a-dragon with 3 players" in response.json()["error"]
+        assert ("eigen-kweek", 3) not in shipped
+        body = {"game": "eigen-kweek", "players": 3, "seats": [{}, {"bot": "learned"}, {"bot": "random"}]}
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 400, response.text
+        assert "no learned policy ships for eigen-kweek with 3 players" in response.json()["error"]

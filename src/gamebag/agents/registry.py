@@ -245,7 +245,7 @@ _loaded = False
 # Modules of compiled passes: they need numba when imported, and their users import them only
 # where the compiler works (``gamebag.fast.compiler_problem``), so a machine without numba still
 # finds every agent.
-_COMPILED_MODULES = frozenset({"gamebag.agents.solvers.kernels"})
+_COMPILED_MODULES = frozenset({"gamebag.agents.solvers.kernels", "gamebag.agents.equilibrium.kernels"})
 
 
 def _load() -> None:

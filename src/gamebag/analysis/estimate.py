@@ -30,7 +30,12 @@ from gamebag.analysis.figures import Estimate
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng, derive_rng, draw_index
 
-DEFAULT_PLAYOUTS = 200  # per value, where the caller names none (``run.py`` documents the budgets)
+DEFAULT_PLAYOUTS = 200  # per value at most, where the caller names none (``run.py`` documents the budgets)
+# Playouts run in blocks of BLOCK; after each block a value stops early once every interval it
+# reports (each choice's loss, each seat's luck) is within +-SETTLED: more playouts would move the
+# figures by less than that, and a decision that hardly matters (or is plain) costs one block.
+BLOCK = 20
+SETTLED = 0.03
 Playout = Callable[[Any, Rng], tuple[float, ...] | None]
 ROLLOUT_SEED_BITS = 63
 
@@ -51,8 +56,8 @@ class RolloutEvaluator(Evaluator):
         players = "random" if self.agent is None else self.agent.name
         engine = "compiled" if self.compiled is not None else "rules-engine"
         self.method = (
-            f"estimate: {self.count} {engine} playouts per value by {players} players, "
-            "from the seat's information set (95% intervals)"
+            f"estimate: up to {self.count} {engine} playouts per value by {players} players (fewer once every "
+            f"loss and luck interval is within +-{SETTLED}), from the seat's information set (95% intervals)"
         )
         self._returns: dict[tuple[int, int], list[tuple[float, ...]]] = {}
         self._pairs: dict[tuple[int, int], list[tuple[tuple[float, ...], tuple[float, ...]]]] = {}
@@ -98,19 +103,27 @@ class RolloutEvaluator(Evaluator):
             for action in legal:
                 after = game.apply_chosen(world, {**others, seat: action}, by_seat)
                 samples[action].append(self._playout(after, Rng(playout_seed))[seat])
+            if (i + 1) % BLOCK == 0 and i + 1 < self.count and _settled(self._losses(samples, legal)[1]):
+                break
+        picked, losses = self._losses(samples, legal)
+        values = {action: Estimate.of_samples(s[1::2]) for action, s in samples.items()}
+        return Choices(values=values, losses=losses, best=(picked,), best_value=values[picked], exact=False)
+
+    @staticmethod
+    def _losses(samples: dict[Hashable, list[float]], legal: Sequence[Any]) -> tuple[Any, dict[Hashable, Estimate]]:
+        """The action picked on the even playouts, and each action's loss against it on the odd ones."""
         # The best action is picked on the even playouts and every figure is read off the odd ones:
         # the mean of a picked maximum is biased upwards by noise, which alone would make every seat
         # look inaccurate; held-out playouts measure the pick without that bias.
         picked = max(legal, key=lambda action: math.fsum(samples[action][0::2]))
         held = {action: s[1::2] for action, s in samples.items()}
-        values = {action: Estimate.of_samples(s) for action, s in held.items()}
         top = held[picked]
         losses = {}
         for action, s in held.items():
             loss = Estimate.of_samples([b - a for b, a in zip(top, s, strict=True)])
             # The pick may do worse than another action on the held-out playouts: no loss, then.
             losses[action] = loss if loss.mean >= 0 else Estimate(0.0, min(0.0, loss.low), max(0.0, loss.high))
-        return Choices(values=values, losses=losses, best=(picked,), best_value=values[picked], exact=False)
+        return picked, losses
 
     def value(self, state: Any, seat: int, event: int) -> Estimate:
         """Playouts from ``seat``'s information set at ``state``; where nothing is hidden, the same
@@ -157,6 +170,8 @@ class RolloutEvaluator(Evaluator):
                 playout_seed = rng.getrandbits(ROLLOUT_SEED_BITS)
                 real = self._playout(world_after, Rng(playout_seed))
                 pairs.append((real, self._playout(expected, Rng(playout_seed))))
+                if (i + 1) % BLOCK == 0 and i + 1 < self.count and _settled(_changes(pairs, game.num_players)):
+                    break
             self._pairs[key] = pairs
         return Estimate.of_samples([real[seat] - expected[seat] for real, expected in pairs])
 
@@ -170,3 +185,14 @@ class RolloutEvaluator(Evaluator):
         first = self.game.resample_from_infostate(state, seat, derive_rng(self.seed, "probe", event, seat, 0))
         second = self.game.resample_from_infostate(state, seat, derive_rng(self.seed, "probe", event, seat, 1))
         return bool(first == second)
+
+
+def _changes(pairs: Sequence[tuple[tuple[float, ...], tuple[float, ...]]], players: int) -> list[Estimate]:
+    """Each seat's change of winning chance read off paired playouts (the real outcome, one drawn again)."""
+    return [Estimate.of_samples([real[p] - expected[p] for real, expected in pairs]) for p in range(players)]
+
+
+def _settled(estimates: Any) -> bool:
+    """Whether every interval is within +-SETTLED of its mean."""
+    found = estimates.values() if isinstance(estimates, dict) else estimates
+    return all(e.high - e.low <= 2 * SETTLED for e in found)

@@ -37,6 +37,14 @@ from gamebag.core.records import Record, apply_event, decode_moves, replay
 DEFAULT_RULES_PLAYOUTS = 10
 MIN_PLAYOUTS = 10
 MAX_PLAYOUTS = 5000
+# Without --budget, a whole game's estimate is held to about GAME_STEPS events played out (a playout
+# from an event plays about the events left after it: that is what it costs): the default per value
+# is GAME_STEPS divided by the values the game asks for (each choice of each decision, two per chance
+# event and seat), each weighted by the events left after it, at most DEFAULT_PLAYOUTS. Short games
+# keep the full default; a long one (an Eigen Kweek game: about 1,300 values over 230 events) gets
+# about 20 playouts per value and wider intervals, and stays within a few seconds
+# (bench/bench_analysis.py).
+GAME_STEPS = 2_500_000
 
 
 class AnalysisError(GamebagError, ValueError):
@@ -86,13 +94,18 @@ class WithPoints(Evaluator):
         return self.inner.chance_change(before, after, seat, event)
 
 
-def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings) -> Evaluator:
-    """The most exact evaluator that covers ``game``'s configuration."""
+def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings, demand: int = 0) -> Evaluator:
+    """The most exact evaluator that covers ``game``'s configuration; ``demand`` (the values a game
+    asks for, each weighted by the events left after it) sets the default playouts per value of an
+    estimate (``GAME_STEPS``)."""
     if win_solvable(game):
         return TurnWinEvaluator(game)
     if equilibrium_solvable(game):
         return EelEquilibriumEvaluator(game)
-    estimator = RolloutEvaluator(game, settings.playouts, settings.seed)
+    playouts = settings.playouts
+    if playouts is None and demand > 0:
+        playouts = max(MIN_PLAYOUTS, min(DEFAULT_PLAYOUTS, GAME_STEPS // demand))
+    estimator = RolloutEvaluator(game, playouts, settings.seed)
     if settings.playouts is None and estimator.compiled is None:
         estimator = RolloutEvaluator(game, DEFAULT_RULES_PLAYOUTS, settings.seed)
     if supports_score(type(game)):
@@ -121,13 +134,13 @@ def analyse_record(
     game, final = finished_game(record)
     settings.check(game)
     started = time.perf_counter()
-    evaluator = select_evaluator(game, settings)
     seats = settings.seats if settings.seats is not None else tuple(range(game.num_players))
     returns = game.returns(final)
     reports = {seat: SeatReport(seat, returns[seat]) for seat in seats}
     states = [game.initial_state()]
     for event in record.events:
         states.append(apply_event(game, states[-1], event))
+    evaluator = select_evaluator(game, settings, _demand(game, record, states, seats))
     evaluator.prepare(states)
     total = len(record.events)
     for index, event in enumerate(record.events):
@@ -154,6 +167,20 @@ def analyse_record(
         seconds=time.perf_counter() - started,
         seats=[reports[seat] for seat in seats],
     )
+
+
+def _demand(game: Game[Any, Any, Any], record: Record, states: Sequence[Any], seats: Sequence[int]) -> int:
+    """The values an estimate of this game asks for: each choice of each analysed decision, and two
+    (the real outcome and one drawn again) per chance event and analysed seat, each weighted by the
+    events left after it (what its playouts cost)."""
+    demand, total = 0, len(record.events)
+    for index, (event, state) in enumerate(zip(record.events, states, strict=False)):
+        values = 2 * len(seats)
+        if "moves" in event:
+            legal = [len(game.legal_actions(state, seat)) for seat in game.acting_players(state) if seat in seats]
+            values = sum(count for count in legal if count > 1)
+        demand += values * (total - index)
+    return demand
 
 
 def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable, found: Choices) -> DecisionReport:

@@ -72,6 +72,11 @@ class TurnWinEvaluator(Evaluator):
             return self.solution.graph
         return self.solution.graph_at(position.round, position.seat)
 
+    def turn_node(self, state: Any, seat: int) -> tuple[TurnGraph, Any]:
+        """The graph of the current turn and the node of ``state`` in it, from ``seat``'s view."""
+        position = self._position(state, seat)
+        return self._graph(position), position.node
+
     def choices(self, state: Any, seat: int, legal: Sequence[Any], event: int) -> Choices:
         position = self._position(state, seat)
         values = self._node_values(position)
@@ -95,6 +100,10 @@ class TurnPoints:
         self.game = game
         self.model = turn_model(game)
 
+    def turn_node(self, state: Any, seat: int) -> tuple[TurnGraph, Any]:
+        """The graph of the current turn (by that turn's rules) and the node of ``state`` in it."""
+        position = self.model.turn_position(self.game.observation(state, seat))
+        return score_solution(self.game, rules_at(self.game, position.round, position.seat)).graph, position.node
 
     def points(self, state: Any, seat: int, legal: Sequence[Any]) -> dict[Hashable, float]:
         """Each legal action's expected points for the turn (by that turn's rules), played optimally afterwards."""

@@ -90,6 +90,21 @@ class LearnerStep:
     done: npt.NDArray[np.bool_]
 
 
+@dataclass(frozen=True)
+class FinalRows:
+    """Every env's game as it stands: what a finished game's ``BatchResult`` row holds.
+
+    ``scores`` ``[num_envs, num_players]`` and ``length`` ``[num_envs]`` (the rules engine's
+    ``round_number``) are read now, so they are final where ``done()``; ``ended_by`` indexes
+    ``ended_by_names`` as in :class:`BatchResult` and means something only where ``done()``.
+    """
+
+    scores: npt.NDArray[np.int32]
+    length: npt.NDArray[np.int32]
+    ended_by: npt.NDArray[np.int8]
+    ended_by_names: tuple[str, ...]
+
+
 def illegal_learner_action(row: int, chosen: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> ValueError:
     """The error for env ``row``'s illegal learner action, naming the legal ones."""
     return ValueError(
@@ -185,6 +200,12 @@ class StepBatch(ABC):
         if done.any():
             self.reset_done()
         return LearnerStep(self.learner_view(seat), rewards, done)
+
+    def final_rows(self) -> FinalRows | None:
+        """Each env's scores, round count and ending now (final where ``done()``); ``None`` where
+        this engine does not report them (then whole games with a network in a seat are played
+        by the rules engine)."""
+        return None
 
     def policy_actions_at(self, agents: Sequence[str], seats: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """``policy_actions`` where only the entries marked in ``seats`` ``[num_envs, num_players]`` are read.

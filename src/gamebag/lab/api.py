@@ -14,7 +14,7 @@ import gamebag
 from gamebag.agents.registry import split_agent_specs
 from gamebag.core.options import OptionValue
 from gamebag.lab.cells import Cell, build_cells, parse_players, parse_vary
-from gamebag.lab.execute import make_executor
+from gamebag.lab.execute import check_executor, make_executor
 from gamebag.lab.quality import DEFAULT_TRACE_GAMES, check_quality_limits, measure_quality
 from gamebag.lab.results import BalanceResult, analyse_cell, compare_cells
 from gamebag.lab.study import DEFAULT_MAX_ROUNDS, CellRun, check_limits, run_study
@@ -77,6 +77,7 @@ def balance(
     """
     check_limits(games, until, max_rounds)
     check_quality_limits(metrics_games)
+    check_executor(executor, workers, address)
     cells, notices = plan(game, players, agents, vary, options, seed, population)
     result = run_cells(
         game, cells, notices, games, until, seed, workers, executor, address, max_rounds, progress, on_cell_done

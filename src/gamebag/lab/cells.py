@@ -30,9 +30,13 @@ MAX_VALUES_PER_OPTION = 50
 MAX_POPULATION = 16
 
 # The agents a study uses when none are named, strongest first. Each answers in a table
-# look-up or a few lines of arithmetic; searching agents (ismcts, equilibrium) are too slow
-# for tens of thousands of games, and random agents would measure the dice, not the game.
-FAST_AGENTS_BY_STRENGTH = ("optimal-win", "optimal-score", "heuristic")
+# look-up, a few lines of arithmetic or one small network's product on the compiled step
+# batch; searching agents (ismcts, equilibrium) are too slow for tens of thousands of games,
+# and random agents would measure the dice, not the game. ``learned`` ranks where it was
+# measured (docs/agents.md): level with ``optimal-win`` where that exists (Pig and Catch A
+# Dragon with two players), ahead of ``optimal-score`` and ``heuristic`` everywhere it ships.
+FAST_AGENTS_BY_STRENGTH = ("optimal-win", "learned", "optimal-score", "heuristic")
+LEARNED = "learned"
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,8 @@ class Cell:
 
     @property
     def label(self) -> str:
-        """A short readable name: ``4p rotate_start=true``."""
-        parts = [f"{self.players}p", *(f"{k}={_show(v)}" for k, v in self.options.items())]
+        """A short readable name: ``4p rotate_start=true`` (an option group as one value: ``coins=20/10/5/0/0``)."""
+        parts = [f"{self.players}p", *(f"{k}={v}" for k, v in shown_options(self.game, self.options))]
         agents = sorted(set(self.agents))
         if self.population:
             parts.append("population " + "/".join(self.agents))
@@ -74,6 +78,22 @@ class Cell:
         else:
             parts.append("/".join(self.agents))
         return " ".join(parts)
+
+
+def shown_options(game_id: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``options`` as ``(name, text)`` pairs to show, each option group whose members are all given
+    written as one value in its members' order (``("coins", "20/10/5/0/0")``), where its first member was."""
+    groups = gamebag.entry(game_id).game_class.option_groups
+    whole = {group.members[0]: group for group in groups if all(m in options for m in group.members)}
+    inside = {member for group in whole.values() for member in group.members}
+    shown: list[tuple[str, str]] = []
+    for name, value in options.items():
+        if name in whole:
+            group = whole[name]
+            shown.append((group.name, "/".join(_show(options[m]) for m in group.members)))
+        elif name not in inside:
+            shown.append((name, _show(value)))
+    return shown
 
 
 def _show(value: Any) -> str:
@@ -132,16 +152,59 @@ def parse_vary(items: Sequence[str]) -> list[tuple[str, list[str]]]:
     return result
 
 
-def default_agent(game_id: str, players: int, options: Mapping[str, Any]) -> str:
-    """The strongest agent of ``FAST_AGENTS_BY_STRENGTH`` that plays this configuration."""
+def default_agent(game_id: str, players: int, options: Mapping[str, Any], learned: bool = True) -> str:
+    """The strongest agent of ``FAST_AGENTS_BY_STRENGTH`` that plays this configuration.
+
+    ``learned`` plays only where a policy ships for this player count and these very
+    options and a compiled engine plays it (in its kernels, or on its step batch:
+    ``gamebag.lab.stepped``); pass
+    ``learned=False`` to leave it out (a search over options compares like with like).
+    """
     game = gamebag.make(game_id, players, **options)
     for name in FAST_AGENTS_BY_STRENGTH:
-        try:
-            make_agent(name, game)
-        except UnknownAgentError:
-            continue
-        return name
+        if plays(name, game, learned):
+            return name
     raise GamebagError(f"no fast agent plays {game_id} with {players} players; name agents with --agents")
+
+
+def plays(name: str, game: Game[Any, Any, Any], learned: bool = True) -> bool:
+    """Whether the default agent ``name`` plays ``game`` (``learned``: compiled only, in the kernels or
+    on the step batch, never as a default on the rules engine)."""
+    if name == LEARNED:
+        from gamebag.fast import unavailable_reason
+        from gamebag.lab.stepped import stepped_reason
+
+        seats = [name] * game.num_players
+        return learned and (unavailable_reason(game, seats) is None or stepped_reason(game, seats) is None)
+    try:
+        make_agent(name, game)
+    except UnknownAgentError:
+        return False
+    return True
+
+
+def _common_defaults(
+    chosen: Mapping[int, list[tuple[Game[Any, Any, Any], str]]], learned: bool
+) -> tuple[dict[int, str], list[str]]:
+    """One default agent per player count: where the strongest differs between a count's cells
+    (a policy trained for the default options only), the strongest that plays all of them."""
+    agents: dict[int, str] = {}
+    notices: list[str] = []
+    for n, cells in chosen.items():
+        names = {name for _, name in cells}
+        if len(names) == 1:
+            agents[n] = names.pop()
+            continue
+        common = next(
+            (a for a in FAST_AGENTS_BY_STRENGTH if all(plays(a, game, learned) for game, _ in cells)), cells[0][1]
+        )
+        agents[n] = common
+        stronger = sorted(names - {common}, key=FAST_AGENTS_BY_STRENGTH.index)
+        notices.append(
+            f"agents: with {n} players {', '.join(repr(a) for a in stronger)} plays only some of the option "
+            f"values, so every cell of that count plays {common!r} (cells compared with the same agents)"
+        )
+    return agents, notices
 
 
 def build_cells(
@@ -152,13 +215,15 @@ def build_cells(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     population: Sequence[str] | None = None,
+    learned: bool = True,
 ) -> tuple[list[Cell], list[str]]:
     """Every cell of the study, validated, and the notices to show (such as the default agents chosen).
 
     ``population``: instead of ``agents``, the agents every seat of every game is drawn from.
 
     ``agents``: one spec for every seat, or one per seat (then every player count must match),
-    or ``None`` for the strongest fast agent of each configuration.
+    or ``None`` for the strongest fast agent of each player count (``default_agent``; the
+    same for every option value of a count; ``learned=False`` leaves the trained policies out).
     """
     if population is not None and agents is not None:
         raise GamebagError("give --agents (fixed seats) or --population (seats drawn per game), not both")
@@ -178,6 +243,8 @@ def build_cells(
     chosen_defaults: dict[str, list[int]] = {}
     cells: list[Cell] = []
     names = [name for name, _ in vary]
+    configurations: list[tuple[int, Game[Any, Any, Any], dict[str, Any]]] = []
+    strongest: dict[int, list[tuple[Game[Any, Any, Any], str]]] = {}
     for n in players:
         for values in product(*(list(v) for _, v in vary)):
             asked = {**fixed, **dict(zip(names, values, strict=True))}
@@ -187,25 +254,34 @@ def build_cells(
             except OptionError as error:
                 raise OptionError(f"{n} players, {_describe(asked)}: {error}") from None
             validated = options_to_json({k: game.options[k] for k in given})
-            if population is not None:
-                seats = tuple(dict.fromkeys(population))
-            elif agents is None:
-                agent = default_agent(game_id, n, validated)
+            configurations.append((n, game, validated))
+            if population is None and agents is None:
+                strongest.setdefault(n, []).append((game, default_agent(game_id, n, validated, learned)))
+    by_count, mixed = _common_defaults(strongest, learned)
+    notices.extend(mixed)
+    for n, game, validated in configurations:
+        if population is not None:
+            seats = tuple(dict.fromkeys(population))
+        elif agents is None:
+            agent = by_count[n]
+            if n not in chosen_defaults.get(agent, []):
                 chosen_defaults.setdefault(agent, []).append(n)
-                seats = (agent,) * n
-            else:
-                seats = _seat_agents(agents, n)
-            for spec in dict.fromkeys(seats):
-                make_agent(spec, game)  # unknown agents and bad parameters fail before any game
-            drawn = population is not None
-            cell_seed = derive_seed(
-                seed, "balance", game_id, n, json.dumps(validated, sort_keys=True), *seats, *(("population",) * drawn)
-            )
-            cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed, drawn))
+            seats = (agent,) * n
+        else:
+            seats = _seat_agents(agents, n)
+        for spec in dict.fromkeys(seats):
+            make_agent(spec, game)  # unknown agents and bad parameters fail before any game
+        drawn = population is not None
+        cell_seed = derive_seed(
+            seed, "balance", game_id, n, json.dumps(validated, sort_keys=True), *seats, *(("population",) * drawn)
+        )
+        cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed, drawn))
     for agent, counts in chosen_defaults.items():
+        how = " (the shipped policy trained for these options, on the compiled step batch)" if agent == LEARNED else ""
         notices.append(
-            f"agents: none named, so every seat plays {agent!r}, the strongest fast agent for "
-            f"{_counts(counts)} players (name others with --agents; random agents measure luck, not the game)"
+            f"agents: none named, so every seat plays {agent!r}, the strongest compiled agent for "
+            f"{_counts(counts)} players{how} (name others with --agents or mix them with --population; "
+            "random agents measure luck, not the game)"
         )
     return cells, notices
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from gamebag.agents.solvers.solutions import SolveError, score_solution, supports_score
+from gamebag.agents.solvers.solutions import SolveError, rules_at, score_solution, supports_score, turn_rules_keys
 from gamebag.agents.solvers.turn_graph import DECISION, points_distribution
 from gamebag.core.errors import GamebagError, IllegalActionError
 from gamebag.core.protocol import Game
@@ -31,6 +31,7 @@ class TurnOdds:
     best: str  # "stop" or "roll"
     value: Fraction  # expected points of the best choice
     turn_value: Fraction  # expected points of a whole turn from its start (for reference)
+    turn_rules: str | None = None  # the rules of the turn, where a game's turns differ by round or seat
 
     @property
     def roll_bust(self) -> Fraction:
@@ -50,15 +51,24 @@ class TurnOdds:
             "roll_distribution": {str(k): float(v) for k, v in self.roll_distribution.items()},
             "roll_distribution_exact": {str(k): str(v) for k, v in self.roll_distribution.items()},
             "turn_value": float(self.turn_value),
+            "turn_rules": self.turn_rules,
         }
 
 
-def turn_odds(game: Game[Any, Any, Any], held: list[str] | None) -> TurnOdds:
-    """The odds from holding ``held`` (colour names; none: the start of a turn) in ``game``."""
+def turn_odds(game: Game[Any, Any, Any], held: list[str] | None, round_no: int = 1, seat: int = 0) -> TurnOdds:
+    """The odds from holding ``held`` (colour names; none: the start of a turn) in ``game``, in the
+    turn of ``seat`` in round ``round_no`` (it matters where a variant's turns differ by round or seat)."""
     if not supports_score(type(game)):
         raise GamebagError(f"{game.game_id} has no turn model; the dice calculator needs one (catch-a-dragon)")
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
+        raise GamebagError(f"--round must be 1 or more, not {round_no!r}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+        players = game.num_players
+        raise GamebagError(f"--seat must be from 0 to {players - 1} ({players} players), not {seat!r}")
+    keys = turn_rules_keys(game)
+    rules = rules_at(game, round_no, seat)
     try:
-        solution = score_solution(game)
+        solution = score_solution(game, rules)
     except SolveError as error:
         raise GamebagError(str(error)) from None
     graph = solution.graph
@@ -95,4 +105,5 @@ def turn_odds(game: Game[Any, Any, Any], held: list[str] | None) -> TurnOdds:
         best=best,
         value=value,
         turn_value=solution.value,
+        turn_rules=str(rules) if len(keys) > 1 else None,
     )

@@ -10,6 +10,7 @@ most a few hundred games).
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing
 import queue
 import signal
@@ -29,6 +30,8 @@ MAIN_GUARD_HINT = (
 )
 
 MAX_WORKERS = 64
+# Ray is an optional extra (pyproject.toml: ``cluster``); without it ``--executor ray`` is refused up front.
+RAY_MISSING = "--executor ray needs Ray, which is not installed: pip install 'gamebag[cluster]' (Ray's extra)"
 
 Progress = Callable[[int, int], None]  # (cell index, games finished)
 
@@ -124,9 +127,7 @@ class RayExecutor(Executor):
         try:
             import ray
         except ImportError:
-            raise GamebagError(
-                "--executor ray needs Ray: pip install 'gamebag[cluster]' (or pip install ray)"
-            ) from None
+            raise GamebagError(RAY_MISSING) from None
         self.ray = ray
         self.started_here = False
         if not ray.is_initialized():
@@ -157,14 +158,23 @@ class RayExecutor(Executor):
             self.ray.shutdown()
 
 
-def make_executor(kind: str, workers: int, address: str | None, progress: Progress | None) -> Executor:
-    """The executor ``kind`` (``local`` or ``ray``) with ``workers`` processes (local) or CPUs (a local Ray)."""
+def check_executor(kind: str, workers: int, address: str | None) -> None:
+    """Refuse an unknown executor, a worker count out of range, an address without Ray, or Ray where
+    it is not installed; starts nothing (callers check this before any work)."""
     if kind not in EXECUTORS:
         raise GamebagError(f"--executor {kind!r} is not known; choose one of {', '.join(EXECUTORS)}")
     if not 1 <= workers <= MAX_WORKERS:
         raise GamebagError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
     if kind == "ray":
-        return RayExecutor(address, workers, progress)
-    if address is not None:
+        if importlib.util.find_spec("ray") is None:
+            raise GamebagError(RAY_MISSING)
+    elif address is not None:
         raise GamebagError("--address names a Ray cluster; use it with --executor ray")
+
+
+def make_executor(kind: str, workers: int, address: str | None, progress: Progress | None) -> Executor:
+    """The executor ``kind`` (``local`` or ``ray``) with ``workers`` processes (local) or CPUs (a local Ray)."""
+    check_executor(kind, workers, address)
+    if kind == "ray":
+        return RayExecutor(address, workers, progress)
     return Executor(progress) if workers == 1 else PoolExecutor(workers, progress)

@@ -1,4 +1,5 @@
-"""A study as pictures: seat win shares with 95% intervals per cell, and game-length histograms.
+"""A study as pictures: seat win shares with 95% intervals per cell, and game-length histograms
+(and, for a study that varies options, what they change: ``gamebag.lab.sweep``).
 
 Drawn with matplotlib's object interface (no global pyplot state, no display);
 the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
@@ -6,7 +7,6 @@ the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +45,34 @@ def share_rows(result: BalanceResult) -> list[list[CellResult]]:
     return rows
 
 
-def shares_panel(result: BalanceResult, axis: Axes, cells: list[CellResult] | None = None) -> None:
-    """Each cell's seat shares with their intervals, against the fair share 1/n (dashed)."""
+def row_width(cells: list[CellResult]) -> float:
+    """The x extent a row of cells takes in ``shares_panel``."""
+    return sum(cell.cell.players + 1.5 for cell in cells) - 0.5
+
+
+def wrap_label(label: str, width: int) -> list[str]:
+    """``label`` in lines of about ``width`` characters, broken between words, and after the ``=`` of a
+    word too long for a line (``coins=10/10/10/0/5``), so no label runs under its neighbours."""
+    words: list[str] = []
+    for word in label.split():
+        name, sep, value = word.partition("=")
+        words.extend([name + sep, value] if sep and len(word) > width and value else [word])
+    lines: list[str] = []
+    for word in words:
+        if lines and len(lines[-1]) + 1 + len(word) <= width and not lines[-1].endswith("="):
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def shares_panel(
+    result: BalanceResult, axis: Axes, cells: list[CellResult] | None = None, width: float | None = None
+) -> None:
+    """Each cell's seat shares with their intervals, against the fair share 1/n (dashed).
+
+    ``width``: the x extent to draw (the widest row's, so every row of a figure has one scale).
+    """
     position = 0.0
     ticks, labels = [], []
     for cell in result.cells if cells is None else cells:
@@ -57,12 +83,11 @@ def shares_panel(result: BalanceResult, axis: Axes, cells: list[CellResult] | No
         axis.errorbar(xs, cell.win_share, yerr=[lows, highs], fmt="o", capsize=3, color="tab:blue")
         axis.hlines(1 / n, xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed", linewidth=1)
         ticks.append(position + (n - 1) / 2)
-        width = max(10, int(2.2 * n))  # characters a label may take under its cell
-        lines = textwrap.wrap(cell.cell.label, width, break_long_words=False)
+        lines = wrap_label(cell.cell.label, max(10, int(2.2 * n)))  # characters a label may take
         labels.append("\n".join([*lines, f"p={cell.fairness_p:.2g}"]))
         position += n + 1.5
     axis.set_xticks(ticks, labels, fontsize=7)
-    axis.set_xlim(-1.0, position - 0.5)
+    axis.set_xlim(-1.0, max(position - 0.5, width or 0.0))
     axis.set_ylabel("win share by seat\n(seat 0 first, 95% interval)", fontsize=8)
     axis.grid(axis="y", alpha=0.3)
 
@@ -94,8 +119,9 @@ def shares_figure(result: BalanceResult) -> Figure:
     rows = share_rows(result)
     figure = Figure(figsize=(FIGURE_WIDTH, 0.6 + 3.3 * len(rows)), layout="constrained")
     axes = figure.subplots(len(rows), 1, squeeze=False)
+    widest = max(row_width(cells) for cells in rows)
     for axis, cells in zip(axes[:, 0], rows, strict=True):
-        shares_panel(result, axis, cells)
+        shares_panel(result, axis, cells, widest)
     figure.suptitle(_title(result), fontsize=11)
     return figure
 
@@ -113,11 +139,22 @@ def plot_study(result: BalanceResult, path: Path) -> None:
     check_plot_path(path)
     from matplotlib.figure import Figure
 
+    from gamebag.lab.sweep import PANEL_HEIGHT, PANELS, is_sweep, sweep_panels
+
     rows = share_rows(result)
-    figure = Figure(figsize=(FIGURE_WIDTH, 0.6 + 3.3 * len(rows) + 4.0), layout="constrained")
-    axes = figure.subplots(len(rows) + 1, 1, height_ratios=[3.3] * len(rows) + [4.0])
-    for axis, cells in zip(axes[:-1], rows, strict=True):
-        shares_panel(result, axis, cells)
+    # A study that varies options also shows what they change (``gamebag.lab.sweep``).
+    sweep = len(PANELS) if is_sweep(result) else 0
+    heights = [3.3] * len(rows) + [PANEL_HEIGHT] * sweep + [4.0]
+    figure = Figure(figsize=(FIGURE_WIDTH, 0.6 + sum(heights)), layout="constrained")
+    axes = figure.subplots(len(heights), 1, height_ratios=heights)
+    widest = max(row_width(cells) for cells in rows)
+    for axis, cells in zip(axes[: len(rows)], rows, strict=True):
+        shares_panel(result, axis, cells, widest)
+    if sweep:
+        panels = list(axes[len(rows) : len(rows) + sweep])
+        for axis in panels[1:]:
+            axis.sharex(panels[0])
+        sweep_panels(result, panels)
     lengths_panel(result, axes[-1])
     figure.suptitle(_title(result), fontsize=11)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -26,10 +26,13 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.lab.cells import Cell
+from gamebag.lab.stepped import play_stepped, stepped_reason
 from gamebag.sim.simulate import ended_by_reason
 
 RULES = "rules"
 FAST = "compiled"
+# The compiled step batch with a network in a seat (``gamebag.lab.stepped``).
+STEPPED = "compiled+learned"
 LAB_CAP = "lab round cap"
 # The compiled engine reports progress after each sub-batch of this many games.
 FAST_TICK = 500
@@ -64,13 +67,16 @@ def choose_engine(cell: Cell) -> tuple[str, str | None]:
     game = cell.make_game()
     if cell.population:
         # Seats are drawn per game, so every agent of the population must have a compiled policy.
-        for spec in cell.agents:
-            reason = unavailable_reason(game, [spec] * cell.players)
-            if reason is not None:
-                return RULES, reason
+        reasons = [unavailable_reason(game, [spec] * cell.players) for spec in cell.agents]
+        reason = next((r for r in reasons if r is not None), None)
+    else:
+        reason = unavailable_reason(game, list(cell.agents))
+    if reason is None:
         return FAST, None
-    reason = unavailable_reason(game, list(cell.agents))
-    return (RULES, reason) if reason is not None else (FAST, None)
+    # A network in a seat: the step batch plays it where every other agent is compiled.
+    if stepped_reason(game, cell.agents) is None:
+        return STEPPED, None
+    return RULES, reason
 
 
 def play_block(cell: Cell, start: int, stop: int, engine: str, max_rounds: int, tick: Tick | None = None) -> Block:
@@ -90,7 +96,30 @@ def play_block(cell: Cell, start: int, stop: int, engine: str, max_rounds: int, 
             block.returns[capped] = 0.0
             block.ended_by = [LAB_CAP if c else reason for c, reason in zip(capped, block.ended_by, strict=True)]
         return block
+    if engine == STEPPED:
+        return _play_stepped(cell, start, stop, max_rounds, tick)
     return _play_rules(cell, start, stop, max_rounds, tick)
+
+
+def _play_stepped(cell: Cell, start: int, stop: int, max_rounds: int, tick: Tick | None) -> Block:
+    game = cell.make_game()
+    lineups = [tuple(cell.agents[k] for k in cell.seat_agents(index)) for index in range(start, stop)]
+    played = play_stepped(game, lineups, cell.seed, start, max_rounds, tick)
+    capped = played.length > max_rounds
+    played.returns[capped] = 0.0
+    count = stop - start
+    return Block(
+        cell=cell.index,
+        start=start,
+        scores=played.scores,
+        returns=played.returns,
+        length=played.length,
+        ended_by=[LAB_CAP if c else reason for c, reason in zip(capped, played.ended_by, strict=True)],
+        first_player=np.zeros(count, np.int64),  # seat 0 starts every game of the step batches
+        joint=np.full(count, -1, np.int64),
+        alike=np.zeros(count, np.int64),
+        seats=_seat_table(cell, start, stop),
+    )
 
 
 def _play_fast(cell: Cell, start: int, stop: int, tick: Tick | None) -> Block:

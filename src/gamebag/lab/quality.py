@@ -113,6 +113,28 @@ def _share(hits: float, total: int) -> Estimate:
     return Estimate(hits / total if total else math.nan, low, high)
 
 
+def _clustered_share(hits: Sequence[float], totals: Sequence[float]) -> Estimate:
+    """The share sum(hits) / sum(totals) of events counted game by game, with an interval that
+    treats each game, not each event, as one draw.
+
+    Decisions of one game are not independent (one position leads to the next), so a binomial
+    interval over decisions is too narrow; this is the ratio estimator's delta-method (cluster
+    robust) interval over games.
+    """
+    h = np.asarray(hits, dtype=np.float64)
+    c = np.asarray(totals, dtype=np.float64)
+    total = float(c.sum())
+    if total == 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    share = float(h.sum()) / total
+    n = len(c)
+    if n < 2:
+        return Estimate(share, 0.0, 1.0)
+    residuals = h - share * c
+    half = Z95 * math.sqrt(n / (n - 1) * float((residuals**2).sum())) / total
+    return Estimate(share, max(0.0, share - half), min(1.0, share + half))
+
+
 def _leader(scores: Sequence[float]) -> int | None:
     best = max(scores)
     leaders = [seat for seat, score in enumerate(scores) if score == best]
@@ -208,8 +230,7 @@ def measure_quality(
     traces = [trace_game(game, traced_seats, derive_rng(seed, "quality", k), opinion) for k in range(trace_games)]
     quality = _from_traces(traces)
     if exact:
-        compared = sum(t.compared for t in traces)
-        quality.interaction = _share(float(sum(t.disagreements for t in traces)), compared)
+        quality.interaction = _clustered_share([t.disagreements for t in traces], [t.compared for t in traces])
         quality.interaction_exact = True
         quality.notes.append("traced games seat optimal-win (interaction is measured on its decisions)")
     else:
@@ -235,13 +256,12 @@ def _from_traces(traces: Sequence[_Trace]) -> Quality:
             ordered = sorted(trace.final, reverse=True)
             if ordered[0] > 0:
                 margins.append((ordered[0] - ordered[1]) / ordered[0])
-    decisions = sum(t.decisions for t in traces)
     return Quality(
         traced_games=len(traces),
         lead_changes=_mean(changes),
         comeback_rate=_share(float(comebacks), comeback_games),
         decisiveness=_mean(margins),
-        forced_share=_share(float(sum(t.forced for t in traces)), decisions),
+        forced_share=_clustered_share([t.forced for t in traces], [t.decisions for t in traces]),
         decisions_per_game=_mean([float(t.decisions) for t in traces]),
     )
 

@@ -1,4 +1,5 @@
-"""A study as one HTML page (``index.html``) that reads offline: tables, inline SVG figures, warnings.
+"""A study as one HTML page (``index.html``) that reads offline: tables, inline SVG figures, warnings
+(for a study that varies options, a table and figure of what they change: ``gamebag.lab.sweep``).
 
 Next to the page go ``result.json`` (what ``--json`` prints) and ``per-game.csv``
 (one row per game) so the numbers behind every figure are at hand.
@@ -14,6 +15,7 @@ from pathlib import Path
 from gamebag.lab.export import write_table
 from gamebag.lab.figures import lengths_figure, shares_figure
 from gamebag.lab.results import BalanceResult
+from gamebag.lab.sweep import is_sweep, sweep_figure, sweep_points
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -51,6 +53,9 @@ def render(result: BalanceResult, command: str | None = None) -> str:
     parts.append(f"<figure>{_svg(shares_figure(result))}</figure>")
     if result.comparisons:
         parts.append("<h2>Against the first cell</h2>" + _comparisons_table(result))
+    if is_sweep(result):
+        parts.append("<h2>What the varied options change</h2>" + _sweep_table(result))
+        parts.append(f"<figure>{_svg(sweep_figure(result))}</figure>")
     parts.append("<h2>Game length</h2>" + _length_table(result))
     parts.append(f"<figure>{_svg(lengths_figure(result))}</figure>")
     parts.append(
@@ -95,6 +100,21 @@ def _comparisons_table(result: BalanceResult) -> str:
             f"<tr><td class='label'>{escape(labels.get(comparison.cell, ''))}</td>"
             f"<td class='label'>{escape(labels.get(comparison.against, ''))}</td><td>{seats}</td>"
             f"<td>{length.estimate:+.2f} ({length.low:+.2f} to {length.high:+.2f}, p={length.p:.3g})</td></tr>"
+        )
+    return "".join(rows) + "</table>"
+
+
+def _sweep_table(result: BalanceResult) -> str:
+    rows = [
+        "<table><tr><th>players</th><th>varied options</th><th>mean rounds</th><th>shared wins</th>"
+        "<th>seat gap</th><th>fairness p</th></tr>"
+    ]
+    for point in sweep_points(result):
+        shown = [point.metrics[name] for name in ("mean_rounds", "shared_rate", "seat_gap")]
+        figures = "".join(f"<td>{e.value:.3f} ({e.low:.3f}-{e.high:.3f})</td>" for e in shown)
+        rows.append(
+            f"<tr><td>{point.players}</td><td class='label'>{escape(point.value)}</td>{figures}"
+            f"<td>{point.metrics['fairness_p'].value:.3g}</td></tr>"
         )
     return "".join(rows) + "</table>"
 

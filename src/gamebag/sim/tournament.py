@@ -475,6 +475,37 @@ def ladder_field(agents: Sequence[str], ladder_spec: str) -> list[str]:
     return others or [a for a in agents if a != ladder_spec]
 
 
+# A run whose solving agents are expected to take longer than this is announced with an estimate.
+LONG_RUN_SECONDS = 60.0
+SOLVING_AGENT = "equilibrium"  # solves each new round it meets (timed on the machine for the estimate)
+
+
+def long_run_warning(spec: TournamentSpec, game: Game[Any, Any, Any], workers: int = 1) -> str | None:
+    """A warning, before any game, when the games with the equilibrium agent will take long (with an
+    estimate: its rounds per game times this machine's time to solve one); ``None`` otherwise."""
+    _, matchups, _, ladder = plan(spec, game, workers)
+    batches = [b for b in matchups + ladder if any(parse_spec(s)[0] == SOLVING_AGENT for s in b.specs)]
+    games = sum(b.stop - b.start for b in batches)
+    if games == 0:
+        return None
+    from gamebag.agents.equilibrium.agent import ROUNDS_PER_GAME, seconds_per_round
+
+    per_round = seconds_per_round(game)
+    seconds = games * ROUNDS_PER_GAME * per_round / max(1, min(workers, len(batches)))
+    if seconds < LONG_RUN_SECONDS:
+        return None
+    return (
+        f"the {SOLVING_AGENT} agent solves each new round it meets ({per_round:.1f} s a round here): its "
+        f"{games:,} games may take about {_duration(seconds)}; fewer --games or more --workers shorten that"
+    )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"
+
+
 def total_games(spec: TournamentSpec) -> int:
     """How many games the tournament plays (for progress bars)."""
     _, matchups, _, ladder = plan(spec, validate(spec))

@@ -75,7 +75,8 @@ Designer's note: the author asked for "unique player powers". Each power rewards
 way of playing (one colour, linked chains, pushing on, wide sets), so two riders at the same
 scores push their luck differently. The numbers are set so that no power is worth much more
 than another: played for the most points, a turn is worth 6.9 to 7.5 points with any of them
-(6.6 by the rulebook).
+(6.6 by the rulebook). Worth in points is not worth in winning, though: some pairings favour one
+rider clearly (docs/designers.md has the exact odds of every deal for two players).
 """
 
 

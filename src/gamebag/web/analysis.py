@@ -30,7 +30,7 @@ from fastapi.responses import JSONResponse
 from gamebag.core.protocol import JsonDict
 from gamebag.web.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
 
-ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek needs minutes)
+ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek: seconds, more on a busy server)
 KEPT_TABLES = 64  # analyses kept, least recently asked for first out
 WORST_SHOWN = 5
 MAX_UNFINISHED = 8  # analyses running or waiting at once; more are refused (429) until one ends

@@ -27,6 +27,8 @@ from fastapi.staticfiles import StaticFiles
 from gamebag.core.errors import GamebagError
 from gamebag.web.analysis import register as register_analysis
 from gamebag.web.bounds import BadJsonError, parse_json
+from gamebag.web.coaching import change_setting
+from gamebag.web.coaching import register as register_coach
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
@@ -303,6 +305,7 @@ def create_app(
         table = table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         token = manager.reissue(table, seat)
+        change_setting(manager, table, forget=seat)  # another person may hold the seat now: asked afresh
         return {"seat": seat, "token": token, "invite": invite_path(table.id, token)}
 
     @app.get("/api/tables/{table_id}/host")
@@ -415,6 +418,7 @@ def create_app(
         return Response(body, media_type="application/json")
 
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
+    register_coach(app, manager_of)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

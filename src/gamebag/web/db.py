@@ -73,6 +73,7 @@ class TableRow(Base):
     # the table mid-step shows the same deadline at once.
     clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
     clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    coach: Mapped[str | None] = mapped_column(Text, nullable=True)  # the coach setting (coachsetting.py)
 
 
 # Columns added after the first schema: added to an older database on start.
@@ -85,6 +86,7 @@ _ADDED_COLUMNS = {
     "next_id": "VARCHAR(32)",
     "clock_step": "INTEGER",
     "clock_deadline": "FLOAT",
+    "coach": "TEXT",
 }
 
 
@@ -156,6 +158,7 @@ class TableConfig:
     host_token: str = ""
     closed: str | None = None
     next_id: str | None = None  # the rematch table (same seats), once one is opened
+    coach: str = ""  # the coach setting as JSON text (``coachsetting.CoachSetting``); empty: never offered
 
 
 @dataclass(frozen=True)
@@ -666,6 +669,7 @@ class Store:
                 host_token=row.host_token or "",
                 closed=row.closed,
                 next_id=row.next_id,
+                coach=row.coach or "",
             )
             events = [
                 json.loads(data)

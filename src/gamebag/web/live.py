@@ -26,6 +26,7 @@ from gamebag.core.errors import IllegalActionError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.records import apply_event
+from gamebag.web.coachsetting import CoachSetting
 from gamebag.web.db import SeatConfig, Store, StoredTable, TableConfig
 
 HISTORY_STEPS = 40  # steps of history in a full sync (hello, sync)
@@ -336,6 +337,9 @@ class LiveTable:
             "seats": [{"seat": s.seat, "name": s.name, "agent": s.agent} for s in self.seats],
             "winners": list(self.game.winners(self.match.state)),
         }
+        coach = CoachSetting.parse(self.config.coach).note()
+        if coach is not None:
+            record["meta"]["coach"] = coach  # the steps the coach was on (docs/records.md)
         return record
 
 

@@ -230,6 +230,7 @@ def rematch_config(previous: TableConfig) -> TableConfig:
         host_token=secrets.token_urlsafe(24),
         closed=None,
         next_id=None,
+        coach="",
     )
 
 

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.web.coachsetting import CoachSetting
 from gamebag.web.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
 from gamebag.web.live import LiveTable
 
@@ -49,6 +50,7 @@ def table_meta(table: LiveTable, connected: Collection[int], deadline: float | N
         "deadline_in": None if deadline is None else max(0.0, round(deadline - time.monotonic(), 2)),
         "finished": table.is_over,
         "step": table.step,
+        "coach": CoachSetting.parse(table.config.coach).public(table.human_seats()),
     }
 
 

@@ -65,11 +65,23 @@ class AnalysisJob:
 
 
 @dataclass(frozen=True)
+class CoachJob:
+    """The coach's advice for ``seat`` at the end of ``record`` (the events so far, no pending choices),
+    from the seat's own information (``gamebag.analysis.coach``)."""
+
+    key: AgentKey
+    record: dict[str, Any]
+    seat: int
+
+
+@dataclass(frozen=True)
 class BuildJob:
     """Build (and so solve, for the exact agents) the agent ``key`` names, to check it and warm the cache."""
 
     key: AgentKey
 
+
+Job = MoveJob | BuildJob | AnalysisJob | CoachJob
 
 # ---- the worker process ----------------------------------------------------------------------
 
@@ -119,6 +131,12 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
 
                 settings = AnalysisSettings(playouts=job.playouts)
                 reply = ("ok", analyse_record(Record.from_json(job.record), settings, report).to_json())
+            elif isinstance(job, CoachJob):
+                from gamebag.analysis.coach import advise
+                from gamebag.core.records import Record, replay
+
+                game, state = replay(Record.from_json(job.record), gamebag.make)
+                reply = ("ok", advise(game, state, job.seat, step=len(job.record["events"])))
             else:
                 game, agent = agent_for(job.key)
                 seed, *path = job.rng_path
@@ -158,7 +176,7 @@ class WorkerPool:
         self.jobs = 0
         self._closed = False
 
-    async def run(self, job: MoveJob | BuildJob | AnalysisJob, seconds: float, progress: Progress | None = None) -> Any:
+    async def run(self, job: Job, seconds: float, progress: Progress | None = None) -> Any:
         """The job's result; ``JobTimeout`` past ``seconds`` (waiting included), ``JobFailed`` on error.
 
         ``progress(done, total)`` hears what a long job reports on its way (an analysis, event by event).
@@ -216,9 +234,7 @@ class WorkerPool:
         return worker
 
     @staticmethod
-    def _call(
-        worker: _Worker, job: MoveJob | BuildJob | AnalysisJob, seconds: float, progress: Progress | None = None
-    ) -> tuple[str, Any]:
+    def _call(worker: _Worker, job: Job, seconds: float, progress: Progress | None = None) -> tuple[str, Any]:
         if not worker.ready:
             # Starting a worker (importing the agents) is not the job's time.
             if not worker.connection.poll(STARTUP_SECONDS):
@@ -229,7 +245,7 @@ class WorkerPool:
         deadline = time.monotonic() + seconds
         while True:
             if not worker.connection.poll(max(0.0, deadline - time.monotonic())):
-                doer = "analysis" if isinstance(job, AnalysisJob) else "bot"
+                doer = "analysis" if isinstance(job, AnalysisJob) else "coach" if isinstance(job, CoachJob) else "bot"
                 raise JobTimeout(f"the {doer} took longer than {seconds:.3g} s")
             reply: tuple[str, Any] = worker.connection.recv()
             if reply[0] != "progress":

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -137,8 +138,28 @@ def solve_matrix_games(
     column_strategy[index, upper[saddle].argmin(axis=1)] = 1.0
     mixed = np.flatnonzero(~saddle)
     if len(mixed) > 0:
-        row_strategy[mixed], column_strategy[mixed] = _regret_matching(payoffs[mixed], iterations, tolerance)
+        kernels = compiled_kernels()
+        if kernels is not None:
+            games = np.ascontiguousarray(payoffs[mixed], dtype=np.float64)
+            found = kernels.regret_matching(games, iterations, tolerance, CHECK_EVERY, SUPPORT_THRESHOLD)
+        else:
+            found = _regret_matching(payoffs[mixed], iterations, tolerance)
+        row_strategy[mixed], column_strategy[mixed] = found
     return row_strategy, column_strategy
+
+
+@cache
+def compiled_kernels() -> ModuleType | None:
+    """The compiled regret matching, or ``None`` where numba does not work here (the NumPy loop then runs)."""
+    from gamebag.fast.registry import compiler_problem
+
+    if compiler_problem() is not None:
+        return None
+    try:
+        from gamebag.agents.equilibrium import kernels
+    except Exception:  # any failure of the compiler means: use the NumPy loop
+        return None
+    return kernels
 
 
 def _solve_on_supports(
@@ -388,6 +409,22 @@ class RoundSolver:
     def _draw_q(self, batch: RoundBatch, r0: IntArray, r1: IntArray, c: IntArray) -> FloatArray:
         """Both seats draw: ``[b, n, a0 - 1, a1 - 1]``."""
         n = self.n
+        kernels = compiled_kernels()
+        if kernels is not None:  # the same sums, pair by pair, without the (b, n, i, j) temporaries
+            flags = (n.eels, n.threshold, self.rules.dice, self.rules.rule_set == "eel-harvest")
+            numbers = np.array([*flags, self.rules.outbreak_scores_reserve], dtype=np.int64)
+            compiled: FloatArray = kernels.draw_q(
+                np.ascontiguousarray(batch.both),
+                np.ascontiguousarray(batch.ends[0]),
+                self.joint,
+                *(np.ascontiguousarray(a, dtype=np.int64) for a in (r0, r1, c)),
+                numbers,
+                n.draw_count,
+                n.draw_snakes,
+                n.draw_eels,
+                n.group_starts,
+            )
+            return compiled
         shape = (len(r0), n.draw_kinds, n.draw_kinds)
         new_r1 = np.broadcast_to(np.minimum(r1[:, None] + n.draw_eels, n.eels)[:, None, :], shape)
         new_r0 = np.broadcast_to(np.minimum(r0[:, None] + n.draw_eels, n.eels)[:, :, None], new_r1.shape)

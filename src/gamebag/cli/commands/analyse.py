@@ -16,7 +16,13 @@ SHOWN_DECISIONS = 10  # the text output lists the costliest decisions, then the 
 
 
 def register(app: typer.Typer) -> None:
-    from gamebag.analysis.run import DEFAULT_PLAYOUTS, DEFAULT_RULES_PLAYOUTS, MAX_PLAYOUTS, MIN_PLAYOUTS
+    from gamebag.analysis.run import (
+        DEFAULT_PLAYOUTS,
+        DEFAULT_RULES_PLAYOUTS,
+        GAME_STEPS,
+        MAX_PLAYOUTS,
+        MIN_PLAYOUTS,
+    )
 
     @app.command("analyse")
     def analyse(
@@ -26,8 +32,9 @@ def register(app: typer.Typer) -> None:
         budget: int = typer.Option(
             None,
             "--budget",
-            help=f"Playouts per estimated value, {MIN_PLAYOUTS} to {MAX_PLAYOUTS} (default {DEFAULT_PLAYOUTS}; "
-            f"{DEFAULT_RULES_PLAYOUTS} where playouts run on the rules engine); exact analyses ignore it.",
+            help=f"Playouts per estimated value at most, {MIN_PLAYOUTS} to {MAX_PLAYOUTS} (default {DEFAULT_PLAYOUTS}, "
+            f"fewer in a long game: about {GAME_STEPS:,} events played out a game; {DEFAULT_RULES_PLAYOUTS} where "
+            "playouts run on the rules engine); exact analyses ignore it.",
         ),
         seed: int = typer.Option(0, "--seed", help="Seed of the playouts of estimated analyses."),
     ) -> None:

@@ -63,6 +63,12 @@ def register(app: typer.Typer) -> None:
             "--auto-delay",
             help=f"Seconds a decision with a single legal choice is shown before it is played (0-{MAX_AUTO_DELAY:g}).",
         ),
+        coach: bool = typer.Option(
+            False,
+            "--coach",
+            help="Before each of your decisions, show the winning chance of each choice and the advice "
+            "(docs/analysis.md); only where you are the one person at the table. The record notes it.",
+        ),
     ) -> None:
         """Play GAME in the terminal. You see only what your seat may know.
 
@@ -92,12 +98,17 @@ def register(app: typer.Typer) -> None:
         names = split_agents(",".join(names), n) if len(names) == n else names
         if len(names) != n:
             raise GamebagError(f"{len(names)} seats named for {n} players")
+        if coach and names.count(HUMAN) != 1:
+            raise GamebagError(
+                f"--coach needs exactly one 'human' seat (the person asking), not {names.count(HUMAN)}: "
+                "at a table of several people each must agree to it (the web's practice tables)"
+            )
         bots = {p: make_agent(name, rules) for p, name in enumerate(names) if name != HUMAN}
         if seed is None:
             import secrets
 
             seed = secrets.randbelow(2**31)
-        TerminalGame(rules, names, bots, seed, record, events, auto_delay).run()
+        TerminalGame(rules, names, bots, seed, record, events, auto_delay, coach).run()
 
 
 def _option_text(value: Any) -> str:
@@ -126,8 +137,10 @@ class TerminalGame:
         record: Path | None,
         events: list[dict[str, Any]],
         auto_delay: float = AUTO_DELAY,
+        coach: bool = False,
     ) -> None:
         self.game = game
+        self.coach = coach
         self.record_path = record
         self.names = names
         self.labels = seat_labels(names)
@@ -139,6 +152,8 @@ class TerminalGame:
         except GamebagError as error:
             raise RecordError(f"the saved game cannot be resumed: {error}") from None
         self.match.record.meta = {"seed": seed}
+        if coach:  # the record says from which event on the coach advised (docs/records.md)
+            self.match.record.meta["coach"] = {"on": [[len(events), None]]}
         self.console = Console()
         self.entry = gamebag.entry(game.game_id)
         self.render = self.entry.render_view
@@ -275,6 +290,8 @@ class TerminalGame:
         self.console.print(self.board(view))
         numbered = not all(isinstance(a, int) and not isinstance(a, bool) for a in legal)
         self.show_choices(view, legal, numbered)
+        if self.coach:
+            self.show_advice(seat)
         hint = (
             f"a number from 1 to {len(legal)} or a code in brackets"
             if numbered
@@ -292,6 +309,13 @@ class TerminalGame:
             if action is not None:
                 return action
             self.console.print(f"[yellow]{text!r} is not a legal choice now.[/yellow] Enter {hint}, or ? for help.")
+
+    def show_advice(self, seat: int) -> None:
+        """The coach's advice for the one person at the table, from its own information."""
+        from gamebag.analysis.coach import advise
+
+        advice = advise(self.game, self.match.state, seat, step=len(self.match.record.events))
+        self.console.print(f"[cyan]Coach:[/cyan] {advice['words']}", highlight=False)
 
     def words(self, view: JsonDict, action: Any) -> str:
         return self.entry.action_words(view, self.game.action_to_json(action))

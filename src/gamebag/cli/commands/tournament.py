@@ -31,6 +31,7 @@ from gamebag.sim.tournament import (
     MAX_TOTAL_GAMES,
     TournamentResult,
     TournamentSpec,
+    long_run_warning,
     run_tournament,
     total_games,
     validate,
@@ -110,6 +111,9 @@ def register(app: typer.Typer) -> None:
         if engine not in ENGINES:
             raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         validate(spec)  # every count, agent and budget, before the first game
+        warning = long_run_warning(spec, configured, workers)
+        if warning is not None:
+            typer.echo(f"warning: {warning}", err=True)
         with sigterm_as_interrupt():
             result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
         engine_notice(engine, result.engine_reason)

@@ -12,6 +12,7 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import (
     BatchResult,
     FastEngine,
+    FinalRows,
     LearnerView,
     PreparedCache,
     StepBatch,
@@ -147,6 +148,18 @@ class DragonStepBatch(BoardStepBatch):
         winners = (self.board[rows, WINNERS][:, np.newaxis] >> np.arange(self.num_players)[np.newaxis, :]) & 1
         out[rows] = winners / winners.sum(axis=1, keepdims=True)
         return out
+
+    def final_rows(self) -> FinalRows:
+        """Scores and round as ``play`` writes them; tied winners mean the tie-break rounds ran out."""
+        b = self.board
+        seats = (b[:, WINNERS, np.newaxis] >> np.arange(self.num_players)[np.newaxis, :]) & 1
+        shared = (seats.sum(axis=1) > 1).astype(np.int8)
+        return FinalRows(
+            scores=b[:, SCORES : SCORES + self.num_players].copy(),
+            length=b[:, ROUND].copy(),
+            ended_by=shared,
+            ended_by_names=DRAGON_ENDINGS,
+        )
 
     def state_arrays(self) -> dict[str, npt.NDArray[Any]]:
         b = self.board

@@ -14,6 +14,7 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import (
     BatchResult,
     FastEngine,
+    FinalRows,
     LearnerStep,
     LearnerView,
     PreparedCache,
@@ -38,6 +39,7 @@ from gamebag.fast.eel.layout import (
     C_WRIGGLE,
     CENTRE,
     CONFIG_WIDTH,
+    END_NORMAL,
     END_STEP_CAP,
     ENDED_BY_NAMES,
     EXIT_GRAB,
@@ -375,6 +377,16 @@ class EelStepBatch(StepBatch):
     def done(self) -> npt.NDArray[np.bool_]:
         over: npt.NDArray[np.bool_] = self._states[:, OVER] != 0
         return over
+
+    def final_rows(self) -> FinalRows:
+        """Scores and round as ``play`` writes them; a step batch has no grab cap, so every ending is ``goal``."""
+        n = self.num_players
+        return FinalRows(
+            scores=self._states[:, SCORES : SCORES + n].copy(),
+            length=self._states[:, ROUND].copy(),
+            ended_by=np.full(self.num_envs, END_NORMAL, np.int8),
+            ended_by_names=ENDED_BY_NAMES,
+        )
 
     def game_indices(self) -> npt.NDArray[np.int64]:
         """Which game of the seeded run each env is playing."""

@@ -8,8 +8,10 @@ the first turn of every round; four rounds, then tie-break rounds while the
 highest total is shared (at most ``max_tiebreak_rounds``, then a shared win).
 
 The turn is also exposed as a turn-level model (``turn_root``, ``turn_chance``,
-``turn_choices`` ...) that the exact solvers in ``gamebag.agents.solvers``
-read; it is built from the same functions as the game itself.
+``turn_choices`` ...; ``turn.py``) that the exact solvers in ``gamebag.agents.solvers``
+read; it is built from the same functions as the game itself. Variants change a rule
+through the public hooks (``turn_rules``, ``stop_points``, ``bust_points``,
+``duplicate_bust_rule``), which the rules and the turn model both call.
 """
 
 from __future__ import annotations

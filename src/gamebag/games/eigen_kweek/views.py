@@ -200,6 +200,9 @@ def _resample_cards(d: Draft, player: int, rng: Rng) -> None:
     pool.extend(d.stack)
     if not places:
         return
+    # The draw must depend on what the player knows only: the hidden cards as a set, never in the
+    # order the true state holds them (a seeded sample would otherwise follow the true places).
+    pool.sort()
     # Positions 0..len(places)-1 are the hidden places; the rest are the stack.
     total = len(pool)
     assignment: list[str | None] = [None] * total
@@ -266,8 +269,8 @@ def _resample_coins(config: Config, d: Draft, player: int, rng: Rng) -> None:
     places.extend(d.corners)
     unseen_bag = [have - seen for have, seen in zip(d.bag, d.bag_seen, strict=True)]
     places.append(unseen_bag)
-    pool = [i for place in places for i, count in enumerate(place) for _ in range(count)]
-    rng.shuffle(pool)
+    pool = sorted(i for place in places for i, count in enumerate(place) for _ in range(count))
+    rng.shuffle(pool)  # from the sorted pool: the same for every state the player cannot tell apart
     start = 0
     for place in places:
         size = sum(place)

@@ -28,7 +28,7 @@ from gamebag.core.errors import GamebagError, OptionError
 from gamebag.core.rng import derive_seed
 from gamebag.lab.cards import card_study
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, build_cells
-from gamebag.lab.execute import Executor, make_executor
+from gamebag.lab.execute import Executor, check_executor, make_executor
 from gamebag.lab.play import Block
 from gamebag.lab.quality import DEFAULT_TRACE_GAMES, QUALITY_METRICS, check_quality_limits, measure_quality
 from gamebag.lab.stats import Estimate
@@ -212,10 +212,11 @@ def check_settings(settings: TuneSettings) -> None:
         )
     check_limits(settings.games, None, settings.max_rounds)
     check_quality_limits(settings.metrics_games)
+    check_executor(settings.executor, settings.workers, settings.address)
     if not settings.dimensions or not settings.goals:
         raise GamebagError("a tune needs at least one --search and one --goal")
     # The agents and fixed options, checked once at the game's defaults for the searched options.
-    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed)
+    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed, learned=False)
 
 
 def measure(
@@ -223,7 +224,9 @@ def measure(
 ) -> Measurement:
     """Play ``games`` games of the design ``params`` (plus the fixed options) and measure them."""
     options = {**settings.options, **params}
-    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed)
+    # Without named agents every trial plays the same default agent: a policy trained for the
+    # default options would play only the trials that hit them, and mix agents into the comparison.
+    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed, learned=False)
     study = run_study(cells, _KeptOpen(executor), games, None, settings.max_rounds)
     run = study.cells[0]
     if study.interrupted:

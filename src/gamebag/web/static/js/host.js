@@ -11,6 +11,7 @@ const elements = {
   seats: document.getElementById("host-seats"),
   watch: document.getElementById("host-watch"),
   note: document.getElementById("address-note"),
+  coach: document.getElementById("host-coach"),
 };
 
 const call = hostCall(tableId, hostToken);
@@ -29,6 +30,7 @@ async function load() {
     elements.title.textContent = `Host · ${answer.table.title}`;
     elements.note.textContent = addressNote(answer.invite_base);
     elements.seats.replaceChildren(...answer.seats.map((seat) => seatCard(seat, answer.agents, tableId, call, load, showError)));
+    elements.coach.replaceChildren(coachControls(answer.table));
     elements.watch.replaceChildren(
       h("div", { class: "invite-card" },
         qrPicture(answer.spectate_qr, "QR code of the watch link"),
@@ -42,6 +44,27 @@ async function load() {
   } catch (error) {
     elements.error.textContent = `This table's invites could not be loaded: ${error.message}`;
   }
+}
+
+function coachControls(table) {
+  const coach = table.coach;
+  const state = coach.on ? "on: every player agreed" : coach.offered
+    ? `offered: ${coach.agreed.length} of ${coach.humans.length} players agreed so far` : "off";
+  return h("div", { class: "actions" },
+    h("span", { id: "host-coach-state" }, `The coach is ${state}.`),
+    table.finished ? null : h("button", {
+      id: "host-coach-toggle",
+      type: "button",
+      "aria-pressed": coach.offered ? "true" : "false",
+      onclick: async () => {
+        try {
+          await call(`/api/tables/${encodeURIComponent(tableId)}/coach`, { method: "POST", body: JSON.stringify({ on: !coach.offered }) });
+          load();
+        } catch (error) {
+          showError(error.message);
+        }
+      },
+    }, coach.offered ? "Withdraw the coach" : "Offer the coach"));
 }
 
 load();

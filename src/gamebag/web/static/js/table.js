@@ -1,6 +1,7 @@
 // The table page: one seat's (or a spectator's) live view of a game, with what just happened,
 // a hint for each decision, the log (a drawer on phones), the rules sheet and the end summary.
 import { TableClient } from "./client.js";
+import { renderCoach } from "./coach.js";
 import { hostedTables, rememberHosted } from "./invites.js";
 import {
   h, jsonText, listWords, loadRenderer, logItem, markdownNodes, plural, readToken, reportFailure,
@@ -16,6 +17,7 @@ const elements = {
   notice: byId("notice"), log: byId("log"), logPanel: byId("log-panel"), summary: byId("summary"),
   happened: byId("happened"), hint: byId("hint"), private: byId("private"), myChoice: byId("my-choice"),
   waiting: byId("waiting"), renderError: byId("render-error"), rules: byId("rules"), sound: byId("sound"),
+  coach: byId("coach"),
 };
 // Lines of the log shown under "What just happened" when the page opens (the rest: the Log).
 const HAPPENED_ON_ARRIVAL = 6;
@@ -227,6 +229,7 @@ function render(animate) {
   elements.waiting.textContent = elements.waiting.hidden ? "" : `Waiting for ${listWords(waiting.map((s) => seatName(table, s)))}.`;
   yourTurnSignal(document.body.dataset.turn === "mine", table);
   renderSummary(message, context);
+  drawCoach();
   fitPanel();
   tick();
 }
@@ -502,6 +505,15 @@ if (window.ResizeObserver) {
     const fixed = window.getComputedStyle(elements.controlsPanel).position === "fixed";
     document.body.style.paddingBottom = fixed ? `${elements.controlsPanel.offsetHeight + 8}px` : "";
   }).observe(elements.controlsPanel);
+}
+
+function drawCoach() {
+  const message = current;
+  renderCoach({
+    element: elements.coach, table: message.table, seat: message.seat, token, tableId, step: message.step,
+    over: !!message.result, myTurn: message.seat !== null && !message.result && message.legal.length > 1,
+    redraw: () => { if (current === message) drawCoach(); }, notice: showNotice,
+  });
 }
 
 function showNotice(text) {

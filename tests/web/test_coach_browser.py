@@ -1,0 +1,78 @@
+"""The coach in a real browser on a 360x740 phone: the host offers it, each person agrees, the advice shows.
+
+One Pig table (to 30) with two people: the host page offers the coach; the phone of the seat to move
+sees the offer and agrees; the other person agrees over the API; the phone then shows "Coach on"
+and the advice at its decision (the winning chance of roll and hold), with no horizontal overflow,
+while a spectator sees that the coach is on and gets no advice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .browsing import WAIT_S, new_context, wait_for
+from .serverproc import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("coach") / "coach.db", bot_delay=0.0)
+    process.start()
+    yield process
+    process.stop()
+
+
+def test_the_coach_is_offered_agreed_to_and_advises_on_a_phone(browser: Any, server: ServerProcess) -> None:
+    request = {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"name": "Ben"}], "options": {"goal": 30}}
+    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S).json()
+    tokens = {seat["seat"]: seat["token"] for seat in table["seats"]}
+    errors: list[str] = []
+    phone = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    mover = None
+    for seat in (0, 1):
+        page.goto(f"{server.base}/play/{table['id']}#seat={tokens[seat]}")
+        wait_for(page, "() => ['mine', 'wait'].includes(document.body.dataset.turn)")
+        if page.evaluate("document.body.dataset.turn") == "mine":
+            mover = seat
+            break
+    assert mover is not None, "neither seat is to move"
+    assert page.locator("#coach").is_hidden()  # off by default: nothing to see
+    host = new_context(browser, viewport=PHONE).new_page()
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.goto(f"{server.base}/host/{table['id']}#host={table['host_token']}")
+    host.click("#host-coach-toggle")
+    wait_for(host, "() => document.getElementById('host-coach-state').textContent.includes('offered')")
+    wait_for(page, "() => !document.getElementById('coach').hidden")
+    assert "0 of 2" in page.inner_text("#coach-status")
+    page.click("#coach-consent")
+    wait_for(page, "() => document.getElementById('coach-status').textContent.includes('1 of 2')")
+    assert page.locator("#coach-advice").count() == 0  # not on yet: no advice
+    answer = httpx.post(
+        f"{server.base}/api/tables/{table['id']}/coach/consent",
+        json={"agree": True},
+        headers={"x-seat-token": tokens[1 - mover]},
+        timeout=WAIT_S,
+    )
+    assert answer.json()["coach"]["on"] is True
+    wait_for(page, "() => document.getElementById('coach-status').textContent.includes('Coach on')")
+    advised = "() => (document.getElementById('coach-advice') || {}).textContent?.includes('winning chance')"
+    wait_for(page, advised, timeout=120.0)
+    advice = page.inner_text("#coach-advice")
+    assert "roll" in advice and "hold" in advice and "%" in advice
+    assert int(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+    watcher = new_context(browser, viewport=PHONE).new_page()
+    watcher.goto(f"{server.base}/play/{table['id']}")
+    wait_for(watcher, "() => !document.getElementById('coach').hidden")
+    assert "Coach on" in watcher.inner_text("#coach") and watcher.locator("#coach-advice").count() == 0
+    assert watcher.locator("#coach-consent").count() == 0
+    assert not errors, errors
