@@ -87,7 +87,7 @@ def test_a_learned_default_says_so_and_options_it_was_not_trained_for_fall_back_
     assert ("eel-harvest", 2) in SHIPPED
     cells, notices = lab.plan("eel-harvest", 2)
     assert cells[0].agents == ("learned", "learned")
-    assert any("'learned', the strongest compiled agent" in n and "step batch" in n for n in notices)
+    assert any("'learned', the strongest compiled agent" in n and "played compiled" in n for n in notices)
     # A policy plays only its training options: the cell at other options gets the heuristic,
     # and so does the default cell of the same count, so the two compare like with like.
     cells, notices = lab.plan("eel-harvest", 2, vary=["rotate_start=false,true"])

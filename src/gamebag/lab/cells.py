@@ -277,7 +277,9 @@ def build_cells(
         )
         cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed, drawn))
     for agent, counts in chosen_defaults.items():
-        how = " (the shipped policy trained for these options, on the compiled step batch)" if agent == LEARNED else ""
+        how = (
+            " (the policy shipped for that player count and these options, played compiled)" if agent == LEARNED else ""
+        )
         notices.append(
             f"agents: none named, so every seat plays {agent!r}, the strongest compiled agent for "
             f"{_counts(counts)} players{how} (name others with --agents or mix them with --population; "

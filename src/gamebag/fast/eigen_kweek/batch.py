@@ -15,14 +15,15 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from gamebag.fast.eigen_kweek.kernel import apply_chance, apply_moves, chance_source, is_chance
+from gamebag.fast.eigen_kweek.heuristic import choose
+from gamebag.fast.eigen_kweek.kernel import acting, apply_moves, is_chance, play_chance
+from gamebag.fast.eigen_kweek.kernel import sample_chance as sample_chance  # the step batch draws with it
 from gamebag.fast.eigen_kweek.layout import (
     C_PLAYERS,
     END_STEP_CAP,
     ENDED_BY,
     MAX_DECISIONS,
     MAX_SEATS,
-    NCARDS,
     REC_BLOCKED,
     REC_CHOSE,
     REC_KEPT,
@@ -30,19 +31,15 @@ from gamebag.fast.eigen_kweek.layout import (
     REC_READY,
     ROUND,
     SCRATCH,
-    ST_DEAL,
     ST_OVER,
-    ST_RIA_DRAW,
-    STACK,
     STEP,
-    VALUES,
     WIDTH,
     WINNERS,
 )
-from gamebag.fast.eigen_kweek.learned import pick
+from gamebag.fast.eigen_kweek.learned import LEARNED_CODE, pick
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE
 from gamebag.fast.eigen_kweek.phases import new_game, sacks
-from gamebag.fast.rng import draw_below, game_key, helper
+from gamebag.fast.rng import game_key, helper
 from gamebag.fast.weights import S_OUT
 
 Row = npt.NDArray[np.int32]
@@ -53,36 +50,6 @@ Int16s = npt.NDArray[np.int16]
 Int8s = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
 Floats32 = npt.NDArray[np.float32]
-
-
-@helper
-def sample_chance(s: Row, cfg: Int64s, key: np.uint64, ctr: UInt64s) -> int:  # pragma: no cover - compiled
-    """A chance outcome: a card uniform over the stack, or a coin value index weighted by counts."""
-    step = s[STEP]
-    if step in (ST_DEAL, ST_RIA_DRAW):
-        stack = s[STACK]
-        count = 0
-        for card in range(NCARDS):
-            count += (stack >> card) & 1
-        pick = draw_below(key, ctr[0], np.int64(count))
-        ctr[0] += np.uint64(1)
-        for card in range(NCARDS):
-            if (stack >> card) & 1:
-                if pick == 0:
-                    return card
-                pick -= 1
-        return -1
-    total = 0
-    for v in range(VALUES):
-        total += chance_source(s, cfg, v)
-    pick = draw_below(key, ctr[0], np.int64(total))
-    ctr[0] += np.uint64(1)
-    for v in range(VALUES):
-        have = chance_source(s, cfg, v)
-        if pick < have:
-            return v
-        pick -= have
-    return -1
 
 
 @helper
@@ -114,12 +81,18 @@ def run_game(
     decisions = 0
     while s[STEP] != ST_OVER:
         if is_chance(s):
-            apply_chance(s, cfg, sample_chance(s, cfg, key, ctr), w)
+            play_chance(s, cfg, key, ctr, w)
         else:
             for p in range(MAX_SEATS):
                 moves[p] = -1
-            for p in range(n):
-                moves[p] = pick(s, cfg, acts, pays, p, codes[p], abstain[p], key, ctr, w, values, shape, obs, buffers)
+            for p in range(n):  # seats that do not act draw nothing: skip them
+                if not acting(s, cfg, p):
+                    continue
+                code = codes[p]
+                if code == LEARNED_CODE:
+                    moves[p] = pick(s, cfg, acts, pays, p, code, abstain[p], key, ctr, w, values, shape, obs, buffers)
+                else:  # random and heuristic (``choose`` is inlined: no call for the commonest decisions)
+                    moves[p] = choose(s, cfg, acts, pays, p, code, abstain[p], key, ctr, w)
             apply_moves(s, cfg, acts, moves, w)
             decisions += 1
             if decisions >= MAX_DECISIONS:

@@ -76,7 +76,7 @@ from gamebag.fast.eigen_kweek.layout import (
     W_TAKES,
     WITH_RIA,
 )
-from gamebag.fast.rng import helper
+from gamebag.fast.rng import helper, inlined_helper
 
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
@@ -441,7 +441,7 @@ def window_menu(s: Row, cfg: Config, seat: int, out: Ints, at: int) -> int:  # p
     return count
 
 
-@helper
+@inlined_helper
 def reveal_step(s: Row, cfg: Config, acts: Ints, moves: Ints, step: int, w: Ints) -> bool:  # pragma: no cover
     """Reveal one window step (``apply_window_step``); return whether anybody played a card."""
     n = cfg[C_PLAYERS]

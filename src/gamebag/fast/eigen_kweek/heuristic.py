@@ -19,29 +19,38 @@ from gamebag.fast.eigen_kweek.layout import (
     A_KIND,
     A_NUMBER,
     A_SEAT,
+    BERNARD_TARGET,
     BOARDS,
     C_A_BID,
+    C_A_CHOOSE,
+    C_A_CORNER,
     C_A_HAND_IN,
+    C_A_HARVEST,
+    C_A_HARVEST_ALL,
     C_A_KEEP,
     C_A_PASS,
+    C_A_PLAY,
     C_A_RIA_LEFT,
     C_A_RIA_RIGHT,
     C_CAPACITY,
     C_PLAYERS,
+    CARD_PHASE,
+    CHOOSER,
     CORNER_COINS,
     CORNERS,
+    DEALT,
+    FRANK,
     HELD,
+    JOS,
     JULITA,
     K_BLOCK,
     K_CHOOSE,
-    K_HARVEST,
-    K_HARVEST_ALL,
     K_KEEP,
     K_PLAY,
-    K_PLOUGH,
-    K_SOW,
     K_TAKE,
     OLLANDER,
+    PAY_ROWS,
+    PHASE,
     POLICY_HEURISTIC,
     RIA_CARD,
     SACK,
@@ -57,6 +66,8 @@ from gamebag.fast.eigen_kweek.layout import (
     ST_ROB,
     ST_WINDOW,
     STEP,
+    T_CHOSEN,
+    T_CHOSEN_LEN,
     TOKENS,
     VALUES,
     W_BEST,
@@ -64,20 +75,25 @@ from gamebag.fast.eigen_kweek.layout import (
     W_LEGAL,
     WINDOW_STEP,
 )
-from gamebag.fast.eigen_kweek.policies import _HARM as HARM
 from gamebag.fast.eigen_kweek.policies import (
+    _ALPHA,
     BLOCK_AT,
     KEEP_WORTH,
+    affordable,
     card_value,
     coin_count,
+    coin_value,
     menu,
+    played_unblocked,
     random_choice,
     strength,
     tokens_on,
     worth_playing,
 )
-from gamebag.fast.rng import draw_below, helper
+from gamebag.fast.eigen_kweek.policies import _HARM as HARM
+from gamebag.fast.rng import draw_below, helper, inlined_helper
 
+_CARD_PHASE = np.array(CARD_PHASE, np.int64)
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
 Ints = npt.NDArray[np.int64]
@@ -138,17 +154,19 @@ def best_of(
     s: Row, cfg: Config, acts: Ints, me: int, step: int, w: Ints, count: int, kind: int, key: np.uint64, ctr: UInts
 ) -> int:  # pragma: no cover - compiled
     """``_best`` over the filtered menu's actions of ``kind`` (-1: every action)."""
+    # One pass: the ties of the best key so far, in menu order (each key computed once).
     top = -np.inf
-    for i in range(count):
-        a = w[W_FILTER + i]
-        if kind < 0 or acts[a, A_KIND] == kind:
-            top = max(top, action_key(s, cfg, acts, me, step, a))
     ties = 0
     for i in range(count):
         a = w[W_FILTER + i]
-        if (kind < 0 or acts[a, A_KIND] == kind) and action_key(s, cfg, acts, me, step, a) == top:
-            w[W_BEST + ties] = a
-            ties += 1
+        if kind < 0 or acts[a, A_KIND] == kind:
+            value = action_key(s, cfg, acts, me, step, a)
+            if value > top:
+                top = value
+                ties = 0
+            if value == top:
+                w[W_BEST + ties] = a
+                ties += 1
     return tie_break(w, ties, key, ctr)
 
 
@@ -172,69 +190,75 @@ def round_half_even(x: float) -> int:  # pragma: no cover - compiled
 
 
 @helper
-def cheapest(acts: Ints, w: Ints, count: int, kind: int, cost: int) -> int:  # pragma: no cover - compiled
-    """``_cheapest`` over the menu's ``kind`` payments (of plant card ``cost``; -1: any)."""
-    best = -1
-    for i in range(count):
-        a = w[W_FILTER + i]
-        wanted = acts[a, A_KIND] == kind and (cost < 0 or acts[a, A_COST] == cost)
-        if wanted and (best < 0 or acts[a, A_CHEAP] < acts[best, A_CHEAP]):
-            best = a
-    return best
+def cheapest_payment(s: Row, acts: Ints, pays: Ints, row: int, seat: int, wealth: int) -> int:  # pragma: no cover
+    """``_cheapest`` over the payments of ``pays`` row ``row`` that ``seat`` can afford (-1: none)."""
+    if wealth < pays[row, 1]:
+        return -1
+    for i in range(pays[PAY_ROWS + row, 0]):  # the same payments, cheapest first
+        a = pays[PAY_ROWS + row, 2 + i]
+        if affordable(s, acts, seat, a):
+            return int(a)
+    return -1
 
 
 @helper
-def cultivate(s: Row, cfg: Config, acts: Ints, me: int, w: Ints, count: int) -> int:  # pragma: no cover - compiled
+def cultivate(s: Row, cfg: Config, acts: Ints, pays: Ints, me: int) -> int:  # pragma: no cover - compiled
+    """``_cultivate`` read off the board and the payment table, without listing the menu.
+
+    The menu (``policies.menu``) is pass, per plant card its sows or its harvest and ploughs, then
+    harvest_all; the handler wants only the cheapest payment of a kind and card, which is the
+    cheapest affordable one of that card's payment row, so no list is built.
+    """
+    frank = 1 if played_unblocked(s, me, FRANK) else 0
+    wealth = coin_value(s, me)
     my_sacks = 0
-    for c in range(4):
-        if s[BOARDS + me * 4 + c] == SACK:
-            my_sacks += 1
-    ploughs = has_kind(acts, w, count, K_PLOUGH)
-    if ploughs and my_sacks == 3:
-        return cheapest(acts, w, count, K_PLOUGH, -1)
-    if has_kind(acts, w, count, K_SOW):
-        dearest = -1
-        for i in range(count):
-            a = w[W_FILTER + i]
-            if acts[a, A_KIND] == K_SOW:
-                dearest = max(dearest, acts[a, A_COST])
-        return cheapest(acts, w, count, K_SOW, dearest)
-    if ploughs:
-        fullest = -1
-        most = -1
-        for i in range(count):
-            a = w[W_FILTER + i]
-            if acts[a, A_KIND] == K_PLOUGH:
-                c = acts[a, A_COST]
-                t = tokens_on(s, me, c)
-                if t > most or (t == most and c > fullest):
-                    most = t
-                    fullest = c
-        return cheapest(acts, w, count, K_PLOUGH, fullest)
-    if has_kind(acts, w, count, K_HARVEST_ALL):
-        for i in range(count):
-            if acts[w[W_FILTER + i], A_KIND] == K_HARVEST_ALL:
-                return int(w[W_FILTER + i])
-    full = -1
+    loaded = False
+    sow = -1  # the cheapest sow of the dearest plant card that has one
+    plough = -1  # the cheapest plough of any card
+    fullest_plough = -1  # the cheapest plough of the fullest card (ties: the dearest card)
     most = -1
-    any_harvest = -1
+    full = -1  # the fullest harvest at capacity
+    most_full = -1
+    harvest = -1  # the fullest harvest
     most_any = -1
-    for i in range(count):
-        a = w[W_FILTER + i]
-        if acts[a, A_KIND] != K_HARVEST:
+    for c in range(4):
+        slot = s[BOARDS + me * 4 + c]
+        if slot == SACK:
+            my_sacks += 1
             continue
-        c = acts[a, A_COST]
-        t = tokens_on(s, me, c)
-        if t >= cfg[C_CAPACITY + c] and t > most:
-            full = a
-            most = t
-        if t > most_any:
-            any_harvest = a
-            most_any = t
+        if slot == -1:
+            a = cheapest_payment(s, acts, pays, c * 2 + frank, me, wealth)
+            if a >= 0:
+                sow = a
+            continue
+        if slot > 0:
+            loaded = True
+            h = cfg[C_A_HARVEST + c]
+            if slot >= cfg[C_CAPACITY + c] and slot > most_full:
+                full = h
+                most_full = slot
+            if slot > most_any:
+                harvest = h
+                most_any = slot
+        a = cheapest_payment(s, acts, pays, 8 + c * 2 + frank, me, wealth)
+        if a >= 0:
+            if plough < 0 or acts[a, A_CHEAP] < acts[plough, A_CHEAP]:
+                plough = a
+            if slot >= most:
+                most = slot
+                fullest_plough = a
+    if plough >= 0 and my_sacks == 3:
+        return int(plough)
+    if sow >= 0:
+        return int(sow)
+    if plough >= 0:
+        return int(fullest_plough)
+    if loaded and played_unblocked(s, me, JOS):
+        return int(cfg[C_A_HARVEST_ALL])
     if full >= 0:
-        return full
-    if any_harvest >= 0 and s[TOKENS + me] < 3:
-        return any_harvest
+        return int(full)
+    if harvest >= 0 and s[TOKENS + me] < 3:
+        return int(harvest)
     return int(cfg[C_A_PASS])
 
 
@@ -261,26 +285,138 @@ def bid(s: Row, cfg: Config, seat: int, key: np.uint64, ctr: UInts) -> int:  # p
 
 
 @helper
+def lowest_bit(mask: int) -> int:  # pragma: no cover - compiled
+    for i in range(64):
+        if (mask >> i) & 1:
+            return i
+    return -1
+
+
+@helper
+def choose_card(
+    s: Row, cfg: Config, first_choose: int, seat: int, abstain: int, key: np.uint64, ctr: UInts
+) -> int:  # pragma: no cover - compiled
+    """``_choose`` over the dealt cards without listing the menu (``choose:CARD`` in card name order)."""
+    a = s[DEALT + 2 * seat]
+    b = s[DEALT + 2 * seat + 1]
+    if b < 0 or (a >= 0 and _ALPHA[a] < _ALPHA[b]):
+        first, second = a, b
+    else:
+        first, second = b, a
+    if first < 0:
+        return -1  # nothing dealt: the seat does not choose
+    if second >= 0:
+        skip_first = (abstain >> first) & 1 == 1
+        skip_second = (abstain >> second) & 1 == 1
+        if skip_first != skip_second:  # abstaining leaves one card
+            if skip_first:
+                first = second
+            second = -1
+    if second < 0:
+        return int(cfg[C_A_CHOOSE + first])  # a menu of one: no draw
+    high = card_value(s, cfg, seat, first)
+    low = card_value(s, cfg, seat, second)
+    ties = 2 if high == low else 1
+    pick = draw_below(key, ctr[0], np.int64(ties))
+    ctr[0] += np.uint64(1)
+    if high >= low and pick == 0:
+        return int(cfg[C_A_CHOOSE + first])
+    return int(cfg[C_A_CHOOSE + second])
+
+
+@helper
+def corner(s: Row, cfg: Config, seat: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """``_corner``: the richest free corner (ties at random, in corner order), without listing the menu."""
+    if seat != s[CHOOSER]:
+        return -1
+    free = 0
+    top = -1
+    ties = 0
+    chosen = 0
+    for i in range(s[T_CHOSEN_LEN]):
+        chosen |= 1 << s[T_CHOSEN + i]
+    for c in range(CORNERS):
+        if (chosen >> c) & 1:
+            continue
+        free += 1
+        total = 0
+        for v in range(VALUES):
+            total += s[CORNER_COINS + c * VALUES + v]
+        if total > top:
+            top = total
+            ties = 0
+        if total == top:
+            ties |= 1 << c
+    if free == 1:
+        return int(cfg[C_A_CORNER + lowest_bit(ties)])
+    count = 0
+    rest = ties
+    while rest:
+        rest &= rest - 1
+        count += 1
+    pick = draw_below(key, ctr[0], np.int64(count))
+    ctr[0] += np.uint64(1)
+    for _ in range(pick):
+        ties &= ties - 1
+    return int(cfg[C_A_CORNER + lowest_bit(ties)])
+
+
+@inlined_helper
 def heuristic_choice(
     s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
 ) -> int:  # pragma: no cover - compiled
-    """``EigenKweekHeuristic(abstain).act`` for ``seat`` (-1 when it does not act)."""
-    if s[STEP] == ST_BID:
+    """``EigenKweekHeuristic(abstain).act`` for ``seat`` (-1 when it does not act).
+
+    Inlined into its caller: most decisions are a window step holding a card of one phase,
+    decided here; the rest are ``decide``'s.
+    """
+    step = s[STEP]
+    if step == ST_WINDOW:
+        card = s[HELD + seat]
+        if card < 0:
+            return -1
+        phase = _CARD_PHASE[card]
+        if phase >= 0:  # the menu is pass, and play in the card's own phase
+            if phase != s[PHASE] or (abstain >> card) & 1 == 1:
+                return int(cfg[C_A_PASS])
+            if s[WINDOW_STEP] == 1 and worth_playing(s, cfg, seat, card):
+                return int(cfg[C_A_PLAY + card])
+            return int(cfg[C_A_PASS])
+    return decide(s, cfg, acts, pays, seat, abstain, key, ctr, w)
+
+
+@helper
+def decide(
+    s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
+) -> int:  # pragma: no cover - compiled
+    """``heuristic_choice`` at every step but a window step holding a card of one phase."""
+    step = s[STEP]
+    if step == ST_BID:
         return bid(s, cfg, seat, key, ctr)
-    count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
-    if count == 0:
-        return -1
-    m = 0
-    if abstain:
+    if step == ST_CULTIVATE:  # no cultivate action is abstained from, and the handler lists nothing
+        return cultivate(s, cfg, acts, pays, seat) if seat != s[BERNARD_TARGET] else -1
+    if step == ST_CHOOSE:
+        return choose_card(s, cfg, cfg[C_A_CHOOSE], seat, abstain, key, ctr)
+    if step == ST_CORNER:
+        return corner(s, cfg, seat, key, ctr)
+    if abstain == 0:
+        m = menu(s, cfg, acts, pays, seat, w, W_FILTER)
+        if m == 0:
+            return -1
+    else:
+        count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
+        if count == 0:
+            return -1
+        m = 0
         for i in range(count):
             a = w[W_LEGAL + i]
             if not abstains(s, acts, seat, a, abstain):
                 w[W_FILTER + m] = a
                 m += 1
-    if m == 0:
-        for i in range(count):
-            w[W_FILTER + i] = w[W_LEGAL + i]
-        m = count
+        if m == 0:
+            for i in range(count):
+                w[W_FILTER + i] = w[W_LEGAL + i]
+            m = count
     if m == 1:
         return int(w[W_FILTER])
     step = s[STEP]
@@ -310,12 +446,10 @@ def heuristic_choice(
         card = s[HELD + seat]
         keep = card >= 0 and card_value(s, cfg, seat, card) >= KEEP_WORTH
         return int(cfg[C_A_KEEP] if keep else cfg[C_A_HAND_IN])
-    if step == ST_CULTIVATE:
-        return cultivate(s, cfg, acts, seat, w, m)
     return int(w[W_FILTER])  # RIA's choice: the first action, ria:draw
 
 
-@helper
+@inlined_helper
 def choose(
     s: Row,
     cfg: Config,

@@ -68,6 +68,7 @@ from gamebag.fast.eigen_kweek.layout import (
     PLAYS,
     QLEN,
     QUEUE,
+    REC_READY,
     RIA,
     RIA_CARD,
     RIA_SEAT,
@@ -116,11 +117,12 @@ from gamebag.fast.eigen_kweek.phases import (
     reveal_bids,
     take_corner,
 )
-from gamebag.fast.rng import helper
+from gamebag.fast.rng import draw_below, helper, inlined_helper
 
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
 Ints = npt.NDArray[np.int64]
+UInts = npt.NDArray[np.uint64]
 _GROWTH = np.array(GROWTH, np.int64)
 ALL_CARDS = (1 << NCARDS) - 1
 
@@ -142,7 +144,7 @@ def is_aimed(card: int) -> bool:  # pragma: no cover - compiled
     return card in (KEUN, GRIET, PASTOOR, BERNARD)
 
 
-@helper
+@inlined_helper
 def apply_window(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None:  # pragma: no cover - compiled
     if not reveal_step(s, cfg, acts, moves, s[WINDOW_STEP], w):
         close_window(s, cfg, w)
@@ -363,3 +365,80 @@ def chance_source(s: Row, cfg: Config, v: int) -> int:  # pragma: no cover - com
     if s[STEP] == ST_ROB_DRAW:
         return int(s[COINS + s[ROB_TARGET] * VALUES + v])
     return int(s[BAG + v])
+
+
+# ---- drawing chance outcomes ------------------------------------------------------------------
+@inlined_helper
+def sample_card(stack: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """A card uniform over the stack (bit mask): one draw over how many it holds, in card order."""
+    count = 0
+    rest = stack
+    while rest:
+        rest &= rest - 1
+        count += 1
+    pick = draw_below(key, ctr[0], np.int64(count))
+    ctr[0] += np.uint64(1)
+    rest = stack
+    for _ in range(pick):
+        rest &= rest - 1  # drop the lowest cards before the pick
+    for card in range(NCARDS):
+        if (rest >> card) & 1:
+            return card
+    return -1
+
+
+@helper
+def sample_coin(s: Row, cfg: Config, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """A coin value index weighted by how many coins of it the current draw can give (one draw)."""
+    total = 0
+    for v in range(VALUES):
+        total += chance_source(s, cfg, v)
+    pick = draw_below(key, ctr[0], np.int64(total))
+    ctr[0] += np.uint64(1)
+    for v in range(VALUES):
+        have = chance_source(s, cfg, v)
+        if pick < have:
+            return v
+        pick -= have
+    return -1
+
+
+@helper
+def sample_chance(s: Row, cfg: Config, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
+    """A chance outcome: a card uniform over the stack, or a coin value index weighted by counts."""
+    step = s[STEP]
+    if step in (ST_DEAL, ST_RIA_DRAW):
+        return sample_card(s[STACK], key, ctr)
+    return sample_coin(s, cfg, key, ctr)
+
+
+@helper
+def play_chance(s: Row, cfg: Config, key: np.uint64, ctr: UInts, w: Ints) -> None:  # pragma: no cover - compiled
+    """Chance steps drawn as ``sample_chance`` draws them, until a decision, the end or a round's record.
+
+    The same draws and transitions as ``apply_chance(s, cfg, sample_chance(...), w)`` step by step:
+    the deal and the refill (most of a round's chance steps) call their transitions directly and
+    close an empty window (``settle``) only when one opened.
+    """
+    while s[REC_READY] == 0:
+        step = s[STEP]
+        if step == ST_DEAL:
+            deal_card(s, cfg, sample_card(s[STACK], key, ctr))
+        elif step == ST_REFILL:
+            total = 0
+            for v in range(VALUES):
+                total += s[BAG + v]
+            pick = draw_below(key, ctr[0], np.int64(total))
+            ctr[0] += np.uint64(1)
+            for v in range(VALUES):
+                have = s[BAG + v]
+                if pick < have:
+                    place_refill_coin(s, cfg, v)
+                    break
+                pick -= have
+        elif step == X_CLOSE:
+            settle(s, cfg, w)
+        elif step in (ST_RIA_DRAW, ST_ROB_DRAW, ST_LUCIEN_DRAW):
+            apply_chance(s, cfg, sample_chance(s, cfg, key, ctr), w)
+        else:
+            return

@@ -165,6 +165,7 @@ KIND_NAMES = (
 # ---- payment table: row (kind * 8 + cost index * 2 + frank), column 0 the count, then action indices
 PAY_SOW = 0
 PAY_PLOUGH = 1
+PAY_ROWS = 16  # row PAY_ROWS + r: row r's actions cheapest first (``A_CHEAP``)
 MAX_LEGAL = 160  # the longest menu: bid:1 .. bid:116, or a cultivate menu
 # Policies of the compiled kernels, by code.
 POLICY_RANDOM = 0

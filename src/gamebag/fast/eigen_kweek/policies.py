@@ -31,6 +31,7 @@ from gamebag.fast.eigen_kweek.layout import (
     C_A_HARVEST_ALL,
     C_A_KEEP,
     C_A_PASS,
+    C_A_PLAY,
     C_A_RIA_DRAW,
     C_A_RIA_LEFT,
     C_A_RIA_RIGHT,
@@ -38,6 +39,7 @@ from gamebag.fast.eigen_kweek.layout import (
     C_CAPACITY,
     C_PLAYERS,
     CARD_NAMES,
+    CARD_PHASE,
     CHANTAL,
     COINS,
     CORNERS,
@@ -47,6 +49,7 @@ from gamebag.fast.eigen_kweek.layout import (
     GRIET,
     GROWTH,
     HAS_BIDS,
+    HELD,
     JOS,
     JULITA,
     KEUN,
@@ -57,6 +60,7 @@ from gamebag.fast.eigen_kweek.layout import (
     P_CARD,
     P_SEAT,
     PASTOOR,
+    PHASE,
     PLAY_WIDTH,
     PLAYS,
     SACK,
@@ -81,7 +85,7 @@ from gamebag.fast.eigen_kweek.layout import (
     W_LEGAL,
     W_TACT,
 )
-from gamebag.fast.rng import draw_below, helper
+from gamebag.fast.rng import draw_below, helper, inlined_helper
 from gamebag.games.eigen_kweek.strategy import BLOCK_AT as BLOCK_AT
 from gamebag.games.eigen_kweek.strategy import HARM
 from gamebag.games.eigen_kweek.strategy import KEEP_WORTH as KEEP_WORTH
@@ -92,6 +96,7 @@ Ints = npt.NDArray[np.int64]
 UInts = npt.NDArray[np.uint64]
 _GROWTH = np.array(GROWTH, np.int64)
 _ALPHA = np.array(ALPHA_RANK, np.int64)
+_CARD_PHASE = np.array(CARD_PHASE, np.int64)
 # How much a revealed opponent card hurts, for JULITA, by card index (the heuristic's HARM).
 _HARM = np.array([HARM.get(name, 0.0) for name in CARD_NAMES])
 
@@ -219,15 +224,44 @@ def menu(s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, w: Ints, at: in
 
 
 # ---- the random policy -------------------------------------------------------------------
-@helper
+@inlined_helper
 def random_choice(
     s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, key: np.uint64, ctr: UInts, w: Ints
 ) -> int:  # pragma: no cover - compiled
-    if s[STEP] == ST_BID:  # bid:1 .. bid:TOKENS (bid:0 without tokens), without listing them
+    """One draw over ``seat``'s menu, uniform; the commonest menus are read off without listing them."""
+    step = s[STEP]
+    if step == ST_BID:  # bid:1 .. bid:TOKENS (bid:0 without tokens)
         tokens = int(s[TOKENS + seat])
         pick = draw_below(key, ctr[0], np.int64(max(tokens, 1)))
         ctr[0] += np.uint64(1)
         return int(cfg[C_A_BID] + (pick + 1 if tokens > 0 else 0))
+    if step == ST_WINDOW:
+        card = s[HELD + seat]
+        if card < 0:
+            return -1
+        phase = _CARD_PHASE[card]
+        if phase >= 0:  # the menu is pass, and play in the card's own phase
+            pick = draw_below(key, ctr[0], np.int64(2 if phase == s[PHASE] else 1))
+            ctr[0] += np.uint64(1)
+            return int(cfg[C_A_PLAY + card] if pick == 1 else cfg[C_A_PASS])
+    elif step == ST_CHOOSE:  # choose:CARD of the dealt cards, in card name order
+        a = s[DEALT + 2 * seat]
+        b = s[DEALT + 2 * seat + 1]
+        count = int(a >= 0) + int(b >= 0)
+        if count == 0:
+            return -1
+        pick = draw_below(key, ctr[0], np.int64(count))
+        ctr[0] += np.uint64(1)
+        if count == 1:
+            return int(cfg[C_A_CHOOSE + max(a, b)])
+        later = _ALPHA[a] > _ALPHA[b]  # whether a comes second
+        return int(cfg[C_A_CHOOSE + (a if later == (pick == 1) else b)])
+    elif step == ST_KEEP:  # keep, hand_in
+        if s[HELD + seat] < 0:
+            return -1
+        pick = draw_below(key, ctr[0], np.int64(2))
+        ctr[0] += np.uint64(1)
+        return int(cfg[C_A_KEEP] if pick == 0 else cfg[C_A_HAND_IN])
     count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
     if count == 0:
         return -1

@@ -4,7 +4,8 @@
 action table (one row per action of ``all_actions()``, in its order, so an action's
 index is the same in the kernels and in the rules engine) and the payment table (the
 rules engine's cultivate menus, per plant card, kind and FRANK: the count, the least
-value of a payment, then the actions). ``row_from_state``
+value of a payment, then the actions; ``PAY_ROWS`` rows further down the same menus
+cheapest first, by the heuristic's ``_cheapest`` key). ``row_from_state``
 writes a rules-engine position into a kernel row, for the equality tests and for
 search playouts that start from a rules-engine state.
 """
@@ -105,12 +106,15 @@ def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
                 found = [index[a] for _, a in context.payments[(kind, cost, price)]]
                 rows.append((kind_code * 8 + c * 2 + int(frank), found))
     width = 2 + max(len(found) for _, found in rows)
-    pays = np.full((16, width), -1, np.int64)
+    pays = np.full((2 * L.PAY_ROWS, width), -1, np.int64)
     for row_index, listed in rows:
-        pays[row_index, 0] = len(listed)
         # The least value of a payment: a player holding less can pay none of them.
-        pays[row_index, 1] = min(int((acts[a, L.A_PAY : L.A_PAY + 5] * np.arange(1, 6)).sum()) for a in listed)
-        pays[row_index, 2 : 2 + len(listed)] = listed
+        least = min(int((acts[a, L.A_PAY : L.A_PAY + 5] * np.arange(1, 6)).sum()) for a in listed)
+        cheap_first = sorted(listed, key=lambda a: int(acts[a, L.A_CHEAP]))
+        for at, order in ((row_index, listed), (L.PAY_ROWS + row_index, cheap_first)):
+            pays[at, 0] = len(order)
+            pays[at, 1] = least
+            pays[at, 2 : 2 + len(order)] = order
     return cfg, acts, pays
 
 
