@@ -1,9 +1,11 @@
-"""Catch A Dragon's example variants (seasons: a rule per round; riders: a power per seat; the
-``variant`` option game): conformance, the rules engine applying each hook, the exact solvers
-against brute force over the rules engine on tiny games, the compiled engine's refusal, the CLI."""
+"""Catch A Dragon's example variants (consolation: a prize deck drawn on a bust; seasons: a rule
+per round; riders: a power per seat; the ``variant`` option game): conformance, the rules engine
+applying each hook, the exact solvers against brute force over the rules engine on tiny games,
+the compiled engine's refusal, the CLI."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -25,6 +27,7 @@ from gamebag.games.catch_a_dragon.rules import DragonState, Phase
 from gamebag.testing import check_game
 
 SEASONS, RIDERS, VARIANTS = "catch-a-dragon-seasons", "catch-a-dragon-riders", "catch-a-dragon-variants"
+CONSOLATION = "catch-a-dragon-consolation"
 TINY = {"dice": 2, "max_tiebreak_rounds": 1}
 
 
@@ -53,7 +56,7 @@ def _at(game: Any, round_no: int, seat: int, collected: tuple[int, ...], rolled:
     return DragonState(scores, round_no, seat, phase, collected, rolled, None, ())
 
 
-@pytest.mark.parametrize("game_id", [SEASONS, RIDERS, VARIANTS])
+@pytest.mark.parametrize("game_id", [CONSOLATION, SEASONS, RIDERS, VARIANTS])
 @pytest.mark.parametrize("players", [2, 3])
 def test_variants_pass_the_conformance_suite(game_id: str, players: int) -> None:
     check_game(gamebag.make(game_id, players))
@@ -185,6 +188,7 @@ def _brute_force_win(game: Any) -> float:
     ("game_id", "options"),
     [
         (SEASONS, {"rounds": 4, "max_tiebreak_rounds": 0}),
+        (CONSOLATION, {"rounds": 1, "dice": 3}),  # three dice: two dice never bust
         (RIDERS, {"rounds": 2, "deal": 1}),  # the Weaver against the Nestkeeper
         (RIDERS, {"rounds": 2, "deal": 4}),  # the Lone flyer against the Daredevil
     ],
@@ -258,3 +262,123 @@ def test_cli_plugin_solves_and_plays_a_variant() -> None:
     )
     assert played.exit_code == 0, played.output
     assert f"engine: rules ({SEASONS} has no compiled engine)" in played.stdout
+
+
+def test_consolation_bust_draws_a_prize_at_a_chance_node() -> None:
+    from gamebag.core.errors import IllegalChanceOutcomeError
+    from gamebag.core.rng import make_rng
+    from gamebag.variants.consolation import DECK, PRIZES
+
+    game = gamebag.make(CONSOLATION, 2)
+    # Two greens held (identical), two dice rolled showing no green: a bust.
+    held = DragonState((3, 0), 1, 0, Phase.ROLL, (1, 1), (), None, ())
+    busted = game.apply_chance(held, (2, 3))
+    assert busted.phase == Phase.PRIZE and game.node_kind(busted) is NodeKind.CHANCE
+    assert game.acting_players(busted) == ()
+    outcomes = game.chance_outcomes(busted)
+    assert sum(p for _, p in outcomes) == 1
+    assert {points: p for points, p in outcomes} == {v: Fraction(DECK.count(v), len(DECK)) for v in set(DECK)}
+    assert [(o, pytest.approx(float(p))) for o, p in outcomes] == list(game.chance_probabilities(busted))
+    for bad in (6, -1, True, "3", (2, 3)):
+        with pytest.raises(IllegalChanceOutcomeError, match="draws a prize"):
+            game.apply_chance(busted, bad)
+    with pytest.raises(IllegalChanceOutcomeError):
+        game.apply_chance(held, 3)  # a roll, not a draw
+    # The drawn card ends the turn: its points are scored and logged in the last turn.
+    after = game.apply_chance(busted, 4)
+    assert (after.scores, after.seat, after.phase) == ((7, 0), 1, Phase.ROLL)
+    last = game.public_view(after)["last_turn"]
+    assert (last["points"], last["ended_by"], last["prize_drawn"]) == (4, "bust", True)
+    view = game.public_view(busted)
+    assert (view["phase"], view["last_roll"], view["turn_seat"]) == ("prize", game.names.colour_list((2, 3)), 0)
+    assert len(game.observation_tensor(busted, 0)) == len(game.observation_tensor(held, 0))
+    # Seeded draws: the same seed draws the same cards, each value with about its probability.
+    draws = [game.sample_chance(busted, make_rng(seed)) for seed in range(600)]
+    assert draws == [game.sample_chance(busted, make_rng(seed)) for seed in range(600)]
+    rng = make_rng(7)
+    many = [game.sample_chance(busted, rng) for _ in range(6000)]
+    for points, p in PRIZES:
+        assert abs(many.count(points) / 6000 - float(p)) < 0.03
+    # The variant option plays the same rule, solved alike.
+    tiny = {**TINY, "dice": 3}
+    combined = gamebag.make(VARIANTS, 2, variant="consolation", **tiny)
+    assert score_solution(combined).value == score_solution(gamebag.make(CONSOLATION, 2, **tiny)).value
+    three = DragonState((3, 0), 1, 0, Phase.ROLL, (1, 1), (), None, ())
+    assert combined.chance_outcomes(combined.apply_chance(three, (2,))) == outcomes
+    # The base game's bust ends the turn at once, as before: no prize phase.
+    base = gamebag.make("catch-a-dragon", 2)
+    plain = base.apply_chance(held, (2, 3))
+    assert (plain.phase, plain.scores, plain.seat) == (Phase.ROLL, (3, 0), 1)
+    assert "prize_drawn" not in base.public_view(plain)["last_turn"]
+
+
+def test_consolation_record_round_trip_with_a_prize_draw() -> None:
+    from gamebag.agents.registry import make_agent
+    from gamebag.core.records import Record, replay
+    from gamebag.core.rng import make_rng
+    from gamebag.sim.play import play_game
+
+    game = gamebag.make(CONSOLATION, 2, max_tiebreak_rounds=1)
+    agents = [make_agent("random", game), make_agent("optimal-score", game)]
+    for seed in range(20):
+        played = play_game(game, agents, make_rng(seed))
+        assert played.record is not None
+        draws = [e["chance"] for e in played.record.events if "chance" in e and isinstance(e["chance"], dict)]
+        if draws:
+            break
+    assert draws and all(set(d) == {"prize"} for d in draws)
+    record = Record.from_json(json.loads(played.record.dumps()))
+    again, state = replay(record, gamebag.make)
+    assert again.public_view(state) == game.public_view(played.state)
+    # A record whose draw names a card the deck lacks is refused at that event.
+    from gamebag.core.errors import RecordError
+
+    index = next(k for k, e in enumerate(record.events) if isinstance(e.get("chance"), dict))
+    bad = Record.from_json({**record.to_json(), "events": [*record.events[:index], {"chance": {"prize": 9}}]})
+    with pytest.raises(RecordError, match=f"event {index}"):
+        replay(bad, gamebag.make)
+
+
+def test_consolation_text_render_tells_the_draw() -> None:
+    from gamebag.games.catch_a_dragon.render import describe_turn, render_view
+
+    game = gamebag.make(CONSOLATION, 2)
+    held = DragonState((0, 0), 1, 0, Phase.ROLL, (1, 1), (), None, ())
+    busted = game.apply_chance(held, (2, 3))
+    assert "bust. A consolation card is drawn." in render_view(game.public_view(busted))
+    after = game.apply_chance(busted, 5)
+    text = describe_turn(game.public_view(after)["last_turn"])
+    assert "consolation card" in text and "5 points" in text
+
+
+def test_consolation_analysis_values_the_prize_draw_exactly() -> None:
+    """The exact analysis reads the prize draw as a chance node: before it, a seat's winning chance
+    is the mean over the cards of its chance after each, and the draw's luck is counted."""
+    from gamebag.agents.registry import make_agent
+    from gamebag.analysis import analyse_record
+    from gamebag.analysis.turns import TurnWinEvaluator
+    from gamebag.core.rng import make_rng
+    from gamebag.sim.play import play_game
+
+    game = gamebag.make(CONSOLATION, 2, **{**TINY, "dice": 3})
+    evaluator = TurnWinEvaluator(game)
+    busted = game.apply_chance(DragonState((2, 3), 2, 1, Phase.ROLL, (1, 1), (), None, ()), (2,))
+    assert busted.phase == Phase.PRIZE
+    for seat in (0, 1):
+        mean = sum(
+            float(p) * evaluator.value(game.apply_chance(busted, points), seat, 1).mean
+            for points, p in game.chance_outcomes(busted)
+        )
+        assert evaluator.value(busted, seat, 0).mean == pytest.approx(mean, abs=1e-9)
+    agents = [make_agent("random", game), make_agent("random", game)]
+    for seed in range(40):
+        played = play_game(game, agents, make_rng(seed))
+        assert played.record is not None
+        draws = [k for k, e in enumerate(played.record.events) if isinstance(e.get("chance"), dict)]
+        if draws:
+            break
+    assert draws
+    analysis = analyse_record(played.record)
+    assert analysis.exact
+    lucky = {index for index, _ in analysis.seats[0].luck_events}
+    assert set(draws) <= lucky

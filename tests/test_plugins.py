@@ -57,9 +57,12 @@ def test_a_plugin_variant_is_checked_played_and_solved_exactly(clean_registry: N
     assert str(CONSOLATION) in os.environ[plugins.PLUGIN_ENV]  # worker processes load it too
     base = gamebag.make("catch-a-dragon", 2)
     variant = gamebag.make(VARIANT, 2)
-    # The hook reaches the turn model the exact solvers read: a bust after collecting scores half.
+    # The hook reaches the turn model the exact solvers read: a bust draws from the consolation deck.
     collected = (1, 1, 1)
-    assert variant.bust_points(collected, None) == base.turn_points(("end", 0)) + 4  # three alike: 9 points, half 4
+    prizes = variant.bust_prizes(collected, None)
+    assert sum(p for _, p in prizes) == 1 and max(points for points, _ in prizes) == 5
+    assert base.bust_prizes(collected, None) == ((0, 1),)
+    assert variant.turn_chance(("prize", collected)) == [(("end", points), p) for points, p in prizes]
     from gamebag.agents.solvers.solutions import score_solution
 
     assert score_solution(variant).value > score_solution(base).value
@@ -126,4 +129,4 @@ def test_cli_runner_sees_plugin(clean_registry: None) -> None:
 
     outcome = CliRunner().invoke(app, ["--plugin", CONSOLATION_MODULE, "rules", VARIANT])
     assert outcome.exit_code == 0, outcome.output
-    assert "half the" in outcome.stdout
+    assert "consolation deck" in outcome.stdout

@@ -20,6 +20,7 @@ from gamebag.games.catch_a_dragon.rules import (
     OBSERVATION_SIZE,
     ROUNDS_LEFT,
     SEATS,
+    TENSOR_PHASES,
     TURN_REACH,
     DragonState,
     Phase,
@@ -338,7 +339,9 @@ def plain_observation(game: Any, state: Any, player: int) -> list[float]:
     n, rounds, scale = game.num_players, game.rounds, max(16, game.dice**2)
     out = [state.collected.count(face) / game.dice for face in FACES]
     out += [state.rolled.count(face) / game.dice for face in FACES]
-    out += [1.0 if state.phase == phase else 0.0 for phase in Phase]
+    # Four phases in the layout; a variant's prize draw (a chance node) reads as a roll.
+    shown = Phase.ROLL if state.phase == Phase.PRIZE else state.phase
+    out += [1.0 if shown == phase else 0.0 for phase in TENSOR_PHASES]
     out.append(1.0 if state.seat == player and state.phase != Phase.OVER else 0.0)
     held = set_points(state.collected, game.cyclic)
     out.append(held / scale)

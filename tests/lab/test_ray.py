@@ -36,8 +36,10 @@ def ray() -> Iterator[Any]:
         ray.shutdown()
 
 
+# One test for everything that needs a running Ray: starting Ray costs seconds, and xdist may hand
+# the tests of a module to different workers, each of which would start its own.
 @pytest.mark.slow
-def test_ray_run_equals_the_local_run(ray: Any) -> None:
+def test_ray_runs_equal_the_local_runs_for_balance_and_tune(ray: Any) -> None:
     kwargs = {"players": "2-3", "agents": "heuristic", "games": 1100, "seed": 5}
     local = lab.balance("wriggle-roulette", **kwargs)  # type: ignore[arg-type]
     seen: list[tuple[int, int]] = []
@@ -49,14 +51,13 @@ def test_ray_run_equals_the_local_run(ray: Any) -> None:
     assert rules.per_game.equals(lab.balance("eigen-kweek", players=2, games=30, seed=1).per_game)
     assert ray.is_initialized()  # a Ray the caller started is left running
 
-
-def test_tune_with_executor_ray_gives_the_local_trials_and_recommendation(ray: Any) -> None:
+    # gamebag tune --executor ray: the very trials and recommendation of a local tune.
     runner = CliRunner()
-    local = runner.invoke(app, TUNE)
-    remote = runner.invoke(app, [*TUNE, "--executor", "ray"])
-    assert local.exit_code == 0, local.output
-    assert remote.exit_code == 0, remote.output
-    local_json, remote_json = json.loads(local.stdout), json.loads(remote.stdout)
+    local_tune = runner.invoke(app, TUNE)
+    remote_tune = runner.invoke(app, [*TUNE, "--executor", "ray"])
+    assert local_tune.exit_code == 0, local_tune.output
+    assert remote_tune.exit_code == 0, remote_tune.output
+    local_json, remote_json = json.loads(local_tune.stdout), json.loads(remote_tune.stdout)
     assert [t["state"] for t in remote_json["trials"]] == ["complete"] * 3
     assert remote_json["trials"] == local_json["trials"]
     assert remote_json["best"] is not None and remote_json["best"] == local_json["best"]

@@ -9,7 +9,8 @@ rules of the variant it names, solved by the exact solvers and refused by the co
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from gamebag.core.engines import EngineSupport, rules_only
@@ -33,7 +34,7 @@ VARIANT = Option(
     "variant",
     "choice",
     "base",
-    "Which rules: 'base' (the rulebook), 'consolation' (a bust scores half the set), 'seasons' "
+    "Which rules: 'base' (the rulebook), 'consolation' (a bust draws a consolation card), 'seasons' "
     "(a rule per round) or 'riders' (a power per seat, dealt by 'deal').",
     choices=tuple(VARIANTS),
 )
@@ -44,8 +45,9 @@ RULES = """\
 # Catch A Dragon By The Tail: the author's variants
 
 One game with the option `variant` choosing its rules, so that a design search can compare them:
-`base` (the rulebook), `consolation` (a bust scores half of the set held), `seasons` (every round
-has a rule of its own) or `riders` (every player has a power of their own, dealt by `deal`).
+`base` (the rulebook), `consolation` (a bust draws a card from a consolation deck), `seasons`
+(every round has a rule of its own) or `riders` (every player has a power of their own, dealt by
+`deal`).
 Each is written up in full under its own name: `gamebag --plugin gamebag.variants.seasons rules
 catch-a-dragon-seasons` and so on.
 """
@@ -84,6 +86,9 @@ class DragonVariants(CatchADragon):
 
     def bust_points(self, collected: Dice, rules: Hashable) -> int:
         return self.rules_of.bust_points(collected, rules)
+
+    def bust_prizes(self, collected: Dice, rules: Hashable) -> Sequence[tuple[int, Fraction]]:
+        return self.rules_of.bust_prizes(collected, rules)
 
     def duplicate_bust_rule(self, rules: Hashable) -> str:
         return self.rules_of.duplicate_bust_rule(rules)

@@ -91,6 +91,8 @@ def _turn_lines(view: JsonDict) -> str:
         lines.append(f"{who} holds {dragons(held)}: {_set_text(view)}.")
     if view["phase"] == "collect":
         lines.append(f"Rolled: {dragons(view['rolled'])}. Collect one or more dice that fit the set.")
+    elif view["phase"] == "prize":
+        lines.append(f"{who} rolled {dragons(view['last_roll'])}: bust. A consolation card is drawn.")
     elif view["phase"] == "decide":
         lines.append(
             f"Stop and score {view['set_points']}, or roll the {view['dice_left']} other "
@@ -118,9 +120,11 @@ def describe_turn(last: JsonDict) -> str:
     who = f"seat {last['seat']}"
     if last["ended_by"] == "bust":
         held = dragons(last["collected"]) if last["collected"] else "nothing"
+        # A variant may still score a bust: a consolation card drawn, or a fixed prize.
+        prize = ", drew a consolation card" if last.get("prize_drawn") else ""
         return (
             f"Last turn: {who} held {held} and rolled {dragons(last['last_roll'])}: "
-            f"[bold red]bust[/bold red], 0 points."
+            f"[bold red]bust[/bold red]{prize}, {last['points']} points."
         )
     how = "collected all four" if last["ended_by"] == "four" else "stopped"
     return f"Last turn: {who} {how} with {dragons(last['collected'])} for {last['points']} points."

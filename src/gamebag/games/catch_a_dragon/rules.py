@@ -3,14 +3,16 @@
 A turn is a loop of three steps: a roll of every uncollected die (a chance node
 whose outcome is the sorted faces rolled), a collection of one or more of the
 dice just rolled (a decision), then stop or roll again (a decision). A bust ends
-the turn with nothing; collecting the fourth die ends it and scores. Seat 0 takes
+the turn with nothing; collecting the fourth die ends it and scores. A variant whose bust
+draws a prize (``bust_prizes`` with more than one outcome) adds one more chance node, the
+draw, between the bust and the turn's end. Seat 0 takes
 the first turn of every round; four rounds, then tie-break rounds while the
 highest total is shared (at most ``max_tiebreak_rounds``, then a shared win).
 
 The turn is also exposed as a turn-level model (``turn_root``, ``turn_chance``,
 ``turn_choices`` ...; ``turn.py``) that the exact solvers in ``gamebag.agents.solvers``
 read; it is built from the same functions as the game itself. Variants change a rule
-through the public hooks (``turn_rules``, ``stop_points``, ``bust_points``,
+through the public hooks (``turn_rules``, ``stop_points``, ``bust_points``, ``bust_prizes``,
 ``duplicate_bust_rule``), which the rules and the turn model both call.
 """
 
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
+from math import lcm
 from typing import Any, ClassVar
 
 from gamebag.core.engines import ANY, EngineSupport
@@ -53,6 +56,8 @@ ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
 MAX_ROUNDS = 20
 DragonAction = Dice | str
+# A chance outcome: the faces of a roll, or the points of the prize a bust draws (bust_prizes).
+DragonOutcome = Dice | int
 # The end-game part of the observation tensor (layout 2): thermometers of the margin over the best
 # other total (thresholds -MARGIN_REACH..MARGIN_REACH) and of that margin plus the points held
 # (-TURN_REACH..TURN_REACH), and the regular rounds left after this one as a one-hot up to ROUNDS_LEFT.
@@ -66,19 +71,28 @@ SCORE_PARTS_KEPT = 4096
 
 
 class Phase(StrEnum):
-    """How far a turn has got: dice about to be rolled (chance), collect, stop or roll, or the end."""
+    """How far a turn has got: dice about to be rolled (chance), collect, stop or roll, a bust's
+    prize about to be drawn (chance; only a variant with a prize draw), or the end."""
 
     ROLL = "roll"
     COLLECT = "collect"  # ``rolled`` holds the roll to collect from
     DECIDE = "decide"
     OVER = "over"
+    PRIZE = "prize"  # ``rolled`` holds the roll that busted
 
 
+# The phases the observation tensor tells apart (its layout and the compiled engines' have four):
+# a prize draw is a chance node like a roll and reads as one.
+TENSOR_PHASES = (Phase.ROLL, Phase.COLLECT, Phase.DECIDE, Phase.OVER)
+
+
+LAST_ROLL_PHASES = (Phase.DECIDE, Phase.PRIZE)
 NODE_KINDS = {
     Phase.ROLL: NodeKind.CHANCE,
     Phase.COLLECT: NodeKind.DECISION,
     Phase.DECIDE: NodeKind.DECISION,
     Phase.OVER: NodeKind.TERMINAL,
+    Phase.PRIZE: NodeKind.CHANCE,
 }
 
 
@@ -92,6 +106,7 @@ class TurnSummary:
     last_roll: Dice  # the roll that busted, or the last roll of a scoring turn
     points: int
     ended_by: str  # "bust", "stop" or "four" (all four dice collected)
+    prize_drawn: bool = False  # a bust whose points were drawn (bust_prizes): ``points`` is the draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +183,7 @@ OPTIONS: tuple[Option, ...] = (
 ENGINES = EngineSupport(OPTIONS, {spec.name: {"numba": ANY, "jax": ANY} for spec in OPTIONS})
 
 
-class CatchADragon(Game[DragonState, DragonAction, Dice]):
+class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
     """Catch A Dragon By The Tail: push your luck for identical or linked sets of dragons."""
 
     game_id: ClassVar[str] = "catch-a-dragon"
@@ -209,7 +224,10 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         self._score_scale = max(16, self.dice**2)
         self._tiebreak_scale = max(1, self.max_tiebreak_rounds)
         self._score_padding = (0.0,) * (SEATS - self.num_players)
-        self._phase_part = {phase: tuple(1.0 if phase == other else 0.0 for other in Phase) for phase in Phase}
+        self._phase_part = {
+            phase: tuple(1.0 if phase == other else 0.0 for other in TENSOR_PHASES) for phase in TENSOR_PHASES
+        }
+        self._phase_part[Phase.PRIZE] = self._phase_part[Phase.ROLL]
         self._seat_part = [one_hot(seat, SEATS) for seat in range(self.num_players)]
         self._rounds_left_part = [one_hot(left, ROUNDS_LEFT) for left in range(ROUNDS_LEFT)]
         self._dice_parts: dict[Dice, tuple[float, ...]] = {}
@@ -280,19 +298,42 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             )
         return _moved(state, Phase.DECIDE, collected, state.rolled)
 
-    def chance_outcomes(self, state: DragonState) -> Sequence[tuple[Dice, Fraction]]:
+    def chance_outcomes(self, state: DragonState) -> Sequence[tuple[DragonOutcome, Fraction]]:
+        if state.phase == Phase.PRIZE:
+            return self._prizes(state)
         return roll_outcomes(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
 
-    def chance_probabilities(self, state: DragonState) -> Sequence[tuple[Dice, float]]:
+    def chance_probabilities(self, state: DragonState) -> Sequence[tuple[DragonOutcome, float]]:
+        if state.phase == Phase.PRIZE:
+            return tuple((points, float(chance)) for points, chance in self._prizes(state))
         return roll_probabilities(self.dice - len(state.collected)) if state.phase == Phase.ROLL else ()
 
-    def sample_chance(self, state: DragonState, rng: Rng) -> Dice:
+    def sample_chance(self, state: DragonState, rng: Rng) -> DragonOutcome:
+        if state.phase == Phase.PRIZE:
+            # One draw over the common denominator of the exact probabilities: the same seed
+            # draws the same prize, each with exactly its probability.
+            prizes = self._prizes(state)
+            denominator = lcm(*(chance.denominator for _, chance in prizes))
+            pick = draw_index(rng, denominator)
+            for points, chance in prizes:
+                pick -= chance.numerator * (denominator // chance.denominator)
+                if pick < 0:
+                    return points
+            return prizes[-1][0]
         if state.phase != Phase.ROLL:
-            raise IllegalChanceOutcomeError("no dice are being rolled now")
+            raise IllegalChanceOutcomeError("no dice are being rolled and no prize is being drawn now")
         faces = len(FACES)
         return tuple(sorted([draw_index(rng, faces) + 1 for _ in range(self.dice - len(state.collected))]))
 
     def _check_outcome(self, state: DragonState, outcome: Any) -> None:
+        if state.phase == Phase.PRIZE:
+            possible = [points for points, chance in self._prizes(state) if chance > 0]
+            if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in possible:
+                raise IllegalChanceOutcomeError(
+                    f"seat {state.seat} busted and draws a prize now: the prize is the points of the card "
+                    f"drawn, one of {', '.join(str(p) for p in possible)}, not {outcome!r}"
+                )
+            return
         dice = self.dice - len(state.collected)
         if (
             not isinstance(outcome, tuple)
@@ -304,14 +345,22 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
                 f"{dice} face(s) from 1 to 6 or colours {', '.join(self.names.colours)}, not {outcome!r}"
             )
 
-    def _apply_chance(self, state: DragonState, outcome: Dice) -> DragonState:
+    def _apply_chance(self, state: DragonState, outcome: DragonOutcome) -> DragonState:
+        if isinstance(outcome, int):  # a prize drawn (``_check_outcome`` allows it only then)
+            return self._end_turn(state, outcome, "bust", prize_drawn=True)
         roll = tuple(sorted(outcome))
         rules = self.turn_rules(state.round_no, state.seat)
         if is_bust(state.collected, roll, self.duplicate_bust_rule(rules)):
-            return self._end_turn(
-                _moved(state, state.phase, state.collected, roll), self.bust_points(state.collected, rules), "bust"
-            )
+            prizes = self.bust_prizes(state.collected, rules)
+            busted = _moved(state, Phase.PRIZE, state.collected, roll)
+            if len(prizes) > 1:
+                return busted  # the prize is drawn at a chance node of its own
+            return self._end_turn(busted, prizes[0][0], "bust")
         return _moved(state, Phase.COLLECT, state.collected, roll)
+
+    def _prizes(self, state: DragonState) -> Sequence[tuple[int, Fraction]]:
+        """The prizes the bust of ``state`` draws from (a prize phase)."""
+        return self.bust_prizes(state.collected, self.turn_rules(state.round_no, state.seat))
 
     # ---- hooks a variant overrides (docs/designers.md, "Writing a variant") ------------------
     # The rules engine and the turn model the exact solvers read (turn.py) both call these, so a
@@ -337,11 +386,22 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
         """
         return 0
 
+    def bust_prizes(self, collected: Dice, rules: Hashable) -> Sequence[tuple[int, Fraction]]:
+        """What a bust may score, given the dice collected before it: ``(points, probability)`` pairs,
+        exact probabilities adding up to 1, points at least 0 (the rulebook: ``bust_points`` for sure).
+
+        With more than one pair the bust goes to a chance node, the prize draw, and the turn ends
+        with the points drawn; the turn model the solvers read has the same node. Each draw must
+        be independent of earlier turns (a deck reshuffled before every draw, say), which keeps
+        every turn alike and the solvers exact.
+        """
+        return ((self.bust_points(collected, rules), Fraction(1)),)
+
     def duplicate_bust_rule(self, rules: Hashable) -> str:
         """When a set of different colours busts, one of ``DUPLICATE_BUST_RULES`` (the option)."""
         return self.duplicate_bust
 
-    def _end_turn(self, state: DragonState, points: int, ended_by: str) -> DragonState:
+    def _end_turn(self, state: DragonState, points: int, ended_by: str, prize_drawn: bool = False) -> DragonState:
         scores = list(state.scores)
         scores[state.seat] += points
         summary = TurnSummary(
@@ -351,6 +411,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             last_roll=state.rolled,
             points=points,
             ended_by=ended_by,
+            prize_drawn=prize_drawn,
         )
         next_seat = state.seat + 1
         round_no = state.round_no
@@ -419,7 +480,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "chains": self._chains_json(collected),
             "rolled": self.names.colour_list(state.rolled) if state.phase == Phase.COLLECT else [],
             "rolled_faces": list(state.rolled) if state.phase == Phase.COLLECT else [],
-            "last_roll": self.names.colour_list(state.rolled) if state.phase == Phase.DECIDE else [],
+            # At a decision, the roll just collected from; at a prize draw, the roll that busted.
+            "last_roll": self.names.colour_list(state.rolled) if state.phase in LAST_ROLL_PHASES else [],
             "dice_left": self.dice - len(collected),
             "last_turn": self._summary_json(state.last_turn),
             "over": over,
@@ -435,7 +497,7 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     def _summary_json(self, summary: TurnSummary | None) -> JsonDict | None:
         if summary is None:
             return None
-        return {
+        data: JsonDict = {
             "seat": summary.seat,
             "round": summary.round_no,
             "collected": self.names.colour_list(summary.collected),
@@ -443,6 +505,9 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             "points": summary.points,
             "ended_by": summary.ended_by,
         }
+        if summary.prize_drawn:  # only variants draw prizes: the rulebook's views keep their keys
+            data["prize_drawn"] = True
+        return data
 
     # ---- encodings ------------------------------------------------------------------------
     def action_to_json(self, action: DragonAction) -> Any:
@@ -453,10 +518,19 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
     def action_from_json(self, data: Any) -> DragonAction:
         return parse_action(data, self.names)
 
-    def outcome_to_json(self, outcome: Dice) -> Any:
+    def outcome_to_json(self, outcome: DragonOutcome) -> Any:
+        if isinstance(outcome, int):
+            return {"prize": outcome}
         return self.names.colour_list(outcome)
 
-    def outcome_from_json(self, data: Any) -> Dice:
+    def outcome_from_json(self, data: Any) -> DragonOutcome:
+        if isinstance(data, dict):
+            points = data.get("prize")
+            if set(data) != {"prize"} or isinstance(points, bool) or not isinstance(points, int):
+                raise IllegalChanceOutcomeError(
+                    f'{data!r} is not a prize draw: write it as {{"prize": POINTS}} with the points drawn'
+                )
+            return points
         return parse_roll(data, self.names)
 
     def all_actions(self) -> Sequence[DragonAction]:
@@ -579,6 +653,8 @@ class CatchADragon(Game[DragonState, DragonAction, Dice]):
             node = ("collect", collected, tuple(observation["rolled_faces"]))
         elif phase == "decide":
             node = ("decide", collected)
+        elif phase == "prize":
+            node = ("prize", collected)
         else:
             node = ("roll", collected)
         seat = observation["turn_seat"]

@@ -4,10 +4,12 @@ A turn is a finite process: roll the uncollected dice (chance), collect (decisio
 (decision), until a bust, a stop or the last die ends it. ``DragonTurn`` lays that process out for
 ``gamebag.agents.solvers`` (the ``TurnModel`` protocol) for one key of the game's turn rules
 (``CatchADragon.turn_rules``): every number it needs comes from the game's public hooks
-(``stop_points``, ``bust_points``, ``duplicate_bust_rule``), the same calls the rules engine makes,
+(``stop_points``, ``bust_prizes``, ``duplicate_bust_rule``), the same calls the rules engine makes,
 so a variant that overrides a hook is played and solved by the same rule.
 
-Nodes: ``("roll", held)``, ``("collect", held, rolled)``, ``("decide", held)`` and ``("end", points)``.
+Nodes: ``("roll", held)``, ``("collect", held, rolled)``, ``("decide", held)``, ``("prize", held)``
+(a bust's prize draw, a chance node leading to the ends; only where ``bust_prizes`` has more than
+one outcome) and ``("end", points)``.
 """
 
 from __future__ import annotations
@@ -37,19 +39,24 @@ class DragonTurn:
         return ("roll", ())
 
     def turn_node_kind(self, node: Hashable) -> str:
-        """``chance`` (a roll), ``decision`` (collect, or stop/roll) or ``end`` (scored)."""
+        """``chance`` (a roll or a prize draw), ``decision`` (collect, or stop/roll) or ``end`` (scored)."""
         step = _step(node)
-        if step == "roll":
+        if step == "roll" or step == "prize":
             return "chance"
         return "end" if step == "end" else "decision"
 
     def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
-        """The nodes a roll leads to, with exact probabilities (a bust ends the turn with ``bust_points``)."""
+        """The nodes a roll or a prize draw leads to, with exact probabilities (a bust ends the turn
+        with its one prize, or goes to the prize draw where ``bust_prizes`` has several)."""
         collected = _held(node)
+        prizes = self.game.bust_prizes(collected, self.rules)
+        if _step(node) == "prize":
+            return [(("end", points), probability) for points, probability in prizes]
+        bust: Hashable = ("end", prizes[0][0]) if len(prizes) == 1 else ("prize", collected)
         result: list[tuple[Hashable, Fraction]] = []
         for roll, probability in roll_outcomes(self.game.dice - len(collected)):
             if is_bust(collected, roll, self.duplicate_bust):
-                result.append((("end", self.game.bust_points(collected, self.rules)), probability))
+                result.append((bust, probability))
             else:
                 result.append((("collect", collected, roll), probability))
         return result

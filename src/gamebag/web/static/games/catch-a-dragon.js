@@ -105,7 +105,9 @@ function lastTurnText(view, names) {
   const set = last.collected && last.collected.length ? ` with ${colourList(last.collected, view)}` : "";
   if (last.ended_by === "bust") {
     const roll = last.last_roll && last.last_roll.length ? ` (rolled ${colourList(last.last_roll, view)})` : "";
-    return `${who} busts${roll} and scores nothing.`;
+    // A variant may still score a bust: a consolation card drawn (prize_drawn), or a fixed prize.
+    if (last.prize_drawn) return `${who} busts${roll}, draws a consolation card and scores ${last.points}.`;
+    return last.points ? `${who} busts${roll} and scores ${last.points}.` : `${who} busts${roll} and scores nothing.`;
   }
   return `${who} ${last.ended_by === "stop" ? "stops" : "ends the turn"} and scores ${last.points}${set}.`;
 }
