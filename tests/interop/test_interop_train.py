@@ -146,7 +146,7 @@ def test_learned_refuses_configurations_without_weights() -> None:
             if (g, n) not in SHIPPED
         }
     )
-    assert missing  # Eigen Kweek with 3 or 4 players at least
+    assert missing  # Eigen Kweek with 4 players at least
     for other_game, other in missing:
         with pytest.raises(UnknownAgentError, match="no learned policy ships"):
             make_agent("learned", gamebag.make(other_game, other))

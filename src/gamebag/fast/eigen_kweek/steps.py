@@ -24,6 +24,7 @@ import numpy.typing as npt
 from gamebag.core.protocol import Game
 from gamebag.fast.base import LearnerStep, LearnerView, StepBatch, illegal_learner_action
 from gamebag.fast.eigen_kweek.batch import hidden_width, sample_chance
+from gamebag.fast.eigen_kweek.heuristic import choose
 from gamebag.fast.eigen_kweek.kernel import acting, apply_chance, apply_moves, is_chance
 from gamebag.fast.eigen_kweek.layout import (
     C_A_BID,
@@ -178,8 +179,13 @@ def choose_all(
     """Every seat's compiled choice in ``s`` into ``out[seat]`` (-1: not acting), in seat order."""
     for p in range(cfg[C_PLAYERS]):
         out[p] = -1
-        if s[STEP] != ST_OVER:
-            out[p] = pick(s, cfg, acts, pays, p, codes[p], masks[p], key, ctr, w, values, shape, obs, buffers)
+        if s[STEP] == ST_OVER or not acting(s, cfg, p):
+            continue  # a seat that does not act draws nothing (as in the whole-game kernel)
+        code = codes[p]
+        if code == LEARNED_CODE:
+            out[p] = pick(s, cfg, acts, pays, p, code, masks[p], key, ctr, w, values, shape, obs, buffers)
+        else:  # random and heuristic: ``choose`` is inlined here, as in ``batch.run_game``
+            out[p] = choose(s, cfg, acts, pays, p, code, masks[p], key, ctr, w)
 
 
 @numba.njit(cache=True)
