@@ -120,7 +120,7 @@ def test_eigen_kweek_shows_card_texts_words_and_every_event(tmp_path: Path) -> N
     assert "Only one choice now, so it is played:" in screen
     # Events since the last decision: the other seats' acts, bids and corners, in the rulebook's words.
     assert "all players open their hands: Player 1 bid" in screen
-    assert re.search(r"Bot [23] takes the \d+ coin\(s\) of corner [1-4]", screen)
+    assert re.search(r"Bot [23] takes the (1 coin|\d+ coins) of corner [1-4]", screen)
     assert "everyone holds a closed hand forward" in screen
     assert re.search(r"Bot [23] (sows|ploughs over|harvests|does nothing)", screen)
     assert re.search(r"Game over: .*(four potato sacks|round cap)", screen)

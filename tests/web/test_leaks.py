@@ -44,7 +44,8 @@ GAMES = gamebag.game_ids()
 SEED = "leak-canary-seed-5f3e9a"
 # Everything a state message may hold; anything else would be a new channel to check.
 STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", "history", "trail"}
-META_KEYS = {"id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "finished", "step"}
+META_KEYS = {"id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "finished", "step", "coach"}
+COACH_KEYS = {"offered", "agreed", "humans", "on"}
 SEAT_KEYS = {"seat", "name", "bot", "agent", "connected"}
 
 
@@ -96,6 +97,7 @@ def test_every_message_is_exactly_what_its_reader_may_know(game_id: str, module_
             assert set(message) <= STATE_KEYS, set(message) - STATE_KEYS
             assert set(message["table"]) == META_KEYS
             assert all(set(s) == SEAT_KEYS for s in message["table"]["seats"])
+            assert set(message["table"]["coach"]) == COACH_KEYS and message["table"]["coach"]["on"] is False
             seat, step = message["seat"], message["step"]
             state = states[step]
             expected = game.public_view(state) if seat is None else game.observation(state, seat)
