@@ -44,7 +44,9 @@ GAMES = gamebag.game_ids()
 SEED = "leak-canary-seed-5f3e9a"
 # Everything a state message may hold; anything else would be a new channel to check.
 STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", "history", "trail"}
-META_KEYS = {"id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "finished", "step", "coach"}
+META_KEYS = {
+    "id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "finished", "step", "coach",
+}
 COACH_KEYS = {"offered", "agreed", "humans", "on"}
 SEAT_KEYS = {"seat", "name", "bot", "agent", "connected"}
 
