@@ -378,22 +378,25 @@ def chance_source(s: Row, cfg: Config, v: int) -> int:  # pragma: no cover - com
 
 # ---- drawing chance outcomes ------------------------------------------------------------------
 @inlined_helper
+def bit_count(x: int) -> int:  # pragma: no cover - compiled
+    """How many bits of the 16-bit ``x`` are set (a stack of cards), without a loop."""
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return int((x + (x >> 8)) & 0x1F)
+
+
+@inlined_helper
 def sample_card(stack: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
     """A card uniform over the stack (bit mask): one draw over how many it holds, in card order."""
-    count = 0
-    rest = stack
-    while rest:
-        rest &= rest - 1
-        count += 1
-    pick = draw_below(key, ctr[0], np.int64(count))
+    pick = draw_below(key, ctr[0], np.int64(bit_count(stack)))
     ctr[0] += np.uint64(1)
     rest = stack
     for _ in range(pick):
         rest &= rest - 1  # drop the lowest cards before the pick
-    for card in range(NCARDS):
-        if (rest >> card) & 1:
-            return card
-    return -1
+    if rest == 0:
+        return -1
+    return bit_count((rest & -rest) - 1)  # the lowest card left: how many bits lie below it
 
 
 @helper

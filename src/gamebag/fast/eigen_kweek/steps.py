@@ -156,6 +156,10 @@ def reset_games(
             to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
 
 
+# ``known[env, seat]`` of a seat that does not act, where the policies chose for the position.
+NOT_ACTING = -2
+
+
 @numba.njit(cache=True)
 def step_games(
     states: Int32s,
@@ -170,8 +174,9 @@ def step_games(
 ) -> int:  # pragma: no cover - compiled
     """Check every acting seat's action, then apply them all; ``env * MAX_SEATS + seat`` of the first bad one.
 
-    ``known[env, seat]``: an action the batch's own compiled policy chose for this very position
-    (-1: none), legal by construction (the policies choose from the menus), so not checked again.
+    ``known[env, seat]``: what the batch's own compiled policies chose for this very position
+    (``policy_moves``): an action, legal by construction (the policies choose from the menus),
+    so not checked again; ``NOT_ACTING``; or -1, nothing known (the seat's rules decide).
     """
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
@@ -181,11 +186,13 @@ def step_games(
             continue
         for p in range(n):
             a = moves[e, p]
-            if a >= 0 and a == known[e, p]:
+            k = known[e, p]
+            if k == NOT_ACTING or (a >= 0 and a == k):
                 continue
             if acting(s, cfg, p) and not is_legal(s, cfg, acts, pays, p, a, w):
                 return e * MAX_SEATS + p
     joint = np.full(MAX_SEATS, -1, np.int64)
+    ctr = np.zeros(1, np.uint64)
     for e in range(states.shape[0]):
         s = states[e]
         for p in range(n):
@@ -193,9 +200,18 @@ def step_games(
         if s[STEP] == ST_OVER:
             continue
         for p in range(n):
-            joint[p] = moves[e, p] if acting(s, cfg, p) else -1
+            a = moves[e, p]
+            k = known[e, p]
+            if k == NOT_ACTING:
+                joint[p] = -1
+            elif a >= 0 and a == k:
+                joint[p] = a
+            else:
+                joint[p] = a if acting(s, cfg, p) else -1
         apply_moves(s, cfg, acts, joint, w)
-        to_decision(s, cfg, keys[e], counters[e : e + 1], w)
+        ctr[0] = counters[e]
+        to_decision(s, cfg, keys[e], ctr, w)
+        counters[e] = ctr[0]
         if s[STEP] == ST_OVER:
             winners = 0
             for p in range(n):
@@ -270,32 +286,20 @@ def policy_moves(
     out: Int64s,
     known: Int64s,
 ) -> None:  # pragma: no cover - compiled
-    """Every seat's compiled choice into ``out`` (0 where a seat does not act) and ``known`` (-1 there)."""
+    """Every seat's compiled choice into ``out`` (0 where a seat does not act) and ``known`` (``NOT_ACTING``)."""
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
     obs = np.zeros(OBSERVATION_SIZE, np.float32)
     buffers = np.zeros((2, hidden_width(shape)), np.float64)
     joint = np.full(MAX_SEATS, -1, np.int64)
+    ctr = np.zeros(1, np.uint64)
     for e in range(states.shape[0]):
-        choose_all(
-            states[e],
-            cfg,
-            acts,
-            pays,
-            codes,
-            masks,
-            keys[e],
-            counters[e : e + 1],
-            w,
-            values,
-            shape,
-            obs,
-            buffers,
-            joint,
-        )
+        ctr[0] = counters[e]
+        choose_all(states[e], cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+        counters[e] = ctr[0]
         for p in range(n):
             out[e, p] = max(joint[p], 0)
-            known[e, p] = joint[p]
+            known[e, p] = joint[p] if joint[p] >= 0 else NOT_ACTING
 
 
 @numba.njit(cache=True)
