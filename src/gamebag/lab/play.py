@@ -26,8 +26,8 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.lab.cells import Cell
-from gamebag.sim.stepped import play_stepped, stepped_reason
 from gamebag.sim.simulate import ended_by_reason
+from gamebag.sim.stepped import play_stepped, stepped_reason
 
 RULES = "rules"
 FAST = "compiled"
