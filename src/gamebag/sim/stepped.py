@@ -9,7 +9,9 @@ compiled seats play the kernel's policies, and each ``learned`` seat the policy'
 legal action on that seat's own observation (the tensor it was trained on). With compiled
 agents only, the games are exactly the whole-game kernel's (``tests/lab``); with a
 network in a seat they are what the rules engine's ``learned`` agent plays, its
-observations proven equal there (``tests/interop/test_learned_observations.py``).
+observations and moves proven equal there (``tests/interop/test_learned_observations.py``,
+``tests/interop/test_evaluation_engines.py``; ``tests/fast/test_learned_engine_choice.py``
+compares ``simulate`` and ``tournament`` figures on both engines).
 
 Each game may have its own lineup (a lab population cell draws each game's seats);
 consecutive games with one lineup share a batch. Every env draws from its own game's
