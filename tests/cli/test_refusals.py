@@ -84,6 +84,8 @@ REFUSALS: list[tuple[list[str], str]] = [
     (["balance", "pig", "--report", "afile"], "this is a file, not a folder"),
     (["balance", "pig", "--report", "afile/report"], "afile is a file, not a folder"),
     (["balance", "eigen-kweek", "--cards", "--games", TEN_TO_12], "--games must be from 1 to 1,000,000"),
+    (["balance", "eigen-kweek", "--cards", "--agents", "random"], "one agent for every seat, heuristic or learned"),
+    (["balance", "eigen-kweek", "--cards", "--population", "heuristic,learned"], "leave out --population"),
     (["balance", "pig", "--metrics", "--metrics-games", TEN_TO_12], "--metrics-games must be from 1 to 20,000"),
     # tune (workers and the report folder before the lab is imported; the rest before any trial)
     (["tune", "pig", "--workers", "0"], f"--workers must be from 1 to {MAX_WORKERS}"),

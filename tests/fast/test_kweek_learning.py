@@ -5,18 +5,29 @@ from the same observation and mask (the observations themselves are proven equal
 rules engine's in ``test_kweek_equality``); the whole-game kernel must play the games the
 step batch plays with it; and ``KweekStepBatch.learner_step`` (one compiled pass) must
 give what the contract's default (``StepBatch.learner_step``: policy actions, step,
-restarts, view) gives, game for game.
+restarts, view) gives, game for game. ``learned:abstain=CARD`` (card studies) is checked
+decision for decision against the Python agent on rules-engine games.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
 
 import gamebag
+from gamebag.agents.base import SeatView
+from gamebag.agents.heuristics.eigen_kweek import abstains
 from gamebag.agents.learned import shipped_policies, shipped_policy
+from gamebag.agents.registry import make_agent
+from gamebag.core.protocol import NodeKind
+from gamebag.core.rng import derive_rng
 from gamebag.fast.base import StepBatch
 from gamebag.fast.eigen_kweek.engine import EigenKweekEngine, parse_agent
+from gamebag.fast.eigen_kweek.layout import SCRATCH
+from gamebag.fast.eigen_kweek.learned import LEARNED_CODE, learned_choice, observation_buffer
+from gamebag.fast.eigen_kweek.tables import kernel_tables, row_from_state
 from gamebag.fast.registry import engine_for, unavailable_reason
 
 SHIPPED = sorted(players for game_id, players in shipped_policies() if game_id == "eigen-kweek")
@@ -105,3 +116,54 @@ def test_one_call_learner_step_is_the_contracts_step(players: int, policy: str) 
     with pytest.raises(ValueError, match=f"env {acting}: action {bad} is not legal"):
         fused.learner_step(seat, policy, chosen, view_fused)
     assert np.array_equal(fused.state_arrays()["state"], before)
+
+
+def _check_abstaining_game(game: Any, spec: str, number: int, counts: dict[str, int]) -> None:
+    """Play one rules-engine game, seat 0 the Python ``spec`` agent and the others the heuristic,
+    asking the compiled ``learned_choice`` every seat-0 decision from the same position."""
+    python, plain = make_agent(spec, game), make_agent("learned", game)
+    others = [make_agent("heuristic", game) for _ in range(game.num_players - 1)]
+    code, mask = parse_agent(spec)  # type: ignore[misc]
+    assert code == LEARNED_CODE and mask != 0
+    net = EigenKweekEngine().net(game)
+    assert not isinstance(net, str)
+    cfg, acts, pays = kernel_tables(game)
+    names = list(game.all_actions())
+    w = np.zeros(SCRATCH, np.int64)
+    rng = derive_rng(8, number)
+    state = game.initial_state()
+    while game.node_kind(state) is not NodeKind.TERMINAL:
+        if game.node_kind(state) is NodeKind.CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        moves = {}
+        for seat in game.acting_players(state):
+            view = SeatView(game, state, seat)
+            if seat != 0:
+                moves[seat] = others[seat - 1].act(view, rng)
+                continue
+            want = python.act(view, rng)
+            row = row_from_state(game, state)
+            got = learned_choice(
+                row, cfg, acts, pays, 0, mask, net.values, net.shape, observation_buffer(), net.buffers(), w
+            )
+            assert names[got] == want, f"compiled {names[got]}, Python {want}"
+            refused = [abstains(view.observation, a, python.abstain) for a in view.legal_actions]  # type: ignore[attr-defined]
+            counts["decisions"] += 1
+            counts["all abstained"] += len(refused) > 1 and all(refused)
+            counts["binding"] += plain.act(view, rng) != want
+            moves[seat] = want
+        state = game.apply(state, moves)
+
+
+def test_compiled_abstaining_learned_picks_what_the_python_agent_picks() -> None:
+    # Many cards abstained: decisions where abstaining changes the policy's choice, and
+    # decisions where every legal action is abstained (then all stay legal), both met.
+    game = gamebag.make("eigen-kweek", SHIPPED[0])
+    counts = {"decisions": 0, "binding": 0, "all abstained": 0}
+    for number in range(4):
+        _check_abstaining_game(
+            game, "learned:abstain=STEVEN+KEUN+JULITA+FLUPPE+GRIET+FRANK+PASTOOR+JOS", number, counts
+        )
+    assert counts["decisions"] > 100
+    assert counts["binding"] > 5 and counts["all abstained"] > 0, counts

@@ -60,3 +60,41 @@ def test_card_study_takes_several_player_counts_in_one_run() -> None:
         assert row.difference.estimate == pytest.approx(row.with_card - row.without_card)
     single = lab.card_study("eigen-kweek", 2, games=4, seed=4)
     assert [r.to_json() for r in single.rows] == [r.to_json() for r in study.rows if r.players == 2]
+
+
+def test_learned_takes_abstain_as_the_heuristic_does() -> None:
+    game = gamebag.make("eigen-kweek", 2)
+    agent = make_agent("learned:abstain=steven+Den Ollander", game)
+    assert agent.abstain == frozenset({"STEVEN", "DEN OLLANDER"})  # type: ignore[attr-defined]
+    assert agent.name == "learned:abstain=DEN OLLANDER+STEVEN"
+    with pytest.raises(UnknownAgentError, match=r"learned parameter abstain='BOB' is not known; allowed: RIA"):
+        make_agent("learned:abstain=BOB", game)
+    dragon = gamebag.make("catch-a-dragon", 2)  # a learned policy ships, but it has no cards
+    with pytest.raises(UnknownAgentError, match="no parameter"):
+        make_agent("learned:abstain=STEVEN", dragon)
+
+
+def test_learned_abstaining_never_chooses_or_plays_the_card() -> None:
+    game = gamebag.make("eigen-kweek", 2)
+    # BERNARD: the card the shipped 2-player policy chooses and plays most in these games, so abstaining binds.
+    plain = [make_agent("learned", game), make_agent("heuristic", game)]
+    abstaining = [make_agent("learned:abstain=BERNARD", game), make_agent("heuristic", game)]
+    chosen = {"plain": 0, "abstaining": 0}
+    for label, agents in (("plain", plain), ("abstaining", abstaining)):
+        for index in range(3):
+            record = play_game(game, agents, derive_rng(2, index)).record
+            assert record is not None
+            mine = [e.get("moves", {}).get("0", "") for e in record.events]
+            chosen[label] += sum(move in ("choose:BERNARD", "play:BERNARD") for move in mine)
+    assert chosen["plain"] > 0 and chosen["abstaining"] == 0, chosen
+
+
+def test_card_study_with_learned_seats_plays_compiled() -> None:
+    study = lab.card_study("eigen-kweek", 2, games=4, seed=4, agent="learned")
+    assert [row.card for row in study.rows] == list(CARDS)
+    cells = study.study.cells
+    assert cells[0].cell.agents == ("learned", "learned")
+    assert cells[1].cell.agents == (f"learned:abstain={CARDS[0]}", "learned")
+    assert {cell.engine for cell in cells} == {"compiled"}  # the kernels, not the rules engine
+    with pytest.raises(GamebagError, match="heuristic or learned"):
+        lab.card_study("eigen-kweek", 2, games=4, agent="random")

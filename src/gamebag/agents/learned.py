@@ -4,6 +4,9 @@ A policy is a multilayer perceptron (tanh hidden layers) from a seat's
 ``observation_tensor`` to one score per action of ``all_actions()``; the agent plays the
 legal action with the highest score (``sample=true`` draws from the softmax of the legal
 scores instead, with the game's generator). No learning framework is needed to play.
+Where the game's heuristic takes ``abstain=CARD`` (Eigen Kweek), so does ``learned``: the
+actions the game's abstain rule refuses are left out of the legal ones first (all of them
+stay when every legal action is refused, as the heuristic does), for card studies.
 
 Weights live in ``gamebag/agents/learned_policies/<game-id>-<players>p.npz`` (written by
 ``gamebag train``, which also writes how they were trained into the file's ``meta``); the
@@ -24,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gamebag.agents.base import Agent, SeatView
-from gamebag.agents.registry import check_params, register_agent
+from gamebag.agents.registry import AbstainRule, abstention_for, check_params, parameter_values, register_agent
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
@@ -145,18 +148,35 @@ def shipped_policies() -> dict[tuple[str, int], str]:
 
 
 class LearnedAgent(Agent):
-    """Plays a shipped policy's best legal action (or samples from it)."""
+    """Plays a shipped policy's best legal action (or samples from it), never one ``rule``
+    refuses for the ``abstain`` cards unless every legal action is refused."""
 
-    def __init__(self, game: Game[Any, Any, Any], policy: NumpyPolicy, sample: bool = False) -> None:
-        self.name = "learned:sample=true" if sample else "learned"
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        policy: NumpyPolicy,
+        sample: bool = False,
+        abstain: frozenset[str] = frozenset(),
+        rule: AbstainRule | None = None,
+    ) -> None:
+        if abstain and rule is None:
+            raise ValueError("abstaining from cards needs the game's abstain rule")
+        params = (["sample=true"] if sample else []) + (["abstain=" + "+".join(sorted(abstain))] if abstain else [])
+        self.name = "learned" + (":" + ",".join(params) if params else "")
         self.policy = policy
         self.sample = sample
+        self.abstain = abstain
+        self.rule = rule
         self.index = {action: position for position, action in enumerate(game.all_actions())}
         self.actions = tuple(game.all_actions())
 
     def act(self, view: SeatView, rng: Rng) -> Any:
+        legal = list(view.legal_actions)
+        if self.abstain and self.rule is not None:
+            rule, cards = self.rule, self.abstain
+            legal = [action for action in legal if not rule(view.observation, action, cards)] or legal
         mask = np.zeros(len(self.actions), dtype=np.bool_)
-        mask[[self.index[action] for action in view.legal_actions]] = True
+        mask[[self.index[action] for action in legal]] = True
         observation = np.asarray(view.observation_tensor(), dtype=np.float32)
         generator = np.random.default_rng(rng.getrandbits(63)) if self.sample else None
         choice = int(self.policy.act(observation[None, :], mask[None, :], generator)[0])
@@ -194,12 +214,17 @@ def shipped_layers(game: Game[Any, Any, Any]) -> tuple[tuple[NDArray[np.float32]
 
 
 def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
-    check_params("learned", params, ("sample",))
+    abstention = abstention_for(type(game))
+    check_params("learned", params, ("sample", "abstain") if abstention is not None else ("sample",))
+    abstain: frozenset[str] = frozenset()
+    if abstention is not None and params.get("abstain"):
+        abstain = frozenset(parameter_values(abstention[0], params["abstain"], agent="learned"))
     policy = shipped_policy(game)
     sample = params.get("sample", "false").lower()
     if sample not in ("true", "false"):
         raise UnknownAgentError(f"learned: sample must be true or false, not {params['sample']!r}")
-    return LearnedAgent(game, policy, sample=sample == "true")
+    rule = abstention[1] if abstention is not None else None
+    return LearnedAgent(game, policy, sample=sample == "true", abstain=abstain, rule=rule)
 
 
 def _plain(value: Any) -> Any:
@@ -212,6 +237,7 @@ if _SHIPPED_GAMES:
         "learned",
         _make,
         "a small policy trained by self-play (gamebag train), played from NumPy weights; "
-        "sample=true draws from it instead of taking its best action",
+        "sample=true draws from it instead of taking its best action; abstain=CARD[+CARD] "
+        "(where the game's heuristic takes it) never chooses or plays those cards",
         games=_SHIPPED_GAMES,
     )

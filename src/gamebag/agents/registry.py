@@ -20,6 +20,8 @@ from gamebag.core.registry import lineage
 
 T = TypeVar("T")
 AgentFactory = Callable[[Game[Any, Any, Any], Mapping[str, str]], Agent]
+# Whether a seat abstaining from ``cards`` refuses ``action``, read from its observation.
+AbstainRule = Callable[[Mapping[str, Any], Any, frozenset[str]], bool]
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class HeuristicParameter:
 _AGENTS: dict[str, AgentEntry] = {}
 _HEURISTICS: dict[str, Callable[[Game[Any, Any, Any]], Agent]] = {}
 _CONFIGURED_HEURISTICS: dict[str, tuple[tuple[HeuristicParameter, ...], AgentFactory]] = {}
+_ABSTENTIONS: dict[str, tuple[HeuristicParameter, AbstainRule]] = {}
 
 
 def register_agent(
@@ -92,6 +95,18 @@ def register_heuristic_parameters(
     _CONFIGURED_HEURISTICS[game_id] = (parameters, factory)
 
 
+def register_abstention(game_id: str, parameter: HeuristicParameter, rule: AbstainRule) -> None:
+    """Which actions a seat abstaining from some of ``parameter``'s cards refuses in ``game_id``,
+    so that agents other than the heuristic (``learned:abstain=CARD``) abstain exactly as it does."""
+    _ABSTENTIONS[game_id] = (parameter, rule)
+
+
+def abstention_for(game_class: type[Game[Any, Any, Any]]) -> tuple[HeuristicParameter, AbstainRule] | None:
+    """The abstain parameter and rule of ``game_class`` (or of the game it derives from), if any."""
+    _load()
+    return _by_lineage(_ABSTENTIONS, game_class)
+
+
 def heuristic_parameters(game_id: str) -> tuple[HeuristicParameter, ...]:
     """The parameters ``game_id``'s heuristic takes (none for most games)."""
     _load()
@@ -119,15 +134,16 @@ def heuristic_for(game: Game[Any, Any, Any], params: Mapping[str, str] | None = 
     return factory(game)
 
 
-def parameter_values(parameter: HeuristicParameter, text: str) -> tuple[str, ...]:
-    """The allowed values named in ``text`` (``+``-joined, case-insensitive), in their own spelling."""
+def parameter_values(parameter: HeuristicParameter, text: str, agent: str = "heuristic") -> tuple[str, ...]:
+    """The allowed values named in ``text`` (``+``-joined, case-insensitive), in their own spelling;
+    ``agent`` names the agent taking the parameter in the error."""
     by_key = {value.casefold(): value for value in parameter.values}
     chosen = []
     for piece in (p.strip() for p in text.split("+")):
         value = by_key.get(piece.casefold())
         if value is None:
             raise UnknownAgentError(
-                f"heuristic parameter {parameter.name}={piece!r} is not known; allowed: "
+                f"{agent} parameter {parameter.name}={piece!r} is not known; allowed: "
                 f"{', '.join(parameter.values)} (join several with +)"
             )
         chosen.append(value)

@@ -1,8 +1,9 @@
 """Card studies: what each card is worth, measured by a seat that never uses it.
 
 For a game whose heuristic takes ``abstain=CARD`` (Eigen Kweek's characters), the
-study plays a baseline cell where every seat plays the heuristic, and for each card
-a cell where seat 0 abstains from that card and the others play as usual. Seat 0's
+study plays a baseline cell where every seat plays the study's agent (``heuristic``, or
+``learned``, which abstains by the same rule), and for each card a cell where seat 0
+abstains from that card and the others play as usual. Seat 0's
 win share with the card (baseline) against without it (abstaining), with 95%
 intervals, the difference and its p-value, says what the card is worth; comparing
 the same seat keeps the seat effect out of the answer.
@@ -14,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gamebag.agents.registry import heuristic_parameters
+import gamebag
+from gamebag.agents.registry import abstention_for, heuristic_parameters
 from gamebag.core.errors import GamebagError
 from gamebag.lab.cells import Cell, build_cells
 from gamebag.lab.results import BalanceResult
@@ -22,6 +24,8 @@ from gamebag.lab.stats import Difference, share_difference
 from gamebag.lab.study import CellRun, check_limits
 
 ABSTAIN = "abstain"
+# The agents a card study seats: each takes ``abstain=CARD`` where the game has cards.
+STUDY_AGENTS = ("heuristic", "learned")
 
 
 @dataclass(frozen=True)
@@ -59,12 +63,18 @@ class CardStudy:
         return {**self.study.to_json(), "cards": [row.to_json() for row in self.rows]}
 
 
-def study_cards(game: str) -> tuple[str, ...]:
-    """The cards ``game``'s heuristic can abstain from, or a clear error."""
+def study_cards(game: str, agent: str = "heuristic") -> tuple[str, ...]:
+    """The cards ``game``'s ``agent`` (one of ``STUDY_AGENTS``) can abstain from, or a clear error."""
+    if agent not in STUDY_AGENTS:
+        raise GamebagError(
+            f"a card study seats {' or '.join(STUDY_AGENTS)} (agents that take abstain=CARD), not {agent!r}"
+        )
     for parameter in heuristic_parameters(game):
         if parameter.name == ABSTAIN:
+            if agent != "heuristic" and abstention_for(gamebag.entry(game).game_class) is None:
+                break
             return parameter.values
-    raise GamebagError(f"--cards needs a game whose heuristic takes abstain=CARD; {game} has no cards to study")
+    raise GamebagError(f"--cards needs a game whose {agent} takes abstain=CARD; {game} has no cards to study")
 
 
 def card_study(
@@ -78,27 +88,29 @@ def card_study(
     options: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_cell_done: Callable[[CellRun], None] | None = None,
+    agent: str = "heuristic",
 ) -> CardStudy:
     """Seat 0's win share with and without each card (``games`` per card and for the baseline),
-    for one player count or several (then one row per card and count, all played in one run)."""
+    for one player count or several (then one row per card and count, all played in one run);
+    every seat plays ``agent`` (``STUDY_AGENTS``), seat 0 as ``agent:abstain=CARD`` in card cells."""
     from gamebag.lab.api import run_cells
 
     check_limits(games, None, 1000)  # the same bounds as a balance study, before any cell is built
-    cards = study_cards(game)
+    cards = study_cards(game, agent)
     counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
     cells: list[Cell] = []
     baselines: dict[int, int] = {}
     for count in counts:
-        first, _ = build_cells(game, [count], ["heuristic"], (), options, seed)
+        first, _ = build_cells(game, [count], [agent], (), options, seed)
         baselines[count] = len(cells)
         cells.append(replace(first[0], index=len(cells)))
         for card in cards:
-            agents = [f"heuristic:{ABSTAIN}={card}"] + ["heuristic"] * (count - 1)
+            agents = [f"{agent}:{ABSTAIN}={card}"] + [agent] * (count - 1)
             more, _ = build_cells(game, [count], agents, (), options, seed)
             cells.append(replace(more[0], index=len(cells)))
     notices = [
-        "seat 0 abstains from one card per cell; the first cell of each player count is its baseline "
-        "(every seat plays all)"
+        f"every seat plays {agent}; seat 0 abstains from one card per cell; the first cell of each "
+        "player count is its baseline (every seat plays all)"
     ]
     result = run_cells(
         game, cells, notices, games, None, seed, workers, executor, address, 1000, progress, on_cell_done

@@ -17,6 +17,7 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import (
     HeuristicParameter,
     parameter_values,
+    register_abstention,
     register_heuristic,
     register_heuristic_parameters,
 )
@@ -37,7 +38,7 @@ class EigenKweekHeuristic(Agent):
     def act(self, view: SeatView, rng: Rng) -> Any:
         legal = list(view.legal_actions)
         if self.abstain:
-            legal = [a for a in legal if not self._abstains(view.observation, a)] or legal
+            legal = [a for a in legal if not abstains(view.observation, a, self.abstain)] or legal
         if len(legal) == 1:
             return legal[0]
         obs = view.observation
@@ -45,18 +46,6 @@ class EigenKweekHeuristic(Agent):
         handler = getattr(self, f"_{step}", None)
         choice = handler(obs, legal, rng) if handler is not None else None
         return choice if choice in legal else legal[0]
-
-    def _abstains(self, obs: JsonDict, action: str) -> bool:
-        kind, _, rest = action.partition(":")
-        if kind in ("choose", "play"):
-            return rest in self.abstain
-        if kind == "block":
-            return "JULITA" in self.abstain
-        if kind == "take":
-            return "DEN OLLANDER" in self.abstain
-        if kind == "keep":
-            return obs["you"]["card"] in self.abstain
-        return False
 
     # ---- characters -------------------------------------------------------------------------
     def _choose(self, obs: JsonDict, legal: list[str], rng: Rng) -> str:
@@ -156,6 +145,21 @@ class EigenKweekHeuristic(Agent):
         if harvests and obs["you"]["tokens"] < 3:
             return max(harvests, key=lambda a: _tokens_on(obs, me, int(a.split(":")[1])))
         return "pass"
+
+
+def abstains(obs: Mapping[str, Any], action: Any, cards: frozenset[str]) -> bool:
+    """Whether a seat abstaining from ``cards`` refuses ``action``: choosing or playing one of
+    them, blocking (JULITA's), taking (DEN OLLANDER's) or keeping one of them for next round."""
+    kind, _, rest = str(action).partition(":")
+    if kind in ("choose", "play"):
+        return rest in cards
+    if kind == "block":
+        return "JULITA" in cards
+    if kind == "take":
+        return "DEN OLLANDER" in cards
+    if kind == "keep":
+        return obs["you"]["card"] in cards
+    return False
 
 
 def _best(actions: list[str], key: Callable[[str], Any], rng: Rng) -> str:
@@ -276,3 +280,4 @@ def _make_configured(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Ag
 
 register_heuristic("eigen-kweek", _make)
 register_heuristic_parameters("eigen-kweek", (ABSTAIN,), _make_configured)
+register_abstention("eigen-kweek", ABSTAIN, abstains)

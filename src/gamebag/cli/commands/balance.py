@@ -52,7 +52,10 @@ def register(app: typer.Typer) -> None:
             1000, "--max-rounds", help="Stop a game after this many rounds, 1 to 100,000 (reported as capped)."
         ),
         cards: bool = typer.Option(
-            False, "--cards", help="Card study: each card's worth to a seat that abstains from it."
+            False,
+            "--cards",
+            help="Card study: each card's worth to a seat that abstains from it; every seat plays "
+            "--agents heuristic (the default) or learned.",
         ),
         metrics: bool = typer.Option(
             False, "--metrics", help="Add game-quality metrics per cell: drama, decisions, skill, interaction."
@@ -94,10 +97,24 @@ def register(app: typer.Typer) -> None:
             if cards:
                 if vary:
                     raise GamebagError("--cards compares cards at fixed options; leave out --vary")
+                if population is not None:
+                    raise GamebagError(
+                        "--cards seats one agent everywhere (--agents heuristic or learned); leave out --population"
+                    )
                 counts = _card_counts(game, players)
                 progress.games = games
                 study = lab.card_study(
-                    game, counts, games, seed, workers, executor, address, fixed, progress.advance, progress.done
+                    game,
+                    counts,
+                    games,
+                    seed,
+                    workers,
+                    executor,
+                    address,
+                    fixed,
+                    progress.advance,
+                    progress.done,
+                    agent=_card_agent(agents),
                 )
                 result = study.study
             else:
@@ -181,6 +198,20 @@ class _Progress:
         if self.bar is not None and run.cell.index in self.tasks:
             task = self.tasks[run.cell.index]
             self.bar.update(task, completed=run.games, total=run.games)
+
+
+def _card_agent(agents: str | None) -> str:
+    """The one agent a card study seats (``--agents``; the heuristic when none is named)."""
+    from gamebag.lab.cards import STUDY_AGENTS
+
+    if agents is None:
+        return "heuristic"
+    named = agents.strip()
+    if named not in STUDY_AGENTS:
+        raise GamebagError(
+            f"--cards with --agents names one agent for every seat, {' or '.join(STUDY_AGENTS)}, not {agents!r}"
+        )
+    return named
 
 
 def _card_counts(game: str, players: str | None) -> list[int]:

@@ -4,8 +4,8 @@ Every option of ``games/eigen_kweek`` is a kernel parameter, as the game's engin
 says (``ENGINES`` in ``games/eigen_kweek/components.py``); an option value it does not declare
 makes ``unsupported`` refuse with the declaration's one line, and the game plays on the rules engine.
 Agents: ``random``, ``heuristic`` and ``heuristic:abstain=CARD[+CARD]`` (the card studies), and
-``learned`` where a learned policy ships for the configuration (``gamebag.fast.weights``:
-the agents layer hands the engines its weights).
+``learned`` and ``learned:abstain=CARD[+CARD]`` where a learned policy ships for the
+configuration (``gamebag.fast.weights``: the agents layer hands the engines its weights).
 """
 
 from __future__ import annotations
@@ -60,13 +60,13 @@ def parse_agent(spec: str) -> tuple[int, int] | str:
     if name not in AGENT_NAMES:
         return (
             f"agent {spec.strip()!r} has no compiled policy "
-            "(compiled: random, heuristic[:abstain=CARD+CARD], learned where a policy ships)"
+            "(compiled: random, heuristic[:abstain=CARD+CARD], learned[:abstain=CARD+CARD] where a policy ships)"
         )
     code = AGENT_NAMES.index(name)
     mask = 0
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
-        if name != "heuristic" or key.strip() != "abstain" or not sep:
+        if name not in ("heuristic", "learned") or key.strip() != "abstain" or not sep:
             return f"agent {spec.strip()!r}: the compiled {name} takes no parameter {part!r}"
         for card in (c.strip() for c in value.split("+")):
             if card.casefold() not in _BY_NAME:
