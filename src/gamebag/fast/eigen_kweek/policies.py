@@ -133,7 +133,7 @@ def fits(coins: int, payment: int) -> bool:  # pragma: no cover - compiled
     return ((coins | PACK_HIGH) - payment) & PACK_HIGH == PACK_HIGH
 
 
-@helper
+@inlined_helper
 def add_payments(
     acts: Ints, pays: Ints, row: int, coins: int, wealth: int, w: Ints, at: int, count: int
 ) -> int:  # pragma: no cover - compiled
