@@ -1,7 +1,8 @@
 """A learned policy's games against ``heuristic`` come out the same on the rules and the compiled engine.
 
 Two checks, for the shipped two-player Eel Harvest and four-player Wriggle Roulette
-policies (the configurations where an evaluation gap was reported):
+policies (the configurations where an evaluation gap was reported; the first also for the
+seven- and eight-player Wriggle Roulette policies):
 
 * in lockstep: rules-engine games of the ``learned`` agent against the rules-engine
   ``heuristic`` are replayed through the compiled kernel with the same draws; at every
@@ -46,6 +47,8 @@ from eel_helpers import expected_row
 from replays import EelKernelReplay
 
 CONFIGURATIONS = [("eel-harvest", 2), ("wriggle-roulette", 4)]
+# The lockstep check also for the largest tables (seven and eight seats' observations).
+LOCKSTEP_CONFIGURATIONS = [*CONFIGURATIONS, ("wriggle-roulette", 7), ("wriggle-roulette", 8)]
 LOCKSTEP_GAMES = 120
 RULES_GAMES = 400
 COMPILED_GAMES = 20_000
@@ -58,7 +61,7 @@ def shipped(game_id: str, players: int) -> NumpyPolicy:
     return load_policy(resources.files(POLICY_PACKAGE).joinpath(policy_name(game_id, players)))
 
 
-@pytest.mark.parametrize(("game_id", "players"), CONFIGURATIONS)
+@pytest.mark.parametrize(("game_id", "players"), LOCKSTEP_CONFIGURATIONS)
 def test_learned_against_heuristic_in_lockstep(game_id: str, players: int) -> None:
     game = gamebag.make(game_id, players)
     cfg = kernel_config(game)

@@ -185,6 +185,43 @@ def test_a_warm_start_records_where_it_came_from() -> None:
     assert policy.meta["learning_rate"] == 1e-4 and policy.meta["value_warmup"] == 1
 
 
+def test_a_warm_start_from_another_player_count_keeps_each_action_it_knows_by_name() -> None:
+    from gamebag.interop.ppo import _other_count, _start_from
+
+    # Eigen Kweek names seats in its actions: four players add take:3, rob:3, ... to three's.
+    start = _random_policy("eigen-kweek", 3, 1)
+    three, four = (list(gamebag.make("eigen-kweek", n).all_actions()) for n in (3, 4))
+    rng = np.random.default_rng(2)
+    fresh = [
+        (rng.normal(size=start.layers[0][0].shape).astype(np.float32), np.zeros(16, np.float32)),
+        (rng.normal(size=(16, len(four))).astype(np.float32), rng.normal(size=len(four)).astype(np.float32)),
+    ]
+    assert _other_count(start, "eigen-kweek", 4) and not _other_count(start, "eigen-kweek", 3)
+    assert not _other_count(start, "catch-a-dragon", 4)
+    layers = _start_from(start, fresh, four)
+    assert np.array_equal(layers[0][0], start.layers[0][0])  # the hidden layers are the start's
+    (weights, bias), (start_weights, start_bias), (fresh_weights, fresh_bias) = layers[-1], start.layers[-1], fresh[-1]
+    new = [column for column, action in enumerate(four) if action not in three]
+    assert [four[column] for column in new] == [
+        "take:3",
+        "keun:3:2",
+        "keun:3:4",
+        "keun:3:6",
+        "keun:3:8",
+        "rob:3",
+        "bernard:3",
+    ]
+    for column, action in enumerate(four):
+        source = (
+            (fresh_weights[:, column], fresh_bias[column])
+            if column in new
+            else (start_weights[:, three.index(action)], start_bias[three.index(action)])
+        )
+        assert np.array_equal(weights[:, column], source[0]) and bias[column] == source[1], action
+    with pytest.raises(ValueError, match="give the same --hidden sizes"):
+        _start_from(start, fresh)  # without the actions to match, other shapes are refused as before
+
+
 def test_imitation_learns_the_teachers_choices_at_the_learners_decisions() -> None:
     pytest.importorskip("optax")
     from gamebag.interop.ppo import PPOConfig, PPOLearner

@@ -11,7 +11,7 @@ from gamebag.agents.learned import shipped_policies
 from gamebag.fast import unavailable_reason
 from gamebag.lab.cells import FAST_AGENTS_BY_STRENGTH, Cell, build_cells, default_agent
 from gamebag.lab.play import FAST, RULES, STEPPED, Block, choose_engine, play_block
-from gamebag.lab.stepped import stepped_reason
+from gamebag.sim.stepped import stepped_reason
 
 SHIPPED = shipped_policies()
 

@@ -19,9 +19,10 @@ def test_the_lobby_offers_learned_where_a_policy_ships_and_refuses_other_player_
         table = open_table(client, "pig", 2, bots={1: "learned"}, seed=2)
         play_whole_game(client, table, seed=3, spectate=False)
         assert client.get(f"/api/tables/{table['id']}").json()["result"] is not None
-        # A configuration without a policy (the first of these that ships none).
-        game_id, players = next((g, n) for g, n in [("eigen-kweek", 4), ("catch-a-dragon", 8)] if (g, n) not in shipped)
-        seats = [{}, {"bot": "learned"}] + [{"bot": "random"}] * (players - 2)
+        # A configuration without a policy: solo Catch A Dragon (every other player count of every game ships one).
+        game_id, players = "catch-a-dragon", 1
+        assert (game_id, players) not in shipped
+        seats = [{"bot": "learned"}]
         response = client.post("/api/tables", json={"game": game_id, "players": players, "seats": seats})
         assert response.status_code == 400, response.text
         assert f"no learned policy ships for {game_id} with {players} players" in response.json()["error"]

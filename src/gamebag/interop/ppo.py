@@ -94,18 +94,50 @@ def _forward_np(
 
 
 def _start_from(
-    init: NumpyPolicy, fresh: list[tuple[NDArray[np.float32], NDArray[np.float32]]]
+    init: NumpyPolicy,
+    fresh: list[tuple[NDArray[np.float32], NDArray[np.float32]]],
+    actions: Sequence[Any] | None = None,
 ) -> list[tuple[NDArray[np.float32], NDArray[np.float32]]]:
-    """The layers of a warm start, refused unless they have the shapes of this network."""
+    """The layers of a warm start, refused unless they have the shapes of this network.
+
+    ``actions`` (this network's, in order) is given when ``init`` was trained on the same
+    game at another player count, whose actions differ only in the seats they name: each
+    action ``init`` knows keeps its output column, and an action it never had (one naming
+    a seat it had not) starts from the fresh network's column, a score near zero.
+    """
+    layers = list(init.layers)
+    if actions is not None:
+        known = {action: column for column, action in enumerate(_init_actions(init))}
+        weights, bias = fresh[-1]
+        weights, bias = weights.copy(), bias.copy()
+        init_weights, init_bias = layers[-1]
+        if weights.shape[0] == init_weights.shape[0]:
+            for column, action in enumerate(actions):
+                if action in known:
+                    weights[:, column] = init_weights[:, known[action]]
+                    bias[column] = init_bias[known[action]]
+            layers[-1] = (weights, bias)
     wanted = [(w.shape, b.shape) for w, b in fresh]
-    given = [(w.shape, b.shape) for w, b in init.layers]
+    given = [(w.shape, b.shape) for w, b in layers]
     if wanted != given:
         sizes = [w.shape[1] for w, _ in init.layers[:-1]]
         raise ValueError(
             f"the starting policy has layers {given} (hidden {sizes}), this network needs {wanted}: "
             "give the same --hidden sizes and game configuration it was trained with"
         )
-    return [(w.copy(), b.copy()) for w, b in init.layers]
+    return [(w.copy(), b.copy()) for w, b in layers]
+
+
+def _init_actions(init: NumpyPolicy) -> list[Any]:
+    """The actions ``init`` scores, in order: those of the configuration its ``meta`` names."""
+    meta = init.meta
+    return list(configured_game(str(meta["game"]), int(meta["players"]), meta.get("options")).all_actions())
+
+
+def _other_count(init: NumpyPolicy, game_id: str, players: int) -> bool:
+    """Whether ``init`` was trained on ``game_id`` with another number of players (its actions matched by name)."""
+    meta = init.meta
+    return meta.get("game") == game_id and isinstance(meta.get("players"), int) and meta["players"] != players
 
 
 class PPOLearner:
@@ -160,7 +192,8 @@ class PPOLearner:
         hidden = list(self.config.hidden)
         policy_layers = _init_layers(self.rng, [sizes_in, *hidden, self.env.num_actions], 0.01)
         if init is not None:
-            policy_layers = _start_from(init, policy_layers)
+            other_count = _other_count(init, game_id, self.players)
+            policy_layers = _start_from(init, policy_layers, list(game.all_actions()) if other_count else None)
         self.params: dict[str, Layers] = {
             "pi": [(jax.numpy.asarray(w), jax.numpy.asarray(b)) for w, b in policy_layers],
             "v": [

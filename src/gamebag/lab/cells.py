@@ -157,7 +157,7 @@ def default_agent(game_id: str, players: int, options: Mapping[str, Any], learne
 
     ``learned`` plays only where a policy ships for this player count and these very
     options and a compiled engine plays it (in its kernels, or on its step batch:
-    ``gamebag.lab.stepped``); pass
+    ``gamebag.sim.stepped``); pass
     ``learned=False`` to leave it out (a search over options compares like with like).
     """
     game = gamebag.make(game_id, players, **options)
@@ -172,7 +172,7 @@ def plays(name: str, game: Game[Any, Any, Any], learned: bool = True) -> bool:
     on the step batch, never as a default on the rules engine)."""
     if name == LEARNED:
         from gamebag.fast import unavailable_reason
-        from gamebag.lab.stepped import stepped_reason
+        from gamebag.sim.stepped import stepped_reason
 
         seats = [name] * game.num_players
         return learned and (unavailable_reason(game, seats) is None or stepped_reason(game, seats) is None)

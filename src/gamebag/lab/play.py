@@ -26,12 +26,12 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.lab.cells import Cell
-from gamebag.lab.stepped import play_stepped, stepped_reason
 from gamebag.sim.simulate import ended_by_reason
+from gamebag.sim.stepped import play_stepped, stepped_reason
 
 RULES = "rules"
 FAST = "compiled"
-# The compiled step batch with a network in a seat (``gamebag.lab.stepped``).
+# The compiled step batch with a network in a seat (``gamebag.sim.stepped``).
 STEPPED = "compiled+learned"
 LAB_CAP = "lab round cap"
 # The compiled engine reports progress after each sub-batch of this many games.

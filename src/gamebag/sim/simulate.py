@@ -7,7 +7,10 @@ game ``i`` draws from the counter-based generator keyed by ``(S, i)``. Either wa
 numbers are identical whatever the number of worker processes; the two engines draw
 different random streams, so their figures agree statistically, not game by game.
 ``engine="auto"`` picks the fast engine when the game, its options and every agent have
-kernels (and no records are kept), else the rules engine, and says why.
+kernels (and no records are kept), else the rules engine, and says why. ``learned`` seats
+count as compiled where a policy ships and every other agent has a kernel: the games then
+run on the compiled step batch with the network's moves in NumPy (``gamebag.sim.stepped``),
+game ``i`` from the same ``(S, i)`` stream.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng
-from gamebag.fast import BatchResult, engine_for, unavailable_reason
+from gamebag.fast import BatchResult, engine_for
 from gamebag.sim.play import play_game
 from gamebag.sim.stats import wilson_interval
+from gamebag.sim.stepped import STEPPED, compiled_route, play_whole_games
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,9 @@ ENGINES = ("auto", "rules", "fast")
 MAX_GAMES = 1_000_000  # one simulation's games; the rules engine keeps a summary of each in memory
 # Games per unit of work on the fast engine (a few milliseconds each).
 FAST_CHUNK = 20_000
+# With a network in a seat: the step batch costs per step of the whole batch, and smaller pieces
+# keep progress and Ctrl-C prompt.
+STEPPED_CHUNK = 4_096
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,7 @@ def choose_engine(spec: SimulationSpec, requested: str = "auto", keep_records: b
     if keep_records:
         reason = "the fast engine keeps no game records"
     else:
-        reason = unavailable_reason(gamebag.make(spec.game, spec.players, **spec.options), spec.agents)
+        _, reason = compiled_route(gamebag.make(spec.game, spec.players, **spec.options), spec.agents)
     if reason is None:
         return EngineChoice("fast")
     if requested == "fast":
@@ -255,7 +262,10 @@ def _play_fast_range(spec: SimulationSpec, start: int, stop: int) -> _Totals:
     game = gamebag.make(spec.game, spec.players, **spec.options)
     fast = engine_for(game, spec.agents)
     if fast is None:
-        raise GamebagError(f"the fast engine cannot play this simulation: {unavailable_reason(game, spec.agents)}")
+        route, reason = compiled_route(game, spec.agents)
+        if route != STEPPED:
+            raise GamebagError(f"the fast engine cannot play this simulation: {reason}")
+        return _play_stepped_range(game, spec, start, stop)
     result: BatchResult = fast.play(game, spec.agents, spec.seed, start, stop)
     reasons: dict[str, int] = {}
     for code, count in enumerate(np.bincount(result.ended_by, minlength=len(result.ended_by_names))):
@@ -267,6 +277,22 @@ def _play_fast_range(spec: SimulationSpec, start: int, stop: int) -> _Totals:
         wins=[float(x) for x in result.returns.sum(axis=0)],
         scores=[float(x) for x in result.scores.sum(axis=0, dtype=np.int64)],
         rounds=int(result.length.sum(dtype=np.int64)),
+        ended_by=reasons,
+    )
+
+
+def _play_stepped_range(game: Game[Any, Any, Any], spec: SimulationSpec, start: int, stop: int) -> _Totals:
+    """``_play_fast_range`` with ``learned`` seats: the step batch, the network's moves in NumPy."""
+    played = play_whole_games(game, spec.agents, spec.seed, start, stop)
+    reasons: dict[str, int] = {}
+    for name in played.ended_by:
+        if name:
+            reasons[name] = reasons.get(name, 0) + 1
+    return _Totals(
+        games=stop - start,
+        wins=[float(x) for x in played.returns.sum(axis=0)],
+        scores=[float(x) for x in played.scores.sum(axis=0)],
+        rounds=int(played.length.sum()),
         ended_by=reasons,
     )
 
@@ -318,7 +344,9 @@ def run_in_order(
 
 def _run_fast(spec: SimulationSpec, workers: int, progress: Callable[[int], None] | None) -> SimulationResult:
     started = time.perf_counter()
-    chunk = max(1, min(FAST_CHUNK, -(-spec.games // max(1, workers * 4))))
+    game = gamebag.make(spec.game, spec.players, **spec.options)
+    most = STEPPED_CHUNK if compiled_route(game, spec.agents)[0] == STEPPED else FAST_CHUNK
+    chunk = max(1, min(most, -(-spec.games // max(1, workers * 4))))
     ranges = list(_chunks(spec.games, chunk))
     parts: list[_Totals] = []
 

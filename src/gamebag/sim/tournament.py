@@ -24,7 +24,11 @@ Engines: with ``engine="auto"`` a matchup whose agents all have compiled policie
 the game and its options plays on the fast engine (game ``k`` from the counter-based
 generator keyed by ``("<seed>:matchup:<seat mix>", k)``), every other one on the rules
 engine; ``"rules"`` and ``"fast"`` force one (``"fast"`` fails, naming why, where a
-matchup cannot be compiled). The result says which ran.
+matchup cannot be compiled). The result says which ran. A matchup with ``learned`` seats
+whose other agents are all compiled counts as compiled where a policy ships: it plays on the
+step batch with the network's moves in NumPy (``gamebag.sim.stepped``), the games of each seat
+rotation ``r`` together: game ``k`` is game ``k // N`` of the run seeded
+``derive_seed(seed, "matchup", <seat mix>, "rotation", r)`` (``r = k mod N``).
 """
 
 from __future__ import annotations
@@ -42,11 +46,12 @@ import gamebag
 from gamebag.agents.registry import make_agent, parse_spec
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
-from gamebag.core.rng import derive_rng
+from gamebag.core.rng import derive_rng, derive_seed
 from gamebag.fast import engine_for, unavailable_reason
 from gamebag.sim.play import play_game
 from gamebag.sim.ratings import RatedGame, Rating, rate_games
 from gamebag.sim.stats import wilson_interval
+from gamebag.sim.stepped import STEPPED, compiled_route, play_whole_games
 
 BUDGET_PARAMETERS = ("iterations", "ms")
 DEFAULT_LADDER_START = 25
@@ -57,6 +62,8 @@ MAX_LADDER_STEPS = 12  # budgets of the ladder: the start, doubled up to 11 time
 MAX_AGENTS = 32
 MAX_TOTAL_GAMES = 10_000_000  # matchup and ladder games together
 CHUNK = 10  # games per unit of work
+# Games per unit of work on the step batch, whose cost is mostly per step of the whole batch.
+STEPPED_CHUNK = 2_000
 
 Progress = Callable[[int], None]
 
@@ -273,7 +280,7 @@ class _Batch:
     seed: int
     start: int
     stop: int
-    engine: str = "rules"  # "fast": compiled kernels play the batch
+    engine: str = "rules"  # "fast": compiled kernels play the batch; "stepped": the step batch, learned seats
     fallback: bool = True  # whether a failing fast engine hands the batch to the rules engine
 
 
@@ -283,9 +290,9 @@ def _standing(returns: Sequence[float], scores: Sequence[float]) -> tuple[tuple[
 
 def _play_batch(batch: _Batch) -> tuple[list[GameOutcome], str | None]:
     """The batch's outcomes, and why the fast engine chosen for it failed (``None`` when it did not)."""
-    if batch.engine == "fast":
+    if batch.engine in ("fast", STEPPED):
         try:
-            return _play_batch_fast(batch), None
+            return (_play_batch_stepped(batch) if batch.engine == STEPPED else _play_batch_fast(batch)), None
         except Exception as error:  # a broken compiler: the rules engine gives the right answer
             if not batch.fallback:
                 raise
@@ -307,6 +314,29 @@ def _play_batch_fast(batch: _Batch) -> list[GameOutcome]:
         played = fast.play(game, [batch.specs[i] for i in seats], seed, k, k + 1)
         out.append(GameOutcome(seats, _standing(played.returns[0].tolist(), played.scores[0].tolist())))
     return out
+
+
+def _play_batch_stepped(batch: _Batch) -> list[GameOutcome]:
+    """``_play_batch_fast`` with ``learned`` seats: each seat rotation's games in one step batch."""
+    game = gamebag.make(batch.game, batch.players, **batch.options)
+    n = batch.players
+    played: dict[int, GameOutcome] = {}
+    for shift in range(n):
+        first = batch.start + (shift - batch.start) % n  # the batch's first game of this rotation
+        if first >= batch.stop:
+            continue
+        games = range(first, batch.stop, n)
+        seats = tuple(batch.lineup[(seat + shift) % n] for seat in range(n))
+        rows = play_whole_games(
+            game,
+            [batch.specs[i] for i in seats],
+            derive_seed(batch.seed, *batch.seed_path, "rotation", shift),
+            first // n,
+            first // n + len(games),
+        )
+        for row, k in enumerate(games):
+            played[k] = GameOutcome(seats, _standing(rows.returns[row].tolist(), rows.scores[row].tolist()))
+    return [played[k] for k in range(batch.start, batch.stop)]
 
 
 def _play_batch_rules(batch: _Batch) -> list[GameOutcome]:
@@ -399,25 +429,40 @@ ENGINES = ("auto", "rules", "fast")
 
 
 def _engine_of(game: Game[Any, Any, Any], specs: Sequence[str], requested: str) -> tuple[str, str | None]:
-    """("fast" or "rules", why not fast) for a batch of ``specs`` under ``requested``."""
+    """("fast", "stepped" or "rules", why not compiled) for a batch of ``specs`` under ``requested``."""
     if requested == "rules":
         return "rules", None
-    reason = unavailable_reason(game, specs)
-    if reason is None:
-        return "fast", None
+    route, reason = compiled_route(game, specs)
+    if route is not None:
+        return ("fast" if route != STEPPED else STEPPED), None
     if requested == "fast":
         raise GamebagError(f"the fast engine cannot play {', '.join(specs)}: {reason}; use --engine rules or auto")
     return "rules", reason
 
 
-def _with_engine(batches: list[_Batch], game: Game[Any, Any, Any], requested: str) -> tuple[list[_Batch], list[str]]:
+def _with_engine(
+    batches: list[_Batch], game: Game[Any, Any, Any], requested: str, stepped_size: int = STEPPED_CHUNK
+) -> tuple[list[_Batch], list[str]]:
+    """The batches with their engines, and why any is not compiled. Consecutive step-batch pieces of one
+    seating plan are joined up to ``stepped_size`` games (the step batch pays per step, not per game)."""
     reasons: list[str] = []
-    out = []
+    out: list[_Batch] = []
     for batch in batches:
         engine, reason = _engine_of(game, batch.specs, requested)
         if reason is not None and reason not in reasons:
             reasons.append(reason)
-        out.append(replace(batch, engine=engine, fallback=requested == "auto"))
+        batch = replace(batch, engine=engine, fallback=requested == "auto")
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and engine == STEPPED
+            and replace(last, start=batch.start, stop=batch.stop) == batch
+            and last.stop == batch.start
+            and batch.stop - last.start <= stepped_size
+        ):
+            out[-1] = replace(last, stop=batch.stop)
+        else:
+            out.append(batch)
     return out, reasons
 
 
@@ -521,15 +566,17 @@ def run_tournament(
         raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     game = validate(spec)
     mixes, matchup_batches, ladder_spec, ladder_batches = plan(spec, game, workers)
-    matchup_batches, reasons = _with_engine(matchup_batches, game, engine)
-    ladder_batches, ladder_reasons = _with_engine(ladder_batches, game, engine)
+    # Step-batch pieces as large as leaves every worker a share of each mix.
+    stepped_size = min(STEPPED_CHUNK, -(-spec.games // max(1, workers // max(1, len(mixes)))))
+    matchup_batches, reasons = _with_engine(matchup_batches, game, engine, stepped_size)
+    ladder_batches, ladder_reasons = _with_engine(ladder_batches, game, engine, stepped_size)
     reasons += [r for r in ladder_reasons if r not in reasons]
     played, interrupted = _run_batches(matchup_batches + ladder_batches, workers, progress)
     results = [outcomes for outcomes, _ in played]
     # A batch whose fast engine failed was played on the rules engine: say so, once per reason.
     engines = set()
     for batch, (_, failure) in zip(matchup_batches + ladder_batches, played, strict=True):
-        engines.add("rules" if failure is not None else batch.engine)
+        engines.add("rules" if failure is not None else "fast" if batch.engine == STEPPED else batch.engine)
         if failure is not None and failure not in reasons:
             reasons.append(failure)
     # Batches hold the games of each mix in order, so the order of rating updates is fixed.

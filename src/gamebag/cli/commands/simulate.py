@@ -53,8 +53,9 @@ def register(app: typer.Typer) -> None:
             "auto",
             "--engine",
             "-e",
-            help="auto: the compiled fast engine when the game, options and agents all have kernels, else the "
-            "rules engine; rules or fast to choose (the fast engine keeps no records).",
+            help="auto: the compiled fast engine when the game, options and agents all have kernels (learned "
+            "too, where a policy ships), else the rules engine; rules or fast to choose (the fast engine keeps "
+            "no records).",
         ),
     ) -> None:
         """Simulate GAMES games and print win share per seat (95% interval), mean scores and rounds."""

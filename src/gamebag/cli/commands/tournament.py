@@ -84,8 +84,8 @@ def register(app: typer.Typer) -> None:
             "auto",
             "--engine",
             "-e",
-            help="auto: matchups whose agents all have compiled policies play on the fast engine, the others on "
-            "the rules engine; rules or fast to choose.",
+            help="auto: matchups whose agents all have compiled policies (learned too, where a policy ships) play "
+            "on the fast engine, the others on the rules engine; rules or fast to choose.",
         ),
     ) -> None:
         """Play every pairing (or seat mix for more players) with seats rotated; print win rates, ratings, ladder."""

@@ -1,19 +1,22 @@
-"""Playing a cell with ``learned`` seats on a compiled step batch, the network's moves in NumPy.
+"""Playing games with ``learned`` seats on a compiled step batch, the network's moves in NumPy.
 
-The whole-game kernels play compiled policies only. A cell whose agents are compiled
-policies and the shipped ``learned`` policy is played on the game's step batch instead:
-game ``i`` is env ``i - start`` of a batch reset at ``(cell seed, start)``, so it draws its
+The whole-game kernels play compiled policies only. Games whose agents are compiled
+policies and the shipped ``learned`` policy are played on the game's step batch instead
+(by the lab's cells, ``simulate`` and ``tournament``):
+game ``i`` is env ``i - start`` of a batch reset at ``(seed, start)``, so it draws its
 chance from the same counter-based stream as game ``i`` of the whole-game kernel; the
 compiled seats play the kernel's policies, and each ``learned`` seat the policy's best
 legal action on that seat's own observation (the tensor it was trained on). With compiled
 agents only, the games are exactly the whole-game kernel's (``tests/lab``); with a
 network in a seat they are what the rules engine's ``learned`` agent plays, its
-observations proven equal there (``tests/interop/test_learned_observations.py``).
+observations and moves proven equal there (``tests/interop/test_learned_observations.py``,
+``tests/interop/test_evaluation_engines.py``; ``tests/fast/test_learned_engine_choice.py``
+compares ``simulate`` and ``tournament`` figures on both engines).
 
-A population cell draws each game's seats from its agents; consecutive games with one
-lineup share a batch. Every env draws from its own game's stream and the network's move
-depends on its seat's observation only, so game ``i``'s numbers depend on ``(cell seed, i)``
-alone, whatever the blocks, as on the other engines.
+Each game may have its own lineup (a lab population cell draws each game's seats);
+consecutive games with one lineup share a batch. Every env draws from its own game's
+stream and the network's move depends on its seat's observation only, so game ``i``'s
+numbers depend on ``(seed, i)`` alone, whatever the blocks, as on the other engines.
 """
 
 from __future__ import annotations
@@ -30,6 +33,14 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import StepBatch
 
 LEARNED = "learned"
+# How the compiled engines play a lineup (``compiled_route``): the whole-game kernels, or the
+# step batch with the network's moves in NumPy.
+KERNEL = "kernel"
+STEPPED = "stepped"
+# ``simulate`` and ``tournament`` play every game to its end, as the rules engine does; a game
+# still going after this many rounds is taken for a runaway (no game of these rules comes near
+# it), and the run is handed to the rules engine.
+WHOLE_GAME_ROUNDS = 1_000
 # What a learned seat is told to play in the compiled policies' call (its answer is replaced);
 # every compiled engine plays ``random``.
 STAND_IN = "random"
@@ -62,6 +73,20 @@ def stepped_reason(game: Game[Any, Any, Any], agents: Sequence[str]) -> str | No
     if engine is None or engine.step_batch(game, 1).final_rows() is None:
         return f"{game.game_id}'s step batch does not report finished games"
     return None
+
+
+def compiled_route(game: Game[Any, Any, Any], agents: Sequence[str]) -> tuple[str | None, str | None]:
+    """``(KERNEL, None)`` where the whole-game kernels play ``agents``, ``(STEPPED, None)`` where the
+    step batch does (a ``learned`` seat, every other agent compiled), else ``(None, why)``."""
+    from gamebag.fast import unavailable_reason
+
+    reason = unavailable_reason(game, agents)
+    if reason is None:
+        return KERNEL, None
+    if LEARNED not in [agent.strip() for agent in agents]:
+        return None, reason
+    stepped = stepped_reason(game, agents)
+    return (STEPPED, None) if stepped is None else (None, stepped)
 
 
 class SteppedGames:
@@ -118,6 +143,20 @@ def play_stepped(
             tick(last - first)
         first = last
     return out
+
+
+def play_whole_games(
+    game: Game[Any, Any, Any], lineup: Sequence[str], seed: int, start: int, stop: int
+) -> SteppedGames:
+    """Games ``start .. stop - 1`` of ``seed``, every one by ``lineup``, each played to its end.
+
+    ``RuntimeError`` where a game passes ``WHOLE_GAME_ROUNDS`` rounds (the caller falls back
+    to the rules engine, which has no such bound).
+    """
+    played = play_stepped(game, [tuple(lineup)] * (stop - start), seed, start, WHOLE_GAME_ROUNDS)
+    if np.any(played.length > WHOLE_GAME_ROUNDS):
+        raise RuntimeError(f"a game passed {WHOLE_GAME_ROUNDS:,} rounds on the step batch")
+    return played
 
 
 def _play_batch(
