@@ -149,3 +149,41 @@ def test_vector_env_runs_on_the_compiled_step_batch() -> None:
 
     env = BatchEnv("eigen-kweek", 2, 3)
     assert isinstance(env.batch, KweekStepBatch)
+
+
+def test_step_checks_actions_as_the_menus_list_them() -> None:
+    """``step``'s check (cultivation read off the board, no menu listed) accepts exactly the menu;
+    a policy's own choices skip it only unchanged and only for the positions they were made in."""
+    from gamebag.fast.eigen_kweek.steps import is_legal
+
+    game = gamebag.make("eigen-kweek", 4)
+    batch = EigenKweekEngine().step_batch(game, 32)
+    batch.reset("legal-check")
+    w = np.zeros(L.SCRATCH, np.int64)
+    row = np.zeros(L.WIDTH, np.int32)
+    checked = 0
+    for _ in range(120):
+        masks = batch.legal_mask()
+        states = batch.state_arrays()["state"]
+        for env in np.flatnonzero(states[:, L.STEP] == L.ST_CULTIVATE)[:4]:
+            row[: L.RULES_WIDTH] = states[env]
+            for seat in np.flatnonzero(masks[env].any(axis=1)):
+                for action in range(-1, batch.num_actions + 1):
+                    legal = 0 <= action < batch.num_actions and masks[env, seat, action]
+                    assert is_legal(row, batch.cfg, batch.acts, batch.pays, seat, action, w) == legal
+                    checked += 1
+        batch.step(batch.policy_actions(["random"] * 4))
+        batch.reset_done()
+    assert checked > 10_000
+    joint = batch.policy_actions(["random"] * 4)
+    env, seat = np.argwhere(batch.to_act())[0]
+    changed = joint.copy()
+    changed[env, seat] = np.flatnonzero(~batch.legal_mask()[env, seat])[0]
+    with pytest.raises(ValueError, match="is not legal"):
+        batch.step(changed)
+    batch.step(joint)
+    masks, acting = batch.legal_mask(), batch.to_act()
+    stale = acting & ~np.take_along_axis(masks, joint[:, :, None], axis=2)[:, :, 0]
+    assert stale.any()
+    with pytest.raises(ValueError, match="is not legal"):
+        batch.step(joint)  # the same choices, for positions they were not made in

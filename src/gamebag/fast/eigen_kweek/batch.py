@@ -17,7 +17,6 @@ import numpy.typing as npt
 
 from gamebag.fast.eigen_kweek.heuristic import choose
 from gamebag.fast.eigen_kweek.kernel import acting, apply_moves, is_chance, play_chance
-from gamebag.fast.eigen_kweek.kernel import sample_chance as sample_chance  # the step batch draws with it
 from gamebag.fast.eigen_kweek.layout import (
     C_PLAYERS,
     END_STEP_CAP,

@@ -18,6 +18,7 @@ from gamebag.fast.eigen_kweek.layout import (
     A_COST,
     A_KIND,
     A_NUMBER,
+    A_PACKED,
     A_SEAT,
     BERNARD_TARGET,
     BOARDS,
@@ -79,11 +80,12 @@ from gamebag.fast.eigen_kweek.policies import (
     _ALPHA,
     BLOCK_AT,
     KEEP_WORTH,
-    affordable,
     card_value,
     coin_count,
     coin_value,
+    fits,
     menu,
+    packed_coins,
     played_unblocked,
     random_choice,
     strength,
@@ -190,13 +192,13 @@ def round_half_even(x: float) -> int:  # pragma: no cover - compiled
 
 
 @helper
-def cheapest_payment(s: Row, acts: Ints, pays: Ints, row: int, seat: int, wealth: int) -> int:  # pragma: no cover
-    """``_cheapest`` over the payments of ``pays`` row ``row`` that ``seat`` can afford (-1: none)."""
+def cheapest_payment(acts: Ints, pays: Ints, row: int, coins: int, wealth: int) -> int:  # pragma: no cover
+    """``_cheapest`` over the payments of ``pays`` row ``row`` that packed ``coins`` can pay (-1: none)."""
     if wealth < pays[row, 1]:
         return -1
     for i in range(pays[PAY_ROWS + row, 0]):  # the same payments, cheapest first
         a = pays[PAY_ROWS + row, 2 + i]
-        if affordable(s, acts, seat, a):
+        if fits(coins, acts[a, A_PACKED]):
             return int(a)
     return -1
 
@@ -211,6 +213,7 @@ def cultivate(s: Row, cfg: Config, acts: Ints, pays: Ints, me: int) -> int:  # p
     """
     frank = 1 if played_unblocked(s, me, FRANK) else 0
     wealth = coin_value(s, me)
+    coins = packed_coins(s, me)
     my_sacks = 0
     loaded = False
     sow = -1  # the cheapest sow of the dearest plant card that has one
@@ -227,7 +230,7 @@ def cultivate(s: Row, cfg: Config, acts: Ints, pays: Ints, me: int) -> int:  # p
             my_sacks += 1
             continue
         if slot == -1:
-            a = cheapest_payment(s, acts, pays, c * 2 + frank, me, wealth)
+            a = cheapest_payment(acts, pays, c * 2 + frank, coins, wealth)
             if a >= 0:
                 sow = a
             continue
@@ -240,7 +243,7 @@ def cultivate(s: Row, cfg: Config, acts: Ints, pays: Ints, me: int) -> int:  # p
             if slot > most_any:
                 harvest = h
                 most_any = slot
-        a = cheapest_payment(s, acts, pays, 8 + c * 2 + frank, me, wealth)
+        a = cheapest_payment(acts, pays, 8 + c * 2 + frank, coins, wealth)
         if a >= 0:
             if plough < 0 or acts[a, A_CHEAP] < acts[plough, A_CHEAP]:
                 plough = a

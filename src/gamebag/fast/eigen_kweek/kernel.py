@@ -139,9 +139,25 @@ def aimed_step(card: int) -> int:  # pragma: no cover - compiled
     return ST_BERNARD
 
 
+# Cards named on playing, and cards resolved when a window closes, as bit masks of cards.
+AIMED = (1 << KEUN) | (1 << GRIET) | (1 << PASTOOR) | (1 << BERNARD)
+RESOLVED_AT_CLOSE = (1 << RIA) | (1 << KEUN) | (1 << FLUPPE) | (1 << GRIET) | (1 << PASTOOR) | (1 << BERNARD)
+
+
 @helper
-def is_aimed(card: int) -> bool:  # pragma: no cover - compiled
-    return card in (KEUN, GRIET, PASTOOR, BERNARD)
+def queue_by_card(s: Row, counts: int) -> None:  # pragma: no cover - compiled
+    """Queue each card ``(counts >> 4 * card) & 15`` times, in card order (the rulebook's order).
+
+    The windows list the plays of a card for each card in turn; counting them in one pass over
+    the plays (at most 14, so four bits a card) and queueing here gives the same queue.
+    """
+    card = 0
+    while counts:
+        for _ in range(counts & 15):
+            s[QUEUE + s[QLEN]] = card
+            s[QLEN] += 1
+        counts >>= 4
+        card += 1
 
 
 @inlined_helper
@@ -150,17 +166,16 @@ def apply_window(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None:
         close_window(s, cfg, w)
         return
     # Targets are named as the cards are revealed, in the rulebook's order of the cards.
-    for card in range(NCARDS):
-        if not is_aimed(card):
-            continue
-        for i in range(s[NPLAYS]):
-            b = PLAYS + i * PLAY_WIDTH
-            if (
-                s[b + P_CARD] == card and s[b + P_TKIND] == 0 and s[b + P_BLOCKED] == 0
-                and s[b + P_STEP] == s[WINDOW_STEP] and s[b + P_PHASE] == s[PHASE]
-            ):  # fmt: skip
-                s[QUEUE + s[QLEN]] = card
-                s[QLEN] += 1
+    counts = 0
+    for i in range(s[NPLAYS]):
+        b = PLAYS + i * PLAY_WIDTH
+        card = s[b + P_CARD]
+        if (
+            (AIMED >> card) & 1 and s[b + P_TKIND] == 0 and s[b + P_BLOCKED] == 0
+            and s[b + P_STEP] == s[WINDOW_STEP] and s[b + P_PHASE] == s[PHASE]
+        ):  # fmt: skip
+            counts += 1 << (4 * card)
+    queue_by_card(s, counts)
     name_targets(s, cfg, w)
 
 
@@ -189,25 +204,19 @@ def name_targets(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - co
 
 
 @helper
-def resolved_at_close(card: int) -> bool:  # pragma: no cover - compiled
-    return card in (RIA, KEUN, FLUPPE, GRIET, PASTOOR, BERNARD)
-
-
-@helper
 def close_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
-    for card in range(NCARDS):
-        if not resolved_at_close(card):
-            continue
-        for i in range(s[NPLAYS]):
-            b = PLAYS + i * PLAY_WIDTH
-            if s[b + P_CARD] == card and s[b + P_BLOCKED] == 0 and s[b + P_PHASE] == s[PHASE]:
-                s[QUEUE + s[QLEN]] = card
-                s[QLEN] += 1
-    # DEN OLLANDER's take can no longer be undone: forget which card it was.
+    counts = 0
+    phase = s[PHASE]
     for i in range(s[NPLAYS]):
         b = PLAYS + i * PLAY_WIDTH
-        if s[b + P_PHASE] == s[PHASE]:
-            s[b + P_TOOK] = -1
+        if s[b + P_PHASE] != phase:
+            continue
+        card = s[b + P_CARD]
+        if (RESOLVED_AT_CLOSE >> card) & 1 and s[b + P_BLOCKED] == 0:
+            counts += 1 << (4 * card)
+        # DEN OLLANDER's take can no longer be undone: forget which card it was.
+        s[b + P_TOOK] = -1
+    queue_by_card(s, counts)
     s[WINDOW_STEP] = 0
     resolve_queue(s, cfg, w)
 
@@ -369,22 +378,25 @@ def chance_source(s: Row, cfg: Config, v: int) -> int:  # pragma: no cover - com
 
 # ---- drawing chance outcomes ------------------------------------------------------------------
 @inlined_helper
+def bit_count(x: int) -> int:  # pragma: no cover - compiled
+    """How many bits of the 16-bit ``x`` are set (a stack of cards), without a loop."""
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return int((x + (x >> 8)) & 0x1F)
+
+
+@inlined_helper
 def sample_card(stack: int, key: np.uint64, ctr: UInts) -> int:  # pragma: no cover - compiled
     """A card uniform over the stack (bit mask): one draw over how many it holds, in card order."""
-    count = 0
-    rest = stack
-    while rest:
-        rest &= rest - 1
-        count += 1
-    pick = draw_below(key, ctr[0], np.int64(count))
+    pick = draw_below(key, ctr[0], np.int64(bit_count(stack)))
     ctr[0] += np.uint64(1)
     rest = stack
     for _ in range(pick):
         rest &= rest - 1  # drop the lowest cards before the pick
-    for card in range(NCARDS):
-        if (rest >> card) & 1:
-            return card
-    return -1
+    if rest == 0:
+        return -1
+    return bit_count((rest & -rest) - 1)  # the lowest card left: how many bits lie below it
 
 
 @helper

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from gamebag.fast.eigen_kweek.cards import list_targets, window_menu
 from gamebag.fast.eigen_kweek.kernel import acting
 from gamebag.fast.eigen_kweek.layout import (
-    A_PAY,
+    A_PACKED,
     ALPHA_RANK,
     BERNARD,
     BIDS,
@@ -111,23 +111,37 @@ def played_unblocked(s: Row, seat: int, card: int) -> bool:  # pragma: no cover 
     return False
 
 
-@helper
-def affordable(s: Row, acts: Ints, seat: int, a: int) -> bool:  # pragma: no cover - compiled
-    for v in range(VALUES):  # noqa: SIM110 - numba compiles loops, not generators
-        if acts[a, A_PAY + v] > s[COINS + seat * VALUES + v]:
-            return False
-    return True
+# The high bit of each of the five bytes of a packed coin count (``A_PACKED``, ``packed_coins``).
+PACK_HIGH = 0x8080808080
 
 
 @helper
+def packed_coins(s: Row, seat: int) -> int:  # pragma: no cover - compiled
+    """``seat``'s coins 8 bits a value, as ``A_PACKED`` packs a payment."""
+    b = COINS + seat * VALUES
+    packed = np.int64(0)
+    for v in range(VALUES):
+        packed |= np.int64(s[b + v]) << (8 * v)
+    return int(packed)
+
+
+@helper
+def fits(coins: int, payment: int) -> bool:  # pragma: no cover - compiled
+    """Whether packed ``coins`` hold every value of the packed ``payment``: one subtraction, as
+    every count is below 128 (35 coins in all), so a byte borrows, and loses its high bit,
+    exactly where the payment asks more coins of that value than are held."""
+    return ((coins | PACK_HIGH) - payment) & PACK_HIGH == PACK_HIGH
+
+
+@inlined_helper
 def add_payments(
-    s: Row, acts: Ints, pays: Ints, row: int, seat: int, wealth: int, w: Ints, at: int, count: int
+    acts: Ints, pays: Ints, row: int, coins: int, wealth: int, w: Ints, at: int, count: int
 ) -> int:  # pragma: no cover - compiled
     if wealth < pays[row, 1]:
         return count
     for i in range(pays[row, 0]):
         a = pays[row, 2 + i]
-        if affordable(s, acts, seat, a):
+        if fits(coins, acts[a, A_PACKED]):
             w[at + count] = a
             count += 1
     return count
@@ -180,16 +194,17 @@ def menu(s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, w: Ints, at: in
         count = 1
         loaded = False
         wealth = coin_value(s, seat)
+        coins = packed_coins(s, seat)
         for c in range(4):
             slot = s[BOARDS + seat * 4 + c]
             if slot == -1:
-                count = add_payments(s, acts, pays, c * 2 + frank, seat, wealth, w, at, count)
+                count = add_payments(acts, pays, c * 2 + frank, coins, wealth, w, at, count)
             elif slot != SACK:
                 if slot > 0:
                     w[at + count] = cfg[C_A_HARVEST + c]
                     count += 1
                     loaded = True
-                count = add_payments(s, acts, pays, 8 + c * 2 + frank, seat, wealth, w, at, count)
+                count = add_payments(acts, pays, 8 + c * 2 + frank, coins, wealth, w, at, count)
         if jos and loaded:
             w[at + count] = cfg[C_A_HARVEST_ALL]
             count += 1

@@ -23,18 +23,33 @@ import numpy.typing as npt
 
 from gamebag.core.protocol import Game
 from gamebag.fast.base import LearnerStep, LearnerView, StepBatch, illegal_learner_action
-from gamebag.fast.eigen_kweek.batch import hidden_width, sample_chance
+from gamebag.fast.eigen_kweek.batch import hidden_width
 from gamebag.fast.eigen_kweek.heuristic import choose
-from gamebag.fast.eigen_kweek.kernel import acting, apply_chance, apply_moves, is_chance
+from gamebag.fast.eigen_kweek.kernel import acting, apply_moves, is_chance, play_chance
 from gamebag.fast.eigen_kweek.layout import (
+    A_COST,
+    A_KIND,
+    A_PACKED,
+    BERNARD_TARGET,
+    BOARDS,
     C_A_BID,
     C_NUM_ACTIONS,
     C_PLAYERS,
+    EMPTY,
+    FRANK,
+    JOS,
+    K_HARVEST,
+    K_HARVEST_ALL,
+    K_PASS,
+    K_PLOUGH,
+    K_SOW,
     MAX_SEATS,
     REC_READY,
     RULES_WIDTH,
+    SACK,
     SCRATCH,
     ST_BID,
+    ST_CULTIVATE,
     ST_OVER,
     STEP,
     TOKENS,
@@ -45,7 +60,7 @@ from gamebag.fast.eigen_kweek.layout import (
 from gamebag.fast.eigen_kweek.learned import LEARNED_CODE, Net, pick
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE, observe_row
 from gamebag.fast.eigen_kweek.phases import new_game
-from gamebag.fast.eigen_kweek.policies import menu
+from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coins, played_unblocked
 from gamebag.fast.eigen_kweek.tables import kernel_tables
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.rng import game_key, helper, run_key
@@ -62,21 +77,65 @@ MAX_ENVS = 1 << 18
 
 @helper
 def to_decision(s: Int32s, cfg: Int64s, key: np.uint64, ctr: UInt64s, w: Int64s) -> None:  # pragma: no cover
-    """Resolve chance events until a decision (or the end)."""
-    while s[STEP] != ST_OVER and is_chance(s):
-        apply_chance(s, cfg, sample_chance(s, cfg, key, ctr), w)
-    s[REC_READY] = 0
+    """Resolve chance events until a decision (or the end): ``play_chance``'s draws and transitions,
+    which are ``apply_chance(sample_chance(...))`` step by step; a finished round's record is dropped."""
+    while True:
+        play_chance(s, cfg, key, ctr, w)
+        s[REC_READY] = 0
+        if s[STEP] == ST_OVER or not is_chance(s):
+            return
+
+
+@helper
+def cultivate_legal(s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: int, a: int) -> bool:  # pragma: no cover
+    """Whether ``a`` is on ``seat``'s cultivate menu (``policies.menu``), read off the board and the
+    payment table without listing the menu."""
+    kind = acts[a, A_KIND]
+    if kind == K_PASS:
+        return True
+    board = BOARDS + seat * 4
+    if kind == K_HARVEST_ALL:
+        loaded = False
+        for c in range(4):
+            if s[board + c] > 0:
+                loaded = True
+        return loaded and played_unblocked(s, seat, JOS)
+    if kind not in (K_HARVEST, K_SOW, K_PLOUGH):
+        return False
+    c = acts[a, A_COST]
+    slot = s[board + c]
+    if kind == K_HARVEST:
+        return bool(slot > 0)
+    frank = 1 if played_unblocked(s, seat, FRANK) else 0
+    if kind == K_SOW:
+        if slot != EMPTY:
+            return False
+        row = c * 2 + frank
+    else:
+        if slot in (EMPTY, SACK):
+            return False
+        row = 8 + c * 2 + frank
+    if coin_value(s, seat) < pays[row, 1] or not fits(packed_coins(s, seat), acts[a, A_PACKED]):
+        return False
+    for i in range(pays[row, 0]):  # noqa: SIM110 - numba compiles loops, not generators
+        if pays[row, 2 + i] == a:
+            return True
+    return False
 
 
 @helper
 def is_legal(
     s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: int, a: int, w: Int64s
 ) -> bool:  # pragma: no cover
-    """Whether the acting ``seat`` may play action ``a`` (bids checked without listing them)."""
-    if s[STEP] == ST_BID:
+    """Whether the acting ``seat`` may play action ``a`` (bids and cultivation checked without listing them)."""
+    step = s[STEP]
+    if step == ST_BID:
         tokens = s[TOKENS + seat]
         low = cfg[C_A_BID] + (1 if tokens > 0 else 0)
         return bool(low <= a <= cfg[C_A_BID] + tokens)
+    if step == ST_CULTIVATE:
+        in_range = 0 <= a < cfg[C_NUM_ACTIONS]
+        return in_range and seat != s[BERNARD_TARGET] and cultivate_legal(s, cfg, acts, pays, seat, a)
     count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
     for i in range(count):  # noqa: SIM110 - numba compiles loops, not generators
         if w[W_LEGAL + i] == a:
@@ -97,6 +156,10 @@ def reset_games(
             to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
 
 
+# ``known[env, seat]`` of a seat that does not act, where the policies chose for the position.
+NOT_ACTING = -2
+
+
 @numba.njit(cache=True)
 def step_games(
     states: Int32s,
@@ -104,11 +167,17 @@ def step_games(
     acts: Int64s,
     pays: Int64s,
     moves: Int64s,
+    known: Int64s,
     keys: UInt64s,
     counters: UInt64s,
     rewards: Floats,
 ) -> int:  # pragma: no cover - compiled
-    """Check every acting seat's action, then apply them all; ``env * MAX_SEATS + seat`` of the first bad one."""
+    """Check every acting seat's action, then apply them all; ``env * MAX_SEATS + seat`` of the first bad one.
+
+    ``known[env, seat]``: what the batch's own compiled policies chose for this very position
+    (``policy_moves``): an action, legal by construction (the policies choose from the menus),
+    so not checked again; ``NOT_ACTING``; or -1, nothing known (the seat's rules decide).
+    """
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
     for e in range(states.shape[0]):
@@ -116,9 +185,14 @@ def step_games(
         if s[STEP] == ST_OVER:
             continue
         for p in range(n):
-            if acting(s, cfg, p) and not is_legal(s, cfg, acts, pays, p, moves[e, p], w):
+            a = moves[e, p]
+            k = known[e, p]
+            if k == NOT_ACTING or (a >= 0 and a == k):
+                continue
+            if acting(s, cfg, p) and not is_legal(s, cfg, acts, pays, p, a, w):
                 return e * MAX_SEATS + p
     joint = np.full(MAX_SEATS, -1, np.int64)
+    ctr = np.zeros(1, np.uint64)
     for e in range(states.shape[0]):
         s = states[e]
         for p in range(n):
@@ -126,9 +200,18 @@ def step_games(
         if s[STEP] == ST_OVER:
             continue
         for p in range(n):
-            joint[p] = moves[e, p] if acting(s, cfg, p) else -1
+            a = moves[e, p]
+            k = known[e, p]
+            if k == NOT_ACTING:
+                joint[p] = -1
+            elif a >= 0 and a == k:
+                joint[p] = a
+            else:
+                joint[p] = a if acting(s, cfg, p) else -1
         apply_moves(s, cfg, acts, joint, w)
-        to_decision(s, cfg, keys[e], counters[e : e + 1], w)
+        ctr[0] = counters[e]
+        to_decision(s, cfg, keys[e], ctr, w)
+        counters[e] = ctr[0]
         if s[STEP] == ST_OVER:
             winners = 0
             for p in range(n):
@@ -201,31 +284,22 @@ def policy_moves(
     values: Floats32,
     shape: Int64s,
     out: Int64s,
+    known: Int64s,
 ) -> None:  # pragma: no cover - compiled
+    """Every seat's compiled choice into ``out`` (0 where a seat does not act) and ``known`` (``NOT_ACTING``)."""
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
     obs = np.zeros(OBSERVATION_SIZE, np.float32)
     buffers = np.zeros((2, hidden_width(shape)), np.float64)
     joint = np.full(MAX_SEATS, -1, np.int64)
+    ctr = np.zeros(1, np.uint64)
     for e in range(states.shape[0]):
-        choose_all(
-            states[e],
-            cfg,
-            acts,
-            pays,
-            codes,
-            masks,
-            keys[e],
-            counters[e : e + 1],
-            w,
-            values,
-            shape,
-            obs,
-            buffers,
-            joint,
-        )
+        ctr[0] = counters[e]
+        choose_all(states[e], cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+        counters[e] = ctr[0]
         for p in range(n):
             out[e, p] = max(joint[p], 0)
+            known[e, p] = joint[p] if joint[p] >= 0 else NOT_ACTING
 
 
 @numba.njit(cache=True)
@@ -339,6 +413,13 @@ class KweekStepBatch(StepBatch):
         self._net_source = net
         # Parsed agent lineups: (codes, abstain masks, network), as policy_actions is called every step.
         self._lineups: dict[tuple[str, ...], tuple[Int64s, Int64s, Net]] = {}
+        # What the compiled policies last chose (-1: a seat not acting), and for which positions:
+        # ``step`` does not check those actions again (they come from the menus). Every change of
+        # the positions bumps ``_moved``; the choices hold while ``_known_at`` equals it.
+        self._known = np.full((num_envs, self.num_players), -1, np.int64)
+        self._unknown = np.full((num_envs, self.num_players), -1, np.int64)
+        self._moved = 0
+        self._known_at = -1
 
     def reset(self, seed: int | str, first_index: int = 0) -> None:
         if first_index < 0:
@@ -347,6 +428,7 @@ class KweekStepBatch(StepBatch):
         self._index = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
         self._next_index = first_index + self.num_envs
         every = np.ones(self.num_envs, np.bool_)
+        self._moved += 1
         reset_games(self._states, self.cfg, self._run, every, self._index, self._keys, self._counters)
         self._rewards[:] = 0.0
         self._started = True
@@ -358,6 +440,7 @@ class KweekStepBatch(StepBatch):
         if count:
             self._index[finished] = np.arange(self._next_index, self._next_index + count, dtype=np.int64)
             self._next_index += count
+            self._moved += 1
             reset_games(self._states, self.cfg, self._run, finished, self._index, self._keys, self._counters)
             self._rewards[finished] = 0.0
         return finished
@@ -371,7 +454,12 @@ class KweekStepBatch(StepBatch):
                 f"not {moves.dtype} {moves.shape}"
             )
         moves = np.ascontiguousarray(moves, dtype=np.int64)
-        bad = step_games(self._states, self.cfg, self.acts, self.pays, moves, self._keys, self._counters, self._rewards)
+        known = self._known if self._known_at == self._moved else self._unknown
+        bad = step_games(
+            self._states, self.cfg, self.acts, self.pays, moves, known, self._keys, self._counters, self._rewards
+        )
+        if bad < 0:
+            self._moved += 1
         if bad >= 0:
             env, seat = divmod(bad, MAX_SEATS)
             legal = np.flatnonzero(self.legal_mask()[env, seat]).tolist()
@@ -414,8 +502,9 @@ class KweekStepBatch(StepBatch):
         out = np.zeros((self.num_envs, self.num_players), np.int64)
         policy_moves(
             self._states, self.cfg, self.acts, self.pays, codes, masks, self._keys, self._counters,
-            net.values, net.shape, out,
+            net.values, net.shape, out, self._known,
         )  # fmt: skip
+        self._known_at = self._moved
         return out
 
     def learner_step(self, seat: int, policy: str, chosen: npt.NDArray[np.int64], before: LearnerView) -> LearnerStep:
@@ -432,6 +521,7 @@ class KweekStepBatch(StepBatch):
         view_acting = np.zeros(self.num_envs, np.bool_)
         rewards = np.zeros(self.num_envs, np.float64)
         done = np.zeros(self.num_envs, np.bool_)
+        self._moved += 1  # the positions change (a refused step changes none: a needless check after it)
         bad, self._next_index = learner_moves(
             self._states, self.cfg, self.acts, self.pays, seat, codes, masks, picks, acting, allowed,
             self._keys, self._counters, net.values, net.shape, self._rewards, self._run, self._index,

@@ -71,6 +71,7 @@ def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
         if move.payment is not None:
             for value, count in zip(config.values, move.payment, strict=True):
                 row[L.A_PAY + value - 1] = count
+                row[L.A_PACKED] |= count << (8 * (value - 1))
         row[L.A_CHEAP] = cheap.get(name, -1)
         kind = move.kind
         if kind == "choose":
