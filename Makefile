@@ -41,10 +41,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-# In parallel over every core (pytest-xdist); the browser tests form one group that runs on one
+# In parallel over every core (pytest-xdist), listing the 30 slowest tests at the end (to keep the
+# suite within its time budget); the browser tests form one group that runs on one
 # worker, first, while the other workers take everything else (tests/conftest.py).
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q -n auto --dist loadgroup
+	$(BIN)/pytest -q -n auto --dist loadgroup --durations=30
 
 # Every check: ruff, import contracts, mypy --strict on src/, and the whole pytest suite (slow and
 # browser tests included).

@@ -146,14 +146,14 @@ def card_revealed(s: Row, cfg: Config, seat: int, card: int) -> None:  # pragma:
     """A card turned face up: private knowledge about it is no longer needed."""
     n = cfg[C_PLAYERS]
     bit = np.int32(1 << card)
-    place = seat + 2
     for o in range(n):
         s[KNOW + o * 4 + seat] &= ~bit
-        for k in range(NCARDS):  # without branches: where the seat's place was known, the stack now is
+        for k in range(NCARDS):
             at = STACK_KNOWN + o * NCARDS + k
-            m = s[at]
-            moved = (m >> place) & 1 & np.int32(k != card)
-            s[at] = (m & ~np.int32(1 << place)) | (moved << (IN_STACK + 2))
+            if s[at] & (1 << (seat + 2)):
+                s[at] &= ~np.int32(1 << (seat + 2))
+                if k != card:
+                    s[at] |= 1 << (IN_STACK + 2)
 
 
 @helper
