@@ -30,6 +30,7 @@ from gamebag.fast.eigen_kweek.layout import (
     C_FLUPPE_SACKS,
     C_OPEN_COINS,
     C_PLAYERS,
+    C_TRACK_KNOWLEDGE,
     CARD_PHASE,
     COINS,
     GRIET,
@@ -144,6 +145,8 @@ def take_from_pot(s: Row, wanted: int) -> int:  # pragma: no cover - compiled
 @helper
 def card_revealed(s: Row, cfg: Config, seat: int, card: int) -> None:  # pragma: no cover - compiled
     """A card turned face up: private knowledge about it is no longer needed."""
+    if not cfg[C_TRACK_KNOWLEDGE]:
+        return
     n = cfg[C_PLAYERS]
     bit = np.int32(1 << card)
     for o in range(n):
@@ -166,6 +169,8 @@ def clear_own(s: Row, cfg: Config) -> None:  # pragma: no cover - compiled
 @helper
 def move_card_knowledge(s: Row, cfg: Config, source: int, target: int, card: int) -> None:  # pragma: no cover
     """A face-down card moved openly from ``source`` to ``target``: who knew it still knows."""
+    if not cfg[C_TRACK_KNOWLEDGE]:
+        return
     n = cfg[C_PLAYERS]
     bit = np.int32(1 << card)
     for o in range(n):
@@ -209,8 +214,9 @@ def take(s: Row, cfg: Config, index: int) -> None:  # pragma: no cover - compile
     s[HELD + victim] = -1
     s[HELD + taker] = card
     s[b + P_TOOK] = card
-    move_card_knowledge(s, cfg, victim, taker, card)
-    s[KNOW + victim * 4 + taker] |= 1 << card
+    if cfg[C_TRACK_KNOWLEDGE]:
+        move_card_knowledge(s, cfg, victim, taker, card)
+        s[KNOW + victim * 4 + taker] |= 1 << card
 
 
 @helper
@@ -227,6 +233,8 @@ def undo_take(s: Row, cfg: Config, taker: int, victim: int, card: int) -> None: 
                 revealed = True
                 break
     s[HELD + victim] = card
+    if not cfg[C_TRACK_KNOWLEDGE]:
+        return
     if revealed:
         for o in range(cfg[C_PLAYERS]):
             if o != victim:
@@ -242,6 +250,8 @@ def undo_take(s: Row, cfg: Config, taker: int, victim: int, card: int) -> None: 
 def ria_drawn(s: Row, cfg: Config, card: int) -> None:  # pragma: no cover - compiled
     s[STACK] &= ~np.int32(1 << card)
     s[RIA_CARD] = card
+    if not cfg[C_TRACK_KNOWLEDGE]:
+        return
     ria = s[RIA_SEAT]
     for o in range(cfg[C_PLAYERS]):
         for k in range(NCARDS):
@@ -268,6 +278,10 @@ def ria_pass(s: Row, cfg: Config, direction: int, w: Ints) -> None:  # pragma: n
     for p in range(n):
         s[HELD + p] = w[W_PASSED + (p - direction) % n]
     receiver = (ria + direction) % n
+    if not cfg[C_TRACK_KNOWLEDGE]:
+        s[RIA_CARD] = -1
+        s[RIA_SEAT] = -1
+        return
     for o in range(n):
         for p in range(n):
             w[W_KNOW + o * 4 + (p + direction) % n] = s[KNOW + o * 4 + p]

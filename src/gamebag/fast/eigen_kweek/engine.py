@@ -22,6 +22,7 @@ from gamebag.core.protocol import Game
 from gamebag.fast.base import BatchResult, FastEngine, PreparedCache, StepBatch
 from gamebag.fast.eigen_kweek import batch
 from gamebag.fast.eigen_kweek.layout import (
+    C_TRACK_KNOWLEDGE,
     CARD_NAMES,
     END_STEP_CAP,
     ENDED_BY_NAMES,
@@ -140,6 +141,17 @@ class EigenKweekEngine(FastEngine):
         assert tables is not None  # kernel_tables always returns its tables
         return tables
 
+    @staticmethod
+    def _whole_game_config(cfg: npt.NDArray[np.int64], codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """``cfg`` for kernels that play whole games: who knows which card is kept only for a
+        ``learned`` seat (its observation reads it); no rule and no other policy does, so the
+        games are the same either way (``tests/fast/test_kweek_knowledge.py``) and faster without."""
+        if np.any(codes == LEARNED):
+            return cfg
+        quiet = cfg.copy()
+        quiet[C_TRACK_KNOWLEDGE] = 0
+        return quiet
+
     def _agents(self, agents: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         codes = np.zeros(MAX_SEATS, np.int64)
         masks = np.zeros(MAX_SEATS, np.int64)
@@ -165,7 +177,8 @@ class EigenKweekEngine(FastEngine):
         cards = np.zeros((count, RECORD_ROUNDS, len(RECORD_KINDS), MAX_SEATS), np.int16)
         net = self._net_arrays(game, codes)
         batch.play_games(
-            cfg, acts, pays, codes, masks, run_key(seed), start, scores, returns, length, ended_by, cards,
+            self._whole_game_config(cfg, codes), acts, pays, codes, masks, run_key(seed), start, scores, returns,
+            length, ended_by, cards,
             net.values, net.shape,
         )  # fmt: skip
         if np.any(ended_by == END_STEP_CAP):
@@ -193,7 +206,8 @@ class EigenKweekEngine(FastEngine):
         row = row_from_state(game, state)
         key = np.uint64(game_key(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(0)))
         net = self._net_arrays(game, codes)
-        if not batch.play_out(row, cfg, acts, pays, codes, masks, key, net.values, net.shape):
+        quiet = self._whole_game_config(cfg, codes)
+        if not batch.play_out(row, quiet, acts, pays, codes, masks, key, net.values, net.shape):
             raise RuntimeError(f"{game.game_id} did not end within {MAX_DECISIONS} decisions")
         winners = [(int(row[WINNERS]) >> p) & 1 for p in range(game.num_players)]
         total = sum(winners)

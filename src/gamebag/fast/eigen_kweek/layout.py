@@ -145,7 +145,10 @@ C_A_HARVEST = 123  # [cost index]
 C_A_HARVEST_ALL = 127
 C_A_KEEP = 128
 C_A_HAND_IN = 129
-CONFIG_WIDTH = 130
+# Whether the kernels keep who-knows-which-card (``KNOW``, ``STACK_KNOWN``): only observations
+# read it, so whole games without a ``learned`` seat turn it off (1: kept, as the rules engine does).
+C_TRACK_KNOWLEDGE = 130
+CONFIG_WIDTH = 131
 
 # ---- action table: one row per action ---------------------------------------------------
 A_KIND = 0

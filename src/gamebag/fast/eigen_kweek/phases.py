@@ -30,6 +30,7 @@ from gamebag.fast.eigen_kweek.layout import (
     C_MAX_ROUNDS,
     C_PLAYERS,
     C_STEFAAN_FIRST,
+    C_TRACK_KNOWLEDGE,
     CHANTAL,
     CHOOSER,
     COINS,
@@ -244,8 +245,9 @@ def begin_round(s: Row, cfg: Config) -> None:  # pragma: no cover - compiled
     clear_trade(s)
     s[BERNARD_TARGET] = -1
     s[PHASE] = PH_DEAL
-    for i in range(4 * NCARDS):
-        s[STACK_KNOWN + i] = 0
+    if cfg[C_TRACK_KNOWLEDGE]:
+        for i in range(4 * NCARDS):
+            s[STACK_KNOWN + i] = 0
     for p in range(4):
         s[REC_CHOSE + p] = -1
     continue_deal(s, cfg)
@@ -299,7 +301,8 @@ def apply_choose(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - co
             other = s[DEALT + 2 * p + i]
             if other >= 0 and other != card:
                 s[STACK] |= 1 << other
-                s[STACK_KNOWN + p * NCARDS + other] |= 1 << 1  # (seat, card, IN_STACK)
+                if cfg[C_TRACK_KNOWLEDGE]:
+                    s[STACK_KNOWN + p * NCARDS + other] |= 1 << 1  # (seat, card, IN_STACK)
             s[DEALT + 2 * p + i] = -1
     open_window(s, cfg, PH_DEAL)
 
@@ -580,12 +583,13 @@ def end_round(s: Row, cfg: Config, w: Ints, keeps: bool) -> None:  # pragma: no 
             s[KEPT + p] = 0
             s[HELD + p] = -1
     s[STACK] = ALL_CARDS & ~held_mask
-    for o in range(n):
-        for p in range(n):
-            card = s[HELD + p]
-            s[KNOW + o * 4 + p] = s[KNOW + o * 4 + p] & (1 << card) if card >= 0 else 0
-    for i in range(4 * NCARDS):
-        s[STACK_KNOWN + i] = 0
+    if cfg[C_TRACK_KNOWLEDGE]:
+        for o in range(n):
+            for p in range(n):
+                card = s[HELD + p]
+                s[KNOW + o * 4 + p] = s[KNOW + o * 4 + p] & (1 << card) if card >= 0 else 0
+        for i in range(4 * NCARDS):
+            s[STACK_KNOWN + i] = 0
     clear_plays(s)
     if s[ROUND] >= cfg[C_MAX_ROUNDS]:
         best = -1

@@ -58,6 +58,7 @@ def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
     for value, count in zip(config.values, config.coin_counts, strict=True):
         cfg[L.C_COIN_COUNTS + value - 1] = count
     cfg[L.C_NUM_ACTIONS] = len(names)
+    cfg[L.C_TRACK_KNOWLEDGE] = 1
     acts = np.zeros((len(names), L.ACTION_WIDTH), np.int64)
     payments = sorted((n for n in names if n.startswith(("sow:", "plough:"))), key=_cheap_key)
     cheap = {name: rank for rank, name in enumerate(payments)}
