@@ -25,7 +25,7 @@ from gamebag.fast.eigen_kweek.heuristic import heuristic_choice
 from gamebag.fast.eigen_kweek.kernel import acting, apply_chance, apply_moves
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE, observe_row
 from gamebag.fast.eigen_kweek.phases import new_game
-from gamebag.fast.eigen_kweek.policies import menu
+from gamebag.fast.eigen_kweek.policies import menu, random_choice
 from gamebag.fast.eigen_kweek.tables import kernel_tables, row_from_state
 from gamebag.fast.rng import draw_below, game_key, run_key
 from gamebag.games.eigen_kweek.components import CARDS, TOTAL_COINS, TOTAL_TOKENS
@@ -116,7 +116,7 @@ def replay(
     new_game(s, cfg)
     state = game.initial_state()
     compare(game, state, s, "start")
-    checked = {"steps": 0, "decisions": 0, "heuristic": 0, "observations": 0}
+    checked = {"steps": 0, "decisions": 0, "heuristic": 0, "random": 0, "observations": 0}
     tensor = np.zeros(OBSERVATION_SIZE, np.float32)
     while game.node_kind(state) is not NodeKind.TERMINAL:
         where = f"game {number}, round {state.round_no}, {state.phase}/{state.step}"
@@ -152,6 +152,14 @@ def replay(
                     checked["heuristic"] += 1
                 else:
                     want = legal[draw_index(rng, len(legal))]
+                    # The compiled random policy reads its commonest menus off without listing them:
+                    # it must still pick as one uniform draw over the menu in order would.
+                    drawn = counter.copy()
+                    pick = random_choice(s, cfg, acts, pays, seat, key, drawn, w)
+                    uniform = legal[int(draw_below(key, counter[0], np.int64(len(legal))))]
+                    assert names[pick] == uniform, f"{where}, seat {seat}: random {names[pick]}, uniform {uniform}"
+                    assert drawn[0] == counter[0] + 1, f"{where}, seat {seat}: the random policy made other draws"
+                    checked["random"] += 1
                 moves[seat] = want
                 joint[seat] = index[want]
             state = game.apply(state, moves)

@@ -61,14 +61,18 @@ def test_layout_numbers_are_the_rules_engines() -> None:
 @pytest.mark.parametrize("index", range(len(OPTION_SETS)))
 def test_replayed_games_match_step_by_step(index: int) -> None:
     """Two games per player count and option set; one of them compares observation tensors too."""
-    checked = {"heuristic": 0, "decisions": 0}
+    checked = {"heuristic": 0, "random": 0, "decisions": 0}
+    random_seats = 0
     for players in (2, 3, 4):
         game = gamebag.make("eigen-kweek", players, **OPTION_SETS[index])
         for number in range(2):
-            done = replay(game, mixed_agents(players, index, number), index, number, observe=number == 0)
+            agents = mixed_agents(players, index, number)
+            random_seats += agents.count("random")
+            done = replay(game, agents, index, number, observe=number == 0)
             for key in checked:
                 checked[key] += done[key]
     assert checked["decisions"] > 100 and checked["heuristic"] > 50
+    assert checked["random"] > 20 or random_seats == 0
 
 
 def test_every_seat_holds_every_card_in_the_replayed_games() -> None:

@@ -203,7 +203,7 @@ def name_targets(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - co
     close_window(s, cfg, w)
 
 
-@helper
+@inlined_helper
 def close_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     counts = 0
     phase = s[PHASE]
@@ -221,7 +221,7 @@ def close_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - co
     resolve_queue(s, cfg, w)
 
 
-@helper
+@inlined_helper
 def resolve_queue(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     while s[QLEN] > 0:
         card = queue_pop(s)
@@ -252,7 +252,7 @@ def resolve_queue(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - c
     after_window(s, cfg, w)
 
 
-@helper
+@inlined_helper
 def after_window(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     phase = s[PHASE]
     if phase == PH_DEAL:
@@ -298,7 +298,7 @@ def apply_chance(s: Row, cfg: Config, outcome: int, w: Ints) -> None:  # pragma:
     settle(s, cfg, w)
 
 
-@helper
+@inlined_helper
 def apply_moves(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None:  # pragma: no cover - compiled
     """The transition of a decision step; ``moves[seat]`` an action index (-1: the seat does not act)."""
     step = s[STEP]
@@ -424,7 +424,7 @@ def sample_chance(s: Row, cfg: Config, key: np.uint64, ctr: UInts) -> int:  # pr
     return sample_coin(s, cfg, key, ctr)
 
 
-@helper
+@inlined_helper
 def play_chance(s: Row, cfg: Config, key: np.uint64, ctr: UInts, w: Ints) -> None:  # pragma: no cover - compiled
     """Chance steps drawn as ``sample_chance`` draws them, until a decision, the end or a round's record.
 

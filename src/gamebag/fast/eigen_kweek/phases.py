@@ -117,7 +117,7 @@ from gamebag.fast.eigen_kweek.layout import (
     WINNERS,
     X_CLOSE,
 )
-from gamebag.fast.rng import helper
+from gamebag.fast.rng import helper, inlined_helper
 
 Row = npt.NDArray[np.int32]
 Config = npt.NDArray[np.int64]
@@ -278,7 +278,7 @@ def continue_deal(s: Row, cfg: Config) -> None:  # pragma: no cover - compiled
     open_window(s, cfg, PH_DEAL)
 
 
-@helper
+@inlined_helper
 def deal_card(s: Row, cfg: Config, card: int) -> None:  # pragma: no cover - compiled
     seat = next_deal_seat(s, cfg)
     s[DEALT + 2 * seat + dealt_count(s, seat)] = card

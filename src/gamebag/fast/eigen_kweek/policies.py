@@ -41,6 +41,7 @@ from gamebag.fast.eigen_kweek.layout import (
     CARD_NAMES,
     CARD_PHASE,
     CHANTAL,
+    CHOOSER,
     COINS,
     CORNERS,
     DEALT,
@@ -277,6 +278,27 @@ def random_choice(
         pick = draw_below(key, ctr[0], np.int64(2))
         ctr[0] += np.uint64(1)
         return int(cfg[C_A_KEEP] if pick == 0 else cfg[C_A_HAND_IN])
+    elif step == ST_CORNER:  # corner:C of the free corners, in corner order
+        if seat != s[CHOOSER]:
+            return -1
+        free = (1 << CORNERS) - 1
+        for i in range(s[T_CHOSEN_LEN]):
+            free &= ~(1 << s[T_CHOSEN + i])
+        count = 0
+        rest = free
+        while rest:
+            rest &= rest - 1
+            count += 1
+        if count == 0:
+            return -1
+        pick = draw_below(key, ctr[0], np.int64(count))
+        ctr[0] += np.uint64(1)
+        for _ in range(pick):
+            free &= free - 1
+        c = 0
+        while (free >> c) & 1 == 0:
+            c += 1
+        return int(cfg[C_A_CORNER + c])
     count = menu(s, cfg, acts, pays, seat, w, W_LEGAL)
     if count == 0:
         return -1

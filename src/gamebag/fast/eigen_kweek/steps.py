@@ -63,6 +63,7 @@ from gamebag.fast.eigen_kweek.phases import new_game
 from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coins, played_unblocked
 from gamebag.fast.eigen_kweek.tables import kernel_tables
 from gamebag.fast.learner import first_refused_choice
+from gamebag.fast.memory import prefetch_row
 from gamebag.fast.rng import game_key, helper, run_key
 
 Int32s = npt.NDArray[np.int32]
@@ -145,17 +146,27 @@ def is_legal(
 
 @numba.njit(cache=True)
 def reset_games(
-    states: Int32s, cfg: Int64s, run: np.uint64, which: Bools, index: Int64s, keys: UInt64s, counters: UInt64s
+    states: Int32s,
+    cfg: Int64s,
+    run: np.uint64,
+    which: Bools,
+    index: Int64s,
+    keys: UInt64s,
+    counters: UInt64s,
+    done: Bools,
 ) -> None:  # pragma: no cover - compiled
     w = np.zeros(SCRATCH, np.int64)
     for e in range(states.shape[0]):
         if which[e]:
+            done[e] = False
             keys[e] = game_key(run, index[e])
             counters[e] = 0
             new_game(states[e], cfg)
             to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
 
 
+# How many rows ahead of the one being worked on the passes over a batch prefetch.
+AHEAD = 4
 # ``known[env, seat]`` of a seat that does not act, where the policies chose for the position.
 NOT_ACTING = -2
 
@@ -171,8 +182,11 @@ def step_games(
     keys: UInt64s,
     counters: UInt64s,
     rewards: Floats,
+    done: Bools,
 ) -> int:  # pragma: no cover - compiled
     """Check every acting seat's action, then apply them all; ``env * MAX_SEATS + seat`` of the first bad one.
+
+    ``done[env]`` becomes True where that game ended (set while its row is at hand).
 
     ``known[env, seat]``: what the batch's own compiled policies chose for this very position
     (``policy_moves``): an action, legal by construction (the policies choose from the menus),
@@ -181,19 +195,20 @@ def step_games(
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
     for e in range(states.shape[0]):
-        s = states[e]
-        if s[STEP] == ST_OVER:
-            continue
         for p in range(n):
             a = moves[e, p]
             k = known[e, p]
             if k == NOT_ACTING or (a >= 0 and a == k):
-                continue
+                continue  # known without reading the position: a step of policy moves reads no row here
+            s = states[e]
+            if s[STEP] == ST_OVER:
+                break
             if acting(s, cfg, p) and not is_legal(s, cfg, acts, pays, p, a, w):
                 return e * MAX_SEATS + p
     joint = np.full(MAX_SEATS, -1, np.int64)
     ctr = np.zeros(1, np.uint64)
     for e in range(states.shape[0]):
+        prefetch_row(states, e + AHEAD)
         s = states[e]
         for p in range(n):
             rewards[e, p] = 0.0
@@ -213,6 +228,7 @@ def step_games(
         to_decision(s, cfg, keys[e], ctr, w)
         counters[e] = ctr[0]
         if s[STEP] == ST_OVER:
+            done[e] = True
             winners = 0
             for p in range(n):
                 winners += (s[WINNERS] >> p) & 1
@@ -294,6 +310,7 @@ def policy_moves(
     joint = np.full(MAX_SEATS, -1, np.int64)
     ctr = np.zeros(1, np.uint64)
     for e in range(states.shape[0]):
+        prefetch_row(states, e + AHEAD)
         ctr[0] = counters[e]
         choose_all(states[e], cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
         counters[e] = ctr[0]
@@ -347,6 +364,7 @@ def learner_moves(
     joint = np.full(MAX_SEATS, -1, np.int64)
     top = out_masks.shape[1]
     for e in range(states.shape[0]):
+        prefetch_row(states, e + AHEAD)
         s = states[e]
         ctr = counters[e : e + 1]
         for p in range(n):
@@ -407,6 +425,8 @@ class KweekStepBatch(StepBatch):
         self._counters = np.zeros(num_envs, np.uint64)
         self._index = np.zeros(num_envs, np.int64)
         self._rewards = np.zeros((num_envs, self.num_players), np.float64)
+        # Which games are over, kept by the kernels that change positions (no pass over the rows to ask).
+        self._done = np.zeros(num_envs, np.bool_)
         self._run = np.uint64(0)
         self._next_index = 0
         self._started = False
@@ -429,7 +449,7 @@ class KweekStepBatch(StepBatch):
         self._next_index = first_index + self.num_envs
         every = np.ones(self.num_envs, np.bool_)
         self._moved += 1
-        reset_games(self._states, self.cfg, self._run, every, self._index, self._keys, self._counters)
+        reset_games(self._states, self.cfg, self._run, every, self._index, self._keys, self._counters, self._done)
         self._rewards[:] = 0.0
         self._started = True
 
@@ -441,7 +461,9 @@ class KweekStepBatch(StepBatch):
             self._index[finished] = np.arange(self._next_index, self._next_index + count, dtype=np.int64)
             self._next_index += count
             self._moved += 1
-            reset_games(self._states, self.cfg, self._run, finished, self._index, self._keys, self._counters)
+            reset_games(
+                self._states, self.cfg, self._run, finished, self._index, self._keys, self._counters, self._done
+            )
             self._rewards[finished] = 0.0
         return finished
 
@@ -456,8 +478,9 @@ class KweekStepBatch(StepBatch):
         moves = np.ascontiguousarray(moves, dtype=np.int64)
         known = self._known if self._known_at == self._moved else self._unknown
         bad = step_games(
-            self._states, self.cfg, self.acts, self.pays, moves, known, self._keys, self._counters, self._rewards
-        )
+            self._states, self.cfg, self.acts, self.pays, moves, known, self._keys, self._counters, self._rewards,
+            self._done,
+        )  # fmt: skip
         if bad < 0:
             self._moved += 1
         if bad >= 0:
@@ -529,6 +552,7 @@ class KweekStepBatch(StepBatch):
         )  # fmt: skip
         if bad >= 0:
             raise illegal_learner_action(bad, picks, allowed)
+        self._done[:] = False  # every game that ended was restarted
         return LearnerStep(LearnerView(observations, view_masks, view_acting), rewards, done)
 
     def to_act(self) -> npt.NDArray[np.bool_]:
@@ -556,8 +580,7 @@ class KweekStepBatch(StepBatch):
         return self._rewards.copy()
 
     def done(self) -> npt.NDArray[np.bool_]:
-        over: npt.NDArray[np.bool_] = self._states[:, STEP] == ST_OVER
-        return over
+        return self._done.copy()
 
     def game_indices(self) -> npt.NDArray[np.int64]:
         """Which game of the seeded run each env is playing."""
