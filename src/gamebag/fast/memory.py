@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from gamebag.fast.rng import inlined_helper
 
-# Array entries per 64-byte cache line, by item size.
-_LINE_BYTES = 64
+# 4-byte entries per 64-byte cache line (16 = 1 << 4).
+_LINE_SHIFT = 4
+_ENTRIES_PER_LINE = 1 << _LINE_SHIFT
 
 
-@intrinsic
-def prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover - compiled
-    """Hint that ``array[index]`` (1-D) will be read soon."""
+def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover - compiled
+    """``prefetch(array, index)``: hint that ``array[index]`` (1-D) will be read soon."""
     if not isinstance(array, types.Array) or array.ndim != 1 or not isinstance(index, types.Integer):
         return None
     signature = types.void(array, index)
@@ -32,11 +32,15 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover
         array_type = sig.args[0]
         view = context.make_array(array_type)(context, builder, args[0])
         at = context.cast(builder, args[1], sig.args[1], types.intp)
-        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [at], wraparound=False)
+        pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, array_type, view, [at], wraparound=False
+        )
         byte_pointer = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
-        function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0")
+        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, function_type, "llvm.prefetch.p0"
+        )
         # read (0), keep in every cache level (3), data (1)
         builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
@@ -44,12 +48,14 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover
     return signature, codegen
 
 
+prefetch: Any = intrinsic(_prefetch)
+
+
 @inlined_helper
 def prefetch_row(rows: Any, index: int) -> None:  # pragma: no cover - compiled
-    """Hint every cache line of ``rows[index]`` (a C-ordered 2-D array) when that row exists."""
+    """Hint every cache line of ``rows[index]`` (a C-ordered 2-D array of 4-byte entries) when that row exists."""
     if 0 <= index < rows.shape[0]:
         row = rows[index]
-        step = max(1, _LINE_BYTES // rows.itemsize)
-        for at in range(0, row.shape[0], step):
-            prefetch(row, at)
-
+        lines = (row.shape[0] + _ENTRIES_PER_LINE - 1) >> _LINE_SHIFT  # a shift: no division in the loop's setup
+        for line in range(lines):
+            prefetch(row, line << _LINE_SHIFT)

@@ -287,6 +287,36 @@ def choose_all(
             out[p] = choose(s, cfg, acts, pays, p, code, masks[p], key, ctr, w)
 
 
+@helper
+def choose_compiled(
+    s: Int32s,
+    cfg: Int64s,
+    acts: Int64s,
+    pays: Int64s,
+    codes: Int64s,
+    masks: Int64s,
+    key: np.uint64,
+    ctr: UInt64s,
+    w: Int64s,
+    out: Int64s,
+) -> None:  # pragma: no cover - compiled
+    """``choose_all`` for lineups without a ``learned`` seat: the same choices, and a call that passes
+    no network (a call per game per step, whose arguments cost more than most decisions)."""
+    for p in range(cfg[C_PLAYERS]):
+        out[p] = -1
+        if s[STEP] == ST_OVER or not acting(s, cfg, p):
+            continue
+        out[p] = choose(s, cfg, acts, pays, p, codes[p], masks[p], key, ctr, w)
+
+
+@helper
+def any_learned(codes: Int64s, n: int) -> bool:  # pragma: no cover - compiled
+    for p in range(n):  # noqa: SIM110 - numba compiles loops, not generators
+        if codes[p] == LEARNED_CODE:
+            return True
+    return False
+
+
 @numba.njit(cache=True)
 def policy_moves(
     states: Int32s,
@@ -309,10 +339,14 @@ def policy_moves(
     buffers = np.zeros((2, hidden_width(shape)), np.float64)
     joint = np.full(MAX_SEATS, -1, np.int64)
     ctr = np.zeros(1, np.uint64)
+    learned = any_learned(codes, n)
     for e in range(states.shape[0]):
         prefetch_row(states, e + AHEAD)
         ctr[0] = counters[e]
-        choose_all(states[e], cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+        if learned:
+            choose_all(states[e], cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+        else:
+            choose_compiled(states[e], cfg, acts, pays, codes, masks, keys[e], ctr, w, joint)
         counters[e] = ctr[0]
         for p in range(n):
             out[e, p] = max(joint[p], 0)
@@ -363,6 +397,7 @@ def learner_moves(
     buffers = np.zeros((2, hidden_width(shape)), np.float64)
     joint = np.full(MAX_SEATS, -1, np.int64)
     top = out_masks.shape[1]
+    learned = any_learned(codes, n)
     for e in range(states.shape[0]):
         prefetch_row(states, e + AHEAD)
         s = states[e]
@@ -372,7 +407,10 @@ def learner_moves(
         out_rewards[e] = 0.0
         out_done[e] = False
         if s[STEP] != ST_OVER:
-            choose_all(s, cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+            if learned:
+                choose_all(s, cfg, acts, pays, codes, masks, keys[e], ctr, w, values, shape, obs, buffers, joint)
+            else:
+                choose_compiled(s, cfg, acts, pays, codes, masks, keys[e], ctr, w, joint)
             if acting_before[e]:
                 joint[seat] = chosen[e]
             apply_moves(s, cfg, acts, joint, w)
