@@ -21,7 +21,7 @@ from gamebag.fast.rng import game_key
 
 KNOWLEDGE = np.zeros(L.WIDTH, np.bool_)
 KNOWLEDGE[L.KNOW : L.KNOW + 16] = True
-KNOWLEDGE[L.STACK_KNOWN : L.STACK_KNOWN + 4 * L.NCARDS] = True
+KNOWLEDGE[L.STACK_KNOWN : L.STACK_KNOWN + L.MAX_SEATS * L.PLACES] = True
 LINEUPS = (
     ("random", "heuristic", "heuristic:abstain=JULITA+RIA", "random"),
     ("heuristic", "heuristic:abstain=DEN OLLANDER", "random", "heuristic:abstain=PASTOOR+KEUN"),

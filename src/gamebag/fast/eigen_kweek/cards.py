@@ -43,7 +43,6 @@ from gamebag.fast.eigen_kweek.layout import (
     K_TAKE,
     KEUN,
     KNOW,
-    NCARDS,
     NPLAYS,
     OLLANDER,
     P_BLOCKED,
@@ -57,6 +56,7 @@ from gamebag.fast.eigen_kweek.layout import (
     P_TOOK,
     PASTOOR,
     PHASE,
+    PLACES,
     PLAY_WIDTH,
     PLAYS,
     POT,
@@ -151,12 +151,12 @@ def card_revealed(s: Row, cfg: Config, seat: int, card: int) -> None:  # pragma:
     bit = np.int32(1 << card)
     for o in range(n):
         s[KNOW + o * 4 + seat] &= ~bit
-        for k in range(NCARDS):
-            at = STACK_KNOWN + o * NCARDS + k
-            if s[at] & (1 << (seat + 2)):
-                s[at] &= ~np.int32(1 << (seat + 2))
-                if k != card:
-                    s[at] |= 1 << (IN_STACK + 2)
+        at = STACK_KNOWN + o * PLACES
+        # Cards known to be with the seat that played: the played one is public now, the rest went
+        # back to the stack (where the seat's other cards were before it chose).
+        known = s[at + seat + 2]
+        s[at + seat + 2] = 0
+        s[at + IN_STACK + 2] |= known & ~bit
 
 
 @helper
@@ -179,16 +179,12 @@ def move_card_knowledge(s: Row, cfg: Config, source: int, target: int, card: int
             s[KNOW + o * 4 + target] |= bit
     clear_own(s, cfg)
     for o in range(n):
-        for k in range(NCARDS):
-            at = STACK_KNOWN + o * NCARDS + k
-            m = s[at]
-            if m & (1 << (source + 2)):
-                m = (m & ~np.int32(1 << (source + 2))) | (1 << (target + 2))
-            if o == target and m & (1 << (target + 2)):
-                m &= ~np.int32(1 << (target + 2))
-                if k != card:
-                    m |= 1 << (IN_STACK + 2)
-            s[at] = m
+        at = STACK_KNOWN + o * PLACES
+        s[at + target + 2] |= s[at + source + 2]
+        s[at + source + 2] = 0
+        if o == target:  # what the target knew to be with itself: the moved card, or back in the stack
+            s[at + IN_STACK + 2] |= s[at + target + 2] & ~bit
+            s[at + target + 2] = 0
 
 
 # ---- a window step's reveal ----------------------------------------------------------------
@@ -254,17 +250,13 @@ def ria_drawn(s: Row, cfg: Config, card: int) -> None:  # pragma: no cover - com
         return
     ria = s[RIA_SEAT]
     for o in range(cfg[C_PLAYERS]):
-        for k in range(NCARDS):
-            at = STACK_KNOWN + o * NCARDS + k
-            m = s[at]
-            if m & (1 << (IN_STACK + 2)):
-                m &= ~np.int32(1 << (IN_STACK + 2))
-                if o == ria:
-                    if k != card:
-                        m |= 1 << (IN_STACK + 2)
-                else:
-                    m |= 1 << (WITH_RIA + 2)  # it may be the card just drawn
-            s[at] = m
+        at = STACK_KNOWN + o * PLACES
+        in_stack = s[at + IN_STACK + 2]
+        if o == ria:
+            s[at + IN_STACK + 2] = in_stack & ~np.int32(1 << card)
+        else:
+            s[at + IN_STACK + 2] = 0
+            s[at + WITH_RIA + 2] |= in_stack  # each may be the card just drawn
 
 
 @helper
@@ -293,25 +285,26 @@ def ria_pass(s: Row, cfg: Config, direction: int, w: Ints) -> None:  # pragma: n
             s[KNOW + p * 4 + (p + direction) % n] |= 1 << w[W_PASSED + p]
     clear_own(s, cfg)
     for o in range(n):
-        for k in range(NCARDS):
-            at = STACK_KNOWN + o * NCARDS + k
-            m = s[at]
-            if m == 0:
+        at = STACK_KNOWN + o * PLACES
+        for place in range(PLACES):
+            w[W_KNOW + place] = 0
+        for place in range(n + 2):
+            known = s[at + place]
+            if known == 0:
                 continue
-            out = np.int32(0)
-            for bit in range(n + 2):
-                if m & (1 << bit):
-                    where = int(bit - 2)
-                    if where >= 0:
-                        where = (where + direction) % n
-                    elif where == WITH_RIA:
-                        where = receiver
-                    if o == where:
-                        if s[HELD + o] == k:
-                            continue
-                        where = IN_STACK
-                    out |= np.int32(1 << (where + 2))
-            s[at] = out
+            where = place - 2
+            if where >= 0:
+                where = (where + direction) % n
+            elif where == WITH_RIA:
+                where = receiver
+            if o == where:  # cards that came to the observer: the one it holds now, the rest in the stack
+                held = s[HELD + o]
+                if held >= 0:
+                    known &= ~np.int32(1 << held)
+                where = IN_STACK
+            w[W_KNOW + where + 2] |= known
+        for place in range(PLACES):
+            s[at + place] = w[W_KNOW + place]
     s[RIA_CARD] = -1
     s[RIA_SEAT] = -1
 

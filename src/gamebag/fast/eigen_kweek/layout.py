@@ -5,7 +5,7 @@ rulebook's order (``CARDS``), phases and steps in the order of ``nodes.Phase`` a
 ``nodes.Step``, coin values 1-5 by ``value - 1`` whatever set is in use, plant cards
 by cost index (2, 4, 6, 8). Sets of the rules engine are bit masks: the stack (one bit
 per card), ``knowledge`` (per observer and seat, one bit per card) and ``stack_known``
-(per observer and card, one bit per place: ``where + 2``). The public log and private
+(per observer and place ``where + 2``, one bit per card). The public log and private
 notes (text) are not part of a row. A rules configuration is one ``int64`` row of
 ``CONFIG_WIDTH`` entries plus two tables (actions and payments) built from the rules
 engine's action catalogue, so every option is a kernel argument. Kernels read numbers
@@ -99,9 +99,12 @@ T_COUNTS = 122
 T_ORDER = 126
 T_CHOSEN = 130
 KNOW = 134  # [observer * 4 + seat]: bit mask of cards
-STACK_KNOWN = 150  # [observer * 14 + card]: bit mask of places
-QUEUE = 206  # [i]: card
-PLAYS = 220  # [i * PLAY_WIDTH + field]
+# [observer * PLACES + where + 2]: bit mask of the cards the observer knows to be there, so a card
+# turned up or moved updates one entry per observer, not one per card.
+STACK_KNOWN = 150
+PLACES = MAX_SEATS + 2  # WITH_RIA, IN_STACK, then the seats
+QUEUE = STACK_KNOWN + MAX_SEATS * PLACES  # [i]: card
+PLAYS = QUEUE + 14  # [i * PLAY_WIDTH + field]
 P_SEAT = 0
 P_CARD = 1
 P_PHASE = 2

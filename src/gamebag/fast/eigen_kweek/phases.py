@@ -45,6 +45,7 @@ from gamebag.fast.eigen_kweek.layout import (
     HAS_BIDS,
     HAS_TRADE,
     HELD,
+    IN_STACK,
     K_HARVEST,
     K_HARVEST_ALL,
     K_PASS,
@@ -52,6 +53,7 @@ from gamebag.fast.eigen_kweek.layout import (
     KEPT,
     KNOW,
     LUCIEN,
+    MAX_SEATS,
     NCARDS,
     NPLAYS,
     P_BLOCKED,
@@ -65,6 +67,7 @@ from gamebag.fast.eigen_kweek.layout import (
     PH_SETUP,
     PH_TRADE,
     PHASE,
+    PLACES,
     PLAY_WIDTH,
     PLAYS,
     POT,
@@ -246,7 +249,7 @@ def begin_round(s: Row, cfg: Config) -> None:  # pragma: no cover - compiled
     s[BERNARD_TARGET] = -1
     s[PHASE] = PH_DEAL
     if cfg[C_TRACK_KNOWLEDGE]:
-        for i in range(4 * NCARDS):
+        for i in range(MAX_SEATS * PLACES):
             s[STACK_KNOWN + i] = 0
     for p in range(4):
         s[REC_CHOSE + p] = -1
@@ -302,7 +305,7 @@ def apply_choose(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - co
             if other >= 0 and other != card:
                 s[STACK] |= 1 << other
                 if cfg[C_TRACK_KNOWLEDGE]:
-                    s[STACK_KNOWN + p * NCARDS + other] |= 1 << 1  # (seat, card, IN_STACK)
+                    s[STACK_KNOWN + p * PLACES + IN_STACK + 2] |= 1 << other
             s[DEALT + 2 * p + i] = -1
     open_window(s, cfg, PH_DEAL)
 
@@ -588,7 +591,7 @@ def end_round(s: Row, cfg: Config, w: Ints, keeps: bool) -> None:  # pragma: no 
             for p in range(n):
                 card = s[HELD + p]
                 s[KNOW + o * 4 + p] = s[KNOW + o * 4 + p] & (1 << card) if card >= 0 else 0
-        for i in range(4 * NCARDS):
+        for i in range(MAX_SEATS * PLACES):
             s[STACK_KNOWN + i] = 0
     clear_plays(s)
     if s[ROUND] >= cfg[C_MAX_ROUNDS]:

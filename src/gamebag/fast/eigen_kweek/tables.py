@@ -207,7 +207,7 @@ def row_from_state(game: EigenKweek, state: KweekState) -> npt.NDArray[np.int32]
     for observer, seat, card in state.knowledge:
         s[L.KNOW + observer * 4 + seat] |= 1 << _CARD[card]
     for observer, card, where in state.stack_known:
-        s[L.STACK_KNOWN + observer * L.NCARDS + _CARD[card]] |= 1 << (where + 2)
+        s[L.STACK_KNOWN + observer * L.PLACES + where + 2] |= 1 << _CARD[card]
     s[L.WINNERS] = sum(1 << p for p in state.winners)
     s[L.ENDED_BY] = {None: L.END_NONE, "four_sacks": L.END_FOUR_SACKS, "round_cap": L.END_ROUND_CAP}[state.ended_by]
     s[L.REC_CHOSE : L.REC_CHOSE + 4] = -1
