@@ -13,7 +13,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from eel_helpers import expected_row
+from eel_helpers import expected_list
 from replays import EelDraws, dice_counts, dragon_conservation, eel_field_names, pig_conservation
 
 from gamebag.agents.base import SeatView
@@ -68,8 +68,8 @@ class EelJaxReplay(EngineReplay):
     def row(self) -> np.ndarray:
         return np.asarray(self.current)
 
-    def expected(self, state: Any) -> np.ndarray:
-        return expected_row(self.game, state)
+    def expected(self, state: Any) -> list[int]:
+        return expected_list(self.game, state)
 
     def comparable(self, state: Any) -> bool:
         return self.draws.comparable(state)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from eel_helpers import check_tokens, expected_row
+from eel_helpers import check_tokens, expected_list
 
 from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
@@ -119,8 +119,8 @@ class EelKernelReplay(EngineReplay):
     def row(self) -> np.ndarray:
         return self.board
 
-    def expected(self, state: Any) -> np.ndarray:
-        return expected_row(self.game, state)
+    def expected(self, state: Any) -> list[int]:
+        return expected_list(self.game, state)
 
     def comparable(self, state: Any) -> bool:
         return self.draws.comparable(state)
@@ -137,10 +137,15 @@ class EelKernelReplay(EngineReplay):
         if state.over:
             return problems
         batch.observe(self.board[None, :], self.cfg, self.observed)
-        for seat in range(self.game.num_players):
-            wanted = np.array(self.game.observation_tensor(state, seat), np.float32)
-            if not np.array_equal(wanted, self.observed[0, seat]):
-                problems.append(f"observation of seat {seat} differs")
+        game = self.game
+        # Every seat's tensor in one comparison (this runs after every step); the seats that differ are named.
+        wanted = np.array([game.observation_tensor(state, seat) for seat in range(game.num_players)], np.float32)
+        if not np.array_equal(wanted, self.observed[0]):
+            problems.extend(
+                f"observation of seat {seat} differs"
+                for seat in range(game.num_players)
+                if not np.array_equal(wanted[seat], self.observed[0, seat])
+            )
         return problems
 
 
