@@ -36,7 +36,8 @@ def _field_names() -> dict[int, str]:
     blocks = {
         "TOKENS": 4, "BIDS": 4, "BOARDS": 16, "COINS": 20, "CORNER_COINS": 20, "BAG": 5, "BAG_SEEN": 5,
         "DEALT": 8, "HELD": 4, "KEPT": 4, "T_BIDS": 4, "T_HANDS": 4, "T_COUNTS": 4, "T_ORDER": 4,
-        "T_CHOSEN": 4, "KNOW": 16, "STACK_KNOWN": L.MAX_SEATS * L.PLACES, "QUEUE": 14, "PLAYS": L.MAX_PLAYS * L.PLAY_WIDTH,
+        "T_CHOSEN": 4, "KNOW": 16, "STACK_KNOWN": L.MAX_SEATS * L.PLACES, "QUEUE": 14,
+        "PLAYS": L.MAX_PLAYS * L.PLAY_WIDTH,
     }  # fmt: skip
     for name, size in blocks.items():
         start = getattr(L, name)
