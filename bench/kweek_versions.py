@@ -10,7 +10,7 @@ on a shared machine, more than most single changes gain. This script exports
   and masks) and learner steps: equal hashes mean the same games, draw for draw;
 - plays the two alternately in short slices (400 whole games, or 6 steps of a batch of
   1,024) for ``--rounds`` rounds, alternating which goes first, and prints each one's
-  games per CPU-second and the new/old ratio. Two copies of one commit came out within 3%.
+  games per CPU-second and the new/old ratio. One commit against itself came out within 1.5%.
 
 Run: ``.venv/bin/python bench/kweek_versions.py --old REV [--new REV] [--rounds 80]``
 (compiles both commits' kernels first: about a minute each).
