@@ -8,6 +8,7 @@ while a spectator sees that the coach is on and gets no advice.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -36,16 +37,22 @@ def test_the_coach_is_offered_agreed_to_and_advises_on_a_phone(browser: Any, ser
     tokens = {seat["seat"]: seat["token"] for seat in table["seats"]}
     errors: list[str] = []
     phone = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
-    page = phone.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    mover = None
+    # One page per seat, both open at once: a page may show "wait" before its seat's first view has
+    # arrived, so the seat to move is the one whose page comes to show "mine".
+    pages = {}
     for seat in (0, 1):
-        page.goto(f"{server.base}/play/{table['id']}#seat={tokens[seat]}")
-        wait_for(page, "() => ['mine', 'wait'].includes(document.body.dataset.turn)")
-        if page.evaluate("document.body.dataset.turn") == "mine":
-            mover = seat
-            break
-    assert mover is not None, "neither seat is to move"
+        pages[seat] = phone.new_page()
+        pages[seat].on("pageerror", lambda error: errors.append(str(error)))
+        pages[seat].goto(f"{server.base}/play/{table['id']}#seat={tokens[seat]}")
+    deadline = time.monotonic() + WAIT_S
+    movers: list[int] = []
+    while not movers and time.monotonic() < deadline:
+        movers = [seat for seat, shown in pages.items() if shown.evaluate("document.body.dataset.turn") == "mine"]
+        pages[0].wait_for_timeout(50)
+    assert movers, "neither seat is to move"
+    mover = movers[0]
+    pages[1 - mover].close()
+    page = pages[mover]
     assert page.locator("#coach").is_hidden()  # off by default: nothing to see
     host = new_context(browser, viewport=PHONE).new_page()
     host.on("pageerror", lambda error: errors.append(str(error)))
