@@ -86,7 +86,7 @@ from gamebag.fast.eigen_kweek.policies import (
     fits,
     menu,
     packed_coins,
-    played_unblocked,
+    played_cards,
     random_choice,
     strength,
     tokens_on,
@@ -211,7 +211,8 @@ def cultivate(s: Row, cfg: Config, acts: Ints, pays: Ints, me: int) -> int:  # p
     harvest_all; the handler wants only the cheapest payment of a kind and card, which is the
     cheapest affordable one of that card's payment row, so no list is built.
     """
-    frank = 1 if played_unblocked(s, me, FRANK) else 0
+    played = played_cards(s, me)
+    frank = (played >> FRANK) & 1
     wealth = coin_value(s, me)
     coins = packed_coins(s, me)
     my_sacks = 0
@@ -256,7 +257,7 @@ def cultivate(s: Row, cfg: Config, acts: Ints, pays: Ints, me: int) -> int:  # p
         return int(sow)
     if plough >= 0:
         return int(fullest_plough)
-    if loaded and played_unblocked(s, me, JOS):
+    if loaded and (played >> JOS) & 1:
         return int(cfg[C_A_HARVEST_ALL])
     if full >= 0:
         return int(full)

@@ -358,10 +358,22 @@ def apply_bids(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - comp
 def reveal_bids(s: Row, cfg: Config, w: Ints) -> None:  # pragma: no cover - compiled
     """Open the hands: CHANTAL, STEVEN, ties (STEFAAN), payment, LUCIEN, then corners."""
     n = cfg[C_PLAYERS]
-    chantal = active(s, CHANTAL)
-    steven = active(s, STEVEN)
-    stefaan = active(s, STEFAAN)
-    lucien = active(s, LUCIEN)
+    # ``active`` of each trade card, in one pass over the plays (the first unblocked play of each).
+    chantal = steven = stefaan = lucien = -1
+    for i in range(s[NPLAYS]):
+        b = PLAYS + i * PLAY_WIDTH
+        if s[b + P_BLOCKED] != 0:
+            continue
+        card = s[b + P_CARD]
+        seat = s[b + P_SEAT]
+        if card == CHANTAL and chantal < 0:
+            chantal = seat
+        elif card == STEVEN and steven < 0:
+            steven = seat
+        elif card == STEFAAN and stefaan < 0:
+            stefaan = seat
+        elif card == LUCIEN and lucien < 0:
+            lucien = seat
     for p in range(n):
         w[W_HANDS + p] = s[BIDS + p]
     if chantal >= 0:

@@ -105,11 +105,18 @@ _HARM = np.array([HARM.get(name, 0.0) for name in CARD_NAMES])
 # ---- menus -----------------------------------------------------------------------------------
 @helper
 def played_unblocked(s: Row, seat: int, card: int) -> bool:  # pragma: no cover - compiled
+    return bool((played_cards(s, seat) >> card) & 1)
+
+
+@helper
+def played_cards(s: Row, seat: int) -> int:  # pragma: no cover - compiled
+    """The cards ``seat`` played this round and that were not blocked, as a bit mask (one pass)."""
+    cards = 0
     for i in range(s[NPLAYS]):
         b = PLAYS + i * PLAY_WIDTH
-        if s[b + P_SEAT] == seat and s[b + P_CARD] == card and s[b + P_BLOCKED] == 0:
-            return True
-    return False
+        if s[b + P_SEAT] == seat and s[b + P_BLOCKED] == 0:
+            cards |= 1 << s[b + P_CARD]
+    return cards
 
 
 # The high bit of each of the five bytes of a packed coin count (``A_PACKED``, ``packed_coins``).
@@ -141,10 +148,10 @@ def add_payments(
     if wealth < pays[row, 1]:
         return count
     for i in range(pays[row, 0]):
+        # Written whether it fits or not, and kept only if it does: no branch to mispredict.
         a = pays[row, 2 + i]
-        if fits(coins, acts[a, A_PACKED]):
-            w[at + count] = a
-            count += 1
+        w[at + count] = a
+        count += fits(coins, acts[a, A_PACKED])
     return count
 
 
@@ -189,8 +196,9 @@ def menu(s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, w: Ints, at: in
             w[at + k] = cfg[C_A_BID] + k + 1
         return int(tokens)
     if step == ST_CULTIVATE:
-        frank = 1 if played_unblocked(s, seat, FRANK) else 0
-        jos = played_unblocked(s, seat, JOS)
+        played = played_cards(s, seat)
+        frank = (played >> FRANK) & 1
+        jos = (played >> JOS) & 1
         w[at] = cfg[C_A_PASS]
         count = 1
         loaded = False

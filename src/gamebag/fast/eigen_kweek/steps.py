@@ -60,7 +60,7 @@ from gamebag.fast.eigen_kweek.layout import (
 from gamebag.fast.eigen_kweek.learned import LEARNED_CODE, Net, pick
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE, observe_row
 from gamebag.fast.eigen_kweek.phases import new_game
-from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coins, played_unblocked
+from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coins, played_cards, played_unblocked
 from gamebag.fast.eigen_kweek.tables import kernel_tables
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.memory import prefetch_row
@@ -107,7 +107,7 @@ def cultivate_legal(s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: in
     slot = s[board + c]
     if kind == K_HARVEST:
         return bool(slot > 0)
-    frank = 1 if played_unblocked(s, seat, FRANK) else 0
+    frank = (played_cards(s, seat) >> FRANK) & 1
     if kind == K_SOW:
         if slot != EMPTY:
             return False
