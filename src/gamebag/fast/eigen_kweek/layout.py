@@ -173,7 +173,10 @@ KIND_NAMES = (
 PAY_SOW = 0
 PAY_PLOUGH = 1
 PAY_ROWS = 16  # row PAY_ROWS + r: row r's actions cheapest first (``A_CHEAP``)
-MAX_LEGAL = 160  # the longest menu: bid:1 .. bid:116, or a cultivate menu
+# The longest menu: a cultivate menu (pass, per plant card its harvest and every payment of its
+# dearest row, harvest_all) reaches 918 with every coin value in play and ploughs at the options'
+# 20; bids reach 116. ``tables.kernel_tables`` refuses a configuration whose menus could be longer.
+MAX_LEGAL = 1024
 # Policies of the compiled kernels, by code.
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1

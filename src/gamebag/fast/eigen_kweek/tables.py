@@ -34,6 +34,17 @@ def _cheap_key(text: str) -> tuple[int, int, str]:
     return (sum(coins), -len(coins), text)
 
 
+def longest_cultivate_menu(row_lengths: list[int]) -> int:
+    """The most actions a cultivate menu can list, from the payment rows' lengths (``PAY_*`` order):
+    pass, then per plant card either a sow of its longer sow row or its harvest and a plough of its
+    longer plough row, then harvest_all (every payment fitting: a bound, never short)."""
+    per_card = [
+        max(max(row_lengths[c * 2 : c * 2 + 2]), 1 + max(row_lengths[8 + c * 2 : 8 + c * 2 + 2]))
+        for c in range(len(PLANT_COSTS))
+    ]
+    return 2 + sum(per_card)
+
+
 def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
     """``(cfg, acts, pays)`` of a configured Eigen Kweek game."""
     if not isinstance(game, EigenKweek):
@@ -108,6 +119,9 @@ def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
                 found = [index[a] for _, a in context.payments[(kind, cost, price)]]
                 rows.append((kind_code * 8 + c * 2 + int(frank), found))
     width = 2 + max(len(found) for _, found in rows)
+    longest = longest_cultivate_menu([len(found) for _, found in rows])
+    if longest > L.MAX_LEGAL:
+        raise ValueError(f"a cultivate menu may list {longest} actions here; the kernels hold {L.MAX_LEGAL}")
     pays = np.full((2 * L.PAY_ROWS, width), -1, np.int64)
     for row_index, listed in rows:
         # The least value of a payment: a player holding less can pay none of them.
