@@ -12,10 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from gamebag.fast.eigen_kweek.cards import (
-    active,
-    take_from_pot,
-)
+from gamebag.fast.eigen_kweek.cards import take_from_pot
 from gamebag.fast.eigen_kweek.layout import (
     A_COST,
     A_KIND,

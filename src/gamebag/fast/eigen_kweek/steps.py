@@ -493,6 +493,8 @@ class KweekStepBatch(StepBatch):
 
     def reset_done(self) -> npt.NDArray[np.bool_]:
         self._require_started()
+        if not self._done.any():  # most steps end no game
+            return np.zeros(self.num_envs, np.bool_)
         finished = self.done()
         count = int(finished.sum())
         if count:
@@ -508,7 +510,7 @@ class KweekStepBatch(StepBatch):
     def step(self, actions: npt.NDArray[np.int64]) -> None:
         self._require_started()
         moves = np.asarray(actions)
-        if moves.shape != (self.num_envs, self.num_players) or not np.issubdtype(moves.dtype, np.integer):
+        if moves.shape != (self.num_envs, self.num_players) or moves.dtype.kind not in "iu":
             raise ValueError(
                 f"actions must be an integer array of shape ({self.num_envs}, {self.num_players}), "
                 f"not {moves.dtype} {moves.shape}"
@@ -560,7 +562,7 @@ class KweekStepBatch(StepBatch):
     def policy_actions(self, agents: Sequence[str]) -> npt.NDArray[np.int64]:
         self._require_started()
         codes, masks, net = self._lineup(agents)
-        out = np.zeros((self.num_envs, self.num_players), np.int64)
+        out = np.empty((self.num_envs, self.num_players), np.int64)  # ``policy_moves`` writes every entry
         policy_moves(
             self._states, self.cfg, self.acts, self.pays, codes, masks, self._keys, self._counters,
             net.values, net.shape, out, self._known,
