@@ -264,6 +264,11 @@ def test_policies_of_another_observation_layout_are_refused(tmp_path: Path) -> N
     assert message is not None and "layout 1 (29 features)" in message and f"layout 2 ({OBSERVATION_SIZE}" in message
     assert layout_mismatch(_random_policy("catch-a-dragon", 2, 0), game) is not None  # no layout recorded: 1
     assert layout_mismatch(shipped.policy, game) is None
+    weights, bias = shipped.policy.layers[-1]
+    narrower = NumpyPolicy((*shipped.policy.layers[:-1], (weights[:, :70], bias[:70])), shipped.policy.meta)
+    assert layout_mismatch(narrower, game) == (
+        "the catch-a-dragon policy chooses among 70 actions, but this game has 76: train a new one with gamebag train"
+    )
     path = tmp_path / "old.npz"
     save_policy(path, old)
     result = CliRunner().invoke(app, ["train", "catch-a-dragon", "--steps", "1000", "--init", str(path)])

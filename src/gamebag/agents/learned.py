@@ -114,14 +114,23 @@ def layout_version(policy: NumpyPolicy) -> int:
 
 
 def layout_mismatch(policy: NumpyPolicy, game: Game[Any, Any, Any]) -> str | None:
-    """Why ``policy`` cannot read ``game``'s observations, or None when it can.
+    """Why ``policy`` cannot read ``game``'s observations or name its actions, or None when it can.
 
-    A policy's first layer's width is the observation size it reads.
+    A policy's first layer's width is the observation size it reads, its last layer's the number
+    of actions it chooses among.
     """
     wanted = observation_layout(game)
     given = {"version": layout_version(policy), "size": int(policy.layers[0][0].shape[0])}
     if given == wanted:
-        return None
+        # One output per action of ``all_actions()``: a network of another width would read or
+        # write past the game's actions (the compiled engines index its outputs by action).
+        outputs, actions = int(policy.layers[-1][0].shape[1]), len(game.all_actions())
+        if outputs == actions:
+            return None
+        return (
+            f"the {game.game_id} policy chooses among {outputs} actions, but this game has {actions}: "
+            "train a new one with gamebag train"
+        )
     return (
         f"the {game.game_id} policy was trained on observation layout {given['version']} "
         f"({given['size']} features), but this gamebag's {game.game_id} observation is layout "
