@@ -224,9 +224,10 @@ def step_games(
             else:
                 joint[p] = a if acting(s, cfg, p) else -1
         apply_moves(s, cfg, acts, joint, w)
-        ctr[0] = counters[e]
-        to_decision(s, cfg, keys[e], ctr, w)
-        counters[e] = ctr[0]
+        if s[REC_READY] != 0 or is_chance(s):  # most moves lead straight to the next decision: no call
+            ctr[0] = counters[e]
+            to_decision(s, cfg, keys[e], ctr, w)
+            counters[e] = ctr[0]
         if s[STEP] == ST_OVER:
             done[e] = True
             winners = 0
