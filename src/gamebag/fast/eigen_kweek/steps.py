@@ -415,7 +415,8 @@ def learner_moves(
             if acting_before[e]:
                 joint[seat] = chosen[e]
             apply_moves(s, cfg, acts, joint, w)
-            to_decision(s, cfg, keys[e], ctr, w)
+            if s[REC_READY] != 0 or is_chance(s):
+                to_decision(s, cfg, keys[e], ctr, w)
             if s[STEP] == ST_OVER:
                 winners = 0
                 for p in range(n):
