@@ -471,7 +471,8 @@ def reveal_step(s: Row, cfg: Config, acts: Ints, moves: Ints, step: int, w: Ints
         if card < 0:
             continue
         s[HELD + p] = -1
-        card_revealed(s, cfg, p, card)
+        if cfg[C_TRACK_KNOWLEDGE]:  # whole games without a learned seat keep no knowledge: no call
+            card_revealed(s, cfg, p, card)
         if kind == K_PLAY:
             append_play(s, p, card, s[PHASE], step, 0, 0)
         elif kind == K_BLOCK:

@@ -295,7 +295,8 @@ def apply_chance(s: Row, cfg: Config, outcome: int, w: Ints) -> None:  # pragma:
         resolve_queue(s, cfg, w)
     else:
         apply_lucien_draw(s, cfg, outcome)
-    settle(s, cfg, w)
+    if s[STEP] == X_CLOSE:  # only a window that opened with no card held needs closing: no call otherwise
+        settle(s, cfg, w)
 
 
 @inlined_helper
@@ -342,7 +343,8 @@ def apply_moves(s: Row, cfg: Config, acts: Ints, moves: Ints, w: Ints) -> None: 
                 t1 = acts[a, A_COST]
             aim(s, seat, card, t1, t2)
             name_targets(s, cfg, w)
-    settle(s, cfg, w)
+    if s[STEP] == X_CLOSE:  # only a window that opened with no card held needs closing: no call otherwise
+        settle(s, cfg, w)
 
 
 @helper
