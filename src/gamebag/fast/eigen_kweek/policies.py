@@ -104,11 +104,6 @@ _HARM = np.array([HARM.get(name, 0.0) for name in CARD_NAMES])
 
 # ---- menus -----------------------------------------------------------------------------------
 @helper
-def played_unblocked(s: Row, seat: int, card: int) -> bool:  # pragma: no cover - compiled
-    return bool((played_cards(s, seat) >> card) & 1)
-
-
-@helper
 def played_cards(s: Row, seat: int) -> int:  # pragma: no cover - compiled
     """The cards ``seat`` played this round and that were not blocked, as a bit mask (one pass)."""
     cards = 0

@@ -60,7 +60,7 @@ from gamebag.fast.eigen_kweek.layout import (
 from gamebag.fast.eigen_kweek.learned import LEARNED_CODE, Net, pick
 from gamebag.fast.eigen_kweek.observe import OBSERVATION_SIZE, observe_row
 from gamebag.fast.eigen_kweek.phases import new_game
-from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coins, played_cards, played_unblocked
+from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coins, played_cards
 from gamebag.fast.eigen_kweek.tables import kernel_tables
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.memory import prefetch_row
@@ -100,7 +100,7 @@ def cultivate_legal(s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: in
         for c in range(4):
             if s[board + c] > 0:
                 loaded = True
-        return loaded and played_unblocked(s, seat, JOS)
+        return loaded and (played_cards(s, seat) >> JOS) & 1 == 1
     if kind not in (K_HARVEST, K_SOW, K_PLOUGH):
         return False
     c = acts[a, A_COST]
