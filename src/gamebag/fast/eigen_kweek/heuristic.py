@@ -386,15 +386,8 @@ def heuristic_choice(
             if s[WINDOW_STEP] == 1 and worth_playing(s, cfg, seat, card):
                 return int(cfg[C_A_PLAY + card])
             return int(cfg[C_A_PASS])
-    return decide(s, cfg, acts, pays, seat, abstain, key, ctr, w)
-
-
-@helper
-def decide(
-    s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
-) -> int:  # pragma: no cover - compiled
-    """``heuristic_choice`` at every step but a window step holding a card of one phase."""
-    step = s[STEP]
+    # The steps whose handlers list no menu are called from here, not through ``decide``: one call
+    # less for most of the other decisions (every call passes each array as seven words).
     if step == ST_BID:
         return bid(s, cfg, seat, key, ctr)
     if step == ST_CULTIVATE:  # no cultivate action is abstained from, and the handler lists nothing
@@ -403,6 +396,15 @@ def decide(
         return choose_card(s, cfg, cfg[C_A_CHOOSE], seat, abstain, key, ctr)
     if step == ST_CORNER:
         return corner(s, cfg, seat, key, ctr)
+    return decide(s, cfg, acts, pays, seat, abstain, key, ctr, w)
+
+
+@helper
+def decide(
+    s: Row, cfg: Config, acts: Ints, pays: Ints, seat: int, abstain: int, key: np.uint64, ctr: UInts, w: Ints
+) -> int:  # pragma: no cover - compiled
+    """``heuristic_choice`` at the steps whose handlers read a menu: windows (JULITA, DEN OLLANDER),
+    the named targets, RIA's choice and direction, and keep or hand in."""
     if abstain == 0:
         m = menu(s, cfg, acts, pays, seat, w, W_FILTER)
         if m == 0:
