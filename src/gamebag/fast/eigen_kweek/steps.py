@@ -64,7 +64,7 @@ from gamebag.fast.eigen_kweek.policies import coin_value, fits, menu, packed_coi
 from gamebag.fast.eigen_kweek.tables import kernel_tables
 from gamebag.fast.learner import first_refused_choice
 from gamebag.fast.memory import prefetch_row
-from gamebag.fast.rng import game_key, helper, run_key
+from gamebag.fast.rng import game_key, helper, inlined_helper, run_key
 
 Int32s = npt.NDArray[np.int32]
 Int64s = npt.NDArray[np.int64]
@@ -171,6 +171,19 @@ AHEAD = 4
 NOT_ACTING = -2
 
 
+@inlined_helper
+def all_known(moves: Int64s, known: Int64s, e: int, n: int) -> bool:  # pragma: no cover - compiled
+    """Whether every seat's action in env ``e`` is what the compiled policies chose there (or the
+    seat does not act): computed without a branch per seat, as which seats act varies from env
+    to env and a branch on it would be mispredicted."""
+    known_all = True
+    for p in range(n):
+        a = moves[e, p]
+        k = known[e, p]
+        known_all &= (k == NOT_ACTING) | ((a >= 0) & (a == k))
+    return known_all
+
+
 @numba.njit(cache=True)
 def step_games(
     states: Int32s,
@@ -195,11 +208,13 @@ def step_games(
     n = cfg[C_PLAYERS]
     w = np.zeros(SCRATCH, np.int64)
     for e in range(states.shape[0]):
+        if all_known(moves, known, e, n):
+            continue  # known without reading the position: a step of policy moves reads no row here
         for p in range(n):
             a = moves[e, p]
             k = known[e, p]
             if k == NOT_ACTING or (a >= 0 and a == k):
-                continue  # known without reading the position: a step of policy moves reads no row here
+                continue
             s = states[e]
             if s[STEP] == ST_OVER:
                 break
@@ -214,15 +229,19 @@ def step_games(
             rewards[e, p] = 0.0
         if s[STEP] == ST_OVER:
             continue
-        for p in range(n):
-            a = moves[e, p]
-            k = known[e, p]
-            if k == NOT_ACTING:
-                joint[p] = -1
-            elif a >= 0 and a == k:
-                joint[p] = a
-            else:
-                joint[p] = a if acting(s, cfg, p) else -1
+        if all_known(moves, known, e, n):
+            for p in range(n):
+                joint[p] = max(known[e, p], -1)  # the policy's action, or -1 for NOT_ACTING
+        else:
+            for p in range(n):
+                a = moves[e, p]
+                k = known[e, p]
+                if k == NOT_ACTING:
+                    joint[p] = -1
+                elif a >= 0 and a == k:
+                    joint[p] = a
+                else:
+                    joint[p] = a if acting(s, cfg, p) else -1
         apply_moves(s, cfg, acts, joint, w)
         if s[REC_READY] != 0 or is_chance(s):  # most moves lead straight to the next decision: no call
             ctr[0] = counters[e]
