@@ -165,6 +165,42 @@ def reset_games(
             to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
 
 
+@numba.njit(cache=True)
+def restart_finished(
+    states: Int32s,
+    cfg: Int64s,
+    run: np.uint64,
+    done: Bools,
+    index: Int64s,
+    next_index: int,
+    keys: UInt64s,
+    counters: UInt64s,
+    rewards: Floats,
+    finished: Bools,
+) -> int:  # pragma: no cover - compiled
+    """``StepBatch.reset_done`` in one call: each finished game (``done``, copied into ``finished``)
+    starts the run's next game, numbered in env order from ``next_index``; returns the next number.
+
+    The same restarts as ``reset_games`` over the finished games (a training loop calls this every
+    step, and a few games end in each: one call instead of several NumPy operations and a kernel).
+    """
+    w = np.zeros(SCRATCH, np.int64)
+    for e in range(states.shape[0]):
+        finished[e] = done[e]
+        if not done[e]:
+            continue
+        index[e] = next_index
+        next_index += 1
+        done[e] = False
+        keys[e] = game_key(run, index[e])
+        counters[e] = 0
+        new_game(states[e], cfg)
+        to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
+        for p in range(rewards.shape[1]):
+            rewards[e, p] = 0.0
+    return next_index
+
+
 # How many rows ahead of the one being worked on the passes over a batch prefetch.
 AHEAD = 4
 # ``known[env, seat]`` of a seat that does not act, where the policies chose for the position.
@@ -516,16 +552,12 @@ class KweekStepBatch(StepBatch):
         self._require_started()
         if not self._done.any():  # most steps end no game
             return np.zeros(self.num_envs, np.bool_)
-        finished = self.done()
-        count = int(finished.sum())
-        if count:
-            self._index[finished] = np.arange(self._next_index, self._next_index + count, dtype=np.int64)
-            self._next_index += count
-            self._moved += 1
-            reset_games(
-                self._states, self.cfg, self._run, finished, self._index, self._keys, self._counters, self._done
-            )
-            self._rewards[finished] = 0.0
+        finished = np.empty(self.num_envs, np.bool_)
+        self._moved += 1
+        self._next_index = restart_finished(
+            self._states, self.cfg, self._run, self._done, self._index, self._next_index, self._keys,
+            self._counters, self._rewards, finished,
+        )  # fmt: skip
         return finished
 
     def step(self, actions: npt.NDArray[np.int64]) -> None:
