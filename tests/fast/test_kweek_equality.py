@@ -134,6 +134,34 @@ def test_card_records_and_step_batch_play_the_same_games() -> None:
     assert np.array_equal(rewards, result.returns)
 
 
+
+def test_restarted_games_are_the_runs_next_games() -> None:
+    """``reset_done`` returns the finished games, numbers their next games in env order after the
+    batch's first ones, and each restarted game is the whole-game kernel's game of that number."""
+    game = gamebag.make("eigen-kweek", 3)
+    agents = ["heuristic", "random", "heuristic:abstain=KEUN"]
+    batch = EigenKweekEngine().step_batch(game, 6)
+    batch.reset("restarts", first_index=2)
+    next_index = 8
+    finished: dict[int, list[float]] = {}
+    for _ in range(5000):
+        batch.step(batch.policy_actions(agents))
+        done, indices, rewards = batch.done(), batch.game_indices(), batch.rewards()
+        for env in np.flatnonzero(done):
+            finished[int(indices[env])] = rewards[env].tolist()
+        restarted = batch.reset_done()
+        assert np.array_equal(restarted, done) and not batch.done().any()
+        count = int(done.sum())
+        assert np.array_equal(batch.game_indices()[done], np.arange(next_index, next_index + count))
+        assert np.array_equal(batch.game_indices()[~done], indices[~done])
+        next_index += count
+        if len(finished) >= 24:
+            break
+    assert max(finished) >= 14  # games that began with a restart
+    played = EigenKweekEngine().play(game, agents, "restarts", 2, max(finished) + 1)
+    for index, rewards in finished.items():
+        assert rewards == pytest.approx(played.returns[index - 2].tolist())
+
 def test_playout_from_a_rules_engine_position() -> None:
     game = gamebag.make("eigen-kweek", 3)
     state = game.initial_state()
