@@ -134,7 +134,6 @@ def test_card_records_and_step_batch_play_the_same_games() -> None:
     assert np.array_equal(rewards, result.returns)
 
 
-
 def test_restarted_games_are_the_runs_next_games() -> None:
     """``reset_done`` returns the finished games, numbers their next games in env order after the
     batch's first ones, and each restarted game is the whole-game kernel's game of that number."""
@@ -161,6 +160,7 @@ def test_restarted_games_are_the_runs_next_games() -> None:
     played = EigenKweekEngine().play(game, agents, "restarts", 2, max(finished) + 1)
     for index, rewards in finished.items():
         assert rewards == pytest.approx(played.returns[index - 2].tolist())
+
 
 def test_playout_from_a_rules_engine_position() -> None:
     game = gamebag.make("eigen-kweek", 3)
