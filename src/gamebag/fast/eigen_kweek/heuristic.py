@@ -18,7 +18,6 @@ from gamebag.fast.eigen_kweek.layout import (
     A_COST,
     A_KIND,
     A_NUMBER,
-    A_PACKED,
     A_SEAT,
     BERNARD_TARGET,
     BOARDS,
@@ -50,7 +49,9 @@ from gamebag.fast.eigen_kweek.layout import (
     K_PLAY,
     K_TAKE,
     OLLANDER,
+    PAY_FIRST,
     PAY_ROWS,
+    PAY_STEP,
     PHASE,
     POLICY_HEURISTIC,
     RIA_CARD,
@@ -197,9 +198,9 @@ def cheapest_payment(acts: Ints, pays: Ints, row: int, coins: int, wealth: int) 
     if wealth < pays[row, 1]:
         return -1
     for i in range(pays[PAY_ROWS + row, 0]):  # the same payments, cheapest first
-        a = pays[PAY_ROWS + row, 2 + i]
-        if fits(coins, acts[a, A_PACKED]):
-            return int(a)
+        at = PAY_FIRST + PAY_STEP * i
+        if fits(coins, pays[PAY_ROWS + row, at + 1]):
+            return int(pays[PAY_ROWS + row, at])
     return -1
 
 

@@ -169,7 +169,12 @@ KIND_NAMES = (
     "choose", "pass", "play", "block", "take", "ria_draw", "ria_skip", "ria", "keun", "griet", "rob", "bernard",
     "bid", "corner", "sow", "plough", "harvest", "harvest_all", "keep", "hand_in",
 )  # fmt: skip
-# ---- payment table: row (kind * 8 + cost index * 2 + frank), column 0 the count, then action indices
+# ---- payment table: row (kind * 8 + cost index * 2 + frank), column 0 the count, column 1 the least
+# value of a payment, then per payment its action index (column PAY_FIRST + PAY_STEP * i) and its
+# coins packed as ``A_PACKED`` packs them (the next column): the menus read a row from start to end,
+# not an action table row per payment.
+PAY_FIRST = 2
+PAY_STEP = 2
 PAY_SOW = 0
 PAY_PLOUGH = 1
 PAY_ROWS = 16  # row PAY_ROWS + r: row r's actions cheapest first (``A_CHEAP``)

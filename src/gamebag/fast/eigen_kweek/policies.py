@@ -18,7 +18,6 @@ import numpy.typing as npt
 from gamebag.fast.eigen_kweek.cards import list_targets, window_menu
 from gamebag.fast.eigen_kweek.kernel import acting
 from gamebag.fast.eigen_kweek.layout import (
-    A_PACKED,
     ALPHA_RANK,
     BERNARD,
     BIDS,
@@ -61,6 +60,8 @@ from gamebag.fast.eigen_kweek.layout import (
     P_CARD,
     P_SEAT,
     PASTOOR,
+    PAY_FIRST,
+    PAY_STEP,
     PHASE,
     PLAY_WIDTH,
     PLAYS,
@@ -144,9 +145,8 @@ def add_payments(
         return count
     for i in range(pays[row, 0]):
         # Written whether it fits or not, and kept only if it does: no branch to mispredict.
-        a = pays[row, 2 + i]
-        w[at + count] = a
-        count += fits(coins, acts[a, A_PACKED])
+        w[at + count] = pays[row, PAY_FIRST + PAY_STEP * i]
+        count += fits(coins, pays[row, PAY_FIRST + PAY_STEP * i + 1])
     return count
 
 

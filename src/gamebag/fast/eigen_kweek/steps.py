@@ -44,6 +44,8 @@ from gamebag.fast.eigen_kweek.layout import (
     K_PLOUGH,
     K_SOW,
     MAX_SEATS,
+    PAY_FIRST,
+    PAY_STEP,
     REC_READY,
     RULES_WIDTH,
     SACK,
@@ -119,7 +121,7 @@ def cultivate_legal(s: Int32s, cfg: Int64s, acts: Int64s, pays: Int64s, seat: in
     if coin_value(s, seat) < pays[row, 1] or not fits(packed_coins(s, seat), acts[a, A_PACKED]):
         return False
     for i in range(pays[row, 0]):  # noqa: SIM110 - numba compiles loops, not generators
-        if pays[row, 2 + i] == a:
+        if pays[row, PAY_FIRST + PAY_STEP * i] == a:
             return True
     return False
 

@@ -4,7 +4,7 @@
 action table (one row per action of ``all_actions()``, in its order, so an action's
 index is the same in the kernels and in the rules engine) and the payment table (the
 rules engine's cultivate menus, per plant card, kind and FRANK: the count, the least
-value of a payment, then the actions; ``PAY_ROWS`` rows further down the same menus
+value of a payment, then the actions, each with its packed coins; ``PAY_ROWS`` rows further down the same menus
 cheapest first, by the heuristic's ``_cheapest`` key). ``row_from_state``
 writes a rules-engine position into a kernel row, for the equality tests and for
 search playouts that start from a rules-engine state.
@@ -118,7 +118,7 @@ def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
                 price = config.price(kind, cost, frank)
                 found = [index[a] for _, a in context.payments[(kind, cost, price)]]
                 rows.append((kind_code * 8 + c * 2 + int(frank), found))
-    width = 2 + max(len(found) for _, found in rows)
+    width = L.PAY_FIRST + L.PAY_STEP * max(len(found) for _, found in rows)
     longest = longest_cultivate_menu([len(found) for _, found in rows])
     if longest > L.MAX_LEGAL:
         raise ValueError(f"a cultivate menu may list {longest} actions here; the kernels hold {L.MAX_LEGAL}")
@@ -130,7 +130,9 @@ def kernel_tables(game: Any) -> tuple[Ints, Ints, Ints]:
         for at, order in ((row_index, listed), (L.PAY_ROWS + row_index, cheap_first)):
             pays[at, 0] = len(order)
             pays[at, 1] = least
-            pays[at, 2 : 2 + len(order)] = order
+            for i, a in enumerate(order):
+                pays[at, L.PAY_FIRST + L.PAY_STEP * i] = a
+                pays[at, L.PAY_FIRST + L.PAY_STEP * i + 1] = acts[a, L.A_PACKED]
     return cfg, acts, pays
 
 
