@@ -128,9 +128,8 @@ def tie_break(w: Ints, count: int, key: np.uint64, ctr: UInts) -> int:  # pragma
 
 @helper
 def action_key(s: Row, cfg: Config, acts: Ints, me: int, step: int, a: int) -> float:  # pragma: no cover - compiled
-    """The key ``_best`` ranks action ``a`` by at ``step`` (tuples as numbers that order alike)."""
-    if step == ST_CHOOSE:
-        return card_value(s, cfg, me, acts[a, A_CARD])
+    """The key ``_best`` ranks action ``a`` by at ``step`` (tuples as numbers that order alike): the
+    steps ``decide`` ranks menus at (the deal's choice and the corners have handlers of their own)."""
     if step == ST_WINDOW:
         if acts[a, A_KIND] == K_BLOCK:
             return float(HARM[acts[a, A_CARD]])
@@ -143,13 +142,7 @@ def action_key(s: Row, cfg: Config, acts: Ints, me: int, step: int, a: int) -> f
         return float(cfg[C_CAPACITY + c] - tokens_on(s, me, c))
     if step == ST_ROB:
         return float(acts[a, A_NUMBER] * 64 + coin_count(s, acts[a, A_SEAT]))
-    if step == ST_BERNARD:
-        return float(strength(s, acts[a, A_SEAT]))
-    # ST_CORNER
-    total = 0
-    for v in range(VALUES):
-        total += s[CORNER_COINS + acts[a, A_NUMBER] * VALUES + v]
-    return float(total)
+    return float(strength(s, acts[a, A_SEAT]))  # ST_BERNARD
 
 
 @helper
@@ -427,7 +420,7 @@ def decide(
     if m == 1:
         return int(w[W_FILTER])
     step = s[STEP]
-    if step in (ST_CHOOSE, ST_KEUN, ST_GRIET, ST_ROB, ST_BERNARD, ST_CORNER):
+    if step in (ST_KEUN, ST_GRIET, ST_ROB, ST_BERNARD):
         return best_of(s, cfg, acts, seat, step, w, m, -1, key, ctr)
     if step == ST_WINDOW:
         if has_kind(acts, w, m, K_BLOCK):

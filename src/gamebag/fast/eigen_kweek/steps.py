@@ -147,27 +147,6 @@ def is_legal(
 
 
 @numba.njit(cache=True)
-def reset_games(
-    states: Int32s,
-    cfg: Int64s,
-    run: np.uint64,
-    which: Bools,
-    index: Int64s,
-    keys: UInt64s,
-    counters: UInt64s,
-    done: Bools,
-) -> None:  # pragma: no cover - compiled
-    w = np.zeros(SCRATCH, np.int64)
-    for e in range(states.shape[0]):
-        if which[e]:
-            done[e] = False
-            keys[e] = game_key(run, index[e])
-            counters[e] = 0
-            new_game(states[e], cfg)
-            to_decision(states[e], cfg, keys[e], counters[e : e + 1], w)
-
-
-@numba.njit(cache=True)
 def restart_finished(
     states: Int32s,
     cfg: Int64s,
@@ -180,11 +159,11 @@ def restart_finished(
     rewards: Floats,
     finished: Bools,
 ) -> int:  # pragma: no cover - compiled
-    """``StepBatch.reset_done`` in one call: each finished game (``done``, copied into ``finished``)
-    starts the run's next game, numbered in env order from ``next_index``; returns the next number.
+    """Each finished game (``done``, copied into ``finished``) starts the run's next game, numbered
+    in env order from ``next_index``; returns the next number. ``reset`` is every game finished.
 
-    The same restarts as ``reset_games`` over the finished games (a training loop calls this every
-    step, and a few games end in each: one call instead of several NumPy operations and a kernel).
+    ``StepBatch.reset_done`` in one call: a training loop calls it every step and a few games end
+    in each, so one compiled pass costs less than NumPy operations around a kernel.
     """
     w = np.zeros(SCRATCH, np.int64)
     for e in range(states.shape[0]):
@@ -542,12 +521,12 @@ class KweekStepBatch(StepBatch):
         if first_index < 0:
             raise ValueError(f"first_index must be 0 or more, not {first_index}")
         self._run = run_key(seed)
-        self._index = np.arange(first_index, first_index + self.num_envs, dtype=np.int64)
-        self._next_index = first_index + self.num_envs
-        every = np.ones(self.num_envs, np.bool_)
+        self._done[:] = True  # every game starts afresh, game ``first_index + env`` in env ``env``
         self._moved += 1
-        reset_games(self._states, self.cfg, self._run, every, self._index, self._keys, self._counters, self._done)
-        self._rewards[:] = 0.0
+        self._next_index = restart_finished(
+            self._states, self.cfg, self._run, self._done, self._index, first_index, self._keys, self._counters,
+            self._rewards, np.empty(self.num_envs, np.bool_),
+        )  # fmt: skip
         self._started = True
 
     def reset_done(self) -> npt.NDArray[np.bool_]:
