@@ -189,15 +189,19 @@ NOT_ACTING = -2
 
 
 @inlined_helper
+def known_move(a: int, k: int) -> bool:  # pragma: no cover - compiled
+    """Whether action ``a`` needs no check: the compiled policies' own choice ``k``, or a seat that does not act."""
+    return (k == NOT_ACTING) | ((a >= 0) & (a == k))
+
+
+@inlined_helper
 def all_known(moves: Int64s, known: Int64s, e: int, n: int) -> bool:  # pragma: no cover - compiled
     """Whether every seat's action in env ``e`` is what the compiled policies chose there (or the
     seat does not act): computed without a branch per seat, as which seats act varies from env
     to env and a branch on it would be mispredicted."""
     known_all = True
     for p in range(n):
-        a = moves[e, p]
-        k = known[e, p]
-        known_all &= (k == NOT_ACTING) | ((a >= 0) & (a == k))
+        known_all &= known_move(moves[e, p], known[e, p])
     return known_all
 
 
@@ -229,8 +233,7 @@ def step_games(
             continue  # known without reading the position: a step of policy moves reads no row here
         for p in range(n):
             a = moves[e, p]
-            k = known[e, p]
-            if k == NOT_ACTING or (a >= 0 and a == k):
+            if known_move(a, known[e, p]):
                 continue
             s = states[e]
             if s[STEP] == ST_OVER:
