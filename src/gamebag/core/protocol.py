@@ -81,6 +81,9 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     # The layout of ``observation_tensor``: a game bumps it whenever the tensor's features change,
     # so that a policy trained on an older layout is refused instead of silently misread.
     observation_version: ClassVar[int] = 1
+    # Whether a lower score is better (golf, Hearts): every consumer of scores (standings, ratings,
+    # margins, leaders, rewards, truncation) reads the direction through ``score_sign``.
+    lower_score_wins: ClassVar[bool] = False
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         self._check_declarations()
@@ -253,6 +256,15 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
             return (0.0,) * self.num_players
         share = 1.0 / len(winners)
         return tuple(share if seat in winners else 0.0 for seat in range(self.num_players))
+
+    def score_sign(self) -> int:
+        """+1 when a higher score is better, -1 when a lower one is (``lower_score_wins``).
+
+        Multiplying a score by it gives a value where higher is always better
+        (``gamebag.core.results.oriented``). A game whose options flip the direction
+        overrides this method (its answer may depend on ``self.options``).
+        """
+        return -1 if self.lower_score_wins else 1
 
     def termination(self, state: StateT) -> Termination | None:
         """Why a finished game ended; ``None`` while it goes on (or if the game does not say)."""

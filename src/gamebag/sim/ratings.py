@@ -1,7 +1,8 @@
 """Skill ratings of agents from finished games (openskill, Plackett-Luce model).
 
 Each game is one update: every seat is a one-player team ranked by its standing
-(share of the win, then score). An agent that fills several seats of one game
+(share of the win, then score in the game's direction: the keys arrive already turned
+by ``Game.score_sign``, see ``gamebag.sim.tournament.standing``). An agent that fills several seats of one game
 (possible with more than two players) moves by the mean of its seats' updates.
 Updates are applied in the order the games are given, so the same games in the
 same order always give the same ratings.
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
+
+from gamebag.core.results import competition_ranks
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class RatedGame:
 
 def places(standing: Sequence[tuple[float, float]]) -> list[int]:
     """1-based places from standing keys (higher is better); equal keys share a place."""
-    return [1 + sum(1 for other in standing if other > mine) for mine in standing]
+    return competition_ranks(standing)
 
 
 def rate_games(agents: Sequence[str], games: Iterable[RatedGame]) -> list[Rating]:

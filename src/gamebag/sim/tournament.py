@@ -4,8 +4,9 @@
   games, seats alternated. With N > 2 players, every seat mix (every multiset of
   N agents from the field holding at least two different agents) plays
   ``games`` games, its seat order rotated one step each game.
-* Standing. A seat's standing is its share of the win, then its score; it ranks
-  the seats of a game for the ratings and decides "ahead of" for the matrix.
+* Standing. A seat's standing is its share of the win, then its score in the game's
+  direction (``Game.score_sign``: a lower score is better where the game says so); it
+  ranks the seats of a game for the ratings and decides "ahead of" for the matrix.
 * Win-rate matrix. Cell (i, j) is how often agent i finished ahead of agent j in
   the games where both played (ties count one half; when an agent fills several
   seats, a game counts once, as the mean over seat pairs), with a 95% Wilson
@@ -46,6 +47,7 @@ import gamebag
 from gamebag.agents.registry import make_agent, parse_spec
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
+from gamebag.core.results import oriented
 from gamebag.core.rng import derive_rng, derive_seed
 from gamebag.fast import engine_for, unavailable_reason
 from gamebag.sim.play import play_game
@@ -156,7 +158,8 @@ class TournamentResult:
             "agents": list(names),
             "matchups": [[names[a] for a in mix] for mix in self.matchups],
             "win_rate_matrix": [[cell.to_json() if cell else None for cell in row] for row in self.matrix],
-            "win_rate_meaning": "row agent finishing ahead of column agent (share of the win, then score); "
+            "win_rate_meaning": "row agent finishing ahead of column agent (share of the win, then score, "
+            "lower first where the game's lowest score wins); "
             "ties count one half",
             "ratings": [r.to_json() for r in self.ratings],
             "ladder": self.ladder.to_json() if self.ladder else None,
@@ -284,8 +287,10 @@ class _Batch:
     fallback: bool = True  # whether a failing fast engine hands the batch to the rules engine
 
 
-def _standing(returns: Sequence[float], scores: Sequence[float]) -> tuple[tuple[float, float], ...]:
-    return tuple((float(r), float(s)) for r, s in zip(returns, scores, strict=True))
+def standing(returns: Sequence[float], scores: Sequence[float], sign: int) -> tuple[tuple[float, float], ...]:
+    """Each seat's standing key, higher is better: its share of the win, then its score turned by
+    ``sign`` (the game's ``score_sign()``), so a lowest-score-wins game ranks low scores first."""
+    return tuple((float(r), s) for r, s in zip(returns, oriented(scores, sign), strict=True))
 
 
 def _play_batch(batch: _Batch) -> tuple[list[GameOutcome], str | None]:
@@ -312,7 +317,8 @@ def _play_batch_fast(batch: _Batch) -> list[GameOutcome]:
         shift = k % n
         seats = tuple(batch.lineup[(seat + shift) % n] for seat in range(n))
         played = fast.play(game, [batch.specs[i] for i in seats], seed, k, k + 1)
-        out.append(GameOutcome(seats, _standing(played.returns[0].tolist(), played.scores[0].tolist())))
+        keys = standing(played.returns[0].tolist(), played.scores[0].tolist(), game.score_sign())
+        out.append(GameOutcome(seats, keys))
     return out
 
 
@@ -320,6 +326,7 @@ def _play_batch_stepped(batch: _Batch) -> list[GameOutcome]:
     """``_play_batch_fast`` with ``learned`` seats: each seat rotation's games in one step batch."""
     game = gamebag.make(batch.game, batch.players, **batch.options)
     n = batch.players
+    sign = game.score_sign()
     played: dict[int, GameOutcome] = {}
     for shift in range(n):
         first = batch.start + (shift - batch.start) % n  # the batch's first game of this rotation
@@ -335,7 +342,7 @@ def _play_batch_stepped(batch: _Batch) -> list[GameOutcome]:
             first // n + len(games),
         )
         for row, k in enumerate(games):
-            played[k] = GameOutcome(seats, _standing(rows.returns[row].tolist(), rows.scores[row].tolist()))
+            played[k] = GameOutcome(seats, standing(rows.returns[row].tolist(), rows.scores[row].tolist(), sign))
     return [played[k] for k in range(batch.start, batch.stop)]
 
 
@@ -350,7 +357,7 @@ def _play_batch_rules(batch: _Batch) -> list[GameOutcome]:
         played = play_game(
             game, [agents[i] for i in seats], derive_rng(batch.seed, *batch.seed_path, k), keep_record=False
         )
-        out.append(GameOutcome(seats, _standing(played.returns, played.scores)))
+        out.append(GameOutcome(seats, standing(played.returns, played.scores, game.score_sign())))
     return out
 
 
