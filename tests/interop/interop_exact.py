@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from gamebag.core.protocol import Game, NodeKind
-from gamebag.interop.common import leaders_share
+from gamebag.core.results import leaders_share
 
 
 def _share(values: tuple[float, ...], seat: int) -> Fraction:
@@ -27,7 +27,7 @@ def cut_off_share(game: Game[Any, Any, Any], state: Any, seat: int) -> Fraction:
     """The seat's share when play stops at ``state``: the result if over, else highest score wins."""
     if game.is_terminal(state):
         return _share(game.returns(state), seat)
-    return _share(leaders_share(game.scores(state)), seat)
+    return _share(leaders_share(game.scores(state), game.score_sign()), seat)
 
 
 def one_grab_matrix(game: Game[Any, Any, Any], state: Any) -> list[list[Fraction]]:

@@ -23,7 +23,7 @@ from conftest import configurations
 from gamebag.core.errors import OptionError, PlayerCountError
 from gamebag.core.protocol import NodeKind
 from gamebag.interop import openspiel_game
-from gamebag.interop.common import leaders_share
+from gamebag.core.results import leaders_share
 from gamebag.interop.openspiel_game import GamebagSpielState, load, spiel_name, start_string
 
 CONFIGS = configurations()
@@ -194,7 +194,7 @@ def test_max_game_length_stops_with_the_highest_score_winning() -> None:
     assert decisions <= 3
     core = state.track.config.game
     if not core.is_terminal(state.track.state):
-        assert state.returns() == list(leaders_share(core.scores(state.track.state)))
+        assert state.returns() == list(leaders_share(core.scores(state.track.state), core.score_sign()))
     assert sum(state.returns()) == pytest.approx(1.0)
 
 

@@ -8,9 +8,10 @@ Everything here works on the core protocol only (``gamebag.make`` and the
 * ``Table`` is one game in progress for the reinforcement-learning adapters:
   chance resolved with a seeded generator, joint actions applied, rewards
   computed (``"win"``: the game's returns at the end; ``"score"``: the change in
-  each seat's score), illegal actions handled by a named policy, and an optional
+  each seat's score, turned by ``Game.score_sign`` so that a point a lowest-score-wins
+  game counts against a seat is a negative reward), illegal actions handled by a named policy, and an optional
   step limit;
-* small functions for observation strings and score-based shares.
+* small functions for observation strings (score-based shares: ``gamebag.core.results``).
 
 Nothing here imports Gymnasium, PettingZoo or OpenSpiel.
 """
@@ -64,14 +65,6 @@ def observation_string(game: Game[Any, Any, Any], state: Any, player: int) -> st
 def public_string(game: Game[Any, Any, Any], state: Any) -> str:
     """The spectator's view as canonical JSON."""
     return canonical_json(game.public_view(state))
-
-
-def leaders_share(scores: Sequence[float]) -> tuple[float, ...]:
-    """Each seat's share of a win given to the highest score (ties share equally)."""
-    best = max(scores)
-    leaders = [seat for seat, score in enumerate(scores) if score == best]
-    share = 1.0 / len(leaders)
-    return tuple(share if seat in leaders else 0.0 for seat in range(len(scores)))
 
 
 def plain_text(markup: str) -> str:
@@ -393,8 +386,9 @@ class Table:
 
     def _rewards(self, before: Any, after: Any) -> tuple[float, ...]:
         if self.reward_mode == "score":
+            sign = self.game.score_sign()
             old, new = self.game.scores(before), self.game.scores(after)
-            return tuple(float(n - o) for n, o in zip(new, old, strict=True))
+            return tuple(float(sign * (n - o)) for n, o in zip(new, old, strict=True))
         if self._terminal:
             return tuple(float(r) for r in self.game.returns(after))
         return (0.0,) * self.num_players

@@ -20,7 +20,7 @@ seat (a float32 ``Box`` bounded by [0, 1]); the action is an index into
 
 Rewards and limits are those of ``gamebag.interop.common.Table``: ``"win"`` (the
 seat's share of the win at the end) or ``"score"`` (the change in the seat's
-score since its previous step); an illegal index ends the episode with
+score since its previous step, negated where the game's lowest score wins); an illegal index ends the episode with
 ``illegal_reward`` under ``illegal_action="lose"`` (the default, so generic
 learners that ignore the mask still run) or raises under ``"raise"``;
 ``max_steps`` truncates after that many decision nodes.

@@ -18,7 +18,8 @@ import pyspiel
 import gamebag
 from gamebag.core.errors import IllegalActionError, OptionError
 from gamebag.core.protocol import Game, NodeKind
-from gamebag.interop.common import ActionCodec, canonical_json, leaders_share, observation_string
+from gamebag.core.results import leaders_share
+from gamebag.interop.common import ActionCodec, canonical_json, observation_string
 from gamebag.interop.openspiel_config import (
     ADAPTER_PARAMETERS,
     CHANCE_CACHE_SIZE,
@@ -320,7 +321,8 @@ class Track:
         if game.is_terminal(self.state):
             return [float(r) for r in game.returns(self.state)]
         if self.truncated:
-            return list(leaders_share(game.scores(self.state)))
+            # Stopped before the rules' end: the best score in the game's direction takes the win.
+            return list(leaders_share(game.scores(self.state), game.score_sign()))
         return [0.0] * self.config.num_players
 
     # ---- chance ------------------------------------------------------------------------

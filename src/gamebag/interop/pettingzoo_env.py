@@ -25,7 +25,7 @@ their action, any integer or ``None``, is ignored), so PettingZoo's
 
 Rewards: ``reward="win"`` gives each seat its share of the win at the end (1/k
 for each of k winners); ``reward="score"`` gives each step's change in each
-seat's score. An illegal action index ends the game under
+seat's score (negated where the game's lowest score wins). An illegal action index ends the game under
 ``illegal_action="lose"`` (the seat gets ``illegal_reward``, the others 0, and
 its ``info`` says why) or raises ``IllegalActionError`` under ``"raise"``.
 ``max_steps`` truncates an episode after that many decision nodes.

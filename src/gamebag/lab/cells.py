@@ -61,6 +61,10 @@ class Cell:
     def make_game(self) -> Game[Any, Any, Any]:
         return gamebag.make(self.game, self.players, **self.options)
 
+    def score_sign(self) -> int:
+        """The configured game's score direction: +1 when higher is better, -1 when lower is."""
+        return self.make_game().score_sign()
+
     def uses_defaults(self) -> bool:
         """Whether every option given is the game's default (so this cell plays the game as published)."""
         defaults = gamebag.make(self.game, self.players).options

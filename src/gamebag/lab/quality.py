@@ -7,7 +7,9 @@ After Ludii's game metrics, Browne's aesthetic criteria and Duersch, Lambrecht a
   ``lead_changes`` (times the sole leader changes, at round ends, per game), ``comeback_rate``
   (games where the sole leader at half-length does not win), ``decisiveness`` (the winner's
   margin over the runner-up as a share of the winner's score), ``forced_share`` (decisions with
-  one legal choice) and ``decisions_per_game``;
+  one legal choice) and ``decisions_per_game``. The leader holds the best score in the game's
+  direction (``Game.score_sign``: the lowest where the lowest score wins), and there the margin
+  is a share of the runner-up's score (``gamebag.core.results.relative_margin``);
 - from a ladder of agents playing each other (random < heuristic < learned < optimal, whichever the
   game has): ``skill_spread`` (the spread of their ratings: a game of pure luck has none) and
   ``upset_rate`` (how often the weaker of two ladder agents finishes ahead);
@@ -32,6 +34,7 @@ from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game, NodeKind
+from gamebag.core.results import relative_margin, sole_leader
 from gamebag.core.rng import derive_rng
 from gamebag.lab.stats import Estimate
 from gamebag.sim.stats import Z95, wilson_interval
@@ -135,12 +138,6 @@ def _clustered_share(hits: Sequence[float], totals: Sequence[float]) -> Estimate
     return Estimate(share, max(0.0, share - half), min(1.0, share + half))
 
 
-def _leader(scores: Sequence[float]) -> int | None:
-    best = max(scores)
-    leaders = [seat for seat, score in enumerate(scores) if score == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
 @dataclass
 class _Trace:
     round_scores: list[tuple[float, ...]]
@@ -150,6 +147,7 @@ class _Trace:
     forced: int
     disagreements: int
     compared: int
+    score_sign: int = 1  # the game's direction: -1 where the lowest score wins (leaders, margins)
 
 
 def trace_game(game: Game[Any, Any, Any], agents: Sequence[Any], rng: Any, second_opinion: Any | None = None) -> _Trace:
@@ -185,7 +183,9 @@ def trace_game(game: Game[Any, Any, Any], agents: Sequence[Any], rng: Any, secon
     final = tuple(game.scores(state))
     if not rounds or rounds[-1] != final:
         rounds.append(final)
-    return _Trace(rounds, tuple(game.winners(state)), final, decisions, forced, disagreements, compared)
+    return _Trace(
+        rounds, tuple(game.winners(state)), final, decisions, forced, disagreements, compared, game.score_sign()
+    )
 
 
 def _agents(game: Game[Any, Any, Any], specs: Sequence[str]) -> list[Any]:
@@ -245,17 +245,17 @@ def _from_traces(traces: Sequence[_Trace]) -> Quality:
     comebacks = comeback_games = 0
     margins: list[float] = []
     for trace in traces:
-        leaders = [_leader(scores) for scores in trace.round_scores]
+        leaders = [sole_leader(scores, trace.score_sign) for scores in trace.round_scores]
         sole = [leader for leader in leaders if leader is not None]
         changes.append(float(sum(1 for a, b in pairwise(sole) if a != b)))
         half = leaders[(len(leaders) - 1) // 2] if len(leaders) >= 2 else None
         if half is not None and trace.winners:
             comeback_games += 1
             comebacks += half not in trace.winners
-        if len(trace.winners) == 1 and len(trace.final) > 1:
-            ordered = sorted(trace.final, reverse=True)
-            if ordered[0] > 0:
-                margins.append((ordered[0] - ordered[1]) / ordered[0])
+        if len(trace.winners) == 1:
+            margin = relative_margin(trace.final, trace.score_sign)
+            if margin is not None:
+                margins.append(margin)
     return Quality(
         traced_games=len(traces),
         lead_changes=_mean(changes),

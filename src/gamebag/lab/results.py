@@ -16,7 +16,16 @@ import pyarrow as pa
 
 from gamebag.lab.cells import Cell
 from gamebag.lab.quality import Quality
-from gamebag.lab.stats import Difference, Summary, fairness_p, mean_difference, share_difference, summarise, wilson
+from gamebag.lab.stats import (
+    Difference,
+    Summary,
+    fairness_p,
+    mean_difference,
+    share_difference,
+    summarise,
+    wilson,
+    winning_margins,
+)
 from gamebag.lab.study import CellRun
 
 
@@ -137,10 +146,7 @@ def analyse_cell(run: CellRun) -> CellResult:
     wins = returns.sum(axis=0)
     winners = (returns > 0).sum(axis=1)
     single = winners == 1
-    margin = np.array([], dtype=np.float64)
-    if n > 1 and np.any(single):
-        ordered = np.sort(scores[single], axis=1)
-        margin = ordered[:, -1] - ordered[:, -2]
+    margin = winning_margins(scores, returns, run.cell.score_sign())
     ended: dict[str, int] = {}
     for reason in run.ended_by():
         key = reason or "game end"

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as scipy_stats
 
+from gamebag.core.results import checked_sign
 from gamebag.sim.stats import Z95, wilson_interval
 
 FloatArray = npt.NDArray[np.float64]
@@ -26,6 +27,20 @@ FloatArray = npt.NDArray[np.float64]
 def wilson(successes: float, trials: int) -> tuple[float, float]:
     """The 95% Wilson score interval of ``successes`` out of ``trials``."""
     return wilson_interval(successes, trials)
+
+
+def winning_margins(scores: FloatArray, returns: FloatArray, sign: int) -> FloatArray:
+    """For each game with one winner, how far the best score is ahead of the runner-up's, in points.
+
+    ``scores`` and ``returns`` are ``[games, seats]``; ``sign`` is the game's ``score_sign()``,
+    so in a lowest-score-wins game the margin runs from the lowest score to the next lowest
+    (``gamebag.core.results.winner_margin``, row by row). Empty with fewer than two seats.
+    """
+    single = (returns > 0).sum(axis=1) == 1
+    if scores.shape[1] < 2 or not np.any(single):
+        return np.array([], dtype=np.float64)
+    ordered = np.sort(checked_sign(sign) * scores[single].astype(np.float64), axis=1)
+    return ordered[:, -1] - ordered[:, -2]
 
 
 def fairness_p(wins: FloatArray) -> float:

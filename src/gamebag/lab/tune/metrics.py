@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from gamebag.core.traits import Termination
 from gamebag.lab.quality import QUALITY_METRICS
-from gamebag.lab.stats import Estimate, fairness_p, wilson
+from gamebag.lab.stats import Estimate, fairness_p, wilson, winning_margins
 from gamebag.lab.study import CellRun
 from gamebag.sim.stats import Z95
 
@@ -83,12 +83,13 @@ def _fairness(returns: npt.NDArray[np.float64]) -> Estimate:
     return Estimate(p, p, p)
 
 
-def _margin(scores: npt.NDArray[np.float64], returns: npt.NDArray[np.float64]) -> Estimate:
-    single = (returns > 0).sum(axis=1) == 1
-    if scores.shape[1] < 2 or not np.any(single):
+def _margin(scores: npt.NDArray[np.float64], returns: npt.NDArray[np.float64], sign: int) -> Estimate:
+    """The mean lead of the best score over the runner-up's in games with one winner, in the
+    game's score direction (``sign``: a lowest-score-wins game measures from the lowest score)."""
+    margins = winning_margins(scores, returns, sign)
+    if len(margins) == 0:
         return Estimate(0.0, 0.0, 0.0)
-    ordered = np.sort(scores[single], axis=1)
-    return _mean((ordered[:, -1] - ordered[:, -2]).astype(np.float64))
+    return _mean(margins)
 
 
 def _capped(reason: str) -> bool:
@@ -121,7 +122,10 @@ METRICS: dict[str, tuple[MetricFunction, str]] = {
         lambda run: _rate(np.array([_capped(reason) for reason in run.ended_by()], dtype=bool)),
         "share of games stopped by a safety cap on rounds or steps rather than by the rules' end",
     ),
-    "winning_margin": (lambda run: _margin(_scores(run), _returns(run)), "mean points between first and second"),
+    "winning_margin": (
+        lambda run: _margin(_scores(run), _returns(run), run.cell.score_sign()),
+        "mean points between first and second (in the game's score direction)",
+    ),
 }
 
 
