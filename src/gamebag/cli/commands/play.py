@@ -21,6 +21,7 @@ from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict
 from gamebag.core.records import Record, apply_event
+from gamebag.core.results import LOWER_IS_BETTER, best_first
 from gamebag.core.rng import derive_rng
 
 HUMAN = "human"
@@ -362,9 +363,13 @@ class TerminalGame:
         self.console.print(self.board(view), highlight=False)
         scores = self.game.scores(self.match.state)
         winners = self.game.winners(self.match.state)
-        for seat, score in sorted(enumerate(scores), key=lambda item: -item[1]):
+        sign = self.game.score_sign()
+        if sign == LOWER_IS_BETTER:
+            self.console.print("lowest score first (the lowest score is best)", highlight=False)
+        # Winners first (the game's own verdict), then by score in the game's direction.
+        for seat in sorted(best_first(scores, sign), key=lambda seat: seat not in winners):
             mark = " - winner" if seat in winners else ""
-            self.console.print(f"{self.full_name(seat)}: {score:g}{mark}", highlight=False)
+            self.console.print(f"{self.full_name(seat)}: {scores[seat]:g}{mark}", highlight=False)
 
     def full_name(self, seat: int) -> str:
         """``Bot 2 (heuristic)``, ``Player 1 (you)``: the name with who plays the seat."""
