@@ -22,8 +22,8 @@ import gamebag
 from conftest import configurations
 from gamebag.core.errors import OptionError, PlayerCountError
 from gamebag.core.protocol import NodeKind
-from gamebag.interop import openspiel_game
 from gamebag.core.results import leaders_share
+from gamebag.interop import openspiel_game
 from gamebag.interop.openspiel_game import GamebagSpielState, load, spiel_name, start_string
 
 CONFIGS = configurations()

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
-
-from gamebag.interop.gymnasium_env import GamebagEnv  # noqa: E402
-from gamebag.interop.pettingzoo_env import parallel_env  # noqa: E402
+from gamebag.interop.gymnasium_env import GamebagEnv
+from gamebag.interop.openspiel_game import load
+from gamebag.interop.pettingzoo_env import parallel_env
 
 TAKE_THREE = 2  # the index of "take 3 points" in Countdown's all_actions (1, 2, 3)
 TAKE_ONE = 0
@@ -51,9 +47,6 @@ def test_the_pettingzoo_score_reward_follows_the_direction(countdown: str) -> No
 
 
 def _truncated_returns(game_id: str, **options: Any) -> list[float]:
-    pytest.importorskip("pyspiel")
-    from gamebag.interop.openspiel_game import load
-
     game = load(game_id, 2, max_game_length=2, **options)
     state = game.new_initial_state()
     state.apply_action(TAKE_ONE)  # seat 0 takes 1 point

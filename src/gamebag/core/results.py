@@ -7,6 +7,8 @@ that sign, so that no consumer assumes "higher is better" by accident:
 
 * ``oriented(scores, sign)``: the scores turned so that higher is always better;
 * ``competition_ranks(keys)``: 1-based places with ties sharing the best place ("1224");
+* ``standing_keys``: a seat's standing (share of the win, then oriented score), as
+  tournaments rank seats;
 * ``score_places`` and ``best_first``: places and the seats' order by score;
 * ``leaders`` / ``sole_leader`` / ``leaders_share``: who holds the best score now;
 * ``winner_margin`` / ``relative_margin``: the best score's lead over the runner-up.
@@ -46,6 +48,17 @@ def competition_ranks(keys: Sequence[_Key]) -> list[int]:
     Standard competition ranking: keys ``(5, 7, 7, 1)`` give places ``[3, 1, 1, 4]``.
     """
     return [1 + sum(1 for other in keys if mine < other) for mine in keys]
+
+
+def standing_keys(
+    returns: Sequence[float], scores: Sequence[float], sign: int
+) -> list[tuple[float, float]]:
+    """Each seat's standing, higher is better: its share of the win, then its oriented score.
+
+    The game's winners come first whatever their scores; among seats with the same share
+    the better score in the game's direction ranks higher.
+    """
+    return [(float(r), s) for r, s in zip(returns, oriented(scores, sign), strict=True)]
 
 
 def score_places(scores: Sequence[float], sign: int) -> list[int]:

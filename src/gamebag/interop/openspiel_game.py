@@ -10,7 +10,8 @@ underscores) for every game, e.g. ``pyspiel.load_game("gamebag_wriggle_roulette"
   is an int where one below its minimum means none (``lone_player_grabs=-1``);
 * ``max_game_length`` (default 1000): the game stops after that many decision
   nodes; if it has not ended by its rules, the seats with the best score
-  (the highest, or the lowest where ``Game.lower_score_wins``) share the win (OpenSpiel needs a bound on the number of moves);
+  (the highest, or the lowest where ``Game.lower_score_wins``) share the win
+  (OpenSpiel needs a bound on the number of moves);
 * ``max_chance_outcomes`` (default 1024): the most outcomes one OpenSpiel chance
   node offers. A gamebag chance event with more outcomes (several players
   drawing at once, say) becomes a short chain of chance nodes: outcome ``i`` of

@@ -145,7 +145,6 @@ def analyse_cell(run: CellRun) -> CellResult:
     scores = run.column("scores").reshape(games, n)
     wins = returns.sum(axis=0)
     winners = (returns > 0).sum(axis=1)
-    single = winners == 1
     margin = winning_margins(scores, returns, run.cell.score_sign())
     ended: dict[str, int] = {}
     for reason in run.ended_by():

@@ -39,8 +39,9 @@ def winning_margins(scores: FloatArray, returns: FloatArray, sign: int) -> Float
     single = (returns > 0).sum(axis=1) == 1
     if scores.shape[1] < 2 or not np.any(single):
         return np.array([], dtype=np.float64)
-    ordered = np.sort(checked_sign(sign) * scores[single].astype(np.float64), axis=1)
-    return ordered[:, -1] - ordered[:, -2]
+    ordered: FloatArray = np.sort(checked_sign(sign) * scores[single].astype(np.float64), axis=1)
+    margins: FloatArray = ordered[:, -1] - ordered[:, -2]
+    return margins
 
 
 def fairness_p(wins: FloatArray) -> float:

@@ -47,7 +47,7 @@ import gamebag
 from gamebag.agents.registry import make_agent, parse_spec
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
-from gamebag.core.results import oriented
+from gamebag.core.results import standing_keys
 from gamebag.core.rng import derive_rng, derive_seed
 from gamebag.fast import engine_for, unavailable_reason
 from gamebag.sim.play import play_game
@@ -290,7 +290,7 @@ class _Batch:
 def standing(returns: Sequence[float], scores: Sequence[float], sign: int) -> tuple[tuple[float, float], ...]:
     """Each seat's standing key, higher is better: its share of the win, then its score turned by
     ``sign`` (the game's ``score_sign()``), so a lowest-score-wins game ranks low scores first."""
-    return tuple((float(r), s) for r, s in zip(returns, oriented(scores, sign), strict=True))
+    return tuple(standing_keys(returns, scores, sign))
 
 
 def _play_batch(batch: _Batch) -> tuple[list[GameOutcome], str | None]:

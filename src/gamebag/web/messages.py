@@ -18,6 +18,7 @@ from collections.abc import Collection
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.core.results import LOWER_IS_BETTER, competition_ranks, standing_keys
 from gamebag.web.coachsetting import CoachSetting
 from gamebag.web.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
 from gamebag.web.live import LiveTable
@@ -55,13 +56,23 @@ def table_meta(table: LiveTable, connected: Collection[int], deadline: float | N
 
 
 def result_json(table: LiveTable) -> JsonDict | None:
-    """Scores and winners once the game is over (public then), else None."""
+    """Scores and winners once the game is over (public then), else None.
+
+    ``places`` ranks the seats as a tournament does (share of the win, then score in the
+    game's direction; ties share a place) and ``lower_score_wins`` says which way scores
+    count, so that the end screen lists the standings best first in every game.
+    """
     if not table.is_over:
         return None
     state = table.match.state
+    game = table.game
+    scores = game.scores(state)
+    sign = game.score_sign()
     return {
-        "winners": list(table.game.winners(state)),
-        "scores": [_plain(s) for s in table.game.scores(state)],
+        "winners": list(game.winners(state)),
+        "scores": [_plain(s) for s in scores],
+        "places": competition_ranks(standing_keys(game.returns(state), scores, sign)),
+        "lower_score_wins": sign == LOWER_IS_BETTER,
     }
 
 

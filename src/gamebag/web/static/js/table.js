@@ -358,6 +358,16 @@ function renderSeats() {
 }
 
 // ---- the end of the game ----
+/** The final scores, best first in the game's own direction: by place (share of the win, then
+ * score; the server ranks them), saying so where the lowest score wins. */
+function standingsText(result, names) {
+  const seats = result.scores.map((_, s) => s);
+  const places = result.places || seats.map(() => 1);
+  seats.sort((a, b) => places[a] - places[b] || a - b);
+  const line = seats.map((s) => `${names[s]} ${result.scores[s]}`).join(" · ");
+  return result.lower_score_wins ? `${line} (the lowest score wins)` : line;
+}
+
 function renderSummary(message, context) {
   const box = elements.summary;
   if (!message.result) {
@@ -404,7 +414,7 @@ function renderSummary(message, context) {
   box.replaceChildren(
     h("div", { class: "result-banner", id: "result-banner" },
       h("h2", {}, `Game over: ${headline}.`),
-      h("p", { class: "scores" }, result.scores.map((score, s) => `${names[s]} ${score}`).join(" · ")),
+      h("p", { class: "scores", id: "standings" }, standingsText(result, names)),
       why ? h("p", { id: "why" }, why) : null,
       rulebook ? h("blockquote", { class: "rulebook" }, h("span", { class: "small" }, "The rulebook: "), `“${rulebook}”`) : null,
       h("div", { class: "row actions" },
