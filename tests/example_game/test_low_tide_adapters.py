@@ -14,12 +14,19 @@ from types import ModuleType
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from low_tide_support import GAME_ID
+from low_tide_support import GAME_ID, low_tide_loaded
 from pettingzoo.test import api_test, parallel_api_test
 
 from gamebag.interop.gymnasium_env import GamebagEnv
 from gamebag.interop.openspiel_game import load
 from gamebag.interop.pettingzoo_env import env, parallel_env
+
+
+@pytest.fixture(scope="module")
+def low_tide() -> Iterator[ModuleType]:
+    """The plugin module, loaded in this process for this module's tests and forgotten after them."""
+    with low_tide_loaded() as module:
+        yield module
 
 
 @pytest.fixture(autouse=True)

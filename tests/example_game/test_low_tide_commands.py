@@ -14,17 +14,25 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from low_tide_support import CAREFUL, GAME_ID, LOW_TIDE_DIR, LOW_TIDE_FILE, RECKLESS, gamebag_command
+from low_tide_support import CAREFUL, GAME_ID, LOW_TIDE_DIR, LOW_TIDE_FILE, RECKLESS, gamebag_command, low_tide_loaded
 
 import gamebag
 from gamebag import plugins
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import Rng, make_rng
+
+
+@pytest.fixture(scope="module")
+def low_tide() -> Iterator[ModuleType]:
+    """The plugin module, loaded in this process for this module's tests and forgotten after them."""
+    with low_tide_loaded() as module:
+        yield module
 
 
 def _ok(result: subprocess.CompletedProcess[str]) -> str:

@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 import gamebag
-from gamebag import testing
+from gamebag import plugins, testing
+from gamebag.core import registry
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, OptionError
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import make_rng
+
+LOW_TIDE_FILE = Path(__file__).resolve().parents[1] / "low_tide.py"
+
+
+@pytest.fixture(scope="module")
+def low_tide() -> Iterator[ModuleType]:
+    """The game, loaded as a user loads it (``plugins.load_file``, which runs the conformance suite
+    first), and forgotten after these tests so that tests of other games never see it."""
+    loaded_here = "low-tide" not in registry.game_ids()
+    if loaded_here:
+        assert plugins.load_file(LOW_TIDE_FILE) == ("low-tide",)
+    yield sys.modules[registry.entry("low-tide").game_class.__module__]
+    if loaded_here:
+        registry.unregister("low-tide")
+        plugins._loaded_files.pop(str(LOW_TIDE_FILE), None)
+        plugins._checked.discard("low-tide")
 
 
 def deal(game: Any, cards: list[int], state: Any = None) -> Any:
