@@ -41,10 +41,12 @@ def gamebag_command(
 
 @contextmanager
 def low_tide_loaded() -> Iterator[ModuleType]:
-    """Low Tide loaded with ``plugins.load_file`` (checked by the conformance suite), then forgotten."""
+    """Low Tide loaded as ``gamebag --plugin`` loads it (``plugins.activate``: checked by the conformance
+    suite, and named in ``GAMEBAG_PLUGINS`` for the worker processes), then forgotten."""
     loaded_here = GAME_ID not in registry.game_ids()
+    environment = os.environ.get(plugins.PLUGIN_ENV)
     if loaded_here:
-        assert plugins.load_file(LOW_TIDE_FILE) == (GAME_ID,)
+        assert plugins.activate([LOW_TIDE_FILE]) == (GAME_ID,)
     try:
         yield sys.modules[registry.entry(GAME_ID).game_class.__module__]
     finally:
@@ -52,3 +54,7 @@ def low_tide_loaded() -> Iterator[ModuleType]:
             registry.unregister(GAME_ID)
             plugins._loaded_files.pop(str(LOW_TIDE_FILE), None)
             plugins._checked.discard(GAME_ID)
+            if environment is None:
+                os.environ.pop(plugins.PLUGIN_ENV, None)
+            else:
+                os.environ[plugins.PLUGIN_ENV] = environment
