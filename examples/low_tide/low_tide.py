@@ -313,7 +313,8 @@ def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
     if before is None or play is None or play == before["last_play"]:
         return []
     if play["took"]:
-        return [f"seat {play['seat']} plays {play['card']} and takes the tide: {play['took']} points."]
+        points = f"{play['took']} point{'s' if play['took'] > 1 else ''}"
+        return [f"seat {play['seat']} plays {play['card']} and takes the tide: {points}."]
     return [f"seat {play['seat']} slips {play['card']} under the tide."]
 
 
