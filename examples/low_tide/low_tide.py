@@ -296,7 +296,7 @@ def render_view(view: JsonDict) -> str:
         marks = ["to play"] if seat == view["turn_seat"] else []
         marks += ["you"] if seat == view.get("seat") else []
         suffix = f"  ({', '.join(marks)})" if marks else ""
-        lines.append(f"{f'seat {seat}':<8}  {points:>3} points, {view['cards_in_hand'][seat]} cards{suffix}")
+        lines.append(f"{f'seat {seat}':<8}  {_points(points):>9}, {view['cards_in_hand'][seat]} cards{suffix}")
     if view["over"]:
         names = " and ".join(f"seat {seat}" for seat in view["winners"])
         lines.append(f"[bold green]Game over: {names} won with the fewest points.[/bold green]")
@@ -313,16 +313,20 @@ def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
     if before is None or play is None or play == before["last_play"]:
         return []
     if play["took"]:
-        points = f"{play['took']} point{'s' if play['took'] > 1 else ''}"
-        return [f"seat {play['seat']} plays {play['card']} and takes the tide: {points}."]
+        return [f"seat {play['seat']} plays {play['card']} and takes the tide: {_points(play['took'])}."]
     return [f"seat {play['seat']} slips {play['card']} under the tide."]
 
 
+def _points(count: int) -> str:
+    return f"{count} point{'' if count == 1 else 's'}"
+
+
 def action_words(view: JsonDict, action: object) -> str:
+    """What playing the card ``action`` does now (the terminal shows the card's number before it)."""
     tide = view.get("tide") or 0
     if isinstance(action, int) and action < tide:
-        return f"play {action}: under the tide, safe"
-    return f"play {action}: take the tide ({tide} points)"
+        return "slip it under the tide: safe"
+    return f"take the tide: {_points(tide)}"
 
 
 def decision_help(view: JsonDict) -> str:
