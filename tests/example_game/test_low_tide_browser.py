@@ -26,6 +26,7 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1200, "height": 860}
 GAME_S = 120.0  # the whole game, every click waited for
+ANALYSIS_S = 120.0
 
 
 @pytest.fixture(scope="module")
@@ -100,5 +101,18 @@ def test_a_table_is_opened_from_the_lobby_and_played_to_the_end(browser: Any, se
     lowest = min(totals.values())
     winners = [name for name, points in totals.items() if points == lowest]
     assert all(name in headline for name in winners), (headline, totals)
+
+    # The finished table's other pages: the analysis of every decision, and the step-by-step replay.
+    page.click("#analysis-open")
+    page.wait_for_selector("#analysis-seats", timeout=ANALYSIS_S * 1000)
+    assert "Accuracy" in page.inner_text("#analysis")
+    replay = context.new_page()
+    replay.on("pageerror", lambda error: errors.append(str(error)))
+    replay.goto(invite.split("#")[0].replace("/play/", "/replay/"))
+    replay.wait_for_selector("#board")
+    for _ in range(3):
+        replay.click("#next")
+    assert "step 4 of" in replay.inner_text("#position")
+    shot(replay, "low-tide-replay.png")
     context.close()
     assert not errors, errors
