@@ -82,6 +82,7 @@ class TideState:
     discards: tuple[int, ...]  # the face-up cards of this round's discard pile, in the order they fell
     scores: tuple[int, ...]
     last: tuple[int, int, int] | None  # the last play: (seat, card, points taken)
+    plays: int  # cards played so far in the game (two equal plays in a row are still two events)
 
 
 def _replaced(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -119,9 +120,11 @@ class LowTide(Game[TideState, int, int]):
 
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> TideState:
-        return self._new_round(round_number=1, scores=(0,) * self.num_players, last=None)
+        return self._new_round(round_number=1, scores=(0,) * self.num_players, last=None, plays=0)
 
-    def _new_round(self, round_number: int, scores: tuple[int, ...], last: tuple[int, int, int] | None) -> TideState:
+    def _new_round(
+        self, round_number: int, scores: tuple[int, ...], last: tuple[int, int, int] | None, plays: int
+    ) -> TideState:
         return TideState(
             round=round_number,
             phase=DEAL,
@@ -132,6 +135,7 @@ class LowTide(Game[TideState, int, int]):
             discards=(),
             scores=scores,
             last=last,  # the round's last play, still to be told
+            plays=plays,
         )
 
     def node_kind(self, state: TideState) -> NodeKind:
@@ -162,6 +166,7 @@ class LowTide(Game[TideState, int, int]):
             return TideState(
                 round=state.round, phase=PLAY, seat=next_seat, hands=hands, deck=state.deck, tide=card,
                 discards=(*state.discards, state.tide), scores=state.scores, last=(seat, card, 0),
+                plays=state.plays + 1,
             )
         scores = _replaced(state.scores, seat, state.scores[seat] + state.tide)
         discards = (*state.discards, state.tide, card)
@@ -169,17 +174,17 @@ class LowTide(Game[TideState, int, int]):
             return self._end_round(state, scores, discards, (seat, card, state.tide))
         return TideState(
             round=state.round, phase=TURN_UP, seat=next_seat, hands=hands, deck=state.deck, tide=0,
-            discards=discards, scores=scores, last=(seat, card, state.tide),
+            discards=discards, scores=scores, last=(seat, card, state.tide), plays=state.plays + 1,
         )
 
     def _end_round(
         self, state: TideState, scores: tuple[int, ...], discards: tuple[int, ...], last: tuple[int, int, int]
     ) -> TideState:
         if state.round < self.rounds:
-            return self._new_round(state.round + 1, scores, last)
+            return self._new_round(state.round + 1, scores, last, state.plays + 1)
         return TideState(
             round=state.round, phase=OVER, seat=state.seat, hands=((),) * self.num_players, deck=state.deck,
-            tide=0, discards=discards, scores=scores, last=last,
+            tide=0, discards=discards, scores=scores, last=last, plays=state.plays + 1,
         )
 
     def chance_outcomes(self, state: TideState) -> Sequence[tuple[int, Fraction]]:
@@ -203,7 +208,7 @@ class LowTide(Game[TideState, int, int]):
         if state.phase == TURN_UP:
             return TideState(
                 round=state.round, phase=PLAY, seat=state.seat, hands=state.hands, deck=deck, tide=outcome,
-                discards=state.discards, scores=state.scores, last=state.last,
+                discards=state.discards, scores=state.scores, last=state.last, plays=state.plays,
             )
         seat = state.seat
         hands = _replaced(state.hands, seat, tuple(sorted((*state.hands[seat], outcome))))
@@ -212,6 +217,7 @@ class LowTide(Game[TideState, int, int]):
         return TideState(
             round=state.round, phase=TURN_UP if dealt else DEAL, seat=first if dealt else (seat + 1) % self.num_players,
             hands=hands, deck=deck, tide=0, discards=state.discards, scores=state.scores, last=state.last,
+            plays=state.plays,
         )
 
     # ---- results --------------------------------------------------------------------------
@@ -245,6 +251,7 @@ class LowTide(Game[TideState, int, int]):
             "deck_size": sum(state.deck),
             "discards": list(state.discards),
             "last_play": None if state.last is None else dict(zip(("seat", "card", "took"), state.last, strict=True)),
+            "plays": state.plays,
             "over": state.phase == OVER,
             "winners": list(self.winners(state)),
             "options": options_to_json(self.options),
@@ -268,7 +275,7 @@ class LowTide(Game[TideState, int, int]):
         deck = tuple(unseen.count(value) for value in range(1, HIGHEST_CARD + 1))
         return TideState(
             round=state.round, phase=state.phase, seat=state.seat, hands=tuple(hands), deck=deck, tide=state.tide,
-            discards=state.discards, scores=state.scores, last=state.last,
+            discards=state.discards, scores=state.scores, last=state.last, plays=state.plays,
         )
 
     def all_actions(self) -> Sequence[int]:
@@ -310,7 +317,7 @@ def render_view(view: JsonDict) -> str:
 def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
     """The play that happened between two views of one seat."""
     play = after["last_play"]
-    if before is None or play is None or play == before["last_play"]:
+    if before is None or play is None or after["plays"] == before["plays"]:
         return []
     if play["took"]:
         return [f"seat {play['seat']} plays {play['card']} and takes the tide: {_points(play['took'])}."]

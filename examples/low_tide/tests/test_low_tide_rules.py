@@ -182,3 +182,32 @@ def test_it_declares_that_the_lowest_score_wins_and_has_no_heuristic(low_tide: M
 
     with pytest.raises(GamebagError):
         make_agent("heuristic", gamebag.make("low-tide"))  # the example ships no heuristic of its own
+
+
+def test_the_terminal_tells_every_play_once(low_tide: ModuleType) -> None:
+    """``narrate`` between consecutive views of one seat: one line per card played, none for deals."""
+    game = gamebag.make("low-tide", 2, rounds=3, hand_size=2)
+    entry = gamebag.entry("low-tide")
+    for seed in range(5):
+        lines: list[str] = []
+        before = None
+        for state in testing.random_playout(game, make_rng(seed)):
+            view = game.observation(state, 0)
+            lines += entry.narrate(before, view)
+            before = view
+            entry.render_view(view)  # renders every position
+        assert len(lines) == 2 * 2 * 3 and all(line.startswith("seat ") for line in lines)
+
+
+def test_a_play_equal_to_the_last_one_is_still_told(low_tide: ModuleType) -> None:
+    game = gamebag.make("low-tide", 2, rounds=2, hand_size=2)
+    narrate = gamebag.entry("low-tide").narrate
+    state = deal(game, [5, 3, 5, 3, 4])  # seat 0 holds 5 5, seat 1 holds 3 3; the tide is 4
+    state = game.apply_chance(game.apply(state, {0: 5}), 4)  # takes 4
+    state = game.apply(state, {1: 3})  # under
+    state = game.apply_chance(game.apply(state, {0: 5}), 4)  # takes 3
+    state = game.apply(state, {1: 3})  # under: the round's last play
+    before = game.observation(state, 0)
+    state = deal(game, [3, 5, 3, 5, 4], state)  # round 2 deals from seat 1 first
+    state = game.apply(state, {1: 3})  # the very same play as the last one, in a new round
+    assert narrate(before, game.observation(state, 0)) == ["seat 1 slips 3 under the tide."]
