@@ -90,7 +90,7 @@ class Pig(Game[PigState, str, int]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
-    traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
+    traits: Traits = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 

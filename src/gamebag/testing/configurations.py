@@ -1,0 +1,179 @@
+"""Conformance across a game's configurations: every player count, each option's bounds, option errors.
+
+A game that passes at its default configuration may still crash at seven players or at an
+option's maximum. ``check_configurations`` builds every player count from the fewest to the most
+and each option at its bounds (an int option's minimum and maximum, each choice, both bools),
+plays one quick random game in each (the smoke pass), then runs the whole suite on as many of
+them as a time budget allows, the default configuration first. Any exception, not only a
+``ConformanceError``, is reported as one ``ConformanceError`` naming the configuration.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from gamebag.core.errors import OptionError
+from gamebag.core.options import Option, OptionValue
+from gamebag.core.protocol import NodeKind
+from gamebag.core.rng import make_rng
+from gamebag.testing.information import checked_tensor
+from gamebag.testing.playouts import AnyGame, ConformanceError, random_playout, require
+
+GameClass = type[AnyGame]
+DEFAULT_BUDGET_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A player count and the options that differ from the defaults."""
+
+    players: int
+    options: tuple[tuple[str, OptionValue], ...] = ()
+
+    def describe(self) -> str:
+        """``players=4, hand_size=5``: how messages name the configuration."""
+        return ", ".join([f"players={self.players}", *(f"{name}={value!r}" for name, value in self.options)])
+
+    def build(self, game_class: GameClass) -> AnyGame:
+        return game_class(self.players, **dict(self.options))
+
+
+@dataclass(frozen=True)
+class ConfigurationReport:
+    """What ``check_configurations`` did: configurations smoke-tested, fully checked, left for lack of time."""
+
+    smoked: tuple[Configuration, ...]
+    checked: tuple[Configuration, ...]
+    unchecked: tuple[Configuration, ...]
+
+
+def _bound_values(spec: Option) -> list[OptionValue]:
+    """An option's values at its bounds: an int's minimum and maximum, each choice, both bools."""
+    if spec.kind == "bool":
+        return [False, True]
+    if spec.kind == "choice":
+        return list(spec.choices)
+    if spec.kind == "list":
+        return [(), tuple(spec.choices)]
+    values: list[OptionValue] = [v for v in (spec.minimum, spec.maximum) if v is not None]
+    return [*values, None] if spec.nullable else values
+
+
+def configurations(game_class: GameClass) -> list[Configuration]:
+    """The default configuration, every other player count, then each option's bound values (default seats)."""
+    found = [Configuration(game_class.default_players)]
+    found += [Configuration(n) for n in range(game_class.min_players, game_class.max_players + 1)]
+    for spec in game_class.option_specs:
+        found += [
+            Configuration(game_class.default_players, ((spec.name, v),))
+            for v in _bound_values(spec)
+            if v != spec.default
+        ]
+    return list(dict.fromkeys(found))
+
+
+@contextmanager
+def reported(label: str) -> Iterator[None]:
+    """Turn any exception in the block into one ``ConformanceError`` line that starts with ``label``."""
+    try:
+        yield
+    except ConformanceError as error:
+        raise ConformanceError(f"{label}: {error}") from None
+    except Exception as error:  # a crash is a broken promise too; name it in one line
+        message = " ".join(str(error).split()) or "(no message)"
+        raise ConformanceError(f"{label}: {type(error).__name__}: {message}") from None
+
+
+def smoke(game: AnyGame, seed: int = 0) -> None:
+    """One random playout, with every seat's observation and tensor at every state: the crash finder."""
+    length: int | None = None
+    for step, state in enumerate(random_playout(game, make_rng(seed))):
+        game.public_view(state)
+        for seat in range(game.num_players):
+            game.observation(state, seat)
+            length = len(checked_tensor(game, state, seat, f"step {step}, seat {seat}", length))
+        if game.node_kind(state) is NodeKind.TERMINAL:
+            game.winners(state)
+            game.scores(state)
+
+
+def check_configurations(
+    game_class: GameClass,
+    check: Callable[[AnyGame], None],
+    budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+) -> ConfigurationReport:
+    """Smoke-test every configuration, then ``check`` as many as ``budget_seconds`` allows.
+
+    The default configuration is always checked in full, and every configuration is built and
+    played once, whatever the budget; only the full checks beyond the default stop when time runs out.
+    """
+    started = time.perf_counter()
+    all_configurations = configurations(game_class)
+    games: dict[Configuration, AnyGame] = {}
+    for configuration in all_configurations:
+        with reported(configuration.describe()):
+            games[configuration] = configuration.build(game_class)
+            smoke(games[configuration])
+    checked: list[Configuration] = []
+    for configuration in all_configurations:
+        if checked and time.perf_counter() - started > budget_seconds:
+            break
+        with reported(configuration.describe()):
+            check(games[configuration])
+        checked.append(configuration)
+    unchecked = tuple(c for c in all_configurations if c not in checked)
+    return ConfigurationReport(tuple(all_configurations), tuple(checked), unchecked)
+
+
+def check_option_errors(game_class: GameClass) -> None:
+    """Unknown options, bad values and player counts out of range raise ``OptionError`` naming them."""
+    for options, players, what in (
+        ({"no_such_option": 1}, game_class.default_players, "an unknown option"),
+        ({}, game_class.max_players + 1, f"{game_class.max_players + 1} players"),
+        ({}, game_class.min_players - 1, f"{game_class.min_players - 1} players"),
+    ):
+        _require_option_error(game_class, players, options, what)
+    for spec in game_class.option_specs:
+        for bad in _bad_values(spec):
+            error = _require_option_error(
+                game_class, game_class.default_players, {spec.name: bad}, f"{spec.name}={bad!r}"
+            )
+            require(spec.name in str(error), f"the error for {spec.name}={bad!r} does not name the option: {error}")
+
+
+def _bad_values(spec: Option) -> list[Any]:
+    """Values of no allowed kind, and an int option's neighbours just outside its bounds."""
+    bad: list[Any] = [object()]
+    if spec.kind == "int":
+        bad += [
+            v
+            for v in (
+                None if spec.minimum is None else spec.minimum - 1,
+                None if spec.maximum is None else spec.maximum + 1,
+            )
+            if v is not None
+        ]
+    if spec.kind == "choice":
+        bad.append("no such choice")
+    return bad
+
+
+def _require_option_error(game_class: GameClass, players: int, options: dict[str, Any], what: str) -> OptionError:
+    try:
+        game_class(players, **options)
+    except OptionError as error:
+        bound = str(game_class.max_players)
+        named = (
+            bound in str(error)
+            or str(game_class.min_players) in str(error)
+            or any(name in str(error) for name in options)
+        )
+        require(named, f"the error for {what} names neither the option nor the bounds: {error}")
+        return error
+    except Exception as error:  # the promise is OptionError with a clear message
+        raise ConformanceError(f"{what} raised {type(error).__name__} ({error}), not OptionError") from None
+    raise ConformanceError(f"{game_class.__name__}({players}, **{options}) was accepted ({what})")
