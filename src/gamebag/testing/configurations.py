@@ -24,7 +24,7 @@ from gamebag.testing.information import checked_tensor
 from gamebag.testing.playouts import AnyGame, ConformanceError, random_playout, require
 
 GameClass = type[AnyGame]
-DEFAULT_BUDGET_SECONDS = 5.0
+DEFAULT_BUDGET_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -44,11 +44,13 @@ class Configuration:
 
 @dataclass(frozen=True)
 class ConfigurationReport:
-    """What ``check_configurations`` did: configurations smoke-tested, fully checked, left for lack of time."""
+    """What ``check_configurations`` did: configurations smoke-tested, fully checked, left for lack of
+    time, and refused by the game itself with an ``OptionError`` (a combination it does not allow)."""
 
     smoked: tuple[Configuration, ...]
     checked: tuple[Configuration, ...]
     unchecked: tuple[Configuration, ...]
+    refused: tuple[Configuration, ...] = ()
 
 
 def _bound_values(spec: Option) -> list[OptionValue]:
@@ -57,8 +59,8 @@ def _bound_values(spec: Option) -> list[OptionValue]:
         return [False, True]
     if spec.kind == "choice":
         return list(spec.choices)
-    if spec.kind == "list":
-        return [(), tuple(spec.choices)]
+    if spec.kind == "list":  # a game may refuse both (it checks a list's length): refused is fine
+        return [tuple(spec.choices[:1]), tuple(spec.choices)]
     values: list[OptionValue] = [v for v in (spec.minimum, spec.maximum) if v is not None]
     return [*values, None] if spec.nullable else values
 
@@ -110,23 +112,29 @@ def check_configurations(
 
     The default configuration is always checked in full, and every configuration is built and
     played once, whatever the budget; only the full checks beyond the default stop when time runs out.
+    A configuration the game refuses with an ``OptionError`` is skipped (the default one must build).
     """
     started = time.perf_counter()
     all_configurations = configurations(game_class)
     games: dict[Configuration, AnyGame] = {}
+    refused: list[Configuration] = []
     for configuration in all_configurations:
         with reported(configuration.describe()):
-            games[configuration] = configuration.build(game_class)
+            try:
+                games[configuration] = configuration.build(game_class)
+            except OptionError:  # the game's own clear refusal of a combination: not a broken promise
+                refused.append(configuration)
+                continue
             smoke(games[configuration])
     checked: list[Configuration] = []
-    for configuration in all_configurations:
+    for configuration in games:
         if checked and time.perf_counter() - started > budget_seconds:
             break
         with reported(configuration.describe()):
             check(games[configuration])
         checked.append(configuration)
-    unchecked = tuple(c for c in all_configurations if c not in checked)
-    return ConfigurationReport(tuple(all_configurations), tuple(checked), unchecked)
+    unchecked = tuple(c for c in games if c not in checked)
+    return ConfigurationReport(tuple(games), tuple(checked), unchecked, tuple(refused))
 
 
 def check_option_errors(game_class: GameClass) -> None:

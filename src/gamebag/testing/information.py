@@ -122,41 +122,55 @@ def _continue_to_the_end(game: AnyGame, state: Any, where: str, seed: int) -> No
         ) from None
 
 
-def check_observations(game: AnyGame, seed: int = 3, every: int = 3, resamples: int = 2) -> None:
-    """Views are JSON, tensors keep one length in [0, 1], and resampled states look the same to the seat."""
+def check_observations(
+    game: AnyGame, seed: int = 3, every: int = 3, resamples: int = 2, playouts: int = 3, enough: int = 40
+) -> None:
+    """Views are JSON, tensors keep one length in [0, 1], and resampled states look the same to the seat.
+
+    Random playouts are checked at every ``every``-th state, more densely where a playout is
+    short (at least ``enough`` states of it, all of a short one), and further playouts (up to
+    ``playouts``) are played while fewer than ``enough`` states have been checked.
+    """
     rng = make_rng(seed + 8)
     tensor_length: int | None = None
     hidden_changes = 0
     continuations = 0
-    for step, state in enumerate(random_playout(game, make_rng(seed))):
-        validate(game, state, at(step))
-        if step % every:
-            continue
-        public = game.public_view(state)
-        _json_view(public, at(step), "public view")
-        acting = tuple(game.acting_players(state))
-        for seat in range(game.num_players):
-            where = at(step, seat)
-            view = game.observation(state, seat)
-            _json_view(view, where, "observation")
-            tensor = checked_tensor(game, state, seat, where, tensor_length)
-            tensor_length = len(tensor)
-            seen = {
-                "kind": game.node_kind(state),
-                "acting": acting,
-                "view": view,
-                "tensor": tensor,
-                "legal": list(game.legal_actions(state, seat)) if seat in acting else [],
-                "public": public,
-            }
-            for _ in range(resamples):
-                other = game.resample_from_infostate(state, seat, rng)
-                _same_for_seat(game, state, other, seat, seen, where)
-                if other != state:
-                    hidden_changes += 1
-                    if continuations < CONTINUATIONS:
-                        _continue_to_the_end(game, other, where, seed + continuations)
-                        continuations += 1
+    checked = 0
+    for playout in range(playouts):
+        if playout and checked >= enough:
+            break
+        states = list(random_playout(game, make_rng(seed + 100 * playout)))
+        stride = max(1, min(every, len(states) // enough))
+        for step, state in enumerate(states):
+            validate(game, state, at(step))
+            if step % stride:
+                continue
+            checked += 1
+            public = game.public_view(state)
+            _json_view(public, at(step), "public view")
+            acting = tuple(game.acting_players(state))
+            for seat in range(game.num_players):
+                where = at(step, seat) if not playout else f"playout {playout + 1}, {at(step, seat)}"
+                view = game.observation(state, seat)
+                _json_view(view, where, "observation")
+                tensor = checked_tensor(game, state, seat, where, tensor_length)
+                tensor_length = len(tensor)
+                seen = {
+                    "kind": game.node_kind(state),
+                    "acting": acting,
+                    "view": view,
+                    "tensor": tensor,
+                    "legal": list(game.legal_actions(state, seat)) if seat in acting else [],
+                    "public": public,
+                }
+                for _ in range(resamples):
+                    other = game.resample_from_infostate(state, seat, rng)
+                    _same_for_seat(game, state, other, seat, seen, where)
+                    if other != state:
+                        hidden_changes += 1
+                        if continuations < CONTINUATIONS:
+                            _continue_to_the_end(game, other, where, seed + continuations)
+                            continuations += 1
     if game.traits.hidden_information:
         require(hidden_changes > 0, "the game declares hidden information but the sampler never varied any")
 
