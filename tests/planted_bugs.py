@@ -213,7 +213,7 @@ GENERIC: list[tuple[type, str]] = [
     (CrashAtMostPlayers, "IndexError"),
     (CrashAtOptionMaximum, "IndexError"),
     (ProbabilitiesDoNotSumToOne, "not 1"),
-    (IllegalActionAccepted, "illegal action"),
+    (IllegalActionAccepted, "illegal"),  # "the illegal action ... passed", or what it raised instead
     (TensorOutsideUnitRange, "outside [0, 1]"),
     (TensorLengthChanges, "observation_tensor has"),
     (NonDeterministicApply, "applying the same joint action twice"),

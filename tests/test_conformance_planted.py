@@ -10,7 +10,9 @@ is refused by the command line with that line and exit status 2.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -88,6 +90,35 @@ def test_the_catch_rate_is_every_planted_bug() -> None:
     assert (caught, len(planted)) == (18, 18)
 
 
+# ---- the same bugs planted in the example game (examples/low_tide), once it is in the tree ----------
+EXAMPLE = HERE.parent / "examples" / "low_tide" / "low_tide.py"
+
+
+@pytest.fixture(scope="module")
+def example_game() -> type:
+    """The example game's class, imported from its file as a plugin would be (its registration forgotten after)."""
+    if not EXAMPLE.is_file():
+        pytest.skip("the example game examples/low_tide is not in this tree")
+    before = set(registry.game_ids())
+    spec = importlib.util.spec_from_file_location("low_tide_under_planted_bugs", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses read their module while the file runs
+    spec.loader.exec_module(module)
+    for game_id in set(registry.game_ids()) - before:
+        registry.unregister(game_id)
+    game_class: type = module.LowTide
+    return game_class
+
+
+@pytest.mark.parametrize(("bug", "words"), GENERIC, ids=[bug.__name__ for bug, _ in GENERIC])
+def test_a_generic_planted_bug_is_refused_in_the_example_game(example_game: type, bug: type, words: str) -> None:
+    with pytest.raises(testing.ConformanceError) as caught:
+        testing.check_plugin_game(plant(bug, example_game), budget_seconds=1.0)
+    message = str(caught.value)
+    assert "\n" not in message and words in message, message
+
+
 # ---- through the command line -----------------------------------------------------------------
 PLUGIN = """
 import sys
@@ -141,7 +172,7 @@ def test_the_command_line_refuses_a_crash_at_the_most_players_in_one_line(tmp_pa
     outcome = CliRunner().invoke(app, ["--plugin", str(_plugin_file(tmp_path, "CrashAtMostPlayers")), "list"])
     assert outcome.exit_code == 2, outcome.output
     assert outcome.stderr.count("\n") == 1 and "Traceback" not in outcome.stderr, outcome.stderr
-    assert "'swap-low' fails the conformance suite: players=4: IndexError" in outcome.stderr
+    assert "'swap-low' fails the conformance suite: players=4: a random playout: IndexError" in outcome.stderr
 
 
 TWICE = """
@@ -181,3 +212,16 @@ def test_a_plugin_loaded_twice_in_one_process_is_harmless(
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop(name, None)
+
+
+def test_plays_resume_hint_keeps_the_plugin(tmp_path: Path) -> None:
+    plugin = _plugin_file(tmp_path, "SwapLow")
+    command = [sys.executable, "-m", "gamebag.cli", "--plugin", str(plugin)]
+    play = [*command, "play", "swap-low", "--seats", "human,random,random", "--seed", "4"]
+    stopped = subprocess.run(play, input="", capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    saved = "gamebag-swap-low-4.json"
+    hint = f"gamebag --plugin {plugin} play swap-low --resume {saved} --seats human,random,random"
+    assert hint in stopped.stdout, stopped.stdout + stopped.stderr
+    replayed = subprocess.run([*command, "replay", saved], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    unwrapped = " ".join(replayed.stdout.split())  # the console folds long lines
+    assert f"`gamebag --plugin {plugin} play swap-low --resume {saved}` continues it" in unwrapped

@@ -119,12 +119,13 @@ def check_configurations(
     games: dict[Configuration, AnyGame] = {}
     refused: list[Configuration] = []
     for configuration in all_configurations:
-        with reported(configuration.describe()):
+        with reported(f"{configuration.describe()}: building the game"):
             try:
                 games[configuration] = configuration.build(game_class)
             except OptionError:  # the game's own clear refusal of a combination: not a broken promise
                 refused.append(configuration)
                 continue
+        with reported(f"{configuration.describe()}: a random playout"):
             smoke(games[configuration])
     checked: list[Configuration] = []
     for configuration in games:
@@ -146,27 +147,21 @@ def check_option_errors(game_class: GameClass) -> None:
     ):
         _require_option_error(game_class, players, options, what)
     for spec in game_class.option_specs:
-        for bad in _bad_values(spec):
-            error = _require_option_error(
-                game_class, game_class.default_players, {spec.name: bad}, f"{spec.name}={bad!r}"
-            )
-            require(spec.name in str(error), f"the error for {spec.name}={bad!r} does not name the option: {error}")
+        for bad, shown in _bad_values(spec):
+            what = f"{spec.name}={shown}"
+            error = _require_option_error(game_class, game_class.default_players, {spec.name: bad}, what)
+            require(spec.name in str(error), f"the error for {what} does not name the option: {error}")
 
 
-def _bad_values(spec: Option) -> list[Any]:
-    """Values of no allowed kind, and an int option's neighbours just outside its bounds."""
-    bad: list[Any] = [object()]
+def _bad_values(spec: Option) -> list[tuple[Any, str]]:
+    """Values of no allowed kind, and an int option's neighbours just outside its bounds: ``(value, as shown)``."""
+    bad: list[tuple[Any, str]] = [(object(), "<a value of no allowed kind>")]
     if spec.kind == "int":
-        bad += [
-            v
-            for v in (
-                None if spec.minimum is None else spec.minimum - 1,
-                None if spec.maximum is None else spec.maximum + 1,
-            )
-            if v is not None
-        ]
+        outside = [spec.minimum - 1 if spec.minimum is not None else None]
+        outside.append(spec.maximum + 1 if spec.maximum is not None else None)
+        bad += [(value, repr(value)) for value in outside if value is not None]
     if spec.kind == "choice":
-        bad.append("no such choice")
+        bad.append(("no such choice", "'no such choice'"))
     return bad
 
 
