@@ -225,3 +225,13 @@ def test_plays_resume_hint_keeps_the_plugin(tmp_path: Path) -> None:
     replayed = subprocess.run([*command, "replay", saved], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     unwrapped = " ".join(replayed.stdout.split())  # the console folds long lines
     assert f"`gamebag --plugin {plugin} play swap-low --resume {saved}` continues it" in unwrapped
+
+
+def test_openspiel_reads_the_configurations_traits(clean_registry: None) -> None:
+    pytest.importorskip("pyspiel")
+    from gamebag.interop.openspiel_track import SpielConfig
+
+    registry.register(SwapLow, lambda view: str(view), lambda: "Swap Low")
+    sizes = {"max_game_length": 20, "max_chance_outcomes": 9}
+    assert SpielConfig("swap-low", {**sizes, "open_hands": True}).perfect_information
+    assert not SpielConfig("swap-low", sizes).perfect_information
