@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from gamebag import plugins, testing
 from gamebag.core import registry
+from gamebag.core.errors import GamebagError
 from planted_bugs import GENERIC, SWAP_LOW_ONLY, CrashAtMostPlayers, CrashAtOptionMaximum, plant
 from swap_low import SwapLow
 
@@ -235,3 +236,18 @@ def test_openspiel_reads_the_configurations_traits(clean_registry: None) -> None
     sizes = {"max_game_length": 20, "max_chance_outcomes": 9}
     assert SpielConfig("swap-low", {**sizes, "open_hands": True}).perfect_information
     assert not SpielConfig("swap-low", sizes).perfect_information
+
+
+def test_the_plugin_checks_time_budget_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(plugins.CHECK_SECONDS_ENV, "0.5")
+    assert plugins.check_budget_seconds() == 0.5
+    monkeypatch.setenv(plugins.CHECK_SECONDS_ENV, "soon")
+    with pytest.raises(
+        GamebagError, match="GAMEBAG_PLUGIN_CHECK_SECONDS='soon': give a number of seconds from 0 to 3600"
+    ):
+        plugins.check_budget_seconds()
+    # With no time beyond the default configuration, every configuration is still built and played once.
+    report = testing.check_plugin_game(SwapLow, budget_seconds=0)
+    assert [c.describe() for c in report.checked] == ["players=3"] and len(report.unchecked) == 6
+    with pytest.raises(testing.ConformanceError, match="players=4: a random playout: IndexError"):
+        testing.check_plugin_game(plant(CrashAtMostPlayers, SwapLow), budget_seconds=0)

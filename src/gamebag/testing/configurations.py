@@ -18,7 +18,6 @@ from typing import Any
 
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option, OptionValue
-from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import make_rng
 from gamebag.testing.information import checked_tensor
 from gamebag.testing.playouts import AnyGame, ConformanceError, random_playout, require
@@ -90,17 +89,21 @@ def reported(label: str) -> Iterator[None]:
         raise ConformanceError(f"{label}: {type(error).__name__}: {message}") from None
 
 
-def smoke(game: AnyGame, seed: int = 0) -> None:
-    """One random playout, with every seat's observation and tensor at every state: the crash finder."""
+def smoke(game: AnyGame, seed: int = 0, views: int = 60) -> None:
+    """One random playout, with every seat's observation and tensor at about ``views`` of its states
+    (evenly spread, the first and the last among them): the crash finder."""
+    states = list(random_playout(game, make_rng(seed)))
+    stride = max(1, len(states) // views)
     length: int | None = None
-    for step, state in enumerate(random_playout(game, make_rng(seed))):
+    for step, state in enumerate(states):
+        if step % stride and step != len(states) - 1:
+            continue
         game.public_view(state)
         for seat in range(game.num_players):
             game.observation(state, seat)
             length = len(checked_tensor(game, state, seat, f"step {step}, seat {seat}", length))
-        if game.node_kind(state) is NodeKind.TERMINAL:
-            game.winners(state)
-            game.scores(state)
+    game.winners(states[-1])
+    game.scores(states[-1])
 
 
 def check_configurations(
