@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -251,3 +252,20 @@ def test_the_plugin_checks_time_budget_is_configurable(monkeypatch: pytest.Monke
     assert [c.describe() for c in report.checked] == ["players=3"] and len(report.unchecked) == 6
     with pytest.raises(testing.ConformanceError, match="players=4: a random playout: IndexError"):
         testing.check_plugin_game(plant(CrashAtMostPlayers, SwapLow), budget_seconds=0)
+
+
+def test_gamebag_check_reports_every_configuration_or_one_line(tmp_path: Path, clean_registry: None) -> None:
+    from gamebag.cli.app import app
+
+    registry.register(SwapLow, lambda view: str(view), lambda: "Swap Low")
+    passed = CliRunner().invoke(app, ["check", "swap-low", "--seconds", "10", "--json"])
+    assert passed.exit_code == 0, passed.output
+    report = json.loads(passed.stdout)
+    assert report["passes"] and report["checked"][:4] == ["players=3", "players=2", "players=4", "players=3, deck=5"]
+    broken = _plugin_file(tmp_path, "TensorLengthChanges")
+    registry.unregister("swap-low")
+    refused = CliRunner().invoke(app, ["--plugin", str(broken), "check", "swap-low"])
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1, refused.output
+    assert "observation_tensor has 43 numbers, elsewhere 42" in refused.stderr
+    out_of_range = CliRunner().invoke(app, ["check", "pig", "--seconds", "-1"])
+    assert out_of_range.exit_code == 2 and "--seconds must be from 0.0 to 3,600.0" in out_of_range.stderr

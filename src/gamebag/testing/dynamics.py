@@ -186,13 +186,28 @@ def _refuses_outcome(game: AnyGame, state: Any, outcome: Any, where: str) -> boo
     return False
 
 
-def check_illegal_actions(game: AnyGame, seed: int = 9, every: int = 2) -> None:
-    """Missing, extra, illegal and malformed choices and outcomes raise, and change nothing."""
+def check_illegal_actions(game: AnyGame, seed: int = 9, every: int = 2, playouts: int = 3) -> None:
+    """Missing, extra, illegal and malformed choices and outcomes raise, and change nothing.
+
+    Checked at every ``every``-th node of each kind of a random playout; further playouts (up to
+    ``playouts``) are played while no decision node has been tried (a game may have none at all:
+    Pig played to 2 points ends on its first roll).
+    """
+    tried = 0
+    seen = {NodeKind.DECISION: 0, NodeKind.CHANCE: 0, NodeKind.TERMINAL: 0}
+    for playout in range(playouts):
+        if tried:
+            break
+        tried += _try_illegal_input(game, make_rng(seed + 100 * playout), every, seen)
+    require(tried > 0 or not seen[NodeKind.DECISION], "no decision node was tried")
+
+
+def _try_illegal_input(game: AnyGame, rng: Any, every: int, seen: dict[NodeKind, int]) -> int:
+    """``check_illegal_actions`` on one playout; returns how many seats' choices were tried."""
     every_action = list(game.all_actions())
     tried = 0
     players = game.num_players
-    seen = {NodeKind.DECISION: 0, NodeKind.CHANCE: 0, NodeKind.TERMINAL: 0}
-    for step, state in enumerate(random_playout(game, make_rng(seed))):
+    for step, state in enumerate(random_playout(game, rng)):
         kind = game.node_kind(state)
         seen[kind] += 1
         if (seen[kind] - 1) % every:
@@ -234,4 +249,4 @@ def check_illegal_actions(game: AnyGame, seed: int = 9, every: int = 2) -> None:
                 not game.legal_actions_by_seat(state), f"{where}: legal_actions_by_seat names a seat at a chance node"
             )
         require(hash(state) == before, f"{where}: a refused action or outcome changed the state")
-    require(tried > 0, "no decision node was tried")
+    return tried
