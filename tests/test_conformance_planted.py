@@ -224,8 +224,11 @@ def test_plays_resume_hint_keeps_the_plugin(tmp_path: Path) -> None:
     saved = "gamebag-swap-low-4.json"
     hint = f"gamebag --plugin {plugin} play swap-low --resume {saved} --seats human,random,random"
     assert hint in stopped.stdout, stopped.stdout + stopped.stderr
-    replayed = subprocess.run([*command, "replay", saved], capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    unwrapped = " ".join(replayed.stdout.split())  # the console folds long lines
+    wide = {**os.environ, "COLUMNS": "1000"}  # the console would fold the long line, path included
+    replayed = subprocess.run(
+        [*command, "replay", saved], capture_output=True, text=True, cwd=tmp_path, timeout=120, env=wide
+    )
+    unwrapped = " ".join(replayed.stdout.split())
     assert f"`gamebag --plugin {plugin} play swap-low --resume {saved}` continues it" in unwrapped
 
 
