@@ -87,8 +87,10 @@ def check_records(game: AnyGame, factory: GameFactory, seed: int = 7) -> None:
     first, states = recorded_states(game, make_rng(seed))
     second, _ = recorded_states(game, make_rng(seed))
     require(first.to_json() == second.to_json(), "the same seed gave two different records")
-    other, _ = recorded_states(game, make_rng(seed + 1))
-    require(other.to_json() != first.to_json() or not first.events, "another seed gave the very same game")
+    # A short game (a configuration at an option's bound) may repeat by chance: three other seeds.
+    others = (recorded_states(game, make_rng(seed + k))[0].to_json() for k in (1, 2, 3))
+    varied = any(other != first.to_json() for other in others)
+    require(varied or not first.events, "three other seeds gave the very same game (is the generator ignored?)")
     try:
         text = json.dumps(first.to_json())
     except (TypeError, ValueError) as error:
