@@ -12,7 +12,12 @@ one of two ways:
   ``gamebag`` itself.
 
 Every game a plugin registers is checked with the conformance suite (``gamebag.testing``) before
-it is used; a game that breaks a promise of the protocol is removed again, with the reason.
+it is used: its option errors, every player count and each option's bounds built and played once,
+and the whole suite on the default configuration and on as many others as a time budget allows
+(``GAMEBAG_PLUGIN_CHECK_SECONDS``, 3 by default; ``gamebag check GAME --seconds N`` checks longer).
+A game that fails, by a broken promise or any exception, is removed again and refused in one line
+naming the configuration and what failed. The same file reached twice in one process (by path and
+as an entry point's module) registers its games once.
 A variant inherits its base game's heuristic and exact solvers (``core.registry.lineage``); the
 compiled engines, keyed by the exact game id, refuse it with a reason.
 """
