@@ -41,7 +41,12 @@ def at(step: int, seat: int | None = None) -> str:
 def describe_difference(expected: Any, actual: Any) -> str:
     """Where two views, tensors or states first differ: ``in 'hand'``, ``at index 37``, ``in 'hands'[2]``."""
     path = _difference_path(expected, actual, 0)
-    return "in the whole value" if not path else "in " + path if not path.startswith("[") else "at index " + path[1:-1]
+    if not path:
+        return "in the whole value"
+    if path.startswith("["):  # a list or tensor at the top: its index, then any path inside
+        index, rest = path[1:].split("]", 1)
+        return f"at index {index}" + (f" (in {rest})" if rest else "")
+    return f"in {path}"
 
 
 def _difference_path(expected: Any, actual: Any, depth: int) -> str:
