@@ -140,9 +140,23 @@ def test_match_hides_pending_choices(game_id: str, players: int, options: dict[s
     testing.check_match_secrecy(gamebag.make(game_id, players, **options))
 
 
+@pytest.mark.parametrize(ARGS, CONFIGS, ids=IDS)
+def test_states_are_values_and_apply_is_a_function(game_id: str, players: int, options: dict[str, Any]) -> None:
+    testing.check_states(gamebag.make(game_id, players, **options))
+
+
 @pytest.mark.parametrize("game_id", gamebag.game_ids())
 def test_bad_options_and_player_counts_are_refused_clearly(game_id: str) -> None:
     testing.check_option_errors(gamebag.entry(game_id).game_class)
+
+
+@pytest.mark.parametrize("game_id", gamebag.game_ids())
+def test_every_player_count_and_option_bound_plays(game_id: str) -> None:
+    # What a plugin game gets at load: every configuration built and played once. The full checks
+    # are the tests above (the fewest, default and most players), so none is run here.
+    fully_checked: list[Any] = []
+    report = testing.check_configurations(gamebag.entry(game_id).game_class, fully_checked.append, budget_seconds=0)
+    assert len(report.smoked) >= 3 and report.checked == report.smoked[:1] and len(fully_checked) == 1
 
 
 # ---- the suite catches broken games ---------------------------------------------------------

@@ -12,7 +12,12 @@ one of two ways:
   ``gamebag`` itself.
 
 Every game a plugin registers is checked with the conformance suite (``gamebag.testing``) before
-it is used; a game that breaks a promise of the protocol is removed again, with the reason.
+it is used: its option errors, every player count and each option's bounds built and played once,
+and the whole suite on the default configuration and on as many others as a time budget allows
+(``GAMEBAG_PLUGIN_CHECK_SECONDS``, 3 by default; ``gamebag check GAME --seconds N`` checks longer).
+A game that fails, by a broken promise or any exception, is removed again and refused in one line
+naming the configuration and what failed. The same file reached twice in one process (by path and
+as an entry point's module) registers its games once.
 A variant inherits its base game's heuristic and exact solvers (``core.registry.lineage``); the
 compiled engines, keyed by the exact game id, refuse it with a reason.
 """
@@ -23,6 +28,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import shlex
 import sys
 from collections.abc import Iterable
 from importlib import metadata
@@ -34,6 +40,8 @@ from gamebag.core.errors import GamebagError
 PLUGIN_ENV = "GAMEBAG_PLUGINS"
 ENTRY_POINT_GROUP = "gamebag.games"
 MAX_PLUGINS = 32
+CHECK_SECONDS_ENV = "GAMEBAG_PLUGIN_CHECK_SECONDS"
+MAX_CHECK_SECONDS = 3600.0
 
 _loaded_files: dict[str, tuple[str, ...]] = {}
 _checked: set[str] = set()
@@ -62,6 +70,12 @@ def load_file(path: str | Path, check: bool = True) -> tuple[str, ...]:
         return _loaded_files[key]
     if file.suffix != ".py" or not file.is_file():
         raise GamebagError(f"--plugin {text!r}: name a Python file (.py) that exists, or a module")
+    imported = _games_of_imported_file(file)
+    if imported:  # the same file is already in this process (as an entry point's module, say): reuse it
+        _loaded_files[key] = imported
+        if check:
+            check_games(imported)
+        return imported
     before = set(registry.game_ids())
     name = _module_name(file)
     spec = importlib.util.spec_from_file_location(name, file)
@@ -87,6 +101,24 @@ def load_file(path: str | Path, check: bool = True) -> tuple[str, ...]:
     return added
 
 
+def _games_of_module(module_name: str) -> tuple[str, ...]:
+    """The registered games whose class a module defines."""
+    return tuple(
+        game_id for game_id in registry.game_ids() if registry.entry(game_id).game_class.__module__ == module_name
+    )
+
+
+def _games_of_imported_file(file: Path) -> tuple[str, ...]:
+    """The games registered by a module already imported from ``file`` (under any name), if any."""
+    for module_name, module in list(sys.modules.items()):
+        source = getattr(module, "__file__", None)
+        if source and source.endswith(file.name) and Path(source).resolve() == file:
+            games = _games_of_module(module_name)
+            if games:
+                return games
+    return ()
+
+
 def _load_module(name: str, check: bool) -> tuple[str, ...]:
     if name in _loaded_files:
         return _loaded_files[name]
@@ -98,7 +130,7 @@ def _load_module(name: str, check: bool) -> tuple[str, ...]:
         raise GamebagError(f"--plugin {name!r}: no such module ({error})") from None
     except Exception as error:  # the plugin's own code failed: say where, in one line
         raise GamebagError(f"--plugin {name!r} failed to import: {type(error).__name__}: {error}") from None
-    added = tuple(sorted(set(registry.game_ids()) - before))
+    added = tuple(sorted(set(registry.game_ids()) - before)) or _games_of_module(name)
     if not added and not imported_before:
         raise GamebagError(f"--plugin {name!r} registered no game; register one with gamebag.core.registry.register")
     _loaded_files[name] = added
@@ -107,20 +139,48 @@ def _load_module(name: str, check: bool) -> tuple[str, ...]:
     return added
 
 
-def check_games(game_ids: Iterable[str]) -> None:
-    """Run the conformance suite on each game (its default player count and options); refuse a failing one."""
-    from gamebag.testing import ConformanceError, check_game
+def check_budget_seconds() -> float:
+    """Seconds the check of one plugin game may spend on configurations beyond the default
+    (``GAMEBAG_PLUGIN_CHECK_SECONDS``, default ``gamebag.testing.DEFAULT_BUDGET_SECONDS``)."""
+    from gamebag.testing import DEFAULT_BUDGET_SECONDS
 
+    text = os.environ.get(CHECK_SECONDS_ENV, "").strip()
+    if not text:
+        return DEFAULT_BUDGET_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= MAX_CHECK_SECONDS:
+        raise GamebagError(f"{CHECK_SECONDS_ENV}={text!r}: give a number of seconds from 0 to {MAX_CHECK_SECONDS:g}")
+    return seconds
+
+
+def check_games(game_ids: Iterable[str], budget_seconds: float | None = None) -> None:
+    """Run the conformance suite on each game: its option errors, then every player count and each
+    option's bounds (built and played once each; checked in full as far as ``budget_seconds`` allows,
+    the default configuration always). A failing game is unregistered and refused in one line naming
+    the game, the configuration and what failed, whatever the exception."""
+    from gamebag.testing import ConformanceError, check_plugin_game
+
+    budget = check_budget_seconds() if budget_seconds is None else budget_seconds
     for game_id in game_ids:
         if game_id in _checked:
             continue
         game_class = registry.entry(game_id).game_class
         try:
-            check_game(game_class())
+            check_plugin_game(game_class, budget)
         except ConformanceError as error:
             registry.unregister(game_id)
             raise GamebagError(f"plugin game {game_id!r} fails the conformance suite: {error}") from None
         _checked.add(game_id)
+
+
+def plugin_arguments(game_id: str) -> str:
+    """The ``--plugin ...`` arguments that load ``game_id`` in a new process ('' for the package's games
+    and installed entry points), for the commands the CLI tells a user to run next."""
+    files = [file for file, ids in _loaded_files.items() if game_id in ids]
+    return "".join(f"--plugin {shlex.quote(file)} " for file in files[:1])
 
 
 def activate(paths: Iterable[str | Path]) -> tuple[str, ...]:

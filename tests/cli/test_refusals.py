@@ -118,6 +118,9 @@ REFUSALS: list[tuple[list[str], str]] = [
     # dice
     (["dice", "catch-a-dragon", "--held", ",".join(["red"] * 9)], "no turn reaches this set"),
     (["dice", "eel-harvest"], "turn model"),
+    # check
+    (["check", "pig", "--seconds", "-1"], "--seconds must be from 0.0 to 3,600.0"),
+    (["check", "chess"], "unknown game"),
     # serve (refused before any server starts)
     (["serve", "--port", "0"], "--port"),
     (["serve", "--bot-workers", "0"], "--bot-workers"),

@@ -51,7 +51,7 @@ def test_every_game_is_registered_with_its_type() -> None:
     for game_id in gamebag.game_ids():
         game_type = load(game_id).get_type()
         game_class = gamebag.entry(game_id).game_class
-        sequential, perfect = openspiel_game.game_traits(game_class)
+        sequential, perfect = openspiel_game.game_traits(game_class())
         assert (sequential, perfect) == (game_id in SEQUENTIAL_PERFECT, game_id in SEQUENTIAL_PERFECT)
         dynamics, information = pyspiel.GameType.Dynamics, pyspiel.GameType.Information
         assert game_type.dynamics == (dynamics.SEQUENTIAL if sequential else dynamics.SIMULTANEOUS)

@@ -63,7 +63,7 @@ def test_python_ismcts_plays_the_hidden_information_games(game_id: str, players:
 
 def test_every_game_is_searched_by_ismcts_or_mcts() -> None:
     # OpenSpiel's ISMCTS takes imperfect-information games only; MCTS plays the others (below).
-    perfect = {game_id: gamebag.entry(game_id).game_class.traits.perfect_information for game_id in gamebag.game_ids()}
+    perfect = {game_id: gamebag.make(game_id).traits.perfect_information for game_id in gamebag.game_ids()}
     assert {game_id for game_id, known in perfect.items() if not known} == {game_id for game_id, _ in HIDDEN}
     assert {game_id for game_id, known in perfect.items() if known} == {game_id for game_id, _ in PERFECT}
 

@@ -72,7 +72,10 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
-    traits: ClassVar[Traits]
+    # The shape of the game: a class default, which a configuration may change by setting
+    # ``self.traits`` in ``_configure`` (an option that shows every hand makes it PERFECT there).
+    # Code reads it on the instance, ``game.traits``, never on the class.
+    traits: Traits
     option_specs: ClassVar[tuple[Option, ...]] = ()
     # Which engines play which options (``gamebag.core.engines``); ``None``: the rules engine only.
     engine_support: ClassVar[EngineSupport | None] = None
@@ -102,6 +105,7 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
             options = expand_option_groups(self.option_groups, options)
         self.options: Mapping[str, OptionValue] = validate_options(self.option_specs, options)
         self._configure()
+        self._check_configured_traits()
 
     @classmethod
     def _check_declarations(cls) -> None:
@@ -111,8 +115,17 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         if cls.traits.hidden_information and cls.resample_from_infostate is Game.resample_from_infostate:
             raise TypeError(f"{cls.__name__} hides information, so it must implement resample_from_infostate")
 
+    def _check_configured_traits(self) -> None:
+        """Refuse traits a configuration set that cannot be true (a programming error, as above)."""
+        if not isinstance(self.traits, Traits):
+            raise TypeError(f"{type(self).__name__}._configure set traits to {self.traits!r}, not a Traits")
+        if self.traits.hidden_information and type(self).resample_from_infostate is Game.resample_from_infostate:
+            name = type(self).__name__
+            raise TypeError(f"{name} hides information here, so it must implement resample_from_infostate")
+
     def _configure(self) -> None:
-        """Derive constants from ``num_players`` and ``options`` (override as needed)."""
+        """Derive constants from ``num_players`` and ``options`` (override as needed), and the
+        configuration's ``traits`` where an option changes them."""
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

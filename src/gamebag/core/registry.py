@@ -7,6 +7,7 @@ names.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +56,17 @@ class GameEntry:
 _REGISTRY: dict[str, GameEntry] = {}
 
 
+def _same_definition(first: type[Game[Any, Any, Any]], second: type[Game[Any, Any, Any]]) -> bool:
+    """Whether two classes are one definition: the same class, or the same name from the same source file."""
+    if first is second:
+        return True
+    try:
+        same_file = inspect.getsourcefile(first) == inspect.getsourcefile(second)
+        return first.__qualname__ == second.__qualname__ and same_file
+    except TypeError:  # a class with no source file (built in a session): only itself is itself
+        return False
+
+
 def register(
     game_class: type[Game[Any, Any, Any]],
     render_view: ViewRenderer,
@@ -64,9 +76,10 @@ def register(
     action_words: ActionWords = _json_words,
     decision_help: DecisionHelp = _no_help,
 ) -> None:
-    """Add a game; registering the same class twice is harmless."""
+    """Add a game; registering the same class twice is harmless, and so is the same class defined
+    again by its file imported a second time (a plugin loaded by path and by entry point)."""
     existing = _REGISTRY.get(game_class.game_id)
-    if existing is not None and existing.game_class is not game_class:
+    if existing is not None and not _same_definition(existing.game_class, game_class):
         raise ValueError(f"game id {game_class.game_id!r} is already registered")
     _REGISTRY[game_class.game_id] = GameEntry(
         game_class, render_view, rules_text, narrate, action_words, decision_help

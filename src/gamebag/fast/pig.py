@@ -272,8 +272,8 @@ def observe_into(board: IntArray, i: int, player: int, goal: int, out: npt.NDArr
     """``Pig.observation_tensor`` of ``player`` at row ``i``, written into ``out[i, slot]``."""
     for k in range(OBSERVATION_SIZE):
         out[i, slot, k] = 0.0
-    out[i, slot, 0] = board[i, SCORE0 + player] / goal
-    out[i, slot, 1] = board[i, SCORE0 + 1 - player] / goal
+    out[i, slot, 0] = min(1.0, board[i, SCORE0 + player] / goal)  # a final score may pass the goal
+    out[i, slot, 1] = min(1.0, board[i, SCORE0 + 1 - player] / goal)
     out[i, slot, 2] = board[i, TOTAL] / goal
     out[i, slot, 3] = 1.0 if board[i, SEAT] == player and board[i, PHASE] != OVER else 0.0
     out[i, slot, 4 + board[i, PHASE]] = 1.0

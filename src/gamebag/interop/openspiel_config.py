@@ -89,9 +89,10 @@ def _parameter_specification(game_class: type[Game[Any, Any, Any]]) -> dict[str,
     return spec
 
 
-def game_traits(game_class: type[Game[Any, Any, Any]]) -> tuple[bool, bool]:
-    """``(sequential, perfect_information)`` of a game, as it declares them in ``traits``."""
-    traits = game_class.traits
+def game_traits(game: Game[Any, Any, Any]) -> tuple[bool, bool]:
+    """``(sequential, perfect_information)`` of a configured game, as its ``traits`` declare them
+    (an instance's: a configuration may change them, as an option that shows every hand does)."""
+    traits = game.traits
     return traits.sequential, traits.perfect_information
 
 

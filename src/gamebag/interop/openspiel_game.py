@@ -146,7 +146,7 @@ class GamebagSpielGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=config.max_game_length * (config.num_players if config.turn_based else 1),
         )
         game_class = type(config.game)
-        perfect = game_traits(game_class)[1]
+        perfect = game_traits(config.game)[1]
         super().__init__(spiel_game_type(game_class, config.sequential, perfect), info, dict(params))
         self.config = config
 
@@ -327,7 +327,8 @@ def register_openspiel_games() -> list[str]:
         name = spiel_name(game_id)
         if name not in known:
             game_class = gamebag.entry(game_id).game_class
-            game_type = spiel_game_type(game_class, *game_traits(game_class))
+            # Registered once per game, with its default configuration's traits.
+            game_type = spiel_game_type(game_class, *game_traits(game_class()))
             _GAME_CLASSES[name] = _game_class(game_id)
             pyspiel.register_game(game_type, _GAME_CLASSES[name])
         names.append(name)

@@ -54,7 +54,7 @@ class SpielConfig:
         if not isinstance(turn_based, bool):
             raise OptionError(f"parameter turn_based must be true or false, not {turn_based!r}")
         self.turn_based = turn_based
-        self.perfect_information = game_traits(type(self.game))[1]
+        self.perfect_information = game_traits(self.game)[1]
         self._chance_cache: dict[Any, tuple[tuple[Any, float], ...]] = {}
         self._lists_by_state = True
         # Chance lists by the id of the sequence they came from, each held with it (see chance_list).
@@ -112,7 +112,7 @@ class SpielConfig:
     @property
     def sequential(self) -> bool:
         """Whether OpenSpiel sees one seat choosing at a time (by the game's nature or ``turn_based``)."""
-        return self.turn_based or game_traits(type(self.game))[0]
+        return self.turn_based or game_traits(self.game)[0]
 
 
 _CONFIGS: dict[tuple[str, tuple[tuple[str, Any], ...]], SpielConfig] = {}

@@ -23,6 +23,7 @@ from gamebag.core.protocol import Game, JsonDict
 from gamebag.core.records import Record, apply_event
 from gamebag.core.results import LOWER_IS_BETTER, best_first
 from gamebag.core.rng import derive_rng
+from gamebag.plugins import plugin_arguments
 
 HUMAN = "human"
 SPECTATOR = -1  # the key of the spectator's view when no human plays
@@ -191,7 +192,8 @@ class TerminalGame:
         self.console.print(f"The game so far is saved in {path}; continue it with")
         # One line however narrow the terminal, so it can be copied as it is.
         self.console.print(
-            f"  gamebag play {self.game.game_id} --resume {path} --seats {','.join(self.names)}",
+            f"  gamebag {plugin_arguments(self.game.game_id)}play {self.game.game_id} --resume {path} "
+            f"--seats {','.join(self.names)}",
             soft_wrap=True,
             highlight=False,
         )

@@ -10,6 +10,7 @@ from rich.console import Console
 import gamebag
 from gamebag.cli.common import dumps, plain_number
 from gamebag.core.records import Record, replay
+from gamebag.plugins import plugin_arguments
 
 UNFINISHED = 3  # exit status for a record whose game is not over
 
@@ -51,10 +52,10 @@ def register(app: typer.Typer) -> None:
         console.print(f"\n{len(record.events)} events replayed; every one follows the rules.")
         if not finished:
             waiting = ", ".join(f"seat {seat}" for seat in game.acting_players(state)) or "chance"
+            resume = f"gamebag {plugin_arguments(game.game_id)}play {game.game_id} --resume {file}"
             console.print(
                 f"[yellow]The record is unfinished: the game is not over[/yellow] (round "
-                f"{game.round_number(state)}, waiting for {waiting}). `gamebag play {game.game_id} --resume "
-                f"{file}` continues it.",
+                f"{game.round_number(state)}, waiting for {waiting}). `{resume}` continues it.",
                 highlight=False,
             )
             raise typer.Exit(UNFINISHED)

@@ -142,7 +142,9 @@ class PigJax(DiceGameJax):
         total = jnp.broadcast_to(row[TOTAL], (2,))
         moving = ((row[SEAT] == seats) & (row[PHASE] != OVER)).astype(jnp.float32)
         phase = jnp.broadcast_to(jax.nn.one_hot(row[PHASE], 3, dtype=jnp.float32), (2, 3))
-        numbers = jnp.stack([mine / self.goal, other / self.goal, total / self.goal], axis=1).astype(jnp.float32)
+        # A final score may pass the goal; the tensor stays in [0, 1] as in the rules engine.
+        scaled = [jnp.minimum(1.0, mine / self.goal), jnp.minimum(1.0, other / self.goal), total / self.goal]
+        numbers = jnp.stack(scaled, axis=1).astype(jnp.float32)
         return jnp.concatenate([numbers, moving[:, None], phase], axis=1)
 
     # ---- policies and whole games ------------------------------------------------------------

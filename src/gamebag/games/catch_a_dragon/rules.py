@@ -195,7 +195,7 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 2
-    traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
+    traits: Traits = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     # 2: the seat, the rounds left and the score margins (thermometers) joined the tensor.
     observation_version: ClassVar[int] = 2
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS

@@ -67,7 +67,7 @@ class EelFamilyGame(EelDraws):
     version: ClassVar[str] = "1.0"
     rule_set: ClassVar[str]
     # Everyone still in chooses a count at once; between the choice and the reveal the others' counts are hidden.
-    traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
+    traits: Traits = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
 
     def _configure(self) -> None:
         n = self.num_players

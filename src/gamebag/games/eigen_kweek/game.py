@@ -47,7 +47,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 4
-    traits: ClassVar[Traits] = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
+    traits: Traits = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTION_SPECS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
     option_groups: ClassVar[tuple[OptionGroup, ...]] = OPTION_GROUPS

@@ -90,7 +90,7 @@ class Pig(Game[PigState, str, int]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
-    traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
+    traits: Traits = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 
@@ -205,9 +205,10 @@ class Pig(Game[PigState, str, int]):
 
     def observation_tensor(self, state: PigState, player: int) -> list[float]:
         goal, phase = self.goal, state.phase
+        # A final score may pass the goal; the tensor stays in [0, 1] as the protocol promises.
         return [
-            state.scores[player] / goal,
-            state.scores[1 - player] / goal,
+            min(1.0, state.scores[player] / goal),
+            min(1.0, state.scores[1 - player] / goal),
             state.turn_total / goal,
             1.0 if state.seat == player and phase != Phase.OVER else 0.0,
             *self._phase_part[phase],
