@@ -108,7 +108,7 @@ class LowTide(Game[TideState, int, int]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 4
-    traits: ClassVar[Traits] = Traits(Moves.SEQUENTIAL, Information.HIDDEN, chance=True)
+    traits: Traits = Traits(Moves.SEQUENTIAL, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     lower_score_wins: ClassVar[bool] = True
 
