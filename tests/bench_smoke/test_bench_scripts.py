@@ -13,6 +13,7 @@ cache holds the kernels (a fresh checkout compiles them first, as the engine tes
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -37,10 +38,16 @@ class SmokeRun:
     # Flags naming a commit of this repository (``git archive``): given where the tree is a git checkout.
     git_args: tuple[str, ...] = ()
     needs_git: bool = False  # without those flags the script cannot run at all
+    # Modules of gamebag's optional extras the script imports (``rl``, ``jax``): installed by
+    # ``make test``; a checkout without the extra skips the script, naming the module.
+    extras: tuple[str, ...] = ()
+
+
+RL = ("gymnasium", "pettingzoo", "pyspiel")
 
 
 SMOKE_RUNS: dict[str, SmokeRun] = {
-    "baseline_table.py": SmokeRun(("--games", "10", "--search-games", "2", "--only", "pig")),
+    "baseline_table.py": SmokeRun(("--games", "10", "--search-games", "2", "--only", "pig"), extras=("gymnasium",)),
     "bench_analysis.py": SmokeRun(("--games", "2", "--only", "pig:2", "--playouts", "10")),
     "bench_balance.py": SmokeRun(("--games", "20", "--workers", "1")),
     "bench_eigen_kweek.py": SmokeRun(("--games", "2", "--repeats", "1"), git_args=("--against", "HEAD")),
@@ -50,22 +57,23 @@ SMOKE_RUNS: dict[str, SmokeRun] = {
         ("eel-harvest", "--positions", "2", "--agents", "random;heuristic;ismcts:iterations=5;equilibrium")
     ),
     # Its compile-time figure starts fresh processes on an empty numba cache (minutes): its flag skips it.
-    "bench_fast.py": SmokeRun(("--seconds", "0.02", "--skip-compile")),
+    "bench_fast.py": SmokeRun(("--seconds", "0.02", "--skip-compile"), extras=("gymnasium",)),
     "bench_fast_kweek.py": SmokeRun(("--seconds", "0.1",)),
-    "bench_interop.py": SmokeRun(("--seconds", "0.05", "--rounds", "1")),
-    "bench_jax.py": SmokeRun(("--batches", "4", "--repeats", "1", "--only", "pig")),
+    "bench_interop.py": SmokeRun(("--seconds", "0.05", "--rounds", "1"), extras=RL),
+    "bench_jax.py": SmokeRun(("--batches", "4", "--repeats", "1", "--only", "pig"), extras=("jax",)),
     "bench_learned.py": SmokeRun(("--games", "100", "--rules-games", "20")),
     "bench_rules_batch.py": SmokeRun(("--envs", "4", "--seconds", "0.05")),
     "bench_search.py": SmokeRun(("--quick", "--iterations", "5")),
     "bench_solvers.py": SmokeRun(("--repeat", "1", "--games", "20")),
     "bench_tune.py": SmokeRun(("--trials", "2", "--games", "50")),
-    "bench_vector.py": SmokeRun(("--envs", "8", "--seconds", "0.05")),
+    "bench_vector.py": SmokeRun(("--envs", "8", "--seconds", "0.05"), extras=("gymnasium",)),
     "evaluation_gap.py": SmokeRun(
         (
             "--rules-games", "8", "--compiled-games", "8", "--gymnasium-games", "1",
             "--finished-runs", "1", "--finished", "2", "--finished-envs", "4",
             "--by-length", "--only", "eel-harvest",
-        )
+        ),
+        extras=("gymnasium", "threadpoolctl"),
     ),
     "kweek_equality.py": SmokeRun(("--games", "1", "--sets", "0")),
     # Two commits' kernels in one process: compiling both copies takes minutes, so the smoke run
@@ -73,9 +81,9 @@ SMOKE_RUNS: dict[str, SmokeRun] = {
     "kweek_versions.py": SmokeRun(
         ("--rounds", "1"), {"NUMBA_DISABLE_JIT": "1"}, git_args=("--old", "HEAD"), needs_git=True
     ),
-    "learned_targets.py": SmokeRun(("--games", "100", "--where")),
+    "learned_targets.py": SmokeRun(("--games", "100", "--where"), extras=("gymnasium",)),
     "load_web.py": SmokeRun(("--clients", "2", "--tables", "1", "--duration", "10", "--think", "0", "--bot", "random")),
-    "trajectory_hashes.py": SmokeRun(),
+    "trajectory_hashes.py": SmokeRun(extras=RL),
     "tune_eigen_kweek.py": SmokeRun(("--grid-games", "1", "--report-games", "2", "--ablation-games", "1")),
 }
 
@@ -99,6 +107,12 @@ def test_every_bench_script_has_a_smoke_run() -> None:
 @pytest.mark.parametrize("script", sorted(SMOKE_RUNS))
 def test_the_script_runs_to_its_end_with_a_tiny_budget(script: str) -> None:
     run = SMOKE_RUNS[script]
+    missing = [module for module in run.extras if importlib.util.find_spec(module) is None]
+    if missing:
+        message = f"{script} needs {', '.join(missing)} (gamebag's optional extras, which make test installs)"
+        if os.environ.get("CI"):  # CI installs every extra: a missing one is a failure there
+            pytest.fail(message)
+        pytest.skip(message)
     git = bool(run.git_args) and _is_git_checkout()
     if run.needs_git and not git:
         pytest.skip(f"{script} compares commits of this repository: this tree is not a git checkout")
