@@ -33,6 +33,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -44,8 +45,12 @@ from gamebag.interop.vector_env import BatchEnv
 from gamebag.sim.play import play_game
 from gamebag.sim.stats import wilson_interval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from smoke import smoke_or
+
 CONFIGS = [("eel-harvest", 2), ("wriggle-roulette", 4), ("wriggle-roulette", 2), ("catch-a-dragon", 2), ("pig", 2)]
-SEARCH = "ismcts:iterations=1000"  # the default budget, without the wall-clock cap
+# The default budget, without the wall-clock cap (a smoke run, bench/smoke.py, searches a tiny one).
+SEARCH = smoke_or("ismcts:iterations=1000", "ismcts:iterations=10")
 RULES_ONLY = (SEARCH, "equilibrium", "learned")
 CHUNK = 20  # rules-engine games per unit of work
 

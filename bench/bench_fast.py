@@ -16,7 +16,8 @@ Wriggle Roulette), in one run on one core, rates in games per CPU-second
 
 then the ratios fast/rules, fast/plain and rules/plain; the kernels' compile time, cold
 (an empty numba cache, in a fresh process) and cached (a second fresh process); and
-``simulate --workers 2`` against ``--workers 1`` (rules engine and fast engine, wall clock).
+``simulate --workers 2`` against ``--workers 1`` (rules engine and fast engine, wall clock; the
+fast engine's 2,000,000 games as two runs of ``simulate``'s bound, 1,000,000 games).
 
 Run: ``.venv/bin/python bench/bench_fast.py [--seconds S] [--skip-compile] [--skip-workers]``.
 """
@@ -31,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +45,11 @@ from gamebag.core.rng import derive_rng
 from gamebag.fast import FastEngine, engine_for
 from gamebag.fast import registry as fast_registry
 from gamebag.sim.play import play_game
-from gamebag.sim.simulate import SimulationSpec, run_simulation
+from gamebag.sim.simulate import MAX_GAMES, SimulationSpec, run_simulation, validate_spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from plain_rules import PLAIN_GAMES
+from smoke import smoke_or
 
 SIZES = (1, 1024, 8192)
 
@@ -158,14 +161,28 @@ def compile_seconds(cache_dir: str) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def simulate_runs(game_id: str, players: int, games: int) -> list[SimulationSpec]:
+    """``games`` random games as ``simulate`` runs of at most ``MAX_GAMES`` each (its bound), each
+    checked against the bound as ``gamebag simulate`` checks it."""
+    agents = ("random",) * players
+    runs = []
+    for start in range(0, games, MAX_GAMES):
+        spec = SimulationSpec(game_id, players, agents, min(MAX_GAMES, games - start), seed=start)
+        validate_spec(spec)
+        runs.append(spec)
+    return runs
+
+
 def workers_speedup(game_id: str, players: int, games: int, engine: str) -> tuple[float, float]:
-    """Wall seconds of ``simulate`` with one and with two workers."""
-    spec = SimulationSpec(game=game_id, players=players, agents=("random",) * players, games=games, seed=0)
-    run_simulation(SimulationSpec(game_id, players, spec.agents, 10, 0), 2, engine=engine)  # warm caches
+    """Wall seconds of ``simulate`` with one and with two workers, over ``games`` games in all (in runs
+    within simulate's bound; a smoke run checks them at full size, then plays a few games of each)."""
+    runs = [replace(spec, games=smoke_or(spec.games, 20)) for spec in simulate_runs(game_id, players, games)]
+    run_simulation(SimulationSpec(game_id, players, runs[0].agents, 10, 0), 2, engine=engine)  # warm caches
     times = []
     for workers in (1, 2):
         started = time.perf_counter()
-        run_simulation(spec, workers, engine=engine)
+        for spec in runs:
+            run_simulation(spec, workers, engine=engine)
         times.append(time.perf_counter() - started)
     return times[0], times[1]
 
@@ -224,11 +241,14 @@ def main() -> None:
             cached = compile_seconds(cache_dir)
         print(f"compile, every engine, fresh process: cold {cold:.1f} s, cached {cached:.1f} s")
     if not args.skip_workers:
-        # Long runs on both engines (several seconds on one worker), so starting the pool counts little.
+        # Long runs on both engines (several seconds on one worker), so starting the pool counts little;
+        # the fast engine's 2,000,000 games are two runs of simulate's bound (1,000,000 games a run).
         for engine_name, games in (("rules", 12_000), ("fast", 2_000_000)):
             one, two = workers_speedup("wriggle-roulette", 4, games, engine_name)
+            runs = -(-games // MAX_GAMES)
+            split = f" in {runs} runs of at most {MAX_GAMES:,}" if runs > 1 else ""
             print(
-                f"simulate wriggle-roulette x{games:,} on the {engine_name} engine: --workers 1 {one:.2f} s, "
+                f"simulate wriggle-roulette x{games:,}{split} on the {engine_name} engine: --workers 1 {one:.2f} s, "
                 f"--workers 2 {two:.2f} s, speed-up {one / two:.2f}x (os.cpu_count() = {os.cpu_count()})"
             )
 

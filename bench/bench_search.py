@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import gamebag
@@ -27,6 +29,12 @@ from gamebag.agents.registry import available_agents, make_agent
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import make_rng
 from gamebag.fast import FastEngine, engine_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from smoke import smoke_or
+
+# The search timed at its default budget (a smoke run, bench/smoke.py, times a tiny one).
+DEFAULT_SEARCH = smoke_or("ismcts", "ismcts:iterations=5")
 
 
 def positions(game: Game[Any, Any, Any], count: int, seed: int = 1) -> list[tuple[Any, int]]:
@@ -77,7 +85,7 @@ def main() -> None:
         for index, (state, player) in enumerate(spots):
             probe.search(SeatView(game, state, player), make_rng(index))
         rate = args.iterations * len(spots) / (time.perf_counter() - started)
-        default = time_moves(make_agent("ismcts", game), game, spots)
+        default = time_moves(make_agent(DEFAULT_SEARCH, game), game, spots)
         heuristic = time_moves(make_agent("heuristic", game), game, spots)
         print(
             f"{game_id:18s} {rate:8.0f} {statistics.mean(default):22.3f} / {max(default):6.3f}"

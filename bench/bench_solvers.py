@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import gamebag
@@ -32,7 +34,17 @@ from gamebag.agents.solvers.rounds import solve_rounds_win
 from gamebag.core.rng import derive_rng
 from gamebag.sim.play import play_game
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from smoke import smoke_or
+
 Z99 = 2.5758
+# The solves measured; a smoke run (bench/smoke.py) solves small versions of the same games.
+SCORE_OPTIONS: tuple[dict[str, Any], ...] = smoke_or(
+    ({}, {"duplicate_bust": "none-new"}, {"cyclic": False}), ({"dice": 2}, {"dice": 2, "cyclic": False})
+)
+WIN_OPTIONS: tuple[dict[str, Any], ...] = smoke_or(({}, {"dice": 6, "rounds": 2}), ({"dice": 2, "rounds": 1},))
+PIG_GOALS: tuple[int, ...] = smoke_or((100,), (12,))
+DRAGON: dict[str, Any] = smoke_or({}, {"dice": 2, "rounds": 1})  # the game of the report and the checks
 
 
 def measure(solve: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
@@ -67,23 +79,23 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"{'solve':<48} {'value':>22} {'seconds':>9} {'peak MB':>8} {'table MB':>9}")
-    for options in ({}, {"duplicate_bust": "none-new"}, {"cyclic": False}):
+    for options in SCORE_OPTIONS:
         game = gamebag.make("catch-a-dragon", 2, **options)
         score, seconds, peak = measure(lambda g=game: solutions.score_solution(g), args.repeat)
         label = "catch-a-dragon score " + (",".join(f"{k}={v}" for k, v in options.items()) or "(defaults)")
         print(f"{label:<48} {score.value!s:>22} {seconds:>9.3f} {peak:>8.1f} {'-':>9}")
         print(f"{'':<48} {float(score.value):>22.6f}")
 
-    dragon = gamebag.make("catch-a-dragon", 2)
+    dragon = gamebag.make("catch-a-dragon", 2, **DRAGON)
     reference_rows: list[tuple[str, float, float]] = []
-    for options in ({}, {"dice": 6, "rounds": 2}):
+    for options in WIN_OPTIONS:
         game = gamebag.make("catch-a-dragon", 2, **options)
         win, seconds, peak = measure(lambda g=game: solutions.win_solution(g), args.repeat)
         label = "catch-a-dragon win, 2 players " + ",".join(f"{k}={v}" for k, v in options.items())
         print(f"{label:<48} {win.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} {win.table_bytes / 1e6:>9.2f}")
         _, before, _ = measure(lambda g=game: solve_rounds_win(g, compiled=False), 1)
         reference_rows.append((label, seconds, before))
-    for goal in (100,):
+    for goal in PIG_GOALS:
         pig = gamebag.make("pig", goal=goal)
         race, seconds, peak = measure(lambda p=pig: solutions.win_solution(p), args.repeat)
         label = f"pig win, goal {goal}"
@@ -104,9 +116,9 @@ def main() -> None:
         checks = [
             (dragon, ["optimal-win", "optimal-win"], solutions.win_solution(dragon).value, "dragon win vs win"),
             (
-                gamebag.make("pig"),
+                gamebag.make("pig", goal=PIG_GOALS[0]),
                 ["optimal-win", "optimal-win"],
-                solutions.win_solution(gamebag.make("pig")).value,
+                solutions.win_solution(gamebag.make("pig", goal=PIG_GOALS[0])).value,
                 "pig",
             ),
         ]

@@ -31,9 +31,15 @@ from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from smoke import smoke_or
+
 ROOT = Path(__file__).resolve().parent.parent
-SLICE_GAMES = 400
-SLICE_STEPS = 6
+
+# A smoke run (bench/smoke.py) hashes and times a handful of games and steps instead.
+SLICE_GAMES = smoke_or(400, 2)
+SLICE_STEPS = smoke_or(6, 1)
+BATCH = smoke_or(1024, 4)  # games of the timed step batch (a smoke run: few enough to prefetch none)
 FIGURES = ("random", "heuristic", "steps")
 
 
@@ -68,14 +74,16 @@ def fingerprints(package: Any, engine: Any) -> list[str]:
         (4, ["learned"] * 4, {}, 2000),
         (3, ["learned", "heuristic", "random"], {}, 2000),
     ):
+        count = smoke_or(count, 1)
         r = engine.play(package.make("eigen-kweek", players, **options), agents, 7, 0, count)
         lines.append(f"{count} games, {players}p {'/'.join(agents)} {options}: "
                      f"{digest(r.scores, r.returns, r.length, r.ended_by, r.cards)}")  # fmt: skip
     for agents in (["heuristic"] * 4, ["random", "heuristic", "random", "heuristic"]):
-        batch = engine.step_batch(package.make("eigen-kweek", 4), 64)
+        envs, steps = smoke_or(64, 4), smoke_or(600, 4)
+        batch = engine.step_batch(package.make("eigen-kweek", 4), envs)
         batch.reset(3)
         h = hashlib.sha256()
-        for k in range(600):
+        for k in range(steps):
             actions = batch.policy_actions(agents)
             if k % 50 == 0:
                 h.update(batch.observations().tobytes())
@@ -84,18 +92,19 @@ def fingerprints(package: Any, engine: Any) -> list[str]:
             for array in (actions, batch.rewards(), batch.done()):
                 h.update(array.tobytes())
             batch.reset_done()
-        lines.append(f"600 steps of a step batch, {'/'.join(agents)}: {h.hexdigest()[:12]}")
-    batch = engine.step_batch(package.make("eigen-kweek", 4), 64)
+        lines.append(f"{steps} steps of a step batch, {'/'.join(agents)}: {h.hexdigest()[:12]}")
+    envs, steps = smoke_or(64, 4), smoke_or(300, 4)
+    batch = engine.step_batch(package.make("eigen-kweek", 4), envs)
     batch.reset(5)
     view = batch.learner_view(0)
-    noise = np.random.default_rng(0).random((300, 64, batch.num_actions))
+    noise = np.random.default_rng(0).random((steps, envs, batch.num_actions))
     h = hashlib.sha256()
-    for k in range(300):
+    for k in range(steps):
         step = batch.learner_step(0, "heuristic", (noise[k] * view.masks).argmax(axis=1), view)
         view = step.view
         for array in (view.observations, view.masks, view.acting, step.rewards, step.done):
             h.update(np.asarray(array).tobytes())
-    lines.append(f"300 learner steps: {h.hexdigest()[:12]}")
+    lines.append(f"{steps} learner steps: {h.hexdigest()[:12]}")
     return lines
 
 
@@ -108,9 +117,9 @@ def timings(versions: dict[str, tuple[Any, Any]], rounds: int) -> dict[tuple[str
         game = games[name] = package.make("eigen-kweek", 4)
         for agent in ("random", "heuristic"):
             engine.play(game, [agent] * 4, 0, 0, 2)
-        batch = engine.step_batch(game, 1024)
+        batch = engine.step_batch(game, BATCH)
         batch.reset(2)
-        for _ in range(300):  # past every env's first game
+        for _ in range(smoke_or(300, 2)):  # past every env's first game
             batch.step(batch.policy_actions(["heuristic"] * 4))
             batch.reset_done()
         batches[name] = batch
@@ -169,8 +178,9 @@ def main() -> int:
         print(f"Games per CPU-second, 4 players, the two played alternately ({args.rounds} rounds):")
         for figure in FIGURES:
             old, new = rates[("gamebag_old", figure)], rates[("gamebag_new", figure)]
-            label = "step batch N=1024 (games finished)" if figure == "steps" else f"kernel, {figure}"
-            print(f"  {label:34s} old {old:>9,.0f}  new {new:>9,.0f}  new/old {new / old:.3f}")
+            label = f"step batch N={BATCH} (games finished)" if figure == "steps" else f"kernel, {figure}"
+            ratio = f"{new / old:.3f}" if old else "-"  # a slice too short to finish a game (a smoke run)
+            print(f"  {label:34s} old {old:>9,.0f}  new {new:>9,.0f}  new/old {ratio}")
     return 0
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
 from importlib import resources
 from pathlib import Path
@@ -49,8 +50,15 @@ from gamebag.fast import pig as fast_pig
 from gamebag.interop.train import evaluate
 from gamebag.interop.vector_env import BatchEnv
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from smoke import smoke_or
+
 GAMES = ("pig", "catch-a-dragon")
 OPPONENTS = ("heuristic", "random", "optimal-win")
+# Fixed-point sweeps of Pig's exact values (they stop at a change under 1e-12), and the batch that
+# ``--where`` steps; a smoke run (bench/smoke.py) takes a few of each, so its figures mean nothing.
+PIG_SWEEPS = smoke_or(10_000, 2)
+WHERE_ENVS, WHERE_STEPS = smoke_or((2048, 3000), (16, 40))
 
 
 def mean_and_half(values: np.ndarray) -> tuple[float, float]:
@@ -134,7 +142,7 @@ def pig_exact(first: np.ndarray, second: np.ndarray, sides: int = 6) -> tuple[fl
     goal = first.shape[0]
     a = np.full((goal, goal), 0.5)
     b = np.full((goal, goal), 0.5)
-    for _ in range(10_000):
+    for _ in range(PIG_SWEEPS):
         a_next = pig_turn_start(first, a, b, sides)
         b_next = pig_turn_start(second, b, a, sides)
         change = max(float(np.abs(a_next - a).max()), float(np.abs(b_next - b).max()))
@@ -144,7 +152,7 @@ def pig_exact(first: np.ndarray, second: np.ndarray, sides: int = 6) -> tuple[fl
     return float(a[0, 0]), 1.0 - float(b[0, 0])
 
 
-def where_it_differs(policy: NumpyPolicy, seed: int, envs: int = 2048, steps: int = 3000) -> None:
+def where_it_differs(policy: NumpyPolicy, seed: int, envs: int = WHERE_ENVS, steps: int = WHERE_STEPS) -> None:
     """Catch A Dragon: how often the policy's choices differ from optimal-win's, by round and kind."""
     env = BatchEnv("catch-a-dragon", envs, 2)
     observations, masks, to_act = env.reset(seed)

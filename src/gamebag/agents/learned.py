@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import AbstainRule, abstention_for, check_params, parameter_values, register_agent
-from gamebag.core.errors import UnknownAgentError
+from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 
@@ -240,6 +240,18 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
+def _refusal(game: Game[Any, Any, Any]) -> str | None:
+    """Why no shipped policy plays ``game``: none for its player count, or trained for other options
+    (loading NumPy weights is cheap, so the policy itself is asked)."""
+    if (game.game_id, game.num_players) not in shipped_policies():
+        return f"no learned policy ships for {game.game_id} with {game.num_players} players"
+    try:
+        _make(game, {})
+    except GamebagError as error:
+        return str(error)
+    return None
+
+
 _SHIPPED_GAMES = tuple(sorted({game_id for game_id, _ in shipped_policies()}))
 if _SHIPPED_GAMES:
     register_agent(
@@ -249,4 +261,5 @@ if _SHIPPED_GAMES:
         "sample=true draws from it instead of taking its best action; abstain=CARD[+CARD] "
         "(where the game's heuristic takes it) never chooses or plays those cards",
         games=_SHIPPED_GAMES,
+        refuses=_refusal,
     )

@@ -3,13 +3,20 @@
 Agent modules register a factory per name; a factory may serve every game or
 only some (``games``). Per-game heuristics register under the game id, so the
 ``heuristic`` agent picks the right one without switching on game names.
+
+Which agents can play a game is asked here and nowhere else: ``refusal`` says why one
+cannot play a configured game (its game class, then the agent's own cheap check of the
+configuration, never a solve), ``agents_for`` lists those that can, ``games_played`` the
+game ids an agent plays, and ``default_agent`` picks the first preferred agent that
+can play, falling back to ``random`` (which plays every game) with a one-line notice, so
+that a default such as ``heuristic`` never refuses a game that has none.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -22,6 +29,11 @@ T = TypeVar("T")
 AgentFactory = Callable[[Game[Any, Any, Any], Mapping[str, str]], Agent]
 # Whether a seat abstaining from ``cards`` refuses ``action``, read from its observation.
 AbstainRule = Callable[[Mapping[str, Any], Any, frozenset[str]], bool]
+# Why an agent cannot play this configured game (a player count, options it was not solved or
+# trained for), or None; a quick check that never solves or trains anything.
+Refusal = Callable[[Game[Any, Any, Any]], str | None]
+# The agent every game can be played by: what a default falls back to.
+FALLBACK_AGENT = "random"
 
 
 @dataclass(frozen=True)
@@ -37,6 +49,8 @@ class AgentEntry:
     # Instead of a fixed list: which game classes the agent plays (so games registered later,
     # such as plugin variants, are judged by what they are, not by a list made at import).
     accepts: Callable[[type[Game[Any, Any, Any]]], bool] | None = None
+    # The agent's own quick check of a configured game (``Refusal``); None: every configuration.
+    refuses: Refusal | None = None
 
     def plays(self, game_class: type[Game[Any, Any, Any]]) -> bool:
         if self.accepts is not None:
@@ -71,8 +85,9 @@ def register_agent(
     positional: tuple[str, ...] = (),
     local: bool = False,
     accepts: Callable[[type[Game[Any, Any, Any]]], bool] | None = None,
+    refuses: Refusal | None = None,
 ) -> None:
-    _AGENTS[name] = AgentEntry(name, factory, doc, games, positional, local, accepts)
+    _AGENTS[name] = AgentEntry(name, factory, doc, games, positional, local, accepts, refuses)
 
 
 def _by_lineage(table: Mapping[str, T], game_class: type[Game[Any, Any, Any]]) -> T | None:
@@ -86,6 +101,12 @@ def _by_lineage(table: Mapping[str, T], game_class: type[Game[Any, Any, Any]]) -
 def register_heuristic(game_id: str, factory: Callable[[Game[Any, Any, Any]], Agent]) -> None:
     """The ``heuristic`` agent for ``game_id``."""
     _HEURISTICS[game_id] = factory
+
+
+def has_heuristic(game_class: type[Game[Any, Any, Any]]) -> bool:
+    """Whether a ``heuristic`` is registered for ``game_class`` or a game it derives from."""
+    _load()
+    return _by_lineage(_HEURISTICS, game_class) is not None
 
 
 def register_heuristic_parameters(
@@ -221,6 +242,73 @@ def available_agents(game_id: str | None = None, *, local: bool = False) -> list
 def agent_entries() -> list[AgentEntry]:
     _load()
     return sorted(_AGENTS.values(), key=lambda e: e.name)
+
+
+def refusal(spec: str, game: Game[Any, Any, Any], *, local: bool = True) -> str | None:
+    """Why the agent ``spec`` names cannot play ``game`` as configured; None when it can, as far as
+    a quick check tells (its parameters are checked when it is built). ``local=False`` (a server)
+    also refuses the agents that read this machine's files."""
+    _load()
+    name = parse_spec(spec)[0]
+    entry = _AGENTS.get(name)
+    if entry is None:
+        return f"no agent {name!r} exists; agents: {', '.join(sorted(_AGENTS))}"
+    if not entry.plays(type(game)):
+        return f"no {name} agent exists for {game.game_id}"
+    if entry.local and not local:
+        return f"{name} reads this machine's files, so only the command line offers it"
+    return None if entry.refuses is None else entry.refuses(game)
+
+
+def agents_for(game: Game[Any, Any, Any], *, local: bool = False) -> list[str]:
+    """The agent names that can play ``game`` as configured (its player count and options), sorted;
+    ``local`` agents (reading this machine's files) only when asked."""
+    _load()
+    return sorted(name for name in _AGENTS if refusal(name, game, local=local) is None)
+
+
+def games_played(name: str) -> tuple[str, ...]:
+    """The registered game ids agent ``name`` plays (with some player count and options: ``refusal``
+    tells for one configuration)."""
+    _load()
+    from gamebag.core.registry import entry as game_entry
+    from gamebag.core.registry import game_ids
+
+    agent = _AGENTS.get(name)
+    if agent is None:
+        raise UnknownAgentError(f"no agent {name!r} exists; agents: {', '.join(sorted(_AGENTS))}")
+    return tuple(game_id for game_id in game_ids() if agent.plays(game_entry(game_id).game_class))
+
+
+@dataclass(frozen=True)
+class DefaultAgent:
+    """The agent a default seats, and the one-line notice to show when it is a fallback (else None)."""
+
+    spec: str
+    notice: str | None = None
+
+
+def default_agent(
+    game: Game[Any, Any, Any],
+    preferred: Sequence[str] = ("heuristic",),
+    *,
+    who: str = "bots play",
+    can_play: Callable[[str], bool] | None = None,
+) -> DefaultAgent:
+    """The first of ``preferred`` that can play ``game`` as configured, else ``random`` (which plays
+    every game) with a notice such as ``no heuristic agent for tiny-dash: bots play random``.
+
+    ``can_play`` adds the caller's own condition (a study's: played fast enough for thousands of
+    games) to the registry's ``refusal``; ``who`` words the notice's second half.
+    """
+    for spec in preferred:
+        if refusal(spec, game) is None and (can_play is None or can_play(spec)):
+            return DefaultAgent(spec)
+    # One preferred agent is refused for the game itself; several, often for this configuration.
+    wanted = ", ".join(preferred[:-1]) + " or " + preferred[-1] if len(preferred) > 1 else "".join(preferred)
+    players = f" with {game.num_players} players" if len(preferred) > 1 else ""
+    notice = f"no {wanted} agent for {game.game_id}{players}: {who} {FALLBACK_AGENT}"
+    return DefaultAgent(FALLBACK_AGENT, notice)
 
 
 def int_param(

@@ -17,7 +17,8 @@ from itertools import product
 from typing import Any
 
 import gamebag
-from gamebag.agents.registry import make_agent
+from gamebag.agents.registry import FALLBACK_AGENT, make_agent, refusal
+from gamebag.agents.registry import default_agent as registry_default_agent
 from gamebag.core.errors import GamebagError, OptionError, UnknownAgentError
 from gamebag.core.options import expand_option_groups, options_to_json, parse_option_pairs
 from gamebag.core.protocol import Game
@@ -157,7 +158,8 @@ def parse_vary(items: Sequence[str]) -> list[tuple[str, list[str]]]:
 
 
 def default_agent(game_id: str, players: int, options: Mapping[str, Any], learned: bool = True) -> str:
-    """The strongest agent of ``FAST_AGENTS_BY_STRENGTH`` that plays this configuration.
+    """The strongest agent of ``FAST_AGENTS_BY_STRENGTH`` that plays this configuration, else
+    ``random`` (a plugin game with no heuristic: ``build_cells`` says so).
 
     ``learned`` plays only where a policy ships for this player count and these very
     options and a compiled engine plays it (in its kernels, or on its step batch:
@@ -165,10 +167,7 @@ def default_agent(game_id: str, players: int, options: Mapping[str, Any], learne
     ``learned=False`` to leave it out (a search over options compares like with like).
     """
     game = gamebag.make(game_id, players, **options)
-    for name in FAST_AGENTS_BY_STRENGTH:
-        if plays(name, game, learned):
-            return name
-    raise GamebagError(f"no fast agent plays {game_id} with {players} players; name agents with --agents")
+    return registry_default_agent(game, FAST_AGENTS_BY_STRENGTH, can_play=lambda name: plays(name, game, learned)).spec
 
 
 def plays(name: str, game: Game[Any, Any, Any], learned: bool = True) -> bool:
@@ -180,6 +179,8 @@ def plays(name: str, game: Game[Any, Any, Any], learned: bool = True) -> bool:
 
         seats = [name] * game.num_players
         return learned and (unavailable_reason(game, seats) is None or stepped_reason(game, seats) is None)
+    if refusal(name, game) is not None:  # the registry's quick check first: no solve for a table it refuses
+        return False
     try:
         make_agent(name, game)
     except UnknownAgentError:
@@ -200,10 +201,10 @@ def _common_defaults(
             agents[n] = names.pop()
             continue
         common = next(
-            (a for a in FAST_AGENTS_BY_STRENGTH if all(plays(a, game, learned) for game, _ in cells)), cells[0][1]
+            (a for a in FAST_AGENTS_BY_STRENGTH if all(plays(a, game, learned) for game, _ in cells)), FALLBACK_AGENT
         )
         agents[n] = common
-        stronger = sorted(names - {common}, key=FAST_AGENTS_BY_STRENGTH.index)
+        stronger = sorted(names - {common}, key=_strength_rank)
         notices.append(
             f"agents: with {n} players {', '.join(repr(a) for a in stronger)} plays only some of the option "
             f"values, so every cell of that count plays {common!r} (cells compared with the same agents)"
@@ -281,6 +282,13 @@ def build_cells(
         )
         cells.append(Cell(len(cells), game_id, n, validated, seats, cell_seed, drawn))
     for agent, counts in chosen_defaults.items():
+        if agent == FALLBACK_AGENT:
+            notices.append(
+                f"agents: no fast agent ({', '.join(FAST_AGENTS_BY_STRENGTH)}) plays {game_id} with "
+                f"{_counts(counts)} players, so every seat plays {agent!r} (it measures luck, not skill: "
+                "name others with --agents, such as ismcts:iterations=200)"
+            )
+            continue
         how = (
             " (the policy shipped for that player count and these options, played compiled)" if agent == LEARNED else ""
         )
@@ -295,6 +303,11 @@ def build_cells(
 def options_from_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """Fixed options from ``--option key=value`` pairs."""
     return parse_option_pairs(pairs)
+
+
+def _strength_rank(name: str) -> int:
+    """Where ``name`` stands in ``FAST_AGENTS_BY_STRENGTH``; the fallback after all of them."""
+    return FAST_AGENTS_BY_STRENGTH.index(name) if name in FAST_AGENTS_BY_STRENGTH else len(FAST_AGENTS_BY_STRENGTH)
 
 
 def _seat_agents(agents: Sequence[str], players: int) -> tuple[str, ...]:

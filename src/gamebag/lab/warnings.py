@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gamebag.agents.registry import agents_for
 from gamebag.lab.cells import Cell
 from gamebag.lab.play import RULES, Block, play_block
 from gamebag.lab.results import CellResult
@@ -51,11 +52,11 @@ def study_warnings(
 ) -> list[str]:
     """Every warning for the cells of a study (``reference`` gives a default-options mean length)."""
     out: list[str] = []
-    random_cells = [r.cell.label for r in results if any(a.split(":")[0] == "random" for a in r.cell.agents)]
+    random_cells = [r.cell for r in results if any(a.split(":")[0] == "random" for a in r.cell.agents)]
     if random_cells:
         out.append(
-            "random agents in " + _few(random_cells) + ": random play measures luck, not the game's balance; "
-            "use heuristic or an optimal agent"
+            "random agents in " + _few([c.label for c in random_cells]) + ": random play measures luck, not the "
+            f"game's balance; {_stronger_advice(random_cells[0])}"
         )
     alike_cells = [
         r.cell for r in results if not r.cell.population and r.cell.players > 1 and len(set(r.cell.agents)) == 1
@@ -65,7 +66,7 @@ def study_warnings(
         out.append(
             f"every seat plays the same agent ({agents}) in {len(alike_cells)} of {len(results)} cell(s): seat "
             "shares then measure these bots as much as the game; mix agents per game with --population "
-            "(e.g. heuristic,learned)"
+            f"(e.g. {_population_example(alike_cells[0])})"
         )
     for result in results:
         capped = sum(count for reason, count in result.ended_by.items() if "cap" in reason)
@@ -101,3 +102,24 @@ def study_warnings(
 
 def _few(labels: list[str]) -> str:
     return ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+
+
+# Agents worth naming in advice, strongest first: the advice names only those that play the game
+# (a plugin game without a heuristic is not told to use one).
+_ADVISED = ("heuristic", "learned", "ismcts")
+
+
+def _playing(cell: Cell) -> list[str]:
+    playable = set(agents_for(cell.make_game()))
+    return [name for name in _ADVISED if name in playable]
+
+
+def _stronger_advice(cell: Cell) -> str:
+    playing = _playing(cell)
+    if "heuristic" in playing:
+        return "use heuristic or an optimal agent"
+    return f"use {' or '.join(playing)}" if playing else "name a stronger agent with --agents"
+
+
+def _population_example(cell: Cell) -> str:
+    return ",".join([*_playing(cell), "random"][:2])

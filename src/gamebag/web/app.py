@@ -34,7 +34,15 @@ from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import qr_rows
 from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import agent_bounds, agents_for, agents_for_request, catalogue, check_agent_for, rules_markdown
+from gamebag.web.lobby import (
+    agent_bounds,
+    agents_for,
+    agents_for_request,
+    catalogue,
+    check_agent_for,
+    preferred_bot,
+    rules_markdown,
+)
 from gamebag.web.logsafe import guard_log
 from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.messages import rematch_path, result_json
@@ -232,7 +240,7 @@ def create_app(
             data = parse_json(body or b"null")
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "eel-harvest"}}: {error}')
-        return JSONResponse({"agents": agents_for_request(data)})
+        return JSONResponse(agents_for_request(data))
 
     @app.get("/api/games/{game_id}/rules")
     async def rules(game_id: str) -> dict[str, Any]:
@@ -275,8 +283,13 @@ def create_app(
             else:
                 item["agent"] = seat.agent
             seats.append(item)
+        # The bot of a seat whose timer runs out, and why it is not the heuristic where the game has none.
+        preferred = preferred_bot(table.game)
+        fallback = preferred["notice"] if table.config.timeout_agent == preferred["agent"] else None
         return JSONResponse(
             {
+                "timeout_agent": table.config.timeout_agent,
+                "notices": [fallback] if fallback else [],
                 "id": table.id,
                 "game": table.game.game_id,
                 "players": table.game.num_players,
@@ -331,6 +344,7 @@ def create_app(
             "spectate_qr": qr_rows(spectate),
             "invite_base": invite_base,
             "agents": agents_for(table.game),
+            "timeout_agent": table.config.timeout_agent,
             "next": _next_for_host(manager, table),
         }
 

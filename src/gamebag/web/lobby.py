@@ -23,10 +23,8 @@ from importlib import resources
 from typing import Any
 
 import gamebag
-from gamebag.agents.equilibrium.model import changed_numbers, rules_for
-from gamebag.agents.learned import shipped_policies
-from gamebag.agents.registry import available_agents, make_agent, parse_spec
-from gamebag.agents.solvers.solutions import WIN_PLAYERS
+from gamebag.agents.registry import agents_for as registry_agents_for
+from gamebag.agents.registry import available_agents, default_agent, refusal
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game
@@ -44,7 +42,8 @@ __all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]
 MAX_NAME = 40
 MIN_TURN_SECONDS = 3.0
 MAX_TURN_SECONDS = 24 * 3600.0
-TIMEOUT_AGENTS = ("heuristic", "random")
+# The agents preferred for a seat whose turn timer ran out (any game can fall back to random).
+TIMEOUT_AGENTS = ("heuristic",)
 
 
 # Unicode categories removed from names: controls, formatting (bidi overrides, zero-width
@@ -93,48 +92,22 @@ def playable_agents(game_id: str) -> tuple[str, ...]:
     return tuple(available_agents(game_id))
 
 
-def _equilibrium_refusal(game: Game[Any, Any, Any]) -> str | None:
-    try:
-        changed = changed_numbers(rules_for(game))
-    except GamebagError as error:
-        return str(error)
-    return f"its tables are solved for the rulebook's numbers, not changed {', '.join(changed)}" if changed else None
-
-
-def _win_refusal(game: Game[Any, Any, Any]) -> str | None:
-    if game.num_players != WIN_PLAYERS:
-        return f"it is solved for {WIN_PLAYERS} players, not {game.num_players}"
-    return None
-
-
-def _learned_refusal(game: Game[Any, Any, Any]) -> str | None:
-    if (game.game_id, game.num_players) not in shipped_policies():
-        return f"no learned policy ships for {game.game_id} with {game.num_players} players"
-    try:
-        make_agent("learned", game)  # NumPy weights and their options: cheap to load
-    except GamebagError as error:
-        return str(error)
-    return None
-
-
-# The agents that play only some tables, each with its own quick check (never a solve).
-AGENT_REFUSALS = {"equilibrium": _equilibrium_refusal, "optimal-win": _win_refusal, "learned": _learned_refusal}
-
-
 def agent_refusal(spec: str, game: Game[Any, Any, Any]) -> str | None:
-    """Why the agent of ``spec`` cannot play ``game`` as configured (None: it can, as far as a quick check tells)."""
-    check = AGENT_REFUSALS.get(parse_spec(spec)[0])
-    return None if check is None else check(game)
+    """Why the agent of ``spec`` cannot play ``game`` as configured (None: it can, as far as a quick
+    check tells): the agent registry asks the agent's own check (never a solve)."""
+    return refusal(spec, game, local=False)
 
 
 def agents_for(game: Game[Any, Any, Any]) -> list[str]:
     """The agents that can play ``game`` as configured (what a host may hand a seat to)."""
-    return [name for name in playable_agents(game.game_id) if agent_refusal(name, game) is None]
+    return registry_agents_for(game)
 
 
-def agents_for_request(data: Any) -> list[str]:
-    """The agents that can play the table ``{"game", "players"?, "options"?}`` would open (the lobby form
-    asks as its player count and options change, so it offers only bots that can play them)."""
+def agents_for_request(data: Any) -> dict[str, Any]:
+    """The agents that can play the table ``{"game", "players"?, "options"?}`` would open, the one the
+    form preselects and the line saying it is a fallback (the lobby form asks as its player count
+    and options change, so it offers only bots that can play them):
+    ``{"agents": [...], "preferred": "heuristic", "notice": None}``."""
     if not isinstance(data, dict) or set(data) - {"game", "players", "options"}:
         raise LobbyError("the request must be a JSON object with 'game' and optional 'players' and 'options'")
     game_id, options = data.get("game"), data.get("options") or {}
@@ -149,7 +122,8 @@ def agents_for_request(data: Any) -> list[str]:
     except (TypeError, ValueError) as error:
         raise LobbyError(f"{game_id}: {error}") from None
     check_options(game_id, game.options)
-    return agents_for(game)
+    preferred = preferred_bot(game)
+    return {"agents": agents_for(game), "preferred": preferred["agent"], "notice": preferred["notice"]}
 
 
 def check_agent_for(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
@@ -170,6 +144,16 @@ def agents_by_players(game_id: str) -> dict[str, list[str]]:
         game = gamebag.make(game_id, players)
         offered[str(players)] = agents_for(game)
     return offered
+
+
+@lru_cache(maxsize=64)
+def preferred_by_players(game_id: str) -> dict[str, dict[str, str | None]]:
+    """For each player count, the bot the form preselects with the default options (``preferred_bot``)."""
+    cls = gamebag.entry(game_id).game_class
+    return {
+        str(players): preferred_bot(gamebag.make(game_id, players))
+        for players in range(cls.min_players, cls.max_players + 1)
+    }
 
 
 def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
@@ -196,6 +180,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "options": [option_json(o, game_id) for o in cls.option_specs],
                 "agents": list(playable_agents(game_id)),
                 "agents_by_players": agents_by_players(game_id),
+                "preferred_by_players": preferred_by_players(game_id),
             }
         )
     return games
@@ -236,8 +221,14 @@ def rematch_config(previous: TableConfig) -> TableConfig:
 
 def default_timeout_agent(game: Game[Any, Any, Any]) -> str:
     """The agent that plays for a seat whose turn timer ran out: the heuristic, else random."""
-    playable = playable_agents(game.game_id)
-    return next((name for name in TIMEOUT_AGENTS if name in playable), "random")
+    return default_agent(game, TIMEOUT_AGENTS).spec
+
+
+def preferred_bot(game: Game[Any, Any, Any]) -> dict[str, str | None]:
+    """The bot the lobby form preselects for ``game`` as configured, and the one line saying it is
+    a fallback (``no heuristic agent for tiny-dash: bots play random``), else None."""
+    chosen = default_agent(game, TIMEOUT_AGENTS)
+    return {"agent": chosen.spec, "notice": chosen.notice}
 
 
 def clean_name(text: str) -> str:

@@ -39,7 +39,7 @@ from gamebag.agents.equilibrium.model import RULE_SETS, FloatArray, RoundRules, 
 from gamebag.agents.equilibrium.solver import EQUILIBRIUM, RoundBatch, RoundSolver, solve_matrix_games
 from gamebag.agents.equilibrium.tables import TABLES
 from gamebag.agents.registry import check_params, register_agent
-from gamebag.core.errors import UnknownAgentError
+from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
 
@@ -207,10 +207,21 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
     return EquilibriumAgent(game)
 
 
+def _refusal(game: Game[Any, Any, Any]) -> str | None:
+    """Why the equilibrium agent cannot play ``game`` (two-player Eel games with the rulebook's numbers
+    only), read from the round model's own checks: no table is solved here."""
+    try:
+        changed = changed_numbers(rules_for(game))
+    except GamebagError as error:
+        return str(error)
+    return f"its tables are solved for the rulebook's numbers, not changed {', '.join(changed)}" if changed else None
+
+
 register_agent(
     "equilibrium",
     _make,
     "two-player Eel Harvest / Wriggle Roulette: the grab solved as an equilibrium of the round (exact round, "
     "solved continuation values)",
     games=RULE_SETS,
+    refuses=_refusal,
 )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamebag.agents.base import Agent
-from gamebag.agents.registry import heuristic_for, register_agent
+from gamebag.agents.registry import has_heuristic, heuristic_for, register_agent
 from gamebag.core.protocol import Game
 
 
@@ -18,4 +18,7 @@ register_agent(
     "heuristic",
     _make,
     "a sensible hand-written strategy for each game; eigen-kweek: abstain=CARD (+CARD...) never uses those cards",
+    # Only the games with a heuristic of their own (or their base game's): a plugin game without one
+    # is not offered it, and defaults that prefer it fall back (``registry.default_agent``).
+    accepts=has_heuristic,
 )

@@ -16,6 +16,7 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import check_params, register_agent
 from gamebag.agents.solvers.score import ScoreSolution
 from gamebag.agents.solvers.solutions import (
+    WIN_PLAYERS,
     SolveError,
     WinSolution,
     rules_at,
@@ -90,10 +91,20 @@ register_agent(
     games=_supported(supports_score),
     accepts=supports_score,
 )
+
+
+def _win_refusal(game: Game[Any, Any, Any]) -> str | None:
+    """The win objective is solved for two players only (checked before any solve)."""
+    if game.num_players != WIN_PLAYERS:
+        return f"it is solved for {WIN_PLAYERS} players, not {game.num_players}"
+    return None
+
+
 register_agent(
     "optimal-win",
     _factory("optimal-win", OptimalWinAgent),
     "exactly maximises the chance of winning the game, two players (dynamic programming)",
     games=_supported(supports_win),
     accepts=supports_win,
+    refuses=_win_refusal,
 )

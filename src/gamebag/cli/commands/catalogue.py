@@ -8,7 +8,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 import gamebag
-from gamebag.agents.registry import agent_entries
+from gamebag.agents.registry import agent_entries, games_played
 
 
 def register(app: typer.Typer) -> None:
@@ -32,7 +32,8 @@ def register(app: typer.Typer) -> None:
         agents.add_column("games", overflow="fold")
         agents.add_column("what it does", overflow="fold", ratio=1)
         for agent in agent_entries():
-            agents.add_row(agent.name, ", ".join(agent.games) if agent.games else "all", agent.doc)
+            # Asked of the registry, so a plugin game shows exactly under the agents that play it.
+            agents.add_row(agent.name, ", ".join(games_played(agent.name)) or "none registered", agent.doc)
         console.print(agents)
 
     @app.command("rules")

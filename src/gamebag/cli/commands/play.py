@@ -15,7 +15,7 @@ from rich.rule import Rule
 
 import gamebag
 from gamebag.agents.base import SeatView
-from gamebag.agents.registry import make_agent
+from gamebag.agents.registry import default_agent, make_agent
 from gamebag.cli.common import build_game, check_output_file, split_agents
 from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.match import Match
@@ -26,6 +26,7 @@ from gamebag.core.rng import derive_rng
 from gamebag.plugins import plugin_arguments
 
 HUMAN = "human"
+DEFAULT_BOT = "heuristic"  # the bot of every seat not named, where the game has one (else random)
 SPECTATOR = -1  # the key of the spectator's view when no human plays
 INTERRUPTED = 130  # the shell's exit status for a program stopped by Ctrl-C (128 + SIGINT)
 AUTO_DELAY = 0.8  # seconds a single legal choice stays on screen before it is played
@@ -44,10 +45,10 @@ def register(app: typer.Typer) -> None:
         game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
         players: int = typer.Option(None, "--players", "-n", help="Number of players (default: the game's)."),
         seats: str = typer.Option(
-            "human,heuristic",
+            None,
             "--seats",
-            help="Who sits where: 'human' or an agent name per seat, comma-separated; missing seats get "
-            "'heuristic'.",
+            help="Who sits where: 'human' or an agent name per seat, comma-separated (default: human, then "
+            "bots); missing seats get 'heuristic', or 'random' in a game without one (said in a note).",
         ),
         seed: int = typer.Option(None, "--seed", "-s", help="Seed for dice, draws and bots (default: random)."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
@@ -95,8 +96,12 @@ def register(app: typer.Typer) -> None:
         cls = gamebag.entry(game).game_class
         n = players if players is not None else cls.default_players
         rules = build_game(game, n, option)
-        names = [s.strip() for s in seats.split(",") if s.strip()]
-        names += ["heuristic"] * (n - len(names))
+        names = [s.strip() for s in (HUMAN if seats is None else seats).split(",") if s.strip()]
+        if len(names) < n:
+            bot = default_agent(rules, (DEFAULT_BOT,))
+            if bot.notice is not None:
+                typer.echo(f"note: {bot.notice}", err=True)
+            names += [bot.spec] * (n - len(names))
         names = split_agents(",".join(names), n) if len(names) == n else names
         if len(names) != n:
             raise GamebagError(f"{len(names)} seats named for {n} players")

@@ -202,7 +202,8 @@ class _Interrupted(Exception):
     """Raised inside a trial when Ctrl-C stopped its games."""
 
 
-def check_settings(settings: TuneSettings) -> None:
+def check_settings(settings: TuneSettings) -> list[str]:
+    """Refuse settings out of bounds; return the notices of the agents chosen (such as a fallback to random)."""
     if not 1 <= settings.trials <= MAX_TRIALS:
         raise GamebagError(f"--trials must be from 1 to {MAX_TRIALS:,}, not {settings.trials}")
     if not 1 <= settings.games <= MAX_GAMES_PER_CELL // REMEASURE_FACTOR:
@@ -216,7 +217,10 @@ def check_settings(settings: TuneSettings) -> None:
     if not settings.dimensions or not settings.goals:
         raise GamebagError("a tune needs at least one --search and one --goal")
     # The agents and fixed options, checked once at the game's defaults for the searched options.
-    build_cells(settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed, learned=False)
+    _, notices = build_cells(
+        settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed, learned=False
+    )
+    return notices
 
 
 def measure(
@@ -280,7 +284,7 @@ def _import_optuna() -> Any:
 
 def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult:
     """Run the search described by ``settings`` (see the module docstring)."""
-    check_settings(settings)
+    agent_notices = check_settings(settings)
     optuna = _import_optuna()
     started = time.perf_counter()
     storage = None
@@ -308,7 +312,7 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
     executor = make_executor(settings.executor, settings.workers, settings.address, None)
     trials: dict[int, TuneTrial] = {}
     interrupted = False
-    notes: list[str] = []
+    notes: list[str] = list(agent_notices)
     trial_seed = derive_seed(settings.seed, "tune", "trials")
 
     measured: dict[str, Measurement] = {}

@@ -29,7 +29,7 @@ async function load() {
     elements.error.textContent = "";
     elements.title.textContent = `Host · ${answer.table.title}`;
     elements.note.textContent = addressNote(answer.invite_base);
-    elements.seats.replaceChildren(...answer.seats.map((seat) => seatCard(seat, answer.agents, tableId, call, load, showError)));
+    elements.seats.replaceChildren(...answer.seats.map((seat) => seatCard(seat, answer.agents, tableId, call, load, showError, answer.timeout_agent)));
     elements.coach.replaceChildren(coachControls(answer.table));
     elements.watch.replaceChildren(
       h("div", { class: "invite-card" },

@@ -30,7 +30,9 @@ export function copyButton(text, label) {
   return button;
 }
 
-export function seatCard(seat, agents, tableId, call, reload, showError) {
+// ``preferred``: the bot preselected for a hand-over, the table's timeout agent (the game's
+// heuristic where it has one, else random: never an agent the game lacks).
+export function seatCard(seat, agents, tableId, call, reload, showError, preferred = "random") {
   const status = seat.bot ? `played by a bot (${seat.agent})` : seat.connected ? "connected" : "not connected yet";
   if (seat.bot) {
     return h("div", { class: "invite-card", "data-seat": seat.seat },
@@ -39,7 +41,7 @@ export function seatCard(seat, agents, tableId, call, reload, showError) {
   }
   const linkId = `invite-${seat.seat}`;
   const agent = h("select", { id: `bot-agent-${seat.seat}`, "aria-label": `Agent for ${seat.name}'s seat` },
-    agents.map((a) => h("option", { value: a, selected: a === "heuristic" }, a)));
+    agents.map((a) => h("option", { value: a, selected: a === preferred }, a)));
   const toBot = h("button", {
     type: "button", id: `to-bot-${seat.seat}`,
     onclick: async () => {

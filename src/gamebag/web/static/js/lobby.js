@@ -8,6 +8,7 @@ const elements = {
   players: document.getElementById("players"),
   options: document.getElementById("options"),
   seatRows: document.getElementById("seat-rows"),
+  botNote: document.getElementById("bot-note"),
   turnSeconds: document.getElementById("turn-seconds"),
   error: document.getElementById("lobby-error"),
   invites: document.getElementById("invites"),
@@ -63,8 +64,21 @@ function renderSeats() {
   // Only the bots that can play a table of this many players (two-player solvers, policies
   // shipped for one player count); the server refuses the others with the agent's reason.
   const agents = (selected.agents_by_players || {})[String(count)] || selected.agents;
-  drawSeats(count, agents);
+  const preferred = (selected.preferred_by_players || {})[String(count)] || {};
+  drawSeats(count, agents, preferred.agent);
+  showBotNote(preferred.notice);
   refreshBots();
+}
+
+// The bot preselected is the server's choice for this table (the game's heuristic, else random);
+// where it is a fallback the server says so in one line, shown under the seats.
+function showBotNote(notice) {
+  elements.botNote.textContent = notice || "";
+  elements.botNote.hidden = !notice;
+}
+
+function preferredOf(agents, preferred) {
+  return agents.includes(preferred) ? preferred : agents.includes("random") ? "random" : agents[0];
 }
 
 // The options change which bots can play too (the equilibrium is solved for the rulebook's
@@ -81,13 +95,14 @@ function refreshBots() {
       body: JSON.stringify({ game: selected.id, players: count, options: optionValues() }),
     }).catch(() => null);
     if (!response || !response.ok || asked !== botsAsked) return; // Open will say what is wrong
-    const { agents } = await response.json();
-    updateBotChoices(agents);
+    const { agents, preferred: chosen, notice } = await response.json();
+    updateBotChoices(agents, chosen);
+    showBotNote(notice);
   }, 250);
 }
 
-function updateBotChoices(agents) {
-  const preferred = agents.includes("heuristic") ? "heuristic" : agents[0];
+function updateBotChoices(agents, chosen) {
+  const preferred = preferredOf(agents, chosen);
   for (const select of elements.seatRows.querySelectorAll("select")) {
     const was = select.value;
     const keep = was === "" || agents.includes(was) ? was : preferred;
@@ -98,8 +113,8 @@ function updateBotChoices(agents) {
   }
 }
 
-function drawSeats(count, agents) {
-  const preferred = agents.includes("heuristic") ? "heuristic" : agents[0];
+function drawSeats(count, agents, chosen) {
+  const preferred = preferredOf(agents, chosen);
   elements.seatRows.replaceChildren();
   for (let seat = 0; seat < count; seat += 1) {
     const kind = h(
@@ -166,7 +181,7 @@ async function showInvites(answer) {
     const data = await call(`/api/tables/${encodeURIComponent(answer.id)}/host`);
     elements.inviteNote.textContent = addressNote(data.invite_base);
     elements.inviteList.replaceChildren(
-      ...data.seats.map((seat) => seatCard(seat, data.agents, answer.id, call, draw, showError)),
+      ...data.seats.map((seat) => seatCard(seat, data.agents, answer.id, call, draw, showError, data.timeout_agent)),
       h("div", { class: "invite-card" },
         h("div", { class: "muted small" }, "host page"),
         h("div", {},
