@@ -125,3 +125,26 @@ def test_openspiel_gives_a_game_cut_short_to_the_lowest_total(low_tide: ModuleTy
         assert state.returns()[lowest] == 1.0, (scores, state.returns())
         checked += 1
     assert checked >= 3
+
+
+def test_vector_training_and_evaluation_default_to_agents_that_exist(low_tide: ModuleType) -> None:
+    """Low Tide has no heuristic: the rules-engine batch offers random only, the default league
+    gives the heuristic's share to random, and ``evaluate`` without opponents plays random."""
+    from gamebag.interop.evaluation import evaluate
+    from gamebag.interop.ppo import DEFAULT_LEAGUE, default_league
+    from gamebag.interop.vector_env import step_batch
+
+    _, compiled = step_batch(GAME_ID, 3, None, 2, rules_engine=True)
+    assert compiled == ("random",)
+    league = default_league(compiled)
+    assert "heuristic" not in league and league["random"] == pytest.approx(
+        DEFAULT_LEAGUE["random"] + DEFAULT_LEAGUE["heuristic"]
+    )
+    assert sum(league.values()) == pytest.approx(sum(DEFAULT_LEAGUE.values()))
+    assert default_league(("heuristic", "random")) == dict(DEFAULT_LEAGUE)
+
+    def first_legal(observation: object, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask)[0])
+
+    result = evaluate(first_legal, GAME_ID, 3, games=6, envs=2, options={"rounds": 1})
+    assert result.games == 6

@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gamebag.agents.learned import NumpyPolicy
+from gamebag.agents.registry import default_agent
 from gamebag.core.rng import derive_seed
 from gamebag.fast.base import StepBatch
 from gamebag.fast.registry import engine_for, unavailable_reason
@@ -98,7 +99,7 @@ def evaluate(
     policy: Any,
     game: str,
     players: int | None = None,
-    opponents: str | Sequence[str] = "heuristic",
+    opponents: str | Sequence[str] | None = None,
     games: int = 1000,
     seed: int = 0,
     *,
@@ -111,7 +112,8 @@ def evaluate(
     """Play ``policy`` in every seat in turn against ``opponents`` for ``games`` games in all.
 
     ``opponents`` is one agent name for every other seat or a list, one per other seat
-    in seat order; ``games`` are shared among the seats (seat ``p`` gets one more while
+    in seat order (``None``: the game's heuristic, or ``random`` for a game without one);
+    ``games`` are shared among the seats (seat ``p`` gets one more while
     ``p < games % players``), and within a seat among its ``envs`` environments, each
     counting exactly its first games. ``deterministic`` is passed to an SB3 model's
     ``predict``. Everything is checked before any game is played; a policy's illegal
@@ -124,6 +126,8 @@ def evaluate(
             raise ValueError(f"{name} must be an integer from 1 to {top:,}, not {value!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, not {seed!r}")
+    if opponents is None:
+        opponents = default_agent(table, ("heuristic",)).spec
     lineup = _opponents(opponents, count)
     if isinstance(policy, NumpyPolicy):
         _check_shape(policy, table)

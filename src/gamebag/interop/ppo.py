@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -39,6 +39,20 @@ LEARNER = 0  # controller code of the learner's seats
 MAX_IMITATION = 100.0
 
 Layers = list[tuple[Any, Any]]
+
+
+# The league a learner meets unless told otherwise: itself, a compiled heuristic, its past selves, random.
+DEFAULT_LEAGUE: Mapping[str, float] = {SELF: 0.4, "heuristic": 0.3, PAST: 0.2, "random": 0.1}
+
+
+def default_league(compiled: Sequence[str]) -> dict[str, float]:
+    """``DEFAULT_LEAGUE`` for a game whose compiled policies are ``compiled``: a member it lacks
+    (no heuristic for a plugin game) gives its weight to ``random``, which every game has."""
+    league: dict[str, float] = {}
+    for name, weight in DEFAULT_LEAGUE.items():
+        member = name if name in (SELF, PAST) or name in compiled else "random"
+        league[member] = league.get(member, 0.0) + weight
+    return league
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,8 @@ class PPOConfig:
     # Updates at the start that train only the value network (a warm start's policy is kept
     # until the fresh value network can judge its decisions).
     value_warmup: int = 0
-    league: Mapping[str, float] = field(default_factory=lambda: {SELF: 0.4, "heuristic": 0.3, PAST: 0.2, "random": 0.1})
+    # ``None``: ``DEFAULT_LEAGUE``, with a member the game lacks (a plugin game's heuristic) played by ``random``.
+    league: Mapping[str, float] | None = None
     # Imitation: a compiled policy whose choice at each of the learner's decisions is a target too,
     # its cross-entropy added to the loss with weight ``imitation`` (DAgger: the states are the
     # learner's own, so it learns the teacher's answer where its own play leads).
@@ -163,7 +178,8 @@ class PPOLearner:
         self.game_id = game_id
         self.players = self.env.num_players
         self.rng = np.random.default_rng(seed)
-        league = dict(self.config.league)
+        league = dict(self.config.league) if self.config.league is not None else default_league(self.env.compiled)
+        self.league = league
         for name in league:
             if name not in (SELF, PAST) and name not in self.env.compiled:
                 raise ValueError(

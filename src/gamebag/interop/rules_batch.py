@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gamebag.agents.base import Agent, SeatView
-from gamebag.agents.registry import make_agent
+from gamebag.agents.registry import make_agent, refusal
 from gamebag.core.errors import IllegalActionError
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng, derive_rng
@@ -245,7 +245,7 @@ class RulesBatch(StepBatch):
     def _agent(self, name: str) -> Agent:
         agent = self._agents.get(name)
         if agent is None:
-            if name not in OPPONENTS:
+            if name not in OPPONENTS or refusal(name, self.game) is not None:
                 raise ValueError(
                     f"{self.game.game_id}: no opponent {name!r} on the rules-engine batch; "
                     f"opponents: {', '.join(OPPONENTS)}"
@@ -277,5 +277,7 @@ class RulesBatch(StepBatch):
 
 
 def rules_batch(game: Game[Any, Any, Any], num_envs: int) -> tuple[RulesBatch, tuple[str, ...]]:
-    """A rules-engine batch of ``game`` and the opponents it can play (as ``step_batch`` answers)."""
-    return RulesBatch(game, num_envs), OPPONENTS
+    """A rules-engine batch of ``game`` and the opponents it can play (as ``step_batch`` answers):
+    those of ``OPPONENTS`` that play this game (a plugin game without a heuristic has ``random`` only)."""
+    playable = tuple(name for name in OPPONENTS if refusal(name, game) is None)
+    return RulesBatch(game, num_envs), playable

@@ -23,7 +23,7 @@ from typing import Any
 from gamebag.agents.learned import NumpyPolicy, observation_layout
 from gamebag.interop.common import configured_game
 from gamebag.interop.evaluation import evaluate as evaluate_policy
-from gamebag.interop.ppo import MAX_IMITATION, PPOConfig, PPOLearner
+from gamebag.interop.ppo import DEFAULT_LEAGUE, MAX_IMITATION, PPOConfig, PPOLearner
 from gamebag.interop.vector_env import step_batch
 
 MAX_STEPS = 100_000_000
@@ -114,6 +114,9 @@ def train(
         config = replace(config, teacher=imitate[0], imitation=imitate[1])
     started = time.perf_counter()
     learner = PPOLearner(game_id, players, envs=envs, seed=seed, options=options, config=config, init=init)
+    missing = sorted(set(DEFAULT_LEAGUE) - set(learner.league))
+    if league is None and missing and progress is not None:
+        progress(f"no {' or '.join(missing)} agent for {game_id}: its share of the league plays random")
     learner.train(steps, progress=progress)
     meta: dict[str, Any] = {
         "game": game_id,
@@ -122,7 +125,7 @@ def train(
         "seed": seed,
         "steps": learner.steps,
         "envs": envs,
-        "league": dict(config.league),
+        "league": dict(learner.league),
         "learning_rate": config.learning_rate,
         "learner": f"PPO (JAX, optax), policy MLP {'x'.join(map(str, config.hidden))} tanh",
         "seconds": round(time.perf_counter() - started, 1),

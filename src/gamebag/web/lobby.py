@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import math
 import secrets
-import sys
 import unicodedata
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 import gamebag
@@ -188,16 +186,14 @@ def catalogue() -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=16)
 def rules_markdown(game_id: str) -> str:
-    """The rules page (``rules.md``) of the package that defines ``game_id``'s game class."""
+    """The players' rules page of ``game_id``: the rules text its registration gives.
+
+    Read through the registry, not from a ``rules.md`` beside the class, so that a plugin written as
+    one file and a variant registered with its own text both have their page.
+    """
     if game_id not in gamebag.game_ids():
         raise LobbyError(f"unknown game {game_id!r}; known: {', '.join(gamebag.game_ids())}")
-    module_name = gamebag.entry(game_id).game_class.__module__
-    module = sys.modules[module_name]
-    package = module_name if hasattr(module, "__path__") else module_name.rsplit(".", 1)[0]
-    try:
-        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):
-        return ""
+    return gamebag.entry(game_id).rules_text()
 
 
 def rematch_config(previous: TableConfig) -> TableConfig:
