@@ -94,7 +94,7 @@ def test_balance_measures_margins_between_the_two_lowest_scores(tmp_path: Path) 
     margins = []
     with per_game.open() as rows:
         for row in csv.DictReader(rows):
-            if len(row["winners"].split(",")) == 1:
+            if len(row["winners"].split(";")) == 1:  # shared winners are written "0;2"
                 lowest, runner_up = sorted(float(row[f"score_{seat}"]) for seat in range(3))[:2]
                 margins.append(runner_up - lowest)
     # The same games: the winner's margin is the runner-up's total less the winner's (7.6 here; 9.9
