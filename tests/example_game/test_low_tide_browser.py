@@ -96,8 +96,12 @@ def test_a_table_is_opened_from_the_lobby_and_played_to_the_end(browser: Any, se
     shot(page, "low-tide-final.png")
     # "Game over: Ann wins." then "Ann 12 · Bot 2 20 · Bot 3 17": the winners hold the lowest total.
     headline, scores_line = banner.splitlines()[0], page.inner_text("#result-banner .scores")
-    totals = {name.strip(): int(points) for name, points in re.findall(r"([^·]+?) (\d+)(?: ·|$)", scores_line)}
+    # Standings best first, then the game's direction: "Bot 3 5 · Ann 14 · Bot 2 32 (the lowest score wins)".
+    assert scores_line.endswith("(the lowest score wins)"), scores_line
+    listed = scores_line.rsplit(" (", 1)[0]
+    totals = {name.strip(): int(points) for name, points in re.findall(r"([^·]+?) (\d+)(?: ·|$)", listed)}
     assert len(totals) == 3, scores_line
+    assert list(totals.values()) == sorted(totals.values()), scores_line
     lowest = min(totals.values())
     winners = [name for name, points in totals.items() if points == lowest]
     assert all(name in headline for name in winners), (headline, totals)
