@@ -35,11 +35,11 @@ postgres:
 
 # ruff, and import-linter's contracts on the layers (pyproject.toml, [tool.importlinter]).
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench examples
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src examples/low_tide/low_tide.py
 
 # In parallel over every core (pytest-xdist), listing the 30 slowest tests at the end (to keep the
 # suite within its time budget); the browser tests form one group that runs on one
