@@ -24,7 +24,7 @@ from gamebag.web.cluster import new_node_id, node_channel
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.live import LiveTable
 from gamebag.web.messages import dumps
-from gamebag.web.tablestate import ForwardError, ManagerState, closed_words
+from gamebag.web.tablestate import ForwardError, ManagerState, StaleStepError, closed_words
 
 log = logging.getLogger("gamebag.web")
 
@@ -227,6 +227,8 @@ class Owning(ManagerState):
                 seat = int(message["seat"])
                 submission = await self.act(table, seat, message.get("a"), step=step if isinstance(step, int) else -1)
                 answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
+        except StaleStepError as error:
+            answer.update(m=str(error), c="stale")
         except (GamebagError, LookupError, LeaseLostError) as error:
             answer["m"] = str(error)
         except Exception:
