@@ -29,6 +29,7 @@ def web_client(tmp_path: Path, name: str = "web.db", url: str | None = None, **o
     """An in-process server on an SQLite file in ``tmp_path`` (or on the database ``url``)."""
     options.setdefault("bot_delay", 0.0)
     options.setdefault("allow_seed", True)
+    options.setdefault("host_names", ("testserver",))  # the name the test client sends
     app = create_app(url or f"sqlite:///{tmp_path / name}", **options)
     with TestClient(app) as client:
         yield client

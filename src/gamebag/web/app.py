@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.addresses import allowed_host_names
 from gamebag.web.analysis import register as register_analysis
 from gamebag.web.bounds import BadJsonError, parse_json
 from gamebag.web.coaching import change_setting
@@ -32,7 +33,7 @@ from gamebag.web.coaching import register as register_coach
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
-from gamebag.web.invites import qr_rows
+from gamebag.web.invites import lan_address, qr_rows
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import agent_bounds, agents_for, agents_for_request, catalogue, check_agent_for, rules_markdown
 from gamebag.web.logsafe import guard_log
@@ -98,6 +99,7 @@ class ServeSettings:
     sync: str
     limits: Limits
     invite_base: str | None = None
+    host_names: tuple[str, ...] = ()  # names besides the defaults this server answers to
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -107,6 +109,7 @@ class ServeSettings:
         data = json.loads(text)
         limits = data.pop("limits")
         limits["allowed_origins"] = tuple(limits["allowed_origins"])
+        data["host_names"] = tuple(data.get("host_names", ()))
         return cls(limits=Limits(**limits), **data)
 
     def app_arguments(self) -> dict[str, Any]:
@@ -117,6 +120,7 @@ class ServeSettings:
             "sync": self.sync,
             "limits": self.limits,
             "invite_base": self.invite_base,
+            "host_names": self.host_names,
         }
 
 
@@ -136,11 +140,14 @@ def create_app(
     sync: str = "normal",
     limits: Limits | None = None,
     invite_base: str | None = None,
+    host_names: tuple[str, ...] = (),
 ) -> FastAPI:
     """A server on the database at ``db_url``; unfinished tables carry on when first asked for.
 
     ``invite_base`` (say ``http://192.168.1.20:8000``) is the address other devices reach
     this server at; invite links and QR codes use it (None: the address the host opened).
+    ``host_names``: the names (Host headers) this server answers to besides the loopback
+    names, the LAN address and ``invite_base``'s host; other Hosts get 421 (DNS rebinding).
     """
     limits = limits or Limits()
     guard_log(log)  # what clients put in the log cannot forge lines
@@ -167,7 +174,8 @@ def create_app(
     app = FastAPI(title="gamebag", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.rates = rates
     app.state.downloads = downloads
-    app.add_middleware(Guard, limits=limits)
+    names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
+    app.add_middleware(Guard, limits=limits, host_names=names)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def manager_of(request: Request | WebSocket) -> TableManager:

@@ -404,9 +404,9 @@ class Store:
         """Store (or replace) one secret choice, in its own transaction."""
         action = json.dumps(action_json)
         if self.node is not None:
-            # The notice carries the choice, so the other processes' replicas need not read it
-            # back (the bus is between this deployment's own server processes, like the database).
-            notice = {"k": "pending", "t": table_id, "s": step, "n": self.node, "seat": seat, "a": action_json}
+            # The notice names the seat, never its secret choice: any database role may LISTEN,
+            # so the replicas read the choice back with the servers' own rights.
+            notice = {"k": "pending", "t": table_id, "s": step, "n": self.node, "seat": seat}
             self._write_in_one(_PENDING_SQL, {"t": table_id, "seat": seat, "action": action}, notice)
             return
         pending = Base.metadata.tables[PendingRow.__tablename__]

@@ -123,10 +123,6 @@ class LiveTable:
             self._change = (first, self.step)
         match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
 
-    def take_pending(self, seat: int, action_json: Any) -> None:
-        """A replica follows the owner: ``seat`` made (or changed) its secret choice at this step."""
-        self.match.pending = {**self.match.pending, seat: self.game.action_from_json(action_json)}
-
     def reconfigure(self, config: TableConfig) -> None:
         """Take a changed configuration of the same table (a seat's token re-issued)."""
         self.config = config

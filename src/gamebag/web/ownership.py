@@ -116,8 +116,9 @@ class Owning(ManagerState):
         self.publish(replica)
 
     def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
-        """Bring a replica to the owner's latest commit: from the notice's own data when it
-        carries it and follows on from the replica, else by reading only what is new."""
+        """Bring a replica to the owner's latest commit: from the notice's own events when it
+        carries them and follows on from the replica, else by reading only what is new (a
+        secret choice always: the bus never carries one)."""
         replica = self.replicas[table_id]
         step = int(notice.get("s", -1))
         if step != -1 and step < replica.step:
@@ -126,8 +127,6 @@ class Owning(ManagerState):
         try:
             if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
                 replica.catch_up(list(notice["e"]), {})
-            elif notice.get("k") == "pending" and "a" in notice and step == replica.step:
-                replica.take_pending(int(notice["seat"]), notice["a"])
             else:
                 events, pending = self.store.load_since(table_id, replica.step)
                 replica.catch_up(events, pending)
