@@ -28,6 +28,7 @@ from gamebag.core.errors import GamebagError
 from gamebag.web.addresses import allowed_host_names
 from gamebag.web.analysis import register as register_analysis
 from gamebag.web.bounds import BadJsonError, parse_json
+from gamebag.web.claims import invite_path
 from gamebag.web.coaching import change_setting
 from gamebag.web.coaching import register as register_coach
 from gamebag.web.db import Store
@@ -63,10 +64,6 @@ def _json_list_bytes(values: list[Any]) -> bytes:
 
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
-
-
-def invite_path(table_id: str, token: str) -> str:
-    return f"/play/{table_id}#seat={token}"
 
 
 def host_path(table_id: str, token: str) -> str:
@@ -265,8 +262,8 @@ def create_app(
 
     @app.post("/api/tables")
     async def open_table(request: Request) -> JSONResponse:
-        """Open a table; the answer holds one invite link (with its secret token) per person's seat,
-        and the host token that closes the table and re-issues links."""
+        """Open a table; the answer holds one invite link per person's seat (a one-time claim: the
+        first device to open it gets the seat's token) and the host token that manages the table."""
         body = await request.body()  # the guard has bounded its size while it was read
         try:
             data = parse_json(body or b"null")
@@ -278,8 +275,7 @@ def create_app(
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
             if seat.agent is None:
-                item["token"] = seat.token
-                item["invite"] = invite_path(table.id, seat.token)
+                item["invite"] = invite_path(table.id, seat.token)  # the seat's one-time invite code
             else:
                 item["agent"] = seat.agent
             seats.append(item)
@@ -308,17 +304,34 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reissue")
     async def reissue_seat(request: Request, table_id: str, seat: int) -> dict[str, Any]:
-        """The host gives a seat a new invite link (``X-Host-Token``); the old link stops working."""
+        """The host gives a seat a new invite link (``X-Host-Token``): the device that claimed the
+        seat (or the old link) no longer holds it; the next device to open the new link does."""
         manager = manager_of(request)
         table = table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
-        token = manager.reissue(table, seat)
+        code = manager.reissue(table, seat)
         change_setting(manager, table, forget=seat)  # another person may hold the seat now: asked afresh
-        return {"seat": seat, "token": token, "invite": invite_path(table.id, token)}
+        return {"seat": seat, "invite": invite_path(table.id, code)}
+
+    @app.post("/api/tables/{table_id}/claim", response_model=None)
+    async def claim(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
+        """A device opens an invite link: ``{"invite": code}`` gives it the seat and the seat's own
+        token, once; the link then gives nothing more."""
+        try:
+            data = parse_json(await request.body() or b"null")
+        except BadJsonError:
+            data = None
+        code = data.get("invite") if isinstance(data, dict) and set(data) == {"invite"} else None
+        if not isinstance(code, str) or not 0 < len(code) <= 128:
+            return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
+        table = await manager_of(request).get_async(table_id)
+        seat, token = manager_of(request).claim(table, code)
+        return {"seat": seat, "token": token, "play": f"/play/{table.id}"}
 
     @app.get("/api/tables/{table_id}/host")
     async def host(request: Request, table_id: str) -> dict[str, Any]:
-        """For the host only: every seat's invite link with its QR code, and who is connected."""
+        """For the host only: each unclaimed seat's invite link with its QR code, which seats are
+        claimed and connected; never a claimed seat's token (nor any hand)."""
         manager = manager_of(request)
         table = table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
@@ -327,7 +340,7 @@ def create_app(
         seats = []
         for seat, facts in zip(table.seats, meta["seats"], strict=True):
             item: dict[str, Any] = dict(facts)
-            if seat.agent is None:
+            if seat.agent is None and not seat.claimed:
                 link = base + invite_path(table.id, seat.token)
                 item.update(invite=link, qr=qr_rows(link))
             seats.append(item)

@@ -319,7 +319,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         agent = None if bot is None else _agent(bot, game, where)
         default_name = f"Bot {index + 1} ({agent})" if agent else f"Player {index + 1}"
         name = _name(seat_data.get("name"), where, default_name)
-        seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent))
+        seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent, claimed=agent is not None))
     turn_seconds = data.get("turn_seconds")
     if turn_seconds is not None:
         if (

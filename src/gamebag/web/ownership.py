@@ -20,6 +20,7 @@ from typing import Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.acting import changed_choices
+from gamebag.web.claims import MOVED_TEXT
 from gamebag.web.cluster import new_node_id, node_channel
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.live import LiveTable
@@ -155,7 +156,7 @@ class Owning(ManagerState):
         handed to a bot makes them watchers."""
         changed = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.token != b.token}
         to_bots = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.agent is None and b.agent}
-        notice = dumps({"type": "error", "message": "this seat's link was re-issued by the host", "ref": None})
+        notice = dumps({"type": "error", "code": "moved", "message": MOVED_TEXT, "ref": None})
         for connection in self.hub.members(old.id):
             if connection.seat in changed:
                 connection.send(notice)

@@ -268,9 +268,10 @@ def _refuse_stale(
     connection: Connection, table: LiveTable, manager: TableManager, why: str, ref: Any, code: str = "stale"
 ) -> None:
     """Refuse an action chosen at an old step (``code`` "stale") or not applied by the table's
-    owner ("refused") in a few bytes: the code and the table's step. The state follows only within the seat's budget of them (a refusal
-    must not cost the server tens of KB per few bytes received); past it the refusal says when
-    one will come again. An honest client has the state already: every change reaches it."""
+    owner ("refused") in a few bytes: the code and the table's step. The state follows only
+    within the seat's budget of them (a refusal must not cost the server tens of KB per few
+    bytes received); past it the refusal says when one comes again (``retry_after``, seconds).
+    An honest client has the state already: every change reaches it."""
     seat = connection.seat
     wait = 0 if seat is None else manager.hub.seat_sync_wait(table.id, seat)
     refusal = error_message(why if "choose again" in why else f"{why}; choose again", ref)
