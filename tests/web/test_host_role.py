@@ -19,7 +19,9 @@ from .helpers import Message, hello, receive_until, web_client
 
 
 @contextmanager
-def two_servers(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[tuple[TestClient, TestClient]]:
+def two_servers(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> Iterator[tuple[TestClient, TestClient]]:
     """(host's server, players' server): one SQLite server twice, or two PostgreSQL servers."""
     with ExitStack() as stack:
         if backend == "sqlite":

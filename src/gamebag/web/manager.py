@@ -25,6 +25,7 @@ from typing import Any
 from gamebag.web.acting import Acting
 from gamebag.web.automation import Automating
 from gamebag.web.bounds import LobbyError
+from gamebag.web.busseal import Sealer, bus_key
 from gamebag.web.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
 from gamebag.web.cluster import Bus, new_node_id
 from gamebag.web.db import StoredTable, TableConfig, now
@@ -72,6 +73,7 @@ class TableManager(Owning, Automating, Acting):
         if self.store.is_postgresql:
             self.node = new_node_id()
             self.store.node = self.node
+            self.sealer = Sealer(await asyncio.to_thread(bus_key, self.store.engine))
             self.bus = Bus(self.store.url, self.node)
             self.store.heartbeat(self.limits.lease_seconds)  # alive before anyone hears of this process
             await self.bus.start(self._on_bus, self._reload_replicas)

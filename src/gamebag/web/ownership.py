@@ -20,6 +20,7 @@ from typing import Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.acting import changed_choices
+from gamebag.web.busseal import Sealer, SealError
 from gamebag.web.claims import MOVED_TEXT
 from gamebag.web.cluster import new_node_id, node_channel
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
@@ -225,16 +226,25 @@ class Owning(ManagerState):
             else:
                 step = message.get("s")
                 seat = int(message["seat"])
-                submission = await self.act(table, seat, message.get("a"), step=step if isinstance(step, int) else -1)
+                action = self._sealer().open(message.get("a"))  # sealed: a secret choice, perhaps
+                submission = await self.act(table, seat, action, step=step if isinstance(step, int) else -1)
                 answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
         except StaleStepError as error:
             answer.update(m=str(error), c="stale")
+        except SealError:
+            log.warning("a forwarded action at table %s was not sealed with this deployment's key", table_id)
+            answer["m"] = "the action could not be read; nothing changed"
         except (GamebagError, LookupError, LeaseLostError) as error:
             answer["m"] = str(error)
         except Exception:
             log.exception("forwarded action at table %s failed", table_id)
             answer["m"] = "the server could not apply this action; nothing changed"
         return node_channel(str(message.get("n"))), answer
+
+    def _sealer(self) -> Sealer:
+        if self.sealer is None:
+            raise ForwardError("this table is not served here")
+        return self.sealer
 
     async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
@@ -254,7 +264,15 @@ class Owning(ManagerState):
         try:
             await self.bus.send(
                 node_channel(owner),
-                {"k": "act", "t": table.id, "seat": seat, "a": action_json, "s": step, "r": reference, "n": self.node},
+                {
+                    "k": "act",
+                    "t": table.id,
+                    "seat": seat,
+                    "a": self._sealer().seal(action_json),  # any database role may LISTEN
+                    "s": step,
+                    "r": reference,
+                    "n": self.node,
+                },
             )
             return await asyncio.wait_for(future, FORWARD_SECONDS)
         except TimeoutError:
