@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gamebag.web.busseal import SealError, Sealer
+from gamebag.web.busseal import Sealer, SealError
 from gamebag.web.cluster import libpq_url, node_channel
 from gamebag.web.db import TABLES_CHANNEL
 
