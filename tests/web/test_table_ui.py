@@ -195,7 +195,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
 
     # Ann opened the table in this browser (as the lobby does): her rematch is listed with it.
     phone.evaluate(
-        "entry => localStorage.setItem('gamebag-hosted', JSON.stringify([entry]))",
+        "entry => sessionStorage.setItem('gamebag-hosted', JSON.stringify([entry]))",
         {"id": answer["id"], "game": cls.title, "host": answer["host"], "at": 0},
     )
     public_view = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()["view"]
@@ -283,7 +283,7 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     lobby.click("#create")
     lobby.wait_for_selector('.invite-card [data-invite="1"]', timeout=WAIT_S * 1000)
     assert lobby.locator("#invite-list svg.qr").count() == 2  # one QR code per person's seat
-    assert "#seat=" in lobby.locator('[data-invite="0"]').input_value()
+    assert "#invite=" in lobby.locator('[data-invite="0"]').input_value()
     assert _overflow(lobby) <= 0
     violations = _axe_serious(lobby)
     assert not violations, violations
