@@ -2,8 +2,9 @@
 
 ``create_app`` builds a server around one database; ``gamebag serve`` runs it
 with uvicorn. Seat and host tokens travel only in a WebSocket ``hello`` or a
-header, never in a page URL the server sees (invite links carry them after
-``#``). Every route sits behind ``guard.Guard`` (body sizes, JSON-only changes,
+header, never in a page URL the server sees (invite links carry a one-time
+invite code after ``#``, which the page exchanges for the seat's own token:
+``claims.py``). Only this server's own names are answered (``addresses.py``). Every route sits behind ``guard.Guard`` (body sizes, JSON-only changes,
 origin checks, security headers); the API docs page is off (it would load
 third-party scripts), the OpenAPI schema stays at ``/openapi.json``.
 """
