@@ -261,7 +261,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
     phone.wait_for_selector("#hosted li", timeout=WAIT_S * 1000)
     if not phone.locator(f'#hosted a[href^="/host/{rematch_id}"]').count():
         listed = phone.inner_text("#hosted")
-        watch.problems.append(f"'Tables you opened in this browser' does not list the rematch: {listed}")
+        watch.problems.append(f"'Tables you opened in this tab' does not list the rematch: {listed}")
     phone_context.close()
     desktop_context.close()
     assert not errors, errors
