@@ -4,9 +4,10 @@
 with uvicorn. Seat and host tokens travel only in a WebSocket ``hello`` or a
 header, never in a page URL the server sees (invite links carry a one-time
 invite code after ``#``, which the page exchanges for the seat's own token:
-``claims.py``). Only this server's own names are answered (``addresses.py``). Every route sits behind ``guard.Guard`` (body sizes, JSON-only changes,
-origin checks, security headers); the API docs page is off (it would load
-third-party scripts), the OpenAPI schema stays at ``/openapi.json``.
+``claims.py``). Every route sits behind ``guard.Guard`` (this server's own
+names only, body sizes, JSON-only changes, origin checks, security headers);
+the API docs page is off (it would load third-party scripts), the OpenAPI
+schema stays at ``/openapi.json``.
 """
 
 from __future__ import annotations
