@@ -2,6 +2,8 @@
 
 ``Guard`` is an ASGI middleware in front of every route:
 
+* a request (or socket) to a name this server is not known by (the Host header:
+  DNS rebinding) is refused with 421 (``addresses.py``);
 * request bodies are counted while they are read and cut off past the limit
   with 413 (a ``Content-Length`` over it is refused before reading anything),
   so a huge or endless chunked upload costs the server nothing;
