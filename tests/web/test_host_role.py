@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from .helpers import Message, hello, receive_until, web_client
 
@@ -171,3 +172,24 @@ def test_a_claim_needs_an_invite(tmp_path: Path) -> None:
             assert answer.status_code == 400 and answer.json()["error"].startswith("the body must be")
         assert client.post("/api/tables/nope/claim", json={"invite": "abc"}).status_code == 404
         assert _claim(client, table["id"], "not-a-code").status_code == 403
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_tables_from_before_claims_keep_their_seats(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
+    """A database made before seats had ``claimed`` gets the column on start; its seats (whose
+    tokens were handed out as links) count as claimed, so their links still hold them."""
+    url = f"sqlite:///{tmp_path / 'web.db'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    with web_client(tmp_path, url=url) as client:
+        table = _open(client)
+        token = _claim(client, table["id"], _code(table["seats"][0]["invite"])).json()["token"]
+    engine = create_engine(url)
+    with engine.begin() as connection:  # the schema as it was
+        connection.execute(text("ALTER TABLE web_seats DROP COLUMN claimed"))
+    engine.dispose()
+    with web_client(tmp_path, url=url) as client:
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            assert hello(ws, token)[-1]["seat"] == 0
+        seats = client.get(f"/api/tables/{table['id']}").json()["table"]["seats"]
+        assert [seat["claimed"] for seat in seats] == [True, True, False]  # the bot's seat is nobody's
