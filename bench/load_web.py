@@ -376,7 +376,14 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
                 json={"game": args.game, "players": players, "seats": seats, "seed": index},
             )
             response.raise_for_status()
-            tables.append(response.json())
+            table = response.json()
+            for seat in table["seats"]:  # each invite is a one-time claim: the client claims its seat
+                if not seat["bot"]:
+                    code = seat["invite"].split("#invite=", 1)[1]
+                    claimed = await http.post(f"/api/tables/{table['id']}/claim", json={"invite": code})
+                    claimed.raise_for_status()
+                    seat["token"] = claimed.json()["token"]
+            tables.append(table)
         # Memory once the tables are open (bot workers started): the play must not make it grow.
         memory_before = sum(rss_kib(pid) for pid in pids)
         cpu_before = sum(cpu_seconds(pid) for pid in pids)

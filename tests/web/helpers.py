@@ -29,6 +29,7 @@ def web_client(tmp_path: Path, name: str = "web.db", url: str | None = None, **o
     """An in-process server on an SQLite file in ``tmp_path`` (or on the database ``url``)."""
     options.setdefault("bot_delay", 0.0)
     options.setdefault("allow_seed", True)
+    options.setdefault("host_names", ("testserver",))  # the name the test client sends
     app = create_app(url or f"sqlite:///{tmp_path / name}", **options)
     with TestClient(app) as client:
         yield client
@@ -49,7 +50,22 @@ def open_table(
     )
     assert response.status_code == 201, response.text
     answer: Message = response.json()
+    claim_seats(client, answer)
     return answer
+
+
+def claim_seats(client: Any, table: Message, base: str = "") -> Message:
+    """Open every person's invite once, as the device that plays it: each seat's own token goes
+    into ``table["seats"][i]["token"]`` (an invite is a one-time claim). ``client``: a test client,
+    or ``httpx`` with the server's ``base`` address. Returns ``table``."""
+    for seat in table["seats"]:
+        if not seat["bot"]:
+            code = seat["invite"].split("#invite=", 1)[1]
+            claimed = client.post(f"{base}/api/tables/{table['id']}/claim", json={"invite": code})
+            assert claimed.status_code == 200, claimed.text
+            assert claimed.json()["seat"] == seat["seat"]
+            seat["token"] = claimed.json()["token"]
+    return table
 
 
 def receive(ws: Any) -> Message:

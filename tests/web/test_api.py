@@ -30,7 +30,8 @@ def test_open_table_gives_one_secret_invite_per_person_and_none_for_bots(tmp_pat
         tokens = [s["token"] for s in seats if not s["bot"]]
         assert len(set(tokens)) == 2 and all(len(t) >= 30 for t in tokens)
         assert all("token" not in s for s in seats if s["bot"])
-        assert seats[0]["invite"] == f"/play/{table['id']}#seat={tokens[0]}"
+        assert seats[0]["invite"].startswith(f"/play/{table['id']}#invite=")
+        assert all(s["invite"].split("#invite=")[1] not in tokens for s in seats if not s["bot"])
         info = client.get(f"/api/tables/{table['id']}").json()
         listed = client.get("/api/tables").json()
     text = repr(info) + repr(listed)

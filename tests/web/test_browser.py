@@ -92,7 +92,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     lobby.click("#create")
     lobby.wait_for_selector("[data-invite]")
     invites = [lobby.locator(f'[data-invite="{seat}"]').input_value() for seat in (0, 1)]
-    assert all("#seat=" in link for link in invites)
+    assert all("#invite=" in link for link in invites)
     shot(lobby, "lobby-invites.png")
 
     ann_context = new_context(browser, viewport=DESKTOP)

@@ -25,7 +25,7 @@ from websockets.sync.client import ClientConnection, connect
 import gamebag
 from gamebag.core.records import Record, replay
 
-from .helpers import SHORT_OPTIONS, Message, open_table, play_whole_game, web_client
+from .helpers import SHORT_OPTIONS, Message, claim_seats, open_table, play_whole_game, web_client
 from .serverproc import HTTP_TIMEOUT, ServerProcess
 
 LEASE = "3"  # seconds: a killed owner's tables move after this
@@ -151,7 +151,7 @@ def test_two_processes_seats_on_both_play_whole_games_of_every_game(tmp_path: Pa
             request = {"game": game_id, "players": players, "seats": seats_json, "seed": 7 + index, "options": options}
             response = httpx.post(f"{home.base}/api/tables", json=request, timeout=60)
             assert response.status_code == 201, response.text
-            table = response.json()
+            table = claim_seats(httpx, response.json(), home.base)
             seats = [
                 ClusterSeat(servers[p % 2].ws_base, table["id"], table["seats"][p]["token"], 100 * index + p)
                 for p in range(players)
@@ -188,6 +188,7 @@ def test_sigkill_the_owner_mid_game_and_play_goes_on(tmp_path: Path, pg_url: str
             },
             timeout=60,
         ).json()
+        claim_seats(httpx, table, owner.base)
         tokens = [s["token"] for s in table["seats"] if not s["bot"]]
         seats = [
             ClusterSeat(owner.ws_base, table["id"], tokens[0], 1),
@@ -225,7 +226,8 @@ def test_serve_workers_runs_several_processes_on_one_port(tmp_path: Path, pg_url
     seats: list[ClusterSeat] = []
     try:
         request = {"game": "wriggle-roulette", "players": 3, "seats": [{}, {}, {"bot": "random"}], "seed": 5}
-        table = httpx.post(f"{server.base}/api/tables", json=request, timeout=60).json()
+        opened = httpx.post(f"{server.base}/api/tables", json=request, timeout=60).json()
+        table = claim_seats(httpx, opened, server.base)
         tokens = [s["token"] for s in table["seats"] if not s["bot"]]
         seats = [ClusterSeat(server.ws_base, table["id"], token, 10 + i) for i, token in enumerate(tokens)]
         drive(seats, lambda: all(s.over for s in seats))

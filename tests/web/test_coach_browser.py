@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from .browsing import WAIT_S, new_context, wait_for
+from .helpers import claim_seats
 from .serverproc import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -33,7 +34,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def test_the_coach_is_offered_agreed_to_and_advises_on_a_phone(browser: Any, server: ServerProcess) -> None:
     request = {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"name": "Ben"}], "options": {"goal": 30}}
-    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S).json()
+    opened = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S).json()
+    table = claim_seats(httpx, opened, server.base)
     tokens = {seat["seat"]: seat["token"] for seat in table["seats"]}
     errors: list[str] = []
     phone = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)

@@ -30,7 +30,8 @@ def test_the_host_gets_the_rematchs_host_token_and_its_host_page(tmp_path: Path)
         new_host = {"x-host-token": token}
         assert client.get(f"/api/tables/{rematch_id}/host", headers=new_host).status_code == 200
         reissued = client.post(f"/api/tables/{rematch_id}/seats/0/reissue", headers=new_host)
-        assert reissued.status_code == 200 and reissued.json()["token"]
+        assert reissued.status_code == 200 and "#invite=" in reissued.json()["invite"]
+        assert "token" not in reissued.json()  # the host gets the new invite, never a seat's token
         assert client.post(f"/api/tables/{rematch_id}/close", headers=new_host).json()["closed"]
         # A seat opening the rematch gets no host token; the host finds it on the old host page.
         second = open_table(client, "pig", 2, seed=6, options={"goal": 12})

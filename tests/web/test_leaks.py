@@ -30,6 +30,7 @@ from gamebag.web.messages import HISTORY_STEPS
 from .helpers import (
     Message,
     SeatPlayer,
+    claim_seats,
     hello,
     open_table,
     receive,
@@ -48,7 +49,7 @@ META_KEYS = {
     "id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "finished", "step", "coach",
 }
 COACH_KEYS = {"offered", "agreed", "humans", "on"}
-SEAT_KEYS = {"seat", "name", "bot", "agent", "connected"}
+SEAT_KEYS = {"seat", "name", "bot", "agent", "connected", "claimed"}
 
 
 def _players_for(game_id: str) -> int:
@@ -65,7 +66,7 @@ def _whole_game(game_id: str, tmp: str) -> tuple[Message, Message, list[SeatPlay
             "/api/tables",
             json={"game": game_id, "players": players, "seats": [{} for _ in range(players)], "seed": SEED},
         )
-        table = response.json()
+        table = claim_seats(client, response.json())
         seat_players = [SeatPlayer(client, table["id"], s["token"], 7 + s["seat"]) for s in table["seats"]]
         seat_players.append(SeatPlayer(client, table["id"], None, 0))
         run_players(seat_players, 120)

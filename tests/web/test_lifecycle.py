@@ -19,7 +19,7 @@ from websockets.sync.client import connect as ws_connect
 from gamebag.web.db import Store, safe_url
 from gamebag.web.settings import Limits
 
-from .helpers import hello, open_table, play_whole_game, receive_until, web_client
+from .helpers import claim_seats, hello, open_table, play_whole_game, receive_until, web_client
 from .serverproc import ServerProcess, free_port
 
 
@@ -54,13 +54,15 @@ def test_a_reissued_link_replaces_the_old_one(tmp_path: Path) -> None:
             answer = client.post(url, headers=host)
             assert answer.status_code == 200
             notice = receive_until(ws, lambda m: m["type"] == "error")
-            assert "re-issued" in notice[-1]["message"]
-        new = answer.json()["token"]
-        assert new != old and answer.json()["invite"].endswith(new)
+            assert "re-issued" in notice[-1]["message"] and notice[-1]["code"] == "moved"
+        assert "token" not in answer.json()  # the host gets a new invite, never the seat's token
+        table["seats"][0]["invite"] = answer.json()["invite"]
+        claim_seats(client, table)  # the next device to open the new link holds the seat
+        new = table["seats"][0]["token"]
+        assert new != old and new not in answer.json()["invite"]
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": old}))
             assert receive_until(ws, lambda m: m["type"] == "error")[-1]["message"].startswith("this seat token")
-        table["seats"][0]["token"] = new
         play_whole_game(client, table, seed=4)
     # The new token is what the database holds.
     with web_client(tmp_path) as client, client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
@@ -175,7 +177,8 @@ def _frames_and_headers_over_the_bounds_are_refused(server: ServerProcess) -> No
     a request whose headers go on past 16 KiB gets 400 long before a megabyte was sent;
     the server goes on answering."""
     seats = [{"name": "A"}, {"name": "B"}]
-    tables = [httpx.post(f"{server.base}/api/tables", json={"game": "pig", "seats": seats}).json() for _ in range(2)]
+    opened = [httpx.post(f"{server.base}/api/tables", json={"game": "pig", "seats": seats}).json() for _ in range(2)]
+    tables = [claim_seats(httpx, table, server.base) for table in opened]
     with (
         ws_connect(f"{server.ws_base}/ws/tables/{tables[0]['id']}", max_size=None) as big,
         ws_connect(f"{server.ws_base}/ws/tables/{tables[1]['id']}") as other,

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from .helpers import SHORT_OPTIONS, Message
+from .helpers import SHORT_OPTIONS, Message, claim_seats
 from .serverproc import HTTP_TIMEOUT, ServerProcess
 
 # game, players, bots: the tables open when the server is killed
@@ -130,6 +130,7 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
                 json={**_request(game, players, bots), "seed": 40 + index},
                 timeout=HTTP_TIMEOUT,
             ).json()
+            claim_seats(httpx, answer, server.base)
             remote = [RemoteSeat(server.ws_base, answer["id"], s["token"]) for s in answer["seats"] if not s["bot"]]
             for seat in remote:
                 seat.connect()
@@ -199,6 +200,7 @@ def test_sigkill_mid_game_then_restart_continues_every_table_exactly(tmp_path: P
                 json={**_request(game, players, bots), "seed": 40 + index},
                 timeout=HTTP_TIMEOUT,
             ).json()
+            claim_seats(httpx, answer, reference_server.base)
             remote = [
                 RemoteSeat(reference_server.ws_base, answer["id"], s["token"]) for s in answer["seats"] if not s["bot"]
             ]

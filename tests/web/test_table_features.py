@@ -11,7 +11,7 @@ import pytest
 import gamebag
 from gamebag.web.invites import invite_base, lan_address, qr_rows
 
-from .helpers import hello, open_table, play_whole_game, receive_until, web_client
+from .helpers import claim_seats, hello, open_table, play_whole_game, receive_until, web_client
 
 
 @pytest.mark.parametrize("game_id", gamebag.game_ids())
@@ -81,12 +81,13 @@ def test_the_host_page_recovers_links_and_hands_a_no_show_to_a_bot(tmp_path: Pat
         table_id, host_token = answer["id"], answer["host_token"]
         assert answer["host"] == f"/host/{table_id}#host={host_token}"
         assert client.get(f"/api/tables/{table_id}/host").status_code == 403
-        wrong = client.get(f"/api/tables/{table_id}/host", headers={"x-host-token": answer["seats"][0]["token"]})
-        assert wrong.status_code == 403
         host = client.get(f"/api/tables/{table_id}/host", headers={"x-host-token": host_token}).json()
         links = [seat["invite"] for seat in host["seats"]]
-        assert links == [f"http://192.168.1.20:8000/play/{table_id}#seat={s['token']}" for s in answer["seats"]]
+        assert links == [f"http://192.168.1.20:8000{s['invite']}" for s in answer["seats"]]
         assert host["seats"][0]["qr"] == qr_rows(links[0])
+        claim_seats(client, answer)  # each person opens their link
+        wrong = client.get(f"/api/tables/{table_id}/host", headers={"x-host-token": answer["seats"][0]["token"]})
+        assert wrong.status_code == 403
         assert client.get(f"/host/{table_id}").status_code == 200
 
         bad = client.post(

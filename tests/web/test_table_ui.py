@@ -195,7 +195,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
 
     # Ann opened the table in this browser (as the lobby does): her rematch is listed with it.
     phone.evaluate(
-        "entry => localStorage.setItem('gamebag-hosted', JSON.stringify([entry]))",
+        "entry => sessionStorage.setItem('gamebag-hosted', JSON.stringify([entry]))",
         {"id": answer["id"], "game": cls.title, "host": answer["host"], "at": 0},
     )
     public_view = httpx.get(f"{server.base}/api/tables/{answer['id']}", timeout=30).json()["view"]
@@ -261,7 +261,7 @@ def test_a_phone_and_a_desktop_play_a_whole_game(browser: Any, server: ServerPro
     phone.wait_for_selector("#hosted li", timeout=WAIT_S * 1000)
     if not phone.locator(f'#hosted a[href^="/host/{rematch_id}"]').count():
         listed = phone.inner_text("#hosted")
-        watch.problems.append(f"'Tables you opened in this browser' does not list the rematch: {listed}")
+        watch.problems.append(f"'Tables you opened in this tab' does not list the rematch: {listed}")
     phone_context.close()
     desktop_context.close()
     assert not errors, errors
@@ -283,7 +283,7 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     lobby.click("#create")
     lobby.wait_for_selector('.invite-card [data-invite="1"]', timeout=WAIT_S * 1000)
     assert lobby.locator("#invite-list svg.qr").count() == 2  # one QR code per person's seat
-    assert "#seat=" in lobby.locator('[data-invite="0"]').input_value()
+    assert "#invite=" in lobby.locator('[data-invite="0"]').input_value()
     assert _overflow(lobby) <= 0
     violations = _axe_serious(lobby)
     assert not violations, violations

@@ -2,10 +2,12 @@
 
 ``create_app`` builds a server around one database; ``gamebag serve`` runs it
 with uvicorn. Seat and host tokens travel only in a WebSocket ``hello`` or a
-header, never in a page URL the server sees (invite links carry them after
-``#``). Every route sits behind ``guard.Guard`` (body sizes, JSON-only changes,
-origin checks, security headers); the API docs page is off (it would load
-third-party scripts), the OpenAPI schema stays at ``/openapi.json``.
+header, never in a page URL the server sees (invite links carry a one-time
+invite code after ``#``, which the page exchanges for the seat's own token:
+``claims.py``). Every route sits behind ``guard.Guard`` (this server's own
+names only, body sizes, JSON-only changes, origin checks, security headers);
+the API docs page is off (it would load third-party scripts), the OpenAPI
+schema stays at ``/openapi.json``.
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.addresses import allowed_host_names
 from gamebag.web.analysis import register as register_analysis
 from gamebag.web.bounds import BadJsonError, parse_json
+from gamebag.web.claims import invite_path
 from gamebag.web.coaching import change_setting
 from gamebag.web.coaching import register as register_coach
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
-from gamebag.web.invites import qr_rows
+from gamebag.web.invites import lan_address, qr_rows
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import (
     agent_bounds,
@@ -72,10 +76,6 @@ def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
-def invite_path(table_id: str, token: str) -> str:
-    return f"/play/{table_id}#seat={token}"
-
-
 def host_path(table_id: str, token: str) -> str:
     return f"/host/{table_id}#host={token}"
 
@@ -106,6 +106,7 @@ class ServeSettings:
     sync: str
     limits: Limits
     invite_base: str | None = None
+    host_names: tuple[str, ...] = ()  # names besides the defaults this server answers to
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -115,6 +116,7 @@ class ServeSettings:
         data = json.loads(text)
         limits = data.pop("limits")
         limits["allowed_origins"] = tuple(limits["allowed_origins"])
+        data["host_names"] = tuple(data.get("host_names", ()))
         return cls(limits=Limits(**limits), **data)
 
     def app_arguments(self) -> dict[str, Any]:
@@ -125,6 +127,7 @@ class ServeSettings:
             "sync": self.sync,
             "limits": self.limits,
             "invite_base": self.invite_base,
+            "host_names": self.host_names,
         }
 
 
@@ -144,11 +147,14 @@ def create_app(
     sync: str = "normal",
     limits: Limits | None = None,
     invite_base: str | None = None,
+    host_names: tuple[str, ...] = (),
 ) -> FastAPI:
     """A server on the database at ``db_url``; unfinished tables carry on when first asked for.
 
     ``invite_base`` (say ``http://192.168.1.20:8000``) is the address other devices reach
     this server at; invite links and QR codes use it (None: the address the host opened).
+    ``host_names``: the names (Host headers) this server answers to besides the loopback
+    names, the LAN address and ``invite_base``'s host; other Hosts get 421 (DNS rebinding).
     """
     limits = limits or Limits()
     guard_log(log)  # what clients put in the log cannot forge lines
@@ -175,7 +181,8 @@ def create_app(
     app = FastAPI(title="gamebag", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.rates = rates
     app.state.downloads = downloads
-    app.add_middleware(Guard, limits=limits)
+    names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
+    app.add_middleware(Guard, limits=limits, host_names=names)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def manager_of(request: Request | WebSocket) -> TableManager:
@@ -265,8 +272,8 @@ def create_app(
 
     @app.post("/api/tables")
     async def open_table(request: Request) -> JSONResponse:
-        """Open a table; the answer holds one invite link (with its secret token) per person's seat,
-        and the host token that closes the table and re-issues links."""
+        """Open a table; the answer holds one invite link per person's seat (a one-time claim: the
+        first device to open it gets the seat's token) and the host token that manages the table."""
         body = await request.body()  # the guard has bounded its size while it was read
         try:
             data = parse_json(body or b"null")
@@ -278,8 +285,7 @@ def create_app(
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
             if seat.agent is None:
-                item["token"] = seat.token
-                item["invite"] = invite_path(table.id, seat.token)
+                item["invite"] = invite_path(table.id, seat.token)  # the seat's one-time invite code
             else:
                 item["agent"] = seat.agent
             seats.append(item)
@@ -313,17 +319,34 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reissue")
     async def reissue_seat(request: Request, table_id: str, seat: int) -> dict[str, Any]:
-        """The host gives a seat a new invite link (``X-Host-Token``); the old link stops working."""
+        """The host gives a seat a new invite link (``X-Host-Token``): the device that claimed the
+        seat (or the old link) no longer holds it; the next device to open the new link does."""
         manager = manager_of(request)
         table = table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
-        token = manager.reissue(table, seat)
+        code = manager.reissue(table, seat)
         change_setting(manager, table, forget=seat)  # another person may hold the seat now: asked afresh
-        return {"seat": seat, "token": token, "invite": invite_path(table.id, token)}
+        return {"seat": seat, "invite": invite_path(table.id, code)}
+
+    @app.post("/api/tables/{table_id}/claim", response_model=None)
+    async def claim(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
+        """A device opens an invite link: ``{"invite": code}`` gives it the seat and the seat's own
+        token, once; the link then gives nothing more."""
+        try:
+            data = parse_json(await request.body() or b"null")
+        except BadJsonError:
+            data = None
+        code = data.get("invite") if isinstance(data, dict) and set(data) == {"invite"} else None
+        if not isinstance(code, str) or not 0 < len(code) <= 128:
+            return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
+        table = await manager_of(request).get_async(table_id)
+        seat, token = manager_of(request).claim(table, code)
+        return {"seat": seat, "token": token, "play": f"/play/{table.id}"}
 
     @app.get("/api/tables/{table_id}/host")
     async def host(request: Request, table_id: str) -> dict[str, Any]:
-        """For the host only: every seat's invite link with its QR code, and who is connected."""
+        """For the host only: each unclaimed seat's invite link with its QR code, which seats are
+        claimed and connected; never a claimed seat's token (nor any hand)."""
         manager = manager_of(request)
         table = table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
@@ -332,7 +355,7 @@ def create_app(
         seats = []
         for seat, facts in zip(table.seats, meta["seats"], strict=True):
             item: dict[str, Any] = dict(facts)
-            if seat.agent is None:
+            if seat.agent is None and not seat.claimed:
                 link = base + invite_path(table.id, seat.token)
                 item.update(invite=link, qr=qr_rows(link))
             seats.append(item)

@@ -88,6 +88,7 @@ _ADDED_COLUMNS = {
     "clock_deadline": "FLOAT",
     "coach": "TEXT",
 }
+_ADDED_SEAT_COLUMNS = {"claimed": "BOOLEAN"}  # the same, for web_seats
 
 
 class SeatRow(Base):
@@ -100,6 +101,8 @@ class SeatRow(Base):
     token: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(64))
     agent: Mapped[str | None] = mapped_column(String(200), nullable=True)  # None: a human seat
+    # False: the token is an invite code no device claimed yet (claims.py); NULL (older tables): claimed
+    claimed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class EventRow(Base):
@@ -133,12 +136,13 @@ class NodeRow(Base):
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """A seat as stored: its token, display name and agent (None for a human)."""
+    """A seat as stored: its token (``claimed`` False: its invite code, claims.py), name and agent."""
 
     seat: int
     token: str
     name: str
     agent: str | None
+    claimed: bool = True
 
 
 @dataclass(frozen=True)
@@ -343,10 +347,11 @@ class Store:
 
     @staticmethod
     def _add_columns(connection: Connection) -> None:
-        present = {column["name"] for column in inspect(connection).get_columns(TableRow.__tablename__)}
-        for name, kind in _ADDED_COLUMNS.items():
-            if name not in present:
-                connection.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {kind}"))
+        for table, added in ((TableRow.__tablename__, _ADDED_COLUMNS), (SeatRow.__tablename__, _ADDED_SEAT_COLUMNS)):
+            present = {column["name"] for column in inspect(connection).get_columns(table)}
+            for name, kind in added.items():
+                if name not in present:
+                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -374,9 +379,9 @@ class Store:
             )
             session.flush()
             for seat in config.seats:
-                session.add(
-                    SeatRow(table_id=config.id, seat=seat.seat, token=seat.token, name=seat.name, agent=seat.agent)
-                )
+                row = SeatRow(table_id=config.id, seat=seat.seat, token=seat.token, name=seat.name, agent=seat.agent)
+                session.add(row)
+                row.claimed = seat.claimed
 
     # Accepted actions are written with SQLAlchemy Core (no ORM unit of work): they are the
     # hot path of a busy server, one transaction each. In a cluster (``node`` set) each write
@@ -404,9 +409,9 @@ class Store:
         """Store (or replace) one secret choice, in its own transaction."""
         action = json.dumps(action_json)
         if self.node is not None:
-            # The notice carries the choice, so the other processes' replicas need not read it
-            # back (the bus is between this deployment's own server processes, like the database).
-            notice = {"k": "pending", "t": table_id, "s": step, "n": self.node, "seat": seat, "a": action_json}
+            # The notice names the seat, never its secret choice: any database role may LISTEN,
+            # so the replicas read the choice back with the servers' own rights.
+            notice = {"k": "pending", "t": table_id, "s": step, "n": self.node, "seat": seat}
             self._write_in_one(_PENDING_SQL, {"t": table_id, "seat": seat, "action": action}, notice)
             return
         pending = Base.metadata.tables[PendingRow.__tablename__]
@@ -480,12 +485,11 @@ class Store:
             )
             self.announce(connection, table_id, -1, "closed")
 
-    def reissue_token(self, table_id: str, seat: int, token: str) -> None:
-        """Give a seat a new token: the old one stops working."""
+    def reissue_token(self, table_id: str, seat: int, code: str) -> None:
+        """Give a seat a new invite code, to be claimed: its old token or code stops working."""
         with self.engine.begin() as connection:
-            connection.execute(
-                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(token=token)
-            )
+            query = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            connection.execute(query.values(token=code, claimed=False))
             self.announce(connection, table_id, -1, "seats")
 
     # ---- leases (a cluster of processes on PostgreSQL) ---------------------------------------
@@ -652,7 +656,7 @@ class Store:
             if row is None:
                 return None
             seats = tuple(
-                SeatConfig(s.seat, s.token, s.name, s.agent)
+                SeatConfig(s.seat, s.token, s.name, s.agent, s.claimed is not False)
                 for s in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
             )
             config = TableConfig(

@@ -2,6 +2,8 @@
 
 ``Guard`` is an ASGI middleware in front of every route:
 
+* a request (or socket) to a name this server is not known by (the Host header:
+  DNS rebinding) is refused with 421 (``addresses.py``);
 * request bodies are counted while they are read and cut off past the limit
   with 413 (a ``Content-Length`` over it is refused before reading anything),
   so a huge or endless chunked upload costs the server nothing;
@@ -35,6 +37,7 @@ from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
+from gamebag.web.addresses import host_refusal, rate_key
 from gamebag.web.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
 
@@ -78,9 +81,13 @@ class _BodyTooLarge(Exception):
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For here)."""
+    """The key the client's budgets count under: its address, an IPv6 one's /64 (``rate_key``).
+
+    The address is the peer's, or the X-Forwarded-For of a proxy named with ``serve
+    --forwarded-allow`` (uvicorn trusts no proxy unless named).
+    """
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return rate_key(str(client[0])) if client else "unknown"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -121,11 +128,21 @@ async def _send_json(send: Send, status: int, body: dict[str, Any], headers: lis
 class Guard:
     """The ASGI middleware described in the module docstring."""
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, host_names: frozenset[str] | None = None) -> None:
         self.app = app
         self.limits = limits
+        self.host_names = host_names  # None: any Host (only an app built without names)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal = None
+        if scope["type"] in ("http", "websocket") and self.host_names is not None:
+            refusal = host_refusal(_header(scope, b"host"), self.host_names)
+        if refusal is not None:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": refusal[:120]})
+            else:
+                await _send_json(send, 421, {"error": refusal}, list(SECURITY_HEADERS))
+            return
         if scope["type"] == "websocket":
             if not same_origin(scope, self.limits.allowed_origins):
                 await send({"type": "websocket.close", "code": 1008, "reason": "cross-site socket refused"})

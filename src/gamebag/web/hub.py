@@ -25,6 +25,12 @@ FLOOD_CLOSE_AFTER = 2000  # dropped messages after which the connection is close
 # without its history). The browser asks for one when it joins.
 SYNC_RATE = 1.0  # full syncs per second on average
 SYNC_BURST = 5.0
+# A stale or refused action is answered with a short refusal; the state comes with it only
+# within its seat's own budget (shared by the seat's sockets), so stale actions, each a few
+# bytes, cannot ask for a whole state (tens of KB) each. An honest client needs none of these
+# states: every change reaches it anyway.
+SEAT_SYNC_RATE = 3.0 / 60.0  # full states per second for one seat, on average (three a minute)
+SEAT_SYNC_BURST = 3.0
 
 
 class RateLimiter:
@@ -47,6 +53,10 @@ class RateLimiter:
             return True
         self.dropped += 1
         return False
+
+    def retry_after(self) -> int:
+        """Whole seconds until ``allow()`` would say yes again (at least 1)."""
+        return max(1, int((1.0 - self.tokens) / self.rate) + 1)
 
     def refund(self) -> None:
         """Give back the cost of a message that moved the game on: playing fast is not flooding."""
@@ -118,6 +128,13 @@ class Hub:
 
     def __init__(self) -> None:
         self._by_table: dict[str, set[Connection]] = defaultdict(set)
+        self._seat_syncs: dict[tuple[str, int], RateLimiter] = {}
+
+    def seat_sync_wait(self, table_id: str, seat: int) -> int:
+        """0 if the seat's budget of states sent after a refused action allows one more now
+        (and takes it), else the seconds until it does."""
+        budget = self._seat_syncs.setdefault((table_id, seat), RateLimiter(SEAT_SYNC_RATE, SEAT_SYNC_BURST))
+        return 0 if budget.allow() else budget.retry_after()
 
     def add(self, connection: Connection) -> None:
         self._by_table[connection.table_id].add(connection)
@@ -128,6 +145,8 @@ class Hub:
             members.discard(connection)
             if not members:
                 del self._by_table[connection.table_id]
+                for key in [key for key in self._seat_syncs if key[0] == connection.table_id]:
+                    del self._seat_syncs[key]
 
     def members(self, table_id: str) -> list[Connection]:
         return [c for c in self._by_table.get(table_id, ()) if c.joined and not c.closed]

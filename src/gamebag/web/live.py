@@ -75,7 +75,7 @@ class LiveTable:
         self.game = game
         self.match = match
         self.lock = asyncio.Lock()
-        self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+        self._seat_by_token = {seat.token: seat.seat for seat in config.seats if seat.claimed}
         # The state before each event since the first of the last decisions (event index,
         # state, whether a decision), for the history; None until first needed when the caller
         # did not give them (``rebuild`` does).
@@ -123,14 +123,10 @@ class LiveTable:
             self._change = (first, self.step)
         match.pending = {seat: self.game.action_from_json(action) for seat, action in sorted(pending.items())}
 
-    def take_pending(self, seat: int, action_json: Any) -> None:
-        """A replica follows the owner: ``seat`` made (or changed) its secret choice at this step."""
-        self.match.pending = {**self.match.pending, seat: self.game.action_from_json(action_json)}
-
     def reconfigure(self, config: TableConfig) -> None:
         """Take a changed configuration of the same table (a seat's token re-issued)."""
         self.config = config
-        self._seat_by_token = {seat.token: seat.seat for seat in config.seats}
+        self._seat_by_token = {seat.token: seat.seat for seat in config.seats if seat.claimed}
 
     # ---- seats -----------------------------------------------------------------------------
     @property

@@ -113,15 +113,31 @@ def agents_for_request(data: Any) -> dict[str, Any]:
         raise LobbyError(f"'game' must be one of: {', '.join(gamebag.game_ids())}")
     if not isinstance(options, dict):
         raise LobbyError("'options' must be an object of option names to values")
-    try:
-        game = gamebag.make(game_id, data.get("players"), **options)
-    except GamebagError as error:
-        raise LobbyError(str(error)) from None
-    except (TypeError, ValueError) as error:
-        raise LobbyError(f"{game_id}: {error}") from None
+    game = make_requested(game_id, data.get("players"), options)
     check_options(game_id, game.options)
     preferred = preferred_bot(game)
     return {"agents": agents_for(game), "preferred": preferred["agent"], "notice": preferred["notice"]}
+
+
+def make_requested(game_id: str, players: Any, options: dict[str, Any]) -> Game[Any, Any, Any]:
+    """The game a request names, or a ``LobbyError`` in players' words (never Python's own text,
+    such as "make() got multiple values for argument 'players'")."""
+    if game_id not in gamebag.game_ids():
+        raise LobbyError(f"unknown game {game_id!r}; known games: {', '.join(gamebag.game_ids())}")
+    known = [option.name for option in gamebag.entry(game_id).game_class.option_specs]
+    unknown = sorted(name for name in options if name not in known)
+    if unknown:
+        allowed = ", ".join(known) or "none"
+        where = " (the player count is 'players', beside 'options')" if "players" in unknown else ""
+        raise LobbyError(f"{game_id}: unknown option(s) {', '.join(map(repr, unknown))}{where}; allowed: {allowed}")
+    try:
+        return gamebag.make(game_id, players, **options)
+    except GamebagError as error:
+        raise LobbyError(str(error)) from None
+    except (TypeError, ValueError):
+        raise LobbyError(
+            f"{game_id}: these players and options do not make a game; see GET /api/games for what each allows"
+        ) from None
 
 
 def check_agent_for(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
@@ -274,12 +290,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise LobbyError("'options' must be an object of option names to values")
-    try:
-        game = gamebag.make(game_id, players, **options)
-    except GamebagError as error:
-        raise LobbyError(str(error)) from None
-    except (TypeError, ValueError) as error:
-        raise LobbyError(f"{game_id}: {error}") from None
+    game = make_requested(game_id, players, options)
     check_options(game_id, game.options)
     seats_data = data.get("seats")
     if seats_data is None:
@@ -295,7 +306,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         agent = None if bot is None else _agent(bot, game, where)
         default_name = f"Bot {index + 1} ({agent})" if agent else f"Player {index + 1}"
         name = _name(seat_data.get("name"), where, default_name)
-        seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent))
+        seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent, claimed=agent is not None))
     turn_seconds = data.get("turn_seconds")
     if turn_seconds is not None:
         if (

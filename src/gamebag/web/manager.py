@@ -25,6 +25,8 @@ from typing import Any
 from gamebag.web.acting import Acting
 from gamebag.web.automation import Automating
 from gamebag.web.bounds import LobbyError
+from gamebag.web.busseal import Sealer, bus_key
+from gamebag.web.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
 from gamebag.web.cluster import Bus, new_node_id
 from gamebag.web.db import StoredTable, TableConfig, now
 from gamebag.web.live import LiveTable, SeatError
@@ -71,6 +73,7 @@ class TableManager(Owning, Automating, Acting):
         if self.store.is_postgresql:
             self.node = new_node_id()
             self.store.node = self.node
+            self.sealer = Sealer(await asyncio.to_thread(bus_key, self.store.engine))
             self.bus = Bus(self.store.url, self.node)
             self.store.heartbeat(self.limits.lease_seconds)  # alive before anyone hears of this process
             await self.bus.start(self._on_bus, self._reload_replicas)
@@ -240,23 +243,43 @@ class TableManager(Owning, Automating, Acting):
             connection.close(flush=True)
         self._unload(table.id)
 
+    def claim(self, table: LiveTable, code: str) -> tuple[int, str]:
+        """The seat whose unused invite code is ``code``, claimed: its number and its new token,
+        which only the claiming device is told (``claims.py``)."""
+        unclaimed = [s.seat for s in table.seats if not s.claimed and s.agent is None]
+        if not any(secrets.compare_digest(code.encode(), table.seats[s].token.encode()) for s in unclaimed):
+            raise SeatError(USED_TEXT)
+        token = new_secret()
+        seat = claim_seat(self.store, table.id, code, token)
+        if seat is None:  # claimed a moment ago by another device (perhaps through another process)
+            raise SeatError(USED_TEXT)
+        self._set_seat(table, seat, token, claimed=True)
+        self.publish(table)  # everyone sees that the seat is claimed
+        return seat, token
+
     def reissue(self, table: LiveTable, seat: int) -> str:
-        """A new token for a person's seat; the old one stops working and its sockets are closed."""
+        """A new invite code for a person's seat: the claimed token (or the old code) stops working
+        and the seat's sockets are told they were moved. The host gets the code, never a token."""
         if not 0 <= seat < len(table.seats) or not isinstance(seat, int):
             raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
         if table.seats[seat].agent is not None:
             raise SeatError(f"seat {seat} is played by a bot")
-        token = secrets.token_urlsafe(24)
-        self.store.reissue_token(table.id, seat, token)
-        seats = tuple(dataclasses.replace(s, token=token) if s.seat == seat else s for s in table.seats)
-        table.reconfigure(dataclasses.replace(table.config, seats=seats))
-        notice = dumps({"type": "error", "message": "this seat's link was re-issued by the host", "ref": None})
+        code = new_secret()
+        self.store.reissue_token(table.id, seat, code)
+        self._set_seat(table, seat, code, claimed=False)
+        notice = dumps({"type": "error", "code": "moved", "message": MOVED_TEXT, "ref": None})
         for connection in self.hub.members(table.id):
             if connection.seat == seat:
                 connection.send(notice)
                 connection.close(flush=True)
         self.announce_presence(table)
-        return token
+        return code
+
+    @staticmethod
+    def _set_seat(table: LiveTable, seat: int, token: str, claimed: bool) -> None:
+        changed = dataclasses.replace(table.seats[seat], token=token, claimed=claimed)
+        seats = tuple(changed if s.seat == seat else s for s in table.seats)
+        table.reconfigure(dataclasses.replace(table.config, seats=seats))
 
     def _unload(self, table_id: str, release: bool = True) -> None:
         owned = self.tables.pop(table_id, None) is not None

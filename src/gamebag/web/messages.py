@@ -44,6 +44,7 @@ def table_meta(table: LiveTable, connected: Collection[int], deadline: float | N
                 "bot": s.agent is not None,
                 "agent": s.agent,
                 "connected": s.seat in connected,
+                "claimed": s.agent is None and s.claimed,  # a device holds the seat (its invite is used)
             }
             for s in table.seats
         ],
@@ -135,7 +136,7 @@ def rematch_path(rematch: LiveTable, seat: int | None) -> str:
     The rematch gives each seat a fresh token; a seat's new token goes only to that
     seat (the reader that holds its old one); spectators and bot seats get the watch link.
     """
-    if seat is None or rematch.seats[seat].agent is not None:
+    if seat is None or rematch.seats[seat].agent is not None or not rematch.seats[seat].claimed:
         return f"/play/{rematch.id}"
     return f"/play/{rematch.id}#seat={rematch.seats[seat].token}"
 

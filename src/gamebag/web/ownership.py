@@ -20,11 +20,13 @@ from typing import Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.acting import changed_choices
+from gamebag.web.busseal import Sealer, SealError
+from gamebag.web.claims import MOVED_TEXT
 from gamebag.web.cluster import new_node_id, node_channel
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.live import LiveTable
 from gamebag.web.messages import dumps
-from gamebag.web.tablestate import ForwardError, ManagerState, closed_words
+from gamebag.web.tablestate import ForwardError, ManagerState, StaleStepError, closed_words
 
 log = logging.getLogger("gamebag.web")
 
@@ -116,8 +118,9 @@ class Owning(ManagerState):
         self.publish(replica)
 
     def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
-        """Bring a replica to the owner's latest commit: from the notice's own data when it
-        carries it and follows on from the replica, else by reading only what is new."""
+        """Bring a replica to the owner's latest commit: from the notice's own events when it
+        carries them and follows on from the replica, else by reading only what is new (a
+        secret choice always: the bus never carries one)."""
         replica = self.replicas[table_id]
         step = int(notice.get("s", -1))
         if step != -1 and step < replica.step:
@@ -126,8 +129,6 @@ class Owning(ManagerState):
         try:
             if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
                 replica.catch_up(list(notice["e"]), {})
-            elif notice.get("k") == "pending" and "a" in notice and step == replica.step:
-                replica.take_pending(int(notice["seat"]), notice["a"])
             else:
                 events, pending = self.store.load_since(table_id, replica.step)
                 replica.catch_up(events, pending)
@@ -156,7 +157,7 @@ class Owning(ManagerState):
         handed to a bot makes them watchers."""
         changed = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.token != b.token}
         to_bots = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.agent is None and b.agent}
-        notice = dumps({"type": "error", "message": "this seat's link was re-issued by the host", "ref": None})
+        notice = dumps({"type": "error", "code": "moved", "message": MOVED_TEXT, "ref": None})
         for connection in self.hub.members(old.id):
             if connection.seat in changed:
                 connection.send(notice)
@@ -225,14 +226,25 @@ class Owning(ManagerState):
             else:
                 step = message.get("s")
                 seat = int(message["seat"])
-                submission = await self.act(table, seat, message.get("a"), step=step if isinstance(step, int) else -1)
+                action = self._sealer().open(message.get("a"))  # sealed: a secret choice, perhaps
+                submission = await self.act(table, seat, action, step=step if isinstance(step, int) else -1)
                 answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
+        except StaleStepError as error:
+            answer.update(m=str(error), c="stale")
+        except SealError:
+            log.warning("a forwarded action at table %s was not sealed with this deployment's key", table_id)
+            answer["m"] = "the action could not be read; nothing changed"
         except (GamebagError, LookupError, LeaseLostError) as error:
             answer["m"] = str(error)
         except Exception:
             log.exception("forwarded action at table %s failed", table_id)
             answer["m"] = "the server could not apply this action; nothing changed"
         return node_channel(str(message.get("n"))), answer
+
+    def _sealer(self) -> Sealer:
+        if self.sealer is None:
+            raise ForwardError("this table is not served here")
+        return self.sealer
 
     async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
@@ -252,7 +264,15 @@ class Owning(ManagerState):
         try:
             await self.bus.send(
                 node_channel(owner),
-                {"k": "act", "t": table.id, "seat": seat, "a": action_json, "s": step, "r": reference, "n": self.node},
+                {
+                    "k": "act",
+                    "t": table.id,
+                    "seat": seat,
+                    "a": self._sealer().seal(action_json),  # any database role may LISTEN
+                    "s": step,
+                    "r": reference,
+                    "n": self.node,
+                },
             )
             return await asyncio.wait_for(future, FORWARD_SECONDS)
         except TimeoutError:

@@ -24,9 +24,16 @@ HEADER_SECONDS = 10.0  # a request's line and headers must have arrived by then
 MAX_HEADER_BYTES = 16 * 1024  # a request's line and headers, in all
 
 
-def uvicorn_options() -> dict[str, Any]:
-    """The keyword arguments ``gamebag serve`` gives ``uvicorn.run`` / ``uvicorn.Config``."""
+def uvicorn_options(forwarded_allow: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The keyword arguments ``gamebag serve`` gives ``uvicorn.run`` / ``uvicorn.Config``.
+
+    ``forwarded_allow``: the proxies whose X-Forwarded-For names the client (``serve
+    --forwarded-allow``); none by default, so no client can choose the address its budgets
+    count under (uvicorn on its own trusts 127.0.0.1, any local process).
+    """
     return {
+        "proxy_headers": bool(forwarded_allow),
+        "forwarded_allow_ips": list(forwarded_allow) if forwarded_allow else None,
         "ws_max_size": 64 * 1024,  # frames over this are refused while being read (close code 1009)
         "ws_per_message_deflate": False,  # messages are small; compressing them costs more CPU than it saves
         "ws_ping_interval": 20.0,

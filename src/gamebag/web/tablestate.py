@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.busseal import Sealer
 from gamebag.web.cluster import Bus
 from gamebag.web.db import Store, StoredTable
 from gamebag.web.hub import Hub
@@ -109,6 +110,7 @@ class ManagerState:
         self._remote_clocks: dict[str, tuple[int, float | None]] = {}  # the owner's clock: step, deadline
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
+        self.sealer: Sealer | None = None  # seals forwarded actions on the bus (busseal.py)
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table

@@ -143,11 +143,22 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
                 action = agent.act(SeatView(game, job.state, job.seat), derive_rng(seed, *path))
                 reply = ("ok", game.action_to_json(action))
         except Exception as error:  # reported to the server, which refuses or falls back
-            reply = ("error", str(error) or type(error).__name__)
+            reply = ("error", _players_words(error))
         try:
             connection.send(reply)
         except (EOFError, OSError):
             return
+
+
+def _players_words(error: Exception) -> str:
+    """What a client may read of a job's failure: a game's or agent's own refusal (written for
+    players), else a plain sentence; Python's own texts (``TypeError: f() got ...``) go to the log."""
+    from gamebag.core.errors import GamebagError
+
+    if isinstance(error, GamebagError) and str(error):
+        return str(error)
+    logging.getLogger("gamebag.web").error("a worker job failed", exc_info=error)
+    return "this could not be prepared with these settings; choose other options or another agent"
 
 
 # ---- the pool, in the server -----------------------------------------------------------------

@@ -210,10 +210,7 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         return
     step = message.get("step")
     if step is not None and step != table.step:
-        connection.send(
-            dumps(error_message(f"the table has moved on (step {table.step}, not {step}); choose again", ref))
-        )
-        manager.sync(connection, table, history=connection.syncs.allow())
+        _refuse_stale(connection, table, manager, f"the table has moved on (step {table.step}, not {step})", ref)
         return
     if not manager.owns(table):
         task = asyncio.get_running_loop().create_task(
@@ -225,8 +222,7 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
     try:
         submission = await manager.act(table, connection.seat, message["action"], step=step)
     except StaleStepError as error:
-        connection.send(dumps(error_message(str(error), ref)))
-        manager.sync(connection, manager.tables.get(table.id) or table, history=connection.syncs.allow())
+        _refuse_stale(connection, manager.tables.get(table.id) or table, manager, str(error), ref)
         return
     except GamebagError as error:
         connection.send(dumps(error_message(str(error), ref)))
@@ -263,7 +259,25 @@ async def _forward(
             connection.limiter.refund()
         connection.send(dumps({"type": "ack", "ref": reference, "step": answer.get("s")}))
         return
-    connection.send(dumps(error_message(str(answer.get("m", "the action was refused")), ref)))
-    current = manager.tables.get(table.id) or manager.replicas.get(table.id)
-    if current is not None:
-        manager.sync(connection, current, history=connection.syncs.allow())
+    current = manager.tables.get(table.id) or manager.replicas.get(table.id) or table
+    why = str(answer.get("m", "the action was refused"))
+    _refuse_stale(connection, current, manager, why, ref, code=str(answer.get("c", "refused")))
+
+
+def _refuse_stale(
+    connection: Connection, table: LiveTable, manager: TableManager, why: str, ref: Any, code: str = "stale"
+) -> None:
+    """Refuse an action chosen at an old step (``code`` "stale") or not applied by the table's
+    owner ("refused") in a few bytes: the code and the table's step. The state follows only
+    within the seat's budget of them (a refusal must not cost the server tens of KB per few
+    bytes received); past it the refusal says when one comes again (``retry_after``, seconds).
+    An honest client has the state already: every change reaches it."""
+    seat = connection.seat
+    wait = 0 if seat is None else manager.hub.seat_sync_wait(table.id, seat)
+    refusal = error_message(why if "choose again" in why else f"{why}; choose again", ref)
+    refusal.update(code=code, step=table.step)
+    if wait:
+        refusal["retry_after"] = wait
+    connection.send(dumps(refusal))
+    if not wait:
+        manager.sync(connection, table, history=False)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
+import re
 import socket
 import sys
 from pathlib import Path
@@ -81,6 +83,18 @@ def register(app: typer.Typer) -> None:
         lease_seconds: float = typer.Option(
             10.0, "--lease-seconds", min=1.0, max=600.0, help="PostgreSQL: a dead process's tables move after this."
         ),
+        forwarded_allow: list[str] = typer.Option(
+            [],
+            "--forwarded-allow",
+            help="A reverse proxy's address or network (repeatable or comma-separated) whose X-Forwarded-For "
+            "names the client. Default: none, so every client counts under its own address.",
+        ),
+        host_name: list[str] = typer.Option(
+            [],
+            "--host-name",
+            help="A name (Host header) this server answers to, besides its bound address, localhost, "
+            "127.0.0.1, ::1, the LAN address and --public-url's host (repeatable); others get 421.",
+        ),
     ) -> None:
         """Play any game in the browser with friends and bots. Prints the address to open."""
         import uvicorn
@@ -91,6 +105,7 @@ def register(app: typer.Typer) -> None:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         if sync not in SYNC_MODES:
             raise OptionError(f"--sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
+        proxies, given_names = _proxies(forwarded_allow), _host_names(host_name)
         url = database_url(db)
         from sqlalchemy.exc import ArgumentError
 
@@ -127,8 +142,9 @@ def register(app: typer.Typer) -> None:
             sys.exit(1)
         from gamebag.web.invites import invite_base
 
+        names = (*given_names, *(address.strip("[]") for address in _addresses(host)))
         base = invite_base(host, port, public_url)
-        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base)
+        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
         if base:
@@ -139,14 +155,49 @@ def register(app: typer.Typer) -> None:
             if workers > 1:
                 # uvicorn starts the processes; each builds its app from the settings in the environment.
                 os.environ[SETTINGS_ENV] = settings.to_json()
-                _run(uvicorn, APP_FACTORY, host, port, log_level, workers=workers)
+                _run(uvicorn, APP_FACTORY, host, port, log_level, proxies, workers=workers)
             else:
-                _run(uvicorn, create_app(**settings.app_arguments()), host, port, log_level)
+                _run(uvicorn, create_app(**settings.app_arguments()), host, port, log_level, proxies)
         finally:
             unlock_sqlite(lock)
 
 
-def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, workers: int = 1) -> None:
+def _proxies(given: list[str]) -> tuple[str, ...]:
+    """The ``--forwarded-allow`` proxies, each an IP address or network (or * for any)."""
+    proxies = tuple(item.strip() for text in given for item in text.split(",") if item.strip())
+    for proxy in proxies:
+        if proxy == "*":
+            continue
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise OptionError(
+                f"--forwarded-allow {proxy[:60]!r} is not an IP address or network; give a proxy's address "
+                "such as 127.0.0.1 or 10.0.0.0/8 (repeatable), or * for any"
+            ) from None
+    return proxies
+
+
+def _host_names(given: list[str]) -> tuple[str, ...]:
+    """The ``--host-name`` names, each a DNS name or an IP address (without a port)."""
+    for name in given:
+        if not re.fullmatch(r"[A-Za-z0-9.-]{1,253}|\[?[0-9A-Fa-f:.]{2,45}\]?", name):
+            raise OptionError(
+                f"--host-name {name[:60]!r} is not a host name; give a name such as games.example.org or an "
+                "IP address, without scheme or port"
+            )
+    return tuple(name.strip("[]") for name in given)
+
+
+def _run(
+    uvicorn: Any,
+    application: Any,
+    host: str,
+    port: int,
+    log_level: str,
+    proxies: tuple[str, ...] = (),
+    workers: int = 1,
+) -> None:
     """Serve ``application`` until stopped; a start-up failure (a database it cannot open) exits non-zero."""
     from gamebag.web.serving import uvicorn_options
 
@@ -158,7 +209,7 @@ def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, w
             host=host,
             port=port,
             log_level=log_level,
-            **uvicorn_options(),
+            **uvicorn_options(proxies),
         )
         return
     config = uvicorn.Config(
@@ -166,7 +217,7 @@ def _run(uvicorn: Any, application: Any, host: str, port: int, log_level: str, w
         host=host,
         port=port,
         log_level=log_level,
-        **uvicorn_options(),  # socket frame sizes, and bounds on request headers' size and time
+        **uvicorn_options(proxies),  # socket frame sizes, and bounds on request headers' size and time
     )
     server = uvicorn.Server(config)
     server.run()

@@ -106,9 +106,55 @@ export function logItem(line, fresh, event) {
   return h("li", { class: `${kind}${fresh ? " fresh" : ""}`, "data-event": event ?? null }, text);
 }
 
-export function readToken() {
+/** A seat token given in the address (``#seat=``, a rematch's own link), else the one this
+ * device keeps for the table (its own seat, claimed from an invite). */
+export function readToken(tableId) {
   const match = /(?:^|[#&])seat=([A-Za-z0-9_-]+)/.exec(window.location.hash);
-  return match ? match[1] : null;
+  return match ? match[1] : storedSeat(tableId);
+}
+
+// A seat's own token is the only secret a page keeps in localStorage (so the seat survives a
+// reload or a closed tab); the table page offers to forget it.
+const seatKey = (tableId) => `gamebag-seat:${tableId}`;
+
+export function storedSeat(tableId) {
+  try {
+    return window.localStorage.getItem(seatKey(tableId));
+  } catch (error) {
+    return null;
+  }
+}
+
+export function forgetSeat(tableId) {
+  window.localStorage.removeItem(seatKey(tableId));
+}
+
+/**
+ * This page's seat at ``tableId``: an invite in the address (``#invite=``) is claimed once (the
+ * server answers with the seat's own token, and the link then gives nothing more); the token is
+ * kept on this device and taken out of the address. Returns ``{token, problem}``: ``problem``
+ * says why an invite gave no seat (used already, re-issued) when this device holds none.
+ */
+export async function seatToken(tableId) {
+  const invite = /(?:^|[#&])invite=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+  const given = /(?:^|[#&])seat=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+  let token = given ? given[1] : null;
+  let problem = null;
+  if (invite) {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite: invite[1] }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (response.ok) token = answer.token;
+    else problem = answer.error || `the invite could not be used (the server answered ${response.status})`;
+  }
+  if (invite || given) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  if (token) {
+    window.localStorage.setItem(seatKey(tableId), token);
+    return { token, problem: null };
+  }
+  const kept = storedSeat(tableId);
+  return { token: kept, problem: kept ? null : problem };
 }
 
 export function tableIdFromPath() {

@@ -33,7 +33,8 @@ export function copyButton(text, label) {
 // ``preferred``: the bot preselected for a hand-over, the table's timeout agent (the game's
 // heuristic where it has one, else random: never an agent the game lacks).
 export function seatCard(seat, agents, tableId, call, reload, showError, preferred = "random") {
-  const status = seat.bot ? `played by a bot (${seat.agent})` : seat.connected ? "connected" : "not connected yet";
+  const status = seat.bot ? `played by a bot (${seat.agent})` : seat.connected ? "connected"
+    : seat.claimed ? "claimed, not connected now" : "not claimed yet";
   if (seat.bot) {
     return h("div", { class: "invite-card", "data-seat": seat.seat },
       h("div", { class: "muted small" }, "bot seat"),
@@ -67,7 +68,17 @@ export function seatCard(seat, agents, tableId, call, reload, showError, preferr
         showError(`A new link could not be made: ${error.message}`);
       }
     },
-  }, "New link (the old one stops working)");
+  }, seat.claimed ? "New link (the device holding the seat loses it)" : "New link (the old one stops working)");
+  if (seat.claimed) {
+    // The device that opened the link holds the seat; the host never sees its key (nor its hand).
+    return h("div", { class: "invite-card", "data-seat": seat.seat, "data-claimed": "true" },
+      h("div", { class: "muted small" }, "link used"),
+      h("div", {},
+        h("strong", {}, seat.name), h("span", { class: "small" }, ` · ${status}`),
+        h("p", { class: "small" }, "Its invite link was opened: the seat belongs to that device now."),
+        h("div", { class: "actions" }, reissue),
+        seat.connected ? null : h("div", { class: "actions" }, agent, toBot)));
+  }
   return h("div", { class: "invite-card", "data-seat": seat.seat },
     qrPicture(seat.qr, `QR code of ${seat.name}'s invite link`),
     h("div", {},
@@ -90,16 +101,19 @@ export function addressNote(inviteBase) {
   return "";
 }
 
-/** Remember a table this browser opened, so its host page can be found again from the lobby. */
+/** Remember a table this browser tab opened, so its host page can be found again from the lobby.
+ * Host links are keys: they stay in this tab's sessionStorage only (gone when it closes), never in
+ * localStorage, which outlives the visit on a shared device. */
 export function rememberHosted(entry) {
   const list = hostedTables().filter((t) => t.id !== entry.id);
   list.unshift(entry);
-  window.localStorage.setItem("gamebag-hosted", JSON.stringify(list.slice(0, 20)));
+  window.sessionStorage.setItem("gamebag-hosted", JSON.stringify(list.slice(0, 20)));
 }
 
 export function hostedTables() {
+  window.localStorage.removeItem("gamebag-hosted"); // where older pages kept host links: forgotten
   try {
-    const list = JSON.parse(window.localStorage.getItem("gamebag-hosted") || "[]");
+    const list = JSON.parse(window.sessionStorage.getItem("gamebag-hosted") || "[]");
     return Array.isArray(list) ? list.filter((t) => t && typeof t.id === "string" && typeof t.host === "string") : [];
   } catch (error) {
     return [];

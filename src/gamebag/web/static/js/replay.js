@@ -2,7 +2,7 @@
 import { describeRun, h, loadRenderer, logItem, readToken, reportFailure, tableIdFromPath } from "./common.js";
 
 const tableId = tableIdFromPath();
-const token = readToken();
+const token = readToken(tableIdFromPath());
 const elements = {
   title: document.getElementById("title"),
   board: document.getElementById("board"),

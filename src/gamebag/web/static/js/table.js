@@ -4,12 +4,12 @@ import { TableClient } from "./client.js";
 import { renderCoach } from "./coach.js";
 import { hostedTables, rememberHosted } from "./invites.js";
 import {
-  h, jsonText, listWords, loadRenderer, logItem, markdownNodes, plural, readToken, reportFailure,
-  seatName, tableIdFromPath,
+  forgetSeat, h, jsonText, listWords, loadRenderer, logItem, markdownNodes, plural, reportFailure,
+  seatName, seatToken, tableIdFromPath,
 } from "./common.js";
 
 const tableId = tableIdFromPath();
-const token = readToken();
+const { token, problem: inviteProblem } = await seatToken(tableId);
 const byId = (id) => document.getElementById(id);
 const elements = {
   title: byId("title"), who: byId("who"), status: byId("status"), seats: byId("seats"), board: byId("board"),
@@ -17,7 +17,7 @@ const elements = {
   notice: byId("notice"), log: byId("log"), logPanel: byId("log-panel"), summary: byId("summary"),
   happened: byId("happened"), hint: byId("hint"), private: byId("private"), myChoice: byId("my-choice"),
   waiting: byId("waiting"), renderError: byId("render-error"), rules: byId("rules"), sound: byId("sound"),
-  coach: byId("coach"),
+  coach: byId("coach"), forget: byId("forget-seat"),
 };
 // Lines of the log shown under "What just happened" when the page opens (the rest: the Log).
 const HAPPENED_ON_ARRIVAL = 6;
@@ -57,6 +57,7 @@ async function handle(message) {
     for (const seat of current.table.seats) seat.connected = message.connected.includes(seat.seat);
     renderSeats();
   } else if (message.type === "error") {
+    if (message.code === "moved") forgetSeat(tableId); // the host re-issued this seat's invite
     showNotice(message.message);
   }
 }
@@ -191,6 +192,7 @@ function render(animate) {
 
   elements.title.textContent = table.title;
   elements.who.textContent = message.seat === null ? "watching" : `you are ${seatName(table, message.seat)}`;
+  elements.forget.hidden = message.seat === null;
   renderSeats();
   const controls = h("div");
   const context = {
@@ -542,6 +544,17 @@ function tick() {
   const left = Math.max(0, (deadlineAt - performance.now()) / 1000);
   elements.timer.textContent = `${Math.ceil(left)} s left`;
   elements.timer.className = `timer${left < 10 ? " low" : ""}`;
+}
+
+elements.forget.addEventListener("click", () => {
+  // A shared device: the seat's token leaves it; this page watches from now on.
+  forgetSeat(tableId);
+  window.location.replace(window.location.pathname);
+});
+if (inviteProblem) {
+  const problem = byId("invite-problem");
+  problem.textContent = `${inviteProblem}. You are watching this table.`;
+  problem.hidden = false;
 }
 
 window.setInterval(tick, 250);
