@@ -150,7 +150,7 @@ def client(tmp_path: Path) -> Iterator[Any]:
 
     from gamebag.web.app import create_app
 
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.0, allow_seed=True)
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.0, allow_seed=True, host_names=("testserver",))
     with TestClient(app) as test_client:
         yield test_client
 
