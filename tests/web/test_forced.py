@@ -13,6 +13,7 @@ seconds left rounded up (``Math.ceil`` in table.js).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import threading
@@ -238,3 +239,18 @@ def test_the_turn_clock_starts_once_every_person_has_connected(tmp_path: Path) -
                 assert 29.0 < arrived[-1]["table"]["deadline_in"] <= 30.0
             started = receive_until(first, lambda m: m["type"] == "state" and m["table"]["deadline_in"] is not None)
             assert 29.0 < started[-1]["table"]["deadline_in"] <= 30.0
+
+
+@pytest.mark.timeout(300)
+def test_a_scripted_eigen_kweek_game_asks_each_person_only_for_real_choices() -> None:
+    """bench/taps_eigen_kweek.py, a short game: every tap a person sends is a real choice; every
+    lone move is made for them (and told to them), and the game still ends."""
+    spec = importlib.util.spec_from_file_location("taps", Path(__file__).parents[2] / "bench" / "taps_eigen_kweek.py")
+    assert spec is not None and spec.loader is not None
+    taps = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(taps)
+    answer = taps.play("real-choices", seed=2, rounds=3)
+    for person in answer["people"]:
+        assert person["single_move"] > 0, person
+        assert person["taps"] == person["decisions"] - person["single_move"], person
+        assert person["made_for_them"] == person["single_move"], person
