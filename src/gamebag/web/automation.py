@@ -212,7 +212,9 @@ class Automating(ManagerState):
         rather than starting afresh. A table loaded afresh (after a restart of every
         process, or unloaded while idle) starts its clock afresh, as on one process."""
         if self.node is not None and stored.clock is not None and stored.config.turn_seconds is not None:
-            self._automation.setdefault(stored.config.id, TableAutomation()).inherited = stored.clock
+            automation = self._automation.setdefault(stored.config.id, TableAutomation())
+            automation.inherited = stored.clock
+            automation.everyone_came = True  # the clock ran at the previous owner: it runs on
 
     def _adopt_stored_clock(self, stored: StoredTable) -> None:
         """The clock stored with a table this process starts following, unless the bus told a newer one."""
