@@ -254,3 +254,39 @@ def test_a_scripted_eigen_kweek_game_asks_each_person_only_for_real_choices() ->
         assert person["single_move"] > 0, person
         assert person["taps"] == person["decisions"] - person["single_move"], person
         assert person["made_for_them"] == person["single_move"], person
+
+
+@pytest.mark.timeout(60)
+def test_a_seat_that_is_not_connected_is_not_moved_for_until_it_is_back(tmp_path: Path) -> None:
+    """Who is connected is public: a pass made for an absent seat would say it was forced. Seat 1
+    keeps FRANK and leaves before the window; the table waits for it, and passes for it once back."""
+    window = _window_step()
+    with web_client(tmp_path, limits=Limits(forced_pace=(0.2, 0.4))) as client:
+        table = open_table(client, "eigen-kweek", PLAYERS, seed=SEED)
+        tokens = [seat["token"] for seat in table["seats"]]
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as watcher:
+            hello(watcher, None)
+            sockets = [client.websocket_connect(f"/ws/tables/{table['id']}") for _ in range(PLAYERS)]
+            for ws in sockets:
+                ws.__enter__()
+            try:
+                states = [hello(ws, token)[-1] for ws, token in zip(sockets, tokens, strict=True)]
+                for seat, ws in enumerate(sockets):
+                    action = "choose:FRANK" if seat == FORCED else states[seat]["legal"][0]
+                    ws.send_text(json.dumps({"type": "act", "action": action, "step": states[seat]["step"]}))
+                receive_until(sockets[FORCED], lambda m: m["type"] == "ack")
+                sockets[FORCED].__exit__(None, None, None)
+                receive_until(watcher, lambda m: m["type"] == "presence" and FORCED not in m["connected"])
+                receive_until(watcher, lambda m: m["type"] == "state" and m["step"] == window)
+                time.sleep(1.5)  # far past the pace: the others are passed for, seat 1 is not
+                public = client.get(f"/api/tables/{table['id']}").json()
+                assert public["table"]["step"] == window, "the window was passed for the absent seat"
+                assert public["view"]["choices"] == {"waiting_for": [FORCED], "chosen": [0, 2], "mine": None}
+                with client.websocket_connect(f"/ws/tables/{table['id']}") as back:
+                    hello(back, tokens[FORCED])
+                    revealed = receive_until(back, lambda m: m["type"] == "state" and m["step"] > window)[-1]
+                assert {"step": window, "action": "pass", "why": "only"} in revealed["done_for_you"]
+            finally:
+                for seat, ws in enumerate(sockets):
+                    if seat != FORCED:
+                        ws.__exit__(None, None, None)

@@ -138,7 +138,7 @@ class Acting(ManagerState):
         text = dumps({"type": "presence", "connected": sorted(self.connected_seats(table.id))})
         for connection in self.hub.members(table.id):
             connection.send(text)
-        self._clock_on_presence(table)
+        self._on_presence(table)
         if broadcast and self.bus is not None:
             here = sorted(self.hub.connected_seats(table.id))
             message = {"k": "presence", "t": table.id, "n": self.node, "seats": here}

@@ -110,13 +110,15 @@ class Automating(ManagerState):
             automation.everyone_came = True
         return automation.everyone_came
 
-    def _clock_on_presence(self, table: LiveTable) -> None:
-        """A seat connected: if it was the last person awaited, the clock starts (and readers see it)."""
-        if table.config.turn_seconds is None or not self.owns(table) or table.is_over:
+    def _on_presence(self, table: LiveTable) -> None:
+        """A seat connected or left: a move waiting for that seat to be here is made now (``forcing.py``),
+        and if it was the last person awaited, the clock starts (and readers see it)."""
+        if not self.owns(table) or table.is_over:
             return
         automation = self._automation.setdefault(table.id, TableAutomation())
-        if not automation.everyone_came and self._clock_may_run(table, automation):
-            self.automate(table)
+        starts = table.config.turn_seconds is not None and not automation.everyone_came
+        self.automate(table)
+        if starts and automation.everyone_came:
             self.publish(table)
 
     def start_clock(self, table: LiveTable) -> None:

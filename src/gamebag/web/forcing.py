@@ -13,7 +13,9 @@ one thing left is timing, and it is made a person's: the move is made after a de
 for that seat and step from the table's secret seed, uniform in ``Limits.forced_pace``
 (1.5 to 4 s by default), never at once (an instant "chosen" would be a tell no person could
 give). The draw depends on nothing hidden, so a forced pass looks to every other reader like
-a pass tapped after that delay. The seat itself is told, in its own messages only
+a pass tapped after that delay. Only a seat that is connected is moved for (who is connected
+is public: an absent seat's pass would say it was forced); one that leaves and comes back is
+moved for then, at the same pace. The seat itself is told, in its own messages only
 (``done_for_you``), what was done and why; its page writes it in its own log.
 """
 
@@ -48,9 +50,10 @@ class Forcing(ManagerState):
     def _aid_seats(self, table: LiveTable, automation: TableAutomation, waiting: tuple[int, ...]) -> None:
         """Schedule the move of each person's seat that has no real choice here (or asked to pass)."""
         step = table.step
+        here = self.connected_seats(table.id)
         for seat in table.human_seats():
             key = (seat, step)
-            if seat not in waiting or key in automation.scheduled:
+            if seat not in waiting or key in automation.scheduled or seat not in here:
                 continue
             move = self._move_for(table, automation, seat)
             if move is None:
@@ -90,6 +93,9 @@ class Forcing(ManagerState):
         await asyncio.sleep(delay)
         if table.step != step or seat not in table.waiting_for() or self.tables.get(table.id) is not table:
             return  # the seat chose itself meanwhile, or the table moved on
+        if seat not in self.connected_seats(table.id):
+            automation.scheduled.discard((seat, step))  # made once the seat is back (see the module's words)
+            return
         if self._move_for(table, automation, seat) != move:
             return  # the standing pass was taken back meanwhile
         why, action = move

@@ -184,7 +184,7 @@ class ManagerState:
         def own_facts(self, table: LiveTable, seat: int | None) -> JsonDict:
             ...
 
-        def _clock_on_presence(self, table: LiveTable) -> None:
+        def _on_presence(self, table: LiveTable) -> None:
             ...
 
         def clock_waits(self, table: LiveTable) -> bool:
