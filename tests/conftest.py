@@ -36,6 +36,7 @@ BROWSER_MODULES = (
     "tests/web/test_table_ui.py",
     "tests/web/test_analysis_browser.py",
     "tests/web/test_coach_browser.py",
+    "tests/web/test_forced_browser.py",
 )
 
 
