@@ -40,7 +40,9 @@ def test_the_only_move_is_made_and_told_in_her_own_log(browser: Any, server: Ser
     box = page.locator("#standing-pass")
     assert box.is_visible() and "Pass the character windows this round unless I act" in box.inner_text()
     page.locator("#controls button[data-action='\"choose:FRANK\"']").click()
-    # The window's lone "Pass" is made for her: her log tells it, and the table moves on.
+    # The window's lone "Pass": she is told it will be made for her (about 3 s here, the pace
+    # drawn for her seat at that step), then it is made and her log tells it.
+    page.wait_for_selector("#hint:has-text('Your only possible move: it is made for you')", timeout=WAIT_S * 1000)
     # (the log is a drawer on a phone: the line is there, shown when the drawer opens)
     page.wait_for_selector("#log li:has-text('Done for you: ')", state="attached", timeout=WAIT_S * 1000)
     line = page.locator("#log li:has-text('Done for you: ')").first.text_content() or ""

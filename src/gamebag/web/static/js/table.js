@@ -242,6 +242,10 @@ function render(animate) {
   markChoice(message);
   elements.turn.textContent = turnText(message);
   elements.hint.textContent = myTurn ? extra("hint", context) || "" : "";
+  if (myTurn && waitingForMe(message) && message.legal.length === 1) {
+    // The server makes a lone move for you (web/forcing.py): say so, so nobody waits on a tap.
+    elements.hint.textContent = `${elements.hint.textContent} Your only possible move: it is made for you in a few seconds (or tap it now).`.trim();
+  }
   elements.hint.hidden = !elements.hint.textContent;
   const privateNode = message.seat !== null && !message.result ? extra("privateInfo", context) : null;
   elements.private.replaceChildren(...(privateNode ? [privateNode] : []));
