@@ -137,7 +137,9 @@ class Automating(ManagerState):
         if table.config.turn_seconds is None or table.is_over or not self.owns(table):
             return False
         automation = self._automation.get(table.id)
-        return automation is None or not automation.everyone_came
+        if automation is not None and automation.everyone_came:
+            return False
+        return not set(table.human_seats()) <= self.connected_seats(table.id)  # (no person: nobody to wait for)
 
     @staticmethod
     def _stop_clock(automation: TableAutomation) -> None:
