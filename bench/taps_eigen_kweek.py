@@ -11,6 +11,9 @@ it must choose), the taps it sent, and the moves the server made for it (``done_
   server makes the others (``web/forcing.py``). The server's pace for those moves is set to
   a few milliseconds here (``Limits.forced_pace``): it changes how long the game takes, not
   what anybody is asked.
+* ``--mode standing-pass``: as ``real-choices``, and a person who picks "pass" at a character
+  window where it could play ticks **Pass the character windows this round unless I act**
+  instead (one tap); the server passes that window and the round's later ones for it.
 
 Run: ``.venv/bin/python bench/taps_eigen_kweek.py --mode real-choices [--seed S] [--rounds R]``;
 prints one line per person and the totals, ``--json`` for a machine-readable answer.
@@ -39,9 +42,10 @@ PLAYERS = 4
 class Person(threading.Thread):
     """One person's seat on its own socket; ``real_only``: no tap where there is a single legal move."""
 
-    def __init__(self, client: TestClient, table_id: str, token: str, seed: int, real_only: bool) -> None:
+    def __init__(self, client: TestClient, table_id: str, token: str, seed: int, mode: str) -> None:
         super().__init__(daemon=True)
-        self.client, self.table_id, self.token, self.real_only = client, table_id, token, real_only
+        self.client, self.table_id, self.token = client, table_id, token
+        self.real_only, self.standing = mode != "tap-all", mode == "standing-pass"
         self.rng = random.Random(seed)
         self.asked: set[int] = set()  # steps at which this seat had to choose (shown a decision)
         self.single: set[int] = set()  # of those, the steps with a single legal move
@@ -73,12 +77,20 @@ class Person(threading.Thread):
                         self.single.add(step)
                         if self.real_only:
                             continue  # nothing to choose: the server moves for this seat
+                    standing = message.get("standing_pass")
+                    window = message["view"].get("step") == "window"
+                    if self.standing and window and standing is not None and standing["on"]:
+                        continue  # the standing pass covers this window
                     if step in tapped:
                         continue
                     tapped.add(step)
                     self.taps += 1
-                    # A single move draws nothing from the stream: both modes play the very same game.
+                    # A single move draws nothing from the stream: the modes play the very same game
+                    # (but for the windows a standing pass covers).
                     action = legal[0] if len(legal) == 1 else self.rng.choice(legal)
+                    if self.standing and window and action == "pass":
+                        ws.send_text(json.dumps({"type": "standing_pass", "on": True}))
+                        continue
                     ws.send_text(json.dumps({"type": "act", "action": action, "step": step}))
         except BaseException as error:
             self.error = error
@@ -99,7 +111,7 @@ def play(mode: str, seed: int, rounds: int) -> dict[str, Any]:
             response.raise_for_status()
             table = response.json()
             people = [
-                Person(client, table["id"], seat["token"], seed * 100 + seat["seat"], mode == "real-choices")
+                Person(client, table["id"], seat["token"], seed * 100 + seat["seat"], mode)
                 for seat in table["seats"]
             ]
             for person in people:
@@ -126,7 +138,7 @@ def play(mode: str, seed: int, rounds: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=("tap-all", "real-choices"), default="real-choices")
+    parser.add_argument("--mode", choices=("tap-all", "real-choices", "standing-pass"), default="real-choices")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=10, help="the game's max_rounds option (1-10)")
     parser.add_argument("--json", action="store_true")
