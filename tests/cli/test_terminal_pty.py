@@ -188,3 +188,30 @@ def test_ctrl_c_and_ctrl_d_save_the_game(tmp_path: Path, key: str, status: int) 
     saved = tmp_path / "gamebag-eigen-kweek-8.json"
     assert saved.exists() and "choose:" in saved.read_text()
     assert f"gamebag play eigen-kweek --resume {saved.name}" in terminal.screen
+
+
+def test_hot_seat_a_single_choice_is_played_unasked_and_told_to_that_player_alone(tmp_path: Path) -> None:
+    """Two people at one keyboard (Eigen Kweek): a seat whose only move is "pass" is not asked to
+    choose; it is handed the keyboard like any other seat (skipping it, or saying so to the room,
+    would tell the other player it holds no playable character) and told there what was done."""
+    terminal = Terminal(
+        ["play", "eigen-kweek", "-n", "3", "--seats", "human,human,heuristic", "--seed", "10",
+         "-o", "max_rounds=2", "--auto-delay", "0"],
+        tmp_path,
+    )
+    either = re.compile(r"Your choice \((.*?)\): $|Pass the keyboard to (Player \d), then press Enter\. $")
+    mark, handed_to, told = 0, None, 0
+    while True:
+        found = terminal.read_until(either, mark)
+        if found is None:
+            break
+        since = terminal.screen[mark : found.start()]
+        told += since.count("Only one choice now, so it is played:")
+        if "Only one choice now" in since:
+            assert handed_to is not None, "a single choice was played for a seat not handed the keyboard"
+        handed_to = found.group(2)
+        mark = found.end()
+        terminal.send("\n" if handed_to else "1\n")
+    assert terminal.wait() == 0, terminal.screen[-3000:]
+    assert told > 0 and "(done for you)" in terminal.screen
+    assert "has a single choice now" not in terminal.screen

@@ -117,6 +117,7 @@ def test_a_seat_on_another_process_sees_the_owners_turn_clock(pg_url: str) -> No
         owner, other, table_id = await _two_managers(pg_url, request, STEADY_LEASE)
         try:
             owned = owner.get(table_id)
+            owner.start_clock(owned)  # the host starts it (else it waits for every person's seat)
             deadline_in = owner.meta(owned)["deadline_in"]
             assert deadline_in is not None and 55 < deadline_in <= 60
             replica = other.get(table_id)
@@ -157,6 +158,7 @@ def test_a_spectator_joining_another_process_mid_step_sees_the_deadline_at_once(
             config = parse_table_request(request, allow_seed=True)
             owner.store.create_table(config)
             owned = owner.get(config.id)
+            owner.start_clock(owned)  # the host starts it (else it waits for every person's seat)
             for seat in owned.waiting_for():  # mid-game: the clock runs for a later step
                 await owner.act(owned, seat, owned.legal_json(seat)[0])
             await _until(lambda: _stored_clock_step(owner, config.id) == owned.step)
@@ -185,6 +187,7 @@ def test_a_process_taking_a_timed_table_over_keeps_its_deadline(pg_url: str) -> 
         owner, other, table_id = await _two_managers(pg_url, request)
         try:
             owned = owner.get(table_id)
+            owner.start_clock(owned)  # the host starts it (else it waits for every person's seat)
             await _until(lambda: _stored_clock_step(owner, table_id) == owned.step)
             _join(other, other.get(table_id), 1)
             await asyncio.sleep(2.0)  # the clock runs down a little before the owner dies

@@ -199,6 +199,11 @@ def test_turn_timer_plays_the_timeout_agent_for_an_absent_seat(tmp_path: Path) -
         table = open_table(client, "wriggle-roulette", 2, seed=8, turn_seconds=3)
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
             state = hello(ws, table["seats"][0]["token"])[-1]
+            # The clock waits for seat 1 to connect; the host starts it without waiting.
+            assert state["table"]["deadline_in"] is None and state["table"]["clock_waits"] is True
+            started = client.post(f"/api/tables/{table['id']}/clock", headers={"x-host-token": table["host_token"]})
+            assert started.status_code == 200 and started.json()["clock_waits"] is False
+            state = receive_until(ws, lambda m: m["type"] == "state" and m["table"]["deadline_in"] is not None)[-1]
             assert 2.0 < state["table"]["deadline_in"] <= 3.0
             ws.send_text(json.dumps({"type": "act", "action": 1, "step": state["step"]}))
             started = time.monotonic()

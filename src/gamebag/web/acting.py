@@ -91,7 +91,7 @@ class Acting(ManagerState):
         remote = self._remote_clocks.get(table.id)
         if deadline is None and remote is not None and remote[0] == table.step and not self.owns(table):
             deadline = remote[1]  # the owner's clock, as it announced it
-        return table_meta(table, self.connected_seats(table.id), deadline)
+        return table_meta(table, self.connected_seats(table.id), deadline, self.clock_waits(table))
 
     def sync(self, connection: Connection, table: LiveTable, history: bool = True) -> None:
         """Send one connection the whole picture, with its seat's recent history (``history``).
@@ -106,6 +106,7 @@ class Acting(ManagerState):
             history=history,
             summary=self.end_summary(table),
             rematch=self.rematch_of(table),
+            own=self.own_facts(table, connection.seat),
         )
         connection.send(text)
 
@@ -127,7 +128,8 @@ class Acting(ManagerState):
         for connection in members:
             by_seat.setdefault(connection.seat, []).append(connection)
         for seat, connections in by_seat.items():
-            text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
+            own = self.own_facts(table, seat)
+            text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch, own=own))
             for connection in connections:
                 connection.send(text)
 
@@ -136,6 +138,7 @@ class Acting(ManagerState):
         text = dumps({"type": "presence", "connected": sorted(self.connected_seats(table.id))})
         for connection in self.hub.members(table.id):
             connection.send(text)
+        self._on_presence(table)
         if broadcast and self.bus is not None:
             here = sorted(self.hub.connected_seats(table.id))
             message = {"k": "presence", "t": table.id, "n": self.node, "seats": here}

@@ -317,6 +317,15 @@ def create_app(
         manager.close(table, "host")
         return {"id": table_id, "closed": True}
 
+    @app.post("/api/tables/{table_id}/clock")
+    async def start_clock(request: Request, table_id: str) -> dict[str, Any]:
+        """The host starts the turn clock (``X-Host-Token``) before every person's seat has connected."""
+        manager = manager_of(request)
+        table = table_of(request, table_id)
+        manager.check_host(table, request.headers.get("x-host-token"))
+        manager.start_clock(table)
+        return {"id": table.id, "clock_waits": manager.clock_waits(table)}
+
     @app.post("/api/tables/{table_id}/seats/{seat}/reissue")
     async def reissue_seat(request: Request, table_id: str, seat: int) -> dict[str, Any]:
         """The host gives a seat a new invite link (``X-Host-Token``): the device that claimed the

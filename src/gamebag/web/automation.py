@@ -19,7 +19,7 @@ from typing import Any
 from gamebag.core.rng import derive_rng
 from gamebag.web.db import StoredTable
 from gamebag.web.live import LiveTable
-from gamebag.web.tablestate import ManagerState, StaleStepError, TableAutomation, agent_key
+from gamebag.web.tablestate import ForwardError, ManagerState, StaleStepError, TableAutomation, agent_key
 from gamebag.web.workers import JobFailed, JobTimeout, MoveJob
 
 log = logging.getLogger("gamebag.web")
@@ -44,6 +44,7 @@ class Automating(ManagerState):
             if seat_config.seat in waiting and key not in automation.scheduled:
                 automation.scheduled.add(key)
                 self._spawn(automation, self._bot_move(table, seat_config.seat, step, self.bot_delay))
+        self._aid_seats(table, automation, waiting)
         self._set_clock(table, automation)
 
     async def _choose(self, table: LiveTable, seat: int, spec: str, purpose: str) -> Any:
@@ -81,7 +82,7 @@ class Automating(ManagerState):
         clock = automation.clock
         seconds = table.config.turn_seconds
         humans_waiting = [s for s in table.waiting_for() if s in table.human_seats()]
-        if seconds is None or not humans_waiting:
+        if seconds is None or not humans_waiting or not self._clock_may_run(table, automation):
             running = clock.deadline is not None
             self._stop_clock(automation)
             if running:
@@ -100,6 +101,45 @@ class Automating(ManagerState):
             seconds, lambda: self._spawn(automation, self._time_out(table, step))
         )
         self._announce_clock(table)
+
+    def _clock_may_run(self, table: LiveTable, automation: TableAutomation) -> bool:
+        """Whether the turn clock may run: once every person's seat has connected (or the host
+        said start). Friends open their links some seconds apart: a clock started at the
+        table's creation played the first move of the late ones for them."""
+        if not automation.everyone_came and set(table.human_seats()) <= self.connected_seats(table.id):
+            automation.everyone_came = True
+        return automation.everyone_came
+
+    def _on_presence(self, table: LiveTable) -> None:
+        """A seat connected or left: a move waiting for that seat to be here is made now (``forcing.py``),
+        and if it was the last person awaited, the clock starts (and readers see it)."""
+        if not self.owns(table) or table.is_over:
+            return
+        automation = self._automation.setdefault(table.id, TableAutomation())
+        starts = table.config.turn_seconds is not None and not automation.everyone_came
+        self.automate(table)
+        if starts and automation.everyone_came:
+            self.publish(table)
+
+    def start_clock(self, table: LiveTable) -> None:
+        """The host starts the turn clock without waiting for every person's seat to connect."""
+        if not self.owns(table):
+            raise ForwardError("this table is served by another process just now; try again in a moment")
+        automation = self._automation.setdefault(table.id, TableAutomation())
+        if automation.everyone_came:
+            return
+        automation.everyone_came = True
+        self.automate(table)
+        self.publish(table)
+
+    def clock_waits(self, table: LiveTable) -> bool:
+        """A timed table whose clock waits for every person's seat to connect (said on the table)."""
+        if table.config.turn_seconds is None or table.is_over or not self.owns(table):
+            return False
+        automation = self._automation.get(table.id)
+        if automation is not None and automation.everyone_came:
+            return False
+        return not set(table.human_seats()) <= self.connected_seats(table.id)  # (no person: nobody to wait for)
 
     @staticmethod
     def _stop_clock(automation: TableAutomation) -> None:
@@ -176,7 +216,9 @@ class Automating(ManagerState):
         rather than starting afresh. A table loaded afresh (after a restart of every
         process, or unloaded while idle) starts its clock afresh, as on one process."""
         if self.node is not None and stored.clock is not None and stored.config.turn_seconds is not None:
-            self._automation.setdefault(stored.config.id, TableAutomation()).inherited = stored.clock
+            automation = self._automation.setdefault(stored.config.id, TableAutomation())
+            automation.inherited = stored.clock
+            automation.everyone_came = True  # the clock ran at the previous owner: it runs on
 
     def _adopt_stored_clock(self, stored: StoredTable) -> None:
         """The clock stored with a table this process starts following, unless the bus told a newer one."""

@@ -1,9 +1,10 @@
 """The server's tables: opening, loading, closing, sweeping; the manager assembled from its parts.
 
-``TableManager`` is built from three parts, each readable alone: ``acting.py`` (an action
+``TableManager`` is built from four parts, each readable alone: ``acting.py`` (an action
 checked, committed and published with no other action in between), ``automation.py``
 (bots and the turn clock, whose agents choose in the bounded worker pool, never on the
-event loop) and ``ownership.py`` (on PostgreSQL, several processes serving one set of
+event loop), ``forcing.py`` (a person's only legal move made for them, unseen by others)
+and ``ownership.py`` (on PostgreSQL, several processes serving one set of
 tables: leases, replicas, promotion and forwarding). Their shared state and errors are in
 ``tablestate.py``.
 
@@ -29,6 +30,7 @@ from gamebag.web.busseal import Sealer, bus_key
 from gamebag.web.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
 from gamebag.web.cluster import Bus, new_node_id
 from gamebag.web.db import StoredTable, TableConfig, now
+from gamebag.web.forcing import Forcing
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.lobby import parse_table_request, rematch_config
 from gamebag.web.messages import dumps
@@ -62,7 +64,7 @@ __all__ = [
 log = logging.getLogger("gamebag.web")
 
 
-class TableManager(Owning, Automating, Acting):
+class TableManager(Owning, Forcing, Automating, Acting):
     """Every table of this server, with the hub that carries their messages."""
 
     # ---- life of the server ------------------------------------------------------------------

@@ -28,8 +28,11 @@ def dumps(message: JsonDict) -> str:
     return json.dumps(message, separators=(",", ":"), allow_nan=False)
 
 
-def table_meta(table: LiveTable, connected: Collection[int], deadline: float | None) -> JsonDict:
-    """The public facts of a table (the same for every reader)."""
+def table_meta(
+    table: LiveTable, connected: Collection[int], deadline: float | None, clock_waits: bool = False
+) -> JsonDict:
+    """The public facts of a table (the same for every reader); ``clock_waits``: the turn clock
+    waits until every person's seat has connected (or the host starts it)."""
     cls = type(table.game)
     return {
         "id": table.id,
@@ -50,6 +53,7 @@ def table_meta(table: LiveTable, connected: Collection[int], deadline: float | N
         ],
         "turn_seconds": table.config.turn_seconds,
         "deadline_in": None if deadline is None else max(0.0, round(deadline - time.monotonic(), 2)),
+        "clock_waits": clock_waits,
         "finished": table.is_over,
         "step": table.step,
         "coach": CoachSetting.parse(table.config.coach).public(table.human_seats()),
@@ -84,13 +88,14 @@ def state_message(
     *,
     summary: JsonDict | None = None,
     rematch: LiveTable | None = None,
+    own: JsonDict | None = None,
 ) -> JsonDict:
     """The whole picture for one seat (or a spectator when ``seat`` is None).
 
     Once the game is over, ``result`` also holds the end ``summary`` (scores by round and
     every seat's final view: the record is public by then). Once a rematch is open,
     ``next`` says where: with this seat's own new invite for a seat, the watch link for
-    a spectator.
+    a spectator. ``own``: facts for this seat alone (the moves made for it, ``forcing.py``).
     """
     message: JsonDict = {
         "type": "state",
@@ -102,6 +107,8 @@ def state_message(
         "result": result_json(table),
         "at": time.time(),
     }
+    if own:
+        message.update(own)
     if summary is not None and message["result"] is not None:
         message["result"] = {**message["result"], **summary}
     if rematch is not None:
@@ -120,11 +127,12 @@ def sync_text(
     history: bool = True,
     summary: JsonDict | None = None,
     rematch: LiveTable | None = None,
+    own: JsonDict | None = None,
 ) -> str:
     """``state_message`` as text, with ``history`` (the seat's view after every event since the
     first of its last ``HISTORY_STEPS`` steps) as its last key: views the table keeps already
     serialized (``LiveTable.history_json``)."""
-    text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch))
+    text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch, own=own))
     if not history:
         return text
     return f'{text[:-1]},"history":{table.history_json(seat)}}}'

@@ -26,6 +26,9 @@ class Limits:
     # bot work
     bot_workers: int = 2  # worker processes for bots, searches and solves
     move_seconds: float = 5.0  # a bot past this plays its fallback move (a random legal one)
+    # a person's only legal move (or a pass they asked for) is made for them after a delay drawn
+    # from this range of seconds, as a person's tap might come: never sooner (docs/web.md)
+    forced_pace: tuple[float, float] = (1.5, 4.0)
     solve_seconds: float = 60.0  # building an agent (a solve) past this refuses the table
     # requests
     max_body: int = 64 * 1024  # bytes of a request body, counted while it is read

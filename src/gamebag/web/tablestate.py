@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.protocol import JsonDict
 from gamebag.web.busseal import Sealer
 from gamebag.web.cluster import Bus
 from gamebag.web.db import Store, StoredTable
@@ -56,6 +58,19 @@ class TableClock:
 
 
 @dataclass
+class SeatAid:
+    """What the server does for a table's people (``forcing.py``), each seat's own business.
+
+    ``notes``: the moves made for each seat (its only legal move, or a pass it asked for),
+    newest last, told to that seat alone; ``passing``: the period (an Eigen Kweek round) for
+    which each seat asked to pass the character windows unless it acts.
+    """
+
+    notes: dict[int, deque[JsonDict]] = field(default_factory=dict)
+    passing: dict[int, Any] = field(default_factory=dict)
+
+
+@dataclass
 class TableAutomation:
     """Bot moves already scheduled, by (seat, step), the turn clock and the table's running tasks."""
 
@@ -68,6 +83,9 @@ class TableAutomation:
     clock_dirty: bool = False
     clock_writing: bool = False
     inherited: tuple[int, float | None] | None = None
+    # the turn clock waits until every person's seat has connected once (or the host starts it)
+    everyone_came: bool = False
+    aid: SeatAid = field(default_factory=SeatAid)
 
 
 def agent_key(table: LiveTable, spec: str) -> AgentKey:
@@ -160,6 +178,21 @@ class ManagerState:
             ...
 
         def _demote(self, table_id: str) -> None:
+            ...
+
+        def _aid_seats(self, table: LiveTable, automation: TableAutomation, waiting: tuple[int, ...]) -> None:
+            ...
+
+        def own_facts(self, table: LiveTable, seat: int | None) -> JsonDict:
+            ...
+
+        def _on_presence(self, table: LiveTable) -> None:
+            ...
+
+        def clock_waits(self, table: LiveTable) -> bool:
+            ...
+
+        def connected_seats(self, table_id: str) -> set[int]:
             ...
 
 

@@ -5,6 +5,7 @@ Client to server (JSON text frames, at most ``MAX_MESSAGE`` characters)::
     {"type": "hello", "token": "<seat token>"}   # join as a seat; no token: spectate
     {"type": "act", "action": <action JSON>, "step": n?, "ref": r?}
     {"type": "sync"}                             # the whole picture again, with history (a budget each)
+    {"type": "standing_pass", "on": true|false}  # a seat's standing pass (Eigen Kweek's windows this round)
     {"type": "ping"}
 
 Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
@@ -31,7 +32,7 @@ from gamebag.web.manager import StaleStepError, TableClosedError, TableManager, 
 from gamebag.web.messages import dumps, error_message
 
 MAX_MESSAGE = 4096
-MESSAGE_TYPES = ("hello", "act", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "sync", "ping", "standing_pass")
 
 log = logging.getLogger("gamebag.web")
 
@@ -157,6 +158,8 @@ async def _handle_frame(
         elif connection.syncs.should_warn():
             rate = f"at most {SYNC_RATE:g} a second, bursts of {SYNC_BURST:g}"
             connection.send(dumps(error_message(f"too many syncs: {rate}; extra ones are ignored", ref)))
+    elif kind == "standing_pass":
+        _standing_pass(message, connection, table, manager)
     else:
         await _act(message, connection, table, manager)
 
@@ -198,6 +201,21 @@ async def _hello(
     manager.sync(connection, table)
     if seat is not None:
         manager.announce_presence(table)  # everyone learns that this seat is here now
+
+
+def _standing_pass(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+    """A seat turns its standing pass on or off; its own connections alone hear of it."""
+    ref = message.get("ref")
+    on = message.get("on")
+    if connection.seat is None:
+        connection.send(dumps(error_message("spectators have no standing pass; join with a seat's invite link", ref)))
+    elif not isinstance(on, bool):
+        connection.send(dumps(error_message("a 'standing_pass' message needs 'on': true or false", ref)))
+    else:
+        try:
+            manager.set_standing_pass(table, connection.seat, on)
+        except GamebagError as error:
+            connection.send(dumps(error_message(str(error), ref)))
 
 
 async def _act(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:

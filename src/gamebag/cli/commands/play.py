@@ -277,22 +277,23 @@ class TerminalGame:
         legal = list(self.match.legal_actions(seat))
         view = self.match.view(seat)
         hot_seat = len(self.humans) > 1
-        if len(legal) == 1:
-            if hot_seat:  # the words may hold the seat's secrets: the others are looking
-                self.console.print(f"{self.labels[seat]} has a single choice now; it is played.")
-            else:
-                self.print_unread(seat)
-                words = self.words(view, legal[0])
-                self.console.print(f"Only one choice now, so it is played: [bold]{words}[/bold]", highlight=False)
-            time.sleep(self.auto_delay)
-            return legal[0]
         if hot_seat:
-            # Hide the previous player's screen before the next one looks.
+            # Hide the previous player's screen before the next one looks. A seat with a single
+            # choice is handed the keyboard too: skipping it (or saying so to all) would tell the
+            # others it had no choice, which can be a secret (Eigen Kweek: no playable character).
             self.console.clear()
             try:
                 self.console.input(f"Pass the keyboard to {self.labels[seat]}, then press Enter. ")
             except EOFError:
                 return None
+        if len(legal) == 1:  # not asked: played, and told to the seat alone
+            self.print_unread(seat)
+            words = self.words(view, legal[0])
+            self.console.print(
+                f"Only one choice now, so it is played: [bold]{words}[/bold] (done for you).", highlight=False
+            )
+            time.sleep(self.auto_delay)
+            return legal[0]
         self.print_unread(seat)
         self.console.print(Rule(f"{self.full_name(seat)} to choose"))
         self.console.print(self.board(view))

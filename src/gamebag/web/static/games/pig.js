@@ -104,10 +104,18 @@ function hint(context) {
   return `Roll: add to the ${view.turn_total} at risk, but a 1 loses them all. Hold: bank ${view.turn_total} for good and pass the die.`;
 }
 
+/** Your own line: the turn's points at risk are yours only on your turn (the waiting player's
+ * need counts from the banked score alone, and the opponent's running total is named as theirs). */
 function privateInfo(context) {
-  const { view, seat } = context;
-  const need = Math.max(0, view.goal - view.scores[seat] - view.turn_total);
-  return h("div", { id: "my-score" }, h("strong", {}, "You: "), `${view.scores[seat]} banked, ${view.turn_total} at risk; ${need} more to reach ${view.goal}.`);
+  const { view, seat, table } = context;
+  const mine = !view.over && view.turn_seat === seat;
+  const atRisk = mine ? view.turn_total : 0;
+  const need = Math.max(0, view.goal - view.scores[seat] - atRisk);
+  const own = mine
+    ? `${view.scores[seat]} banked, ${view.turn_total} at risk; ${need} more to reach ${view.goal}.`
+    : `${view.scores[seat]} banked; ${need} more to reach ${view.goal}.`;
+  const theirs = mine || view.over ? "" : ` ${seatName(table, view.turn_seat)} has ${view.turn_total} at risk this turn.`;
+  return h("div", { id: "my-score" }, h("strong", {}, "You: "), own + theirs);
 }
 
 function explainEnd(context, result) {

@@ -17,7 +17,9 @@ const elements = {
   notice: byId("notice"), log: byId("log"), logPanel: byId("log-panel"), summary: byId("summary"),
   happened: byId("happened"), hint: byId("hint"), private: byId("private"), myChoice: byId("my-choice"),
   waiting: byId("waiting"), renderError: byId("render-error"), rules: byId("rules"), sound: byId("sound"),
-  coach: byId("coach"), forget: byId("forget-seat"),
+  coach: byId("coach"), forget: byId("forget-seat"), standingPass: byId("standing-pass"),
+  standingPassBox: byId("standing-pass-box"), standingPassLabel: byId("standing-pass-label"),
+  clockWaits: byId("clock-waits"), clockStart: byId("clock-start"),
 };
 // Lines of the log shown under "What just happened" when the page opens (the rest: the Log).
 const HAPPENED_ON_ARRIVAL = 6;
@@ -35,6 +37,7 @@ let happenedEarlier = 0; // lines before those shown, on opening the page
 let wasMyTurn = false;
 let rulesLoaded = false;
 let soundOn = window.localStorage.getItem("gamebag-sound") === "on";
+let toldDone = new Set(); // steps whose "done for you" line is in the log already
 
 const client = new TableClient(tableId, token, {
   status(online) {
@@ -111,11 +114,34 @@ function onState(message) {
     previousView = chain[chain.length - 2];
     for (const { line, event } of fresh) elements.log.appendChild(logItem(line, true, event));
   }
+  if (message.history) toldDone = new Set(); // the log was written afresh: tell the moves made for you again
+  const done = doneForYou(message);
+  for (const line of done) elements.log.appendChild(logItem(line, !message.history, message.step));
+  fresh = [...fresh, ...done.map((line) => ({ line }))];
   elements.log.scrollTop = elements.log.scrollHeight;
   if (fresh.length) holdHappened(fresh.map((entry) => entry.line));
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
   render(animate);
+}
+
+/** Lines for the moves the server made for this seat (its only possible move, or the standing pass it
+ * asked for): in this seat's own messages only, so only its own log tells them (web/forcing.py). */
+function doneForYou(message) {
+  const lines = [];
+  for (const note of message.done_for_you || []) {
+    if (toldDone.has(note.step)) continue;
+    toldDone.add(note.step);
+    let label = jsonText(note.action);
+    try {
+      if (renderer.label) label = renderer.label(note.action, message.view);
+    } catch (error) {
+      reportFailure(`${message.table.game} label`, error, elements.renderError);
+    }
+    const why = note.why === "asked" ? "as you asked (your standing pass)" : "it was your only possible move";
+    lines.push({ text: `Done for you: ${label} (${why}).`, kind: "mine" });
+  }
+  return lines;
 }
 
 // ---- what just happened: every line since your last decision, held on screen until you make
@@ -219,6 +245,10 @@ function render(animate) {
   markChoice(message);
   elements.turn.textContent = turnText(message);
   elements.hint.textContent = myTurn ? extra("hint", context) || "" : "";
+  if (myTurn && waitingForMe(message) && message.legal.length === 1) {
+    // The server makes a lone move for you (web/forcing.py): say so, so nobody waits on a tap.
+    elements.hint.textContent = `${elements.hint.textContent} Your only possible move: it is made for you in a few seconds (or tap it now).`.trim();
+  }
   elements.hint.hidden = !elements.hint.textContent;
   const privateNode = message.seat !== null && !message.result ? extra("privateInfo", context) : null;
   elements.private.replaceChildren(...(privateNode ? [privateNode] : []));
@@ -230,6 +260,8 @@ function render(animate) {
   elements.waiting.hidden = !!(message.legal.length || message.result || !waiting.length);
   elements.waiting.textContent = elements.waiting.hidden ? "" : `Waiting for ${listWords(waiting.map((s) => seatName(table, s)))}.`;
   yourTurnSignal(document.body.dataset.turn === "mine", table);
+  renderStandingPass(message);
+  renderClockWaits(message);
   renderSummary(message, context);
   drawCoach();
   fitPanel();
@@ -252,6 +284,46 @@ function fitPanel() {
   const limit = window.innerHeight * (flowing ? 0.42 : 0.46);
   body.classList.toggle("panel-in-flow", elements.controlsPanel.scrollHeight > limit);
 }
+
+/** The seat's standing pass (Eigen Kweek: pass the character windows this round unless you act). */
+function renderStandingPass(message) {
+  const standing = message.standing_pass;
+  elements.standingPass.hidden = !standing;
+  if (!standing) return;
+  elements.standingPassLabel.textContent = standing.label;
+  elements.standingPassBox.checked = standing.on;
+}
+
+elements.standingPassBox.addEventListener("change", () => {
+  if (!client.send({ type: "standing_pass", on: elements.standingPassBox.checked })) {
+    elements.standingPassBox.checked = !elements.standingPassBox.checked;
+    showNotice("not connected: reconnecting, try again in a moment");
+  }
+});
+
+/** A timed table whose clock waits for everyone's link to be opened; the host may start it. */
+function renderClockWaits(message) {
+  const waits = !!message.table.clock_waits && !message.result;
+  elements.clockWaits.hidden = !waits;
+  elements.clockStart.hidden = !waits || !hostToken();
+}
+
+function hostToken() {
+  const hosted = hostedTables().find((t) => t.id === tableId);
+  return hosted ? (/#host=([A-Za-z0-9_-]+)/.exec(hosted.host) || [])[1] : null;
+}
+
+elements.clockStart.addEventListener("click", async () => {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/clock`, {
+      method: "POST", headers: { "x-host-token": hostToken() || "" },
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  } catch (error) {
+    showNotice(`The timer could not be started: ${error.message}`);
+  }
+});
 
 function waitingForMe(message) {
   const choices = message.view.choices;

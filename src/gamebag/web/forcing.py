@@ -1,0 +1,144 @@
+"""Moves made for a person: a seat's only legal move, and the passes it asked for.
+
+No tap without a choice: where a person's seat has exactly one legal move (in Eigen Kweek, a
+character window while the seat's character belongs to another phase: only "pass"), the
+server makes it; and a seat may ask for a standing pass (``autopass.py``: Eigen Kweek's
+character windows for the rest of the round, unless it acts itself).
+
+Nobody else may learn that a move was made for a seat: in Eigen Kweek a forced pass says that
+the seat holds no character of this phase. So a move made for a seat goes through the same
+door as a tap (``act``), and everything another reader receives is what a tap would have
+sent: the same state messages, the same "chosen" badge, no flag, no extra message. The
+one thing left is timing, and it is made a person's: the move is made after a delay drawn
+for that seat and step from the table's secret seed, uniform in ``Limits.forced_pace``
+(1.5 to 4 s by default), never at once (an instant "chosen" would be a tell no person could
+give). The draw depends on nothing hidden, so a forced pass looks to every other reader like
+a pass tapped after that delay. Only a seat that is connected is moved for (who is connected
+is public: an absent seat's pass would say it was forced); one that leaves and comes back is
+moved for then, at the same pace. The seat itself is told, in its own messages only
+(``done_for_you``), what was done and why; its page writes it in its own log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from typing import Any
+
+from gamebag.core.errors import GamebagError
+from gamebag.core.protocol import JsonDict
+from gamebag.core.rng import derive_rng
+from gamebag.web.autopass import PASS_RULES, pass_rule
+from gamebag.web.live import LiveTable
+from gamebag.web.tablestate import ManagerState, StaleStepError, TableAutomation
+
+log = logging.getLogger("gamebag.web")
+
+NOTES_KEPT = 20  # moves made for a seat that its messages still tell (the newest)
+ONLY_MOVE = "only"  # why a move was made: it was the seat's only legal one
+ASKED = "asked"  # the seat's standing pass covered it
+
+
+class StandingPassError(GamebagError):
+    """A standing pass asked for where it cannot be had (the game has none, or a bot's seat)."""
+
+
+class Forcing(ManagerState):
+    """Moves made for people's seats, and what each seat alone is told of them."""
+
+    def _aid_seats(self, table: LiveTable, automation: TableAutomation, waiting: tuple[int, ...]) -> None:
+        """Schedule the move of each person's seat that has no real choice here (or asked to pass)."""
+        step = table.step
+        here = self.connected_seats(table.id)
+        for seat in table.human_seats():
+            key = (seat, step)
+            if seat not in waiting or key in automation.scheduled or seat not in here:
+                continue
+            move = self._move_for(table, automation, seat)
+            if move is None:
+                continue
+            automation.scheduled.add(key)
+            low, high = self.limits.forced_pace
+            delay = derive_rng(table.config.seed, "pace", seat, step).uniform(low, high)
+            self._spawn(automation, self._make_move(table, automation, seat, step, delay, move))
+
+    def _move_for(self, table: LiveTable, automation: TableAutomation, seat: int) -> tuple[str, Any] | None:
+        """(why, action) when the server moves for ``seat`` now, else None."""
+        legal = table.legal_json(seat)
+        if len(legal) == 1:
+            return ONLY_MOVE, legal[0]
+        rule = pass_rule(table.game.game_id)
+        if rule is None or self._standing_period(table, automation, seat) is None:
+            return None
+        view = table.game.observation(table.match.state, seat)
+        if rule.covers(view) and rule.action in legal:
+            return ASKED, rule.action
+        return None
+
+    def _standing_period(self, table: LiveTable, automation: TableAutomation, seat: int) -> Any:
+        """The period of ``seat``'s standing pass while it lasts; None once that period is over."""
+        rule = pass_rule(table.game.game_id)
+        period = automation.aid.passing.get(seat)
+        if rule is None or period is None:
+            return None
+        if rule.period(table.game.observation(table.match.state, seat)) != period:
+            del automation.aid.passing[seat]  # a new round: the toggle resets
+            return None
+        return period
+
+    async def _make_move(
+        self, table: LiveTable, automation: TableAutomation, seat: int, step: int, delay: float, move: tuple[str, Any]
+    ) -> None:
+        await asyncio.sleep(delay)
+        if table.step != step or seat not in table.waiting_for() or self.tables.get(table.id) is not table:
+            return  # the seat chose itself meanwhile, or the table moved on
+        if seat not in self.connected_seats(table.id):
+            automation.scheduled.discard((seat, step))  # made once the seat is back (see the module's words)
+            return
+        if self._move_for(table, automation, seat) != move:
+            return  # the standing pass was taken back meanwhile
+        why, action = move
+        notes = automation.aid.notes.setdefault(seat, deque(maxlen=NOTES_KEPT))
+        note: JsonDict = {"step": step, "action": action, "why": why}
+        notes.append(note)  # before acting: the seat's own message about the move tells it
+        try:
+            await self.act(table, seat, action, step=step, waiting=True)
+        except StaleStepError:
+            notes.remove(note)  # the seat's own tap came first
+        except Exception:
+            notes.remove(note)
+            log.exception("the move made for table %s seat %d failed", table.id, seat)
+
+    # ---- what the seat alone is told ------------------------------------------------------------
+    def own_facts(self, table: LiveTable, seat: int | None) -> JsonDict:
+        """The facts only ``seat``'s own messages carry: the moves made for it, its standing pass."""
+        if seat is None or table.seats[seat].agent is not None:
+            return {}
+        automation = self._automation.get(table.id)
+        facts: JsonDict = {}
+        if automation is not None and automation.aid.notes.get(seat):
+            facts["done_for_you"] = list(automation.aid.notes[seat])
+        rule = pass_rule(table.game.game_id)
+        if rule is not None and not table.is_over:
+            on = automation is not None and self._standing_period(table, automation, seat) is not None
+            facts["standing_pass"] = {"label": rule.label, "on": on}
+        return facts
+
+    def set_standing_pass(self, table: LiveTable, seat: int, on: bool) -> None:
+        """Turn ``seat``'s standing pass on (for the current period) or off; only it is told."""
+        rule = pass_rule(table.game.game_id)
+        if rule is None:
+            offered = ", ".join(sorted(PASS_RULES))
+            raise StandingPassError(f"{table.game.game_id} has no standing pass; it is offered in: {offered}")
+        if table.seats[seat].agent is not None:
+            raise StandingPassError(f"seat {seat} is played by a bot")
+        if not self.owns(table):
+            raise StandingPassError("this table is served by another process just now; try again in a moment")
+        automation = self._automation.setdefault(table.id, TableAutomation())
+        if on:
+            automation.aid.passing[seat] = rule.period(table.game.observation(table.match.state, seat))
+        else:
+            automation.aid.passing.pop(seat, None)
+        self.publish(table, {seat})
+        self.automate(table)
