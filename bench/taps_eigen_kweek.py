@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import json
 import random
 import tempfile
@@ -102,7 +103,12 @@ def play(mode: str, seed: int, rounds: int) -> dict[str, Any]:
         limits = dataclasses.replace(limits, forced_pace=(0.005, 0.01))
     began = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(f"sqlite:///{Path(folder) / 'taps.db'}", bot_delay=0.0, allow_seed=True, limits=limits)
+        extra: dict[str, object] = {}
+        if "host_names" in inspect.signature(create_app).parameters:
+            extra["host_names"] = ("testserver",)  # the in-process client's Host (the allow-list)
+        app = create_app(
+            f"sqlite:///{Path(folder) / 'taps.db'}", bot_delay=0.0, allow_seed=True, limits=limits, **extra
+        )
         with TestClient(app) as client:
             response = client.post("/api/tables", json={
                 "game": "eigen-kweek", "players": PLAYERS, "seats": [{} for _ in range(PLAYERS)],
@@ -110,6 +116,12 @@ def play(mode: str, seed: int, rounds: int) -> dict[str, Any]:
             })
             response.raise_for_status()
             table = response.json()
+            for seat in table["seats"]:
+                if "#invite=" in seat.get("invite", ""):  # one-time invites: each device claims its seat
+                    code = seat["invite"].split("#invite=", 1)[1]
+                    claimed = client.post(f"/api/tables/{table['id']}/claim", json={"invite": code})
+                    claimed.raise_for_status()
+                    seat["token"] = claimed.json()["token"]
             people = [
                 Person(client, table["id"], seat["token"], seed * 100 + seat["seat"], mode)
                 for seat in table["seats"]
