@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError, OptionError
-from gamebag.core.options import Option, options_to_json
+from gamebag.core.options import Option, options_to_json, typed_options
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -178,6 +178,20 @@ OPTIONS: tuple[Option, ...] = (
         maximum=100,
     ),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class DragonOptions:
+    """The options of one game of Catch A Dragon, typed (``OPTIONS`` holds their bounds and defaults)."""
+
+    faces: tuple[str, ...]
+    dice: int
+    rounds: int
+    cyclic: bool
+    duplicate_bust: str
+    max_tiebreak_rounds: int
+
+
 # Which engines play each option (gamebag.core.engines): the numba kernel (gamebag.fast.dragon)
 # and the JAX engine (gamebag.fast.jax.dragon) play every option, every value.
 ENGINES = EngineSupport(OPTIONS, {spec.name: {"numba": ANY, "jax": ANY} for spec in OPTIONS})
@@ -202,22 +216,19 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:
-        faces = self.options["faces"]
-        if not isinstance(faces, tuple) or len(faces) != len(FACES):
-            count = len(faces) if isinstance(faces, tuple) else 0
+        self.settings = typed_options(DragonOptions, self.options)
+        faces = self.settings.faces
+        if len(faces) != len(FACES):
             raise OptionError(
                 f"option 'faces': give exactly six distinct colours, faces 1 to 6 in ring order "
-                f"(got {count}); allowed colours: {', '.join(PALETTE)}"
+                f"(got {len(faces)}); allowed colours: {', '.join(PALETTE)}"
             )
         self.names = FaceNames(faces)
-        self.cyclic = bool(self.options["cyclic"])
-        self.duplicate_bust = str(self.options["duplicate_bust"])
-        tiebreaks = self.options["max_tiebreak_rounds"]
-        self.max_tiebreak_rounds = tiebreaks if isinstance(tiebreaks, int) else 0
-        dice = self.options.get("dice", DICE)
-        self.dice = dice if isinstance(dice, int) else DICE
-        rounds = self.options.get("rounds", ROUNDS)
-        self.rounds = rounds if isinstance(rounds, int) else ROUNDS
+        self.cyclic = self.settings.cyclic
+        self.duplicate_bust = self.settings.duplicate_bust
+        self.max_tiebreak_rounds = self.settings.max_tiebreak_rounds
+        self.dice = self.settings.dice
+        self.rounds = self.settings.rounds
         self._all_actions: tuple[DragonAction, ...] = (STOP, ROLL, *all_collections(self.dice))
         # What observation tensors reuse: scales, padding, each phase's one-hot part, and the parts
         # of each multiset of dice met (at most the 924 rolls of six dice or fewer, and as many sets).

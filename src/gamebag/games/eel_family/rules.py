@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, OptionError
-from gamebag.core.options import Option
+from gamebag.core.options import Option, typed_options
 from gamebag.core.protocol import JsonDict, NodeKind
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -30,13 +30,11 @@ from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outc
 from gamebag.games.eel_family.options import (
     EEL_HARVEST_ENGINES,
     EEL_HARVEST_OPTIONS,
-    EELS,
     MAX_GRAB_LIMIT,
     SNAKE_THRESHOLD,
-    SNAKES,
-    TARGET,
     WRIGGLE_ROULETTE_ENGINES,
     WRIGGLE_ROULETTE_OPTIONS,
+    EelOptions,
     default_max_grab,
 )
 from gamebag.games.eel_family.state import (
@@ -71,11 +69,13 @@ class EelFamilyGame(EelDraws):
 
     def _configure(self) -> None:
         n = self.num_players
-        self.eels = _int_option(self.options, "eels", EELS)
-        self.snakes = _int_option(self.options, "snakes", SNAKES)
-        self.target = _int_option(self.options, "target", TARGET)
-        self.max_grab = _int_option(self.options, "max_grab", default_max_grab(n))
-        self.threshold = _int_option(self.options, "outbreak_snakes", SNAKE_THRESHOLD[n])
+        self.settings = settings = typed_options(EelOptions, self.options)
+        self.eels = settings.eels
+        self.snakes = settings.snakes
+        self.target = settings.target
+        # None: the rulebook's numbers for this player count.
+        self.max_grab = default_max_grab(n) if settings.max_grab is None else settings.max_grab
+        self.threshold = SNAKE_THRESHOLD[n] if settings.outbreak_snakes is None else settings.outbreak_snakes
         if self.threshold > self.snakes:
             # Otherwise a round could never end by an outbreak, and a drawn-out bag would not end it either.
             raise OptionError(
@@ -83,11 +83,10 @@ class EelFamilyGame(EelDraws):
                 f"{self.snakes} snakes in the bag; allowed: 1 to {self.snakes} (option 'snakes'), or none "
                 f"for the rulebook's table ({SNAKE_THRESHOLD[n]} with {n} players)"
             )
-        self.dice = self.options.get("draw", "bag") == "dice"
-        self.rotate_start = bool(self.options.get("rotate_start", False))
-        lone = self.options.get("lone_player_grabs")
-        self.lone_limit: int | None = lone if isinstance(lone, int) else None
-        self.scores_reserve_on_outbreak = bool(self.options.get("outbreak_scores_reserve", False))
+        self.dice = settings.draw == "dice"
+        self.rotate_start = settings.rotate_start
+        self.lone_limit: int | None = settings.lone_player_grabs
+        self.scores_reserve_on_outbreak = settings.outbreak_scores_reserve
         self._legal = tuple(range(self.max_grab + 1))
         # Whether a seat spared by an outbreak scores its whole reserve (else only this grab's eels).
         self._outbreak_scores_reserve = self.rule_set == "wriggle-roulette" or self.scores_reserve_on_outbreak
@@ -478,12 +477,6 @@ class EelHarvest(EelFamilyGame):
         tied = [p for p, s in enumerate(scores) if s == best]
         latest = max(exit_grab[p] for p in tied)
         return True, tuple(p for p in tied if exit_grab[p] == latest)
-
-
-def _int_option(options: Mapping[str, Any], name: str, default: int) -> int:
-    """An integer option's value, or ``default`` where it is unset (none: the rulebook's number)."""
-    value = options.get(name)
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError
-from gamebag.core.options import Option, options_to_json
+from gamebag.core.options import Option, options_to_json, typed_options
 from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_float
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -75,6 +75,16 @@ OPTIONS: tuple[Option, ...] = (
         maximum=MAX_SIDES,
     ),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PigOptions:
+    """The options of one game of Pig, typed (``OPTIONS`` holds their bounds and defaults)."""
+
+    goal: int
+    die_sides: int
+
+
 # Which engines play each option (gamebag.core.engines): the numba kernel (gamebag.fast.pig)
 # and the JAX engine (gamebag.fast.jax.pig) play both options, every value.
 ENGINES = EngineSupport(OPTIONS, {"goal": {"numba": ANY, "jax": ANY}, "die_sides": {"numba": ANY, "jax": ANY}})
@@ -95,10 +105,9 @@ class Pig(Game[PigState, str, int]):
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:
-        goal = self.options["goal"]
-        self.goal = goal if isinstance(goal, int) else 100
-        sides = self.options.get("die_sides", SIDES)
-        self.sides = sides if isinstance(sides, int) else SIDES
+        self.settings = typed_options(PigOptions, self.options)
+        self.goal = self.settings.goal
+        self.sides = self.settings.die_sides
         self.faces = tuple(range(1, self.sides + 1))
         self._face_chance = Fraction(1, self.sides)
         self._roll_probabilities = tuple((face, nearest_float(self._face_chance)) for face in self.faces)
