@@ -9,11 +9,9 @@ draw, between the bust and the turn's end. Seat 0 takes
 the first turn of every round; four rounds, then tie-break rounds while the
 highest total is shared (at most ``max_tiebreak_rounds``, then a shared win).
 
-The turn is also exposed as a turn-level model (``turn_root``, ``turn_chance``,
-``turn_choices`` ...; ``turn.py``) that the exact solvers in ``gamebag.agents.solvers``
-read; it is built from the same functions as the game itself. Variants change a rule
-through the public hooks (``turn_rules``, ``stop_points``, ``bust_points``, ``bust_prizes``,
-``duplicate_bust_rule``), which the rules and the turn model both call.
+Variants change a rule through the public hooks (``turn_rules``, ``stop_points``,
+``bust_points``, ``bust_prizes``, ``duplicate_bust_rule``), which the rules call and the
+exact solvers' turn model (``gamebag.agents.solvers.models.catch_a_dragon``) calls too.
 """
 
 from __future__ import annotations
@@ -50,7 +48,6 @@ from gamebag.games.catch_a_dragon.dice import (
     set_points,
 )
 from gamebag.games.catch_a_dragon.encoding import ROLL, STOP, FaceNames, parse_action, parse_roll
-from gamebag.games.catch_a_dragon.turn import DragonTurn
 
 ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
@@ -121,16 +118,6 @@ class DragonState:
     rolled: Dice
     last_turn: TurnSummary | None
     winners: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DragonPosition:
-    """Where a state stands for the turn-level solvers (see ``TurnPosition``)."""
-
-    seat: int
-    scores: tuple[int, ...]
-    round: int
-    node: Hashable
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -374,7 +361,7 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
         return self.bust_prizes(state.collected, self.turn_rules(state.round_no, state.seat))
 
     # ---- hooks a variant overrides (docs/designers.md, "Writing a variant") ------------------
-    # The rules engine and the turn model the exact solvers read (turn.py) both call these, so a
+    # The rules engine and the turn model the exact solvers read (agents/solvers/models) both call these, so a
     # variant that overrides them is played and solved by the same rule. Each takes the key of
     # the turn's rules (``turn_rules``); the rulebook has one key, None, for every turn.
     def turn_rules(self, round_no: int, seat: int) -> Hashable:
@@ -619,66 +606,6 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
         if isinstance(action, tuple) and all(isinstance(f, int) and f in FACES for f in action):
             return self.names.describe(action)
         return repr(action)
-
-    # ---- the turn-level model read by the exact solvers (games/catch_a_dragon/turn.py) ---------
-    def turn_model_for(self, rules: Hashable) -> DragonTurn:
-        """The turn played by the turn rules ``rules`` (a key from ``turn_rules``) as the solvers read it."""
-        models: dict[Hashable, DragonTurn] = self.__dict__.setdefault("_turn_models", {})
-        model = models.get(rules)
-        if model is None:
-            model = models[rules] = DragonTurn(self, rules)
-        return model
-
-    # The game itself is the turn model of its first turn (round 1, seat 0); a game whose turn rules
-    # change by round or seat is read through turn_rules and turn_model_for.
-    def turn_root(self) -> Hashable:
-        """A turn starts by rolling all the dice."""
-        return ("roll", ())
-
-    def turn_node_kind(self, node: Hashable) -> str:
-        """``chance`` (a roll), ``decision`` (collect, or stop/roll) or ``end`` (scored)."""
-        return self.turn_model_for(self.turn_rules(1, 0)).turn_node_kind(node)
-
-    def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
-        """The nodes a roll of the first turn leads to, with exact probabilities."""
-        return self.turn_model_for(self.turn_rules(1, 0)).turn_chance(node)
-
-    def turn_choices(self, node: Hashable) -> Sequence[tuple[DragonAction, Hashable]]:
-        """Each legal action at a decision node of the first turn with the node it leads to."""
-        return self.turn_model_for(self.turn_rules(1, 0)).turn_choices(node)
-
-    def turn_points(self, node: Hashable) -> int:
-        """The points an ``end`` node scores."""
-        return self.turn_model_for(self.turn_rules(1, 0)).turn_points(node)
-
-    def turn_node_to_json(self, node: Hashable) -> Any:
-        """A readable encoding of a turn node for policy tables."""
-        return self.turn_model_for(self.turn_rules(1, 0)).turn_node_to_json(node)
-
-    def turn_position(self, observation: JsonDict) -> DragonPosition:
-        """Where the seat to act stands: round, totals and the turn node."""
-        collected = tuple(observation["collected_faces"])
-        phase = observation["phase"]
-        node: Hashable
-        if phase == "collect":
-            node = ("collect", collected, tuple(observation["rolled_faces"]))
-        elif phase == "decide":
-            node = ("decide", collected)
-        elif phase == "prize":
-            node = ("prize", collected)
-        else:
-            node = ("roll", collected)
-        seat = observation["turn_seat"]
-        return DragonPosition(
-            seat=-1 if seat is None else int(seat),
-            scores=tuple(int(s) for s in observation["scores"]),
-            round=int(observation["round"]),
-            node=node,
-        )
-
-    def round_structure(self) -> tuple[int, int]:
-        """(regular rounds, most tie-break rounds) for the fixed-rounds win solver."""
-        return self.rounds, self.max_tiebreak_rounds
 
 
 def _moved(state: DragonState, phase: Phase, collected: Dice, rolled: Dice) -> DragonState:

@@ -11,7 +11,7 @@ optimal play.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -52,16 +52,6 @@ class PigState:
     last_roll: int | None
     turns: int  # turns finished so far
     winner: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class PigPosition:
-    """Where a state stands for the turn-level solvers (see ``TurnPosition``)."""
-
-    seat: int
-    scores: tuple[int, ...]
-    round: int
-    node: Hashable
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -221,62 +211,3 @@ class Pig(Game[PigState, str, int]):
             1.0 if state.seat == player and phase != Phase.OVER else 0.0,
             *self._phase_part[phase],
         ]
-
-    # ---- the turn-level model read by the exact solvers ----------------------------------
-    # A turn node is ("roll", total), ("decide", total) or ("end", points). Totals at or
-    # above the goal end the turn whatever the banked score, so the graph is the same for
-    # every banked score; the solver treats ends that reach the goal as wins.
-    def turn_root(self) -> Hashable:
-        """A turn starts with a roll and a running total of 0."""
-        return ("roll", 0)
-
-    def turn_node_kind(self, node: Hashable) -> str:
-        step = _step(node)
-        return {"roll": "chance", "decide": "decision", "end": "end"}[step]
-
-    def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
-        total = _amount(node)
-        chance = self._face_chance
-        result: list[tuple[Hashable, Fraction]] = [(("end", 0), chance)]
-        for face in self.faces[1:]:
-            after = total + face
-            result.append((("end", after) if after >= self.goal else ("decide", after), chance))
-        return result
-
-    def turn_choices(self, node: Hashable) -> Sequence[tuple[str, Hashable]]:
-        total = _amount(node)
-        return ((HOLD, ("end", total)), (ROLL, ("roll", total)))
-
-    def turn_points(self, node: Hashable) -> int:
-        return _amount(node)
-
-    def turn_node_to_json(self, node: Hashable) -> Any:
-        return {"step": _step(node), "total" if _step(node) != "end" else "points": _amount(node)}
-
-    def turn_position(self, observation: JsonDict) -> PigPosition:
-        phase = observation["phase"]
-        seat = observation["turn_seat"]
-        step = "decide" if phase == "decide" else "roll"
-        return PigPosition(
-            seat=-1 if seat is None else int(seat),
-            scores=tuple(int(s) for s in observation["scores"]),
-            round=int(observation["round"]),
-            node=(step, int(observation["turn_total"])),
-        )
-
-    def race_goal(self) -> int:
-        return self.goal
-
-
-def _step(node: Hashable) -> str:
-    if not (isinstance(node, tuple) and len(node) == 2 and node[0] in ("roll", "decide", "end")):
-        raise ValueError(f"{node!r} is not a Pig turn node")
-    step: str = node[0]
-    return step
-
-
-def _amount(node: Hashable) -> int:
-    _step(node)
-    assert isinstance(node, tuple)
-    amount: int = node[1]
-    return amount
