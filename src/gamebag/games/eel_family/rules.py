@@ -42,6 +42,8 @@ from gamebag.games.eel_family.state import (
     EelState,
     GrabResult,
     Outcome,
+    make_grab_result,
+    make_state,
 )
 
 __all__ = [
@@ -106,7 +108,7 @@ class EelFamilyGame(EelDraws):
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> EelState:
         n = self.num_players
-        return EelState(
+        return make_state(
             scores=(0,) * n,
             reserves=(0,) * n,
             in_round=(True,) * n,
@@ -238,64 +240,71 @@ class EelFamilyGame(EelDraws):
                 exit_grab[seat] = 2 * grab_no + 1
                 exited.append(seat)
                 round_over = True
-        result = GrabResult(
-            counts, tuple(eels_drawn), tuple(snakes_drawn), tuple(exited), outbreak, losers, tuple(scored), round_over
+        result = make_grab_result(
+            counts=counts,
+            eels=tuple(eels_drawn),
+            snakes=tuple(snakes_drawn),
+            exited=tuple(exited),
+            outbreak=outbreak,
+            losers=losers,
+            scored=tuple(scored),
+            round_over=round_over,
         )
         over, winners = self._game_end(scores, exit_grab, round_over)
         if round_over:
             # At a round's end every token goes back into the bag; nobody is in the round.
             if not over:
                 start = (state.start + 1) % n if self.rotate_start else state.start
-                return EelState(
-                    tuple(scores),
-                    self._nobody,
-                    self._everyone_in,
-                    self.eels,
-                    self.snakes,
-                    0,
-                    state.round_no + 1,
-                    start,
-                    0,
-                    self._nobody,
-                    None,
-                    None,
-                    result,
-                    (),
-                    False,
+                return make_state(
+                    scores=tuple(scores),
+                    reserves=self._nobody,
+                    in_round=self._everyone_in,
+                    bag_eels=self.eels,
+                    bag_snakes=self.snakes,
+                    centre=0,
+                    round_no=state.round_no + 1,
+                    start=start,
+                    grab_no=0,
+                    exit_grab=self._nobody,
+                    lone_left=None,
+                    pending=None,
+                    last=result,
+                    winners=(),
+                    over=False,
                 )
-            return EelState(
-                tuple(scores),
-                self._nobody,
-                self._nobody_in,
-                self.eels,
-                self.snakes,
-                0,
-                state.round_no,
-                state.start,
-                grab_no,
-                tuple(exit_grab),
-                lone_left,
-                None,
-                result,
-                winners,
-                over,
+            return make_state(
+                scores=tuple(scores),
+                reserves=self._nobody,
+                in_round=self._nobody_in,
+                bag_eels=self.eels,
+                bag_snakes=self.snakes,
+                centre=0,
+                round_no=state.round_no,
+                start=state.start,
+                grab_no=grab_no,
+                exit_grab=tuple(exit_grab),
+                lone_left=lone_left,
+                pending=None,
+                last=result,
+                winners=winners,
+                over=over,
             )
-        return EelState(
-            tuple(scores),
-            tuple(reserves),
-            tuple(in_round),
-            bag_eels,
-            bag_snakes,
-            centre,
-            state.round_no,
-            state.start,
-            grab_no,
-            tuple(exit_grab),
-            lone_left,
-            None,
-            result,
-            winners,
-            over,
+        return make_state(
+            scores=tuple(scores),
+            reserves=tuple(reserves),
+            in_round=tuple(in_round),
+            bag_eels=bag_eels,
+            bag_snakes=bag_snakes,
+            centre=centre,
+            round_no=state.round_no,
+            start=state.start,
+            grab_no=grab_no,
+            exit_grab=tuple(exit_grab),
+            lone_left=lone_left,
+            pending=None,
+            last=result,
+            winners=winners,
+            over=over,
         )
 
     def _quiet_grab(
@@ -310,24 +319,33 @@ class EelFamilyGame(EelDraws):
         if not self.dice:
             bag_eels -= sum(eels_drawn)
             bag_snakes -= snakes
-        result = GrabResult(counts, tuple(eels_drawn), tuple(snakes_drawn), (), False, (), self._nobody, False)
+        result = make_grab_result(
+            counts=counts,
+            eels=tuple(eels_drawn),
+            snakes=tuple(snakes_drawn),
+            exited=(),
+            outbreak=False,
+            losers=(),
+            scored=self._nobody,
+            round_over=False,
+        )
         over, winners = self._game_end(state.scores, state.exit_grab, False)
-        return EelState(
-            state.scores,
-            tuple([held + got for held, got in zip(state.reserves, eels_drawn, strict=True)]),
-            state.in_round,
-            bag_eels,
-            bag_snakes,
-            state.centre + snakes,
-            state.round_no,
-            state.start,
-            state.grab_no + 1,
-            state.exit_grab,
-            state.lone_left,
-            None,
-            result,
-            winners,
-            over,
+        return make_state(
+            scores=state.scores,
+            reserves=tuple([held + got for held, got in zip(state.reserves, eels_drawn, strict=True)]),
+            in_round=state.in_round,
+            bag_eels=bag_eels,
+            bag_snakes=bag_snakes,
+            centre=state.centre + snakes,
+            round_no=state.round_no,
+            start=state.start,
+            grab_no=state.grab_no + 1,
+            exit_grab=state.exit_grab,
+            lone_left=state.lone_left,
+            pending=None,
+            last=result,
+            winners=winners,
+            over=over,
         )
 
     @abstractmethod

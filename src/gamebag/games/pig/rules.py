@@ -121,10 +121,7 @@ class Pig(Game[PigState, str, int]):
 
     def _apply(self, state: PigState, moves: Mapping[int, str]) -> PigState:
         if moves[state.seat] == ROLL:
-            # Built directly (not dataclasses.replace, which costs several times more): every roll passes here.
-            return PigState(
-                state.scores, state.seat, state.turn_total, Phase.ROLL, state.last_roll, state.turns, state.winner
-            )
+            return _within_turn(state, turn_total=state.turn_total, phase=Phase.ROLL, last_roll=state.last_roll)
         return self._end_turn(state, state.turn_total, last_roll=state.last_roll)
 
     def _end_turn(self, state: PigState, banked: int, last_roll: int | None) -> PigState:
@@ -163,7 +160,7 @@ class Pig(Game[PigState, str, int]):
         total = state.turn_total + outcome
         if state.scores[state.seat] + total >= self.goal:
             return self._end_turn(state, total, last_roll=outcome)
-        return PigState(state.scores, state.seat, total, Phase.DECIDE, outcome, state.turns, state.winner)
+        return _within_turn(state, turn_total=total, phase=Phase.DECIDE, last_roll=outcome)
 
     # ---- results --------------------------------------------------------------------------
     def scores(self, state: PigState) -> tuple[float, ...]:
@@ -211,3 +208,13 @@ class Pig(Game[PigState, str, int]):
             1.0 if state.seat == player and phase != Phase.OVER else 0.0,
             *self._phase_part[phase],
         ]
+
+
+def _within_turn(state: PigState, *, turn_total: int, phase: Phase, last_roll: int | None) -> PigState:
+    """``state`` a step further in the same turn: what changes is named, the rest is kept.
+
+    Every roll passes here twice, so the state is built positionally, in this one place (a
+    keyword call of the class, or ``dataclasses.replace``, costs about 8% of the engine's speed in
+    random playouts); tests/pig/test_pig_state_builders.py checks each field lands in its place.
+    """
+    return PigState(state.scores, state.seat, turn_total, phase, last_roll, state.turns, state.winner)
