@@ -101,6 +101,12 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         self.options: Mapping[str, OptionValue] = validate_options(self.option_specs, options)
         self._configure()
 
+    @cached_property
+    def _engine_refusals(self) -> dict[str, str | None]:
+        """``gamebag.core.engines.engine_refusal``'s answers for this game, by engine kind (its
+        options never change, and search asks before every compiled playout)."""
+        return {}
+
     @classmethod
     def _check_declarations(cls) -> None:
         """Refuse a game class whose declarations cannot be true (a programming error)."""
