@@ -93,14 +93,14 @@ def main() -> None:
         win, seconds, peak = measure(lambda g=game: solutions.win_solution(g), args.repeat)
         label = "catch-a-dragon win, 2 players " + ",".join(f"{k}={v}" for k, v in options.items())
         print(f"{label:<48} {win.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} {win.table_bytes / 1e6:>9.2f}")
-        _, before, _ = measure(lambda g=game: solve_rounds_win(g, compiled=False), 1)
+        _, before, _ = measure(lambda g=game: solve_rounds_win(solutions.turn_model(g), compiled=False), 1)
         reference_rows.append((label, seconds, before))
     for goal in PIG_GOALS:
         pig = gamebag.make("pig", goal=goal)
         race, seconds, peak = measure(lambda p=pig: solutions.win_solution(p), args.repeat)
         label = f"pig win, goal {goal}"
         print(f"{label:<48} {race.value:>22.6f} {seconds:>9.3f} {peak:>8.1f} {race.table_bytes / 1e6:>9.2f}")
-        _, before, _ = measure(lambda p=pig: solve_race_win(p, compiled=False), 1)
+        _, before, _ = measure(lambda p=pig: solve_race_win(solutions.turn_model(p), compiled=False), 1)
         reference_rows.append((label, seconds, before))
 
     print(f"\n{'win solve: compiled vs NumPy reference':<48} {'compiled s':>10} {'NumPy s':>9} {'ratio':>7}")

@@ -62,8 +62,9 @@ def test_a_plugin_variant_is_checked_played_and_solved_exactly(clean_registry: N
     prizes = variant.bust_prizes(collected, None)
     assert sum(p for _, p in prizes) == 1 and max(points for points, _ in prizes) == 5
     assert base.bust_prizes(collected, None) == ((0, 1),)
-    assert variant.turn_chance(("prize", collected)) == [(("end", points), p) for points, p in prizes]
-    from gamebag.agents.solvers.solutions import score_solution
+    from gamebag.agents.solvers.solutions import score_solution, turn_model
+
+    assert turn_model(variant).turn_chance(("prize", collected)) == [(("end", points), p) for points, p in prizes]
 
     assert score_solution(variant).value > score_solution(base).value
     from gamebag.agents.registry import make_agent

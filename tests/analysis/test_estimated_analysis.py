@@ -98,7 +98,7 @@ def test_dragon_with_three_players_has_exact_points() -> None:
 SEAT_METHODS = ("observation", "legal_actions", "resample_from_infostate")
 PUBLIC_METHODS = ("node_kind", "is_terminal", "acting_players")
 GUARDED = (
-    "apply", "apply_chosen", "apply_decoded", "apply_chance", "sample_chance", "sample_and_apply_chance",
+    "apply", "apply_chosen", "_apply_unchecked", "apply_chance", "sample_chance", "sample_and_apply_chance",
     "advance_chance", "chance_outcomes", "chance_probabilities", "legal_actions_by_seat", "public_view",
     "scores", "returns", "winners", "observation_tensor", "round_number", "termination",
 )  # fmt: skip

@@ -12,7 +12,8 @@ import gamebag
 from gamebag.core.protocol import NodeKind
 from gamebag.core.records import Record, chance_event, moves_event, new_record, replay
 from gamebag.core.rng import make_rng
-from gamebag.games.eel_family.rules import TARGET, EelFamilyGame
+from gamebag.games.eel_family.options import TARGET
+from gamebag.games.eel_family.rules import EelFamilyGame
 
 
 @st.composite

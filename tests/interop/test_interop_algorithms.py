@@ -20,6 +20,7 @@ import pytest
 from interop_exact import expectimax, matrix_game_value, one_grab_matrix
 from open_spiel.python.algorithms.minimax import expectiminimax
 
+from gamebag.agents.solvers.solutions import turn_model
 from gamebag.agents.solvers.turn_graph import compile_turn, exact_expectimax
 from gamebag.interop.openspiel_game import GamebagSpielState, load, start_string
 
@@ -83,13 +84,14 @@ def test_expectiminimax_on_a_catch_a_dragon_endgame_matches_our_solver() -> None
     theirs, _ = expectiminimax(root, 50, None, 1)
 
     by_states = expectimax(core, state, 1)
-    turn = core.turn_position(core.observation(state, 1))
+    model = turn_model(core)
+    turn = model.turn_position(core.observation(state, 1))
     lead = turn.scores[0] - turn.scores[1]  # seat 1 must beat this with its last turn
 
     def share(points: int) -> Fraction:
         return Fraction(1) if points > lead else Fraction(1, 2) if points == lead else Fraction(0)
 
-    graph = compile_turn(core)
+    graph = compile_turn(model)
     by_solver = exact_expectimax(graph, share).values[graph.index[turn.node]]
 
     assert by_solver == by_states

@@ -12,8 +12,9 @@ import pytest
 
 import gamebag
 from gamebag.agents.registry import make_agent
+from gamebag.agents.solvers.model import RaceModel
 from gamebag.agents.solvers.race import solve_race_win
-from gamebag.agents.solvers.solutions import score_solution, win_solution
+from gamebag.agents.solvers.solutions import score_solution, turn_model, win_solution
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.records import Record, replay
 from gamebag.core.rng import derive_rng
@@ -86,7 +87,9 @@ def neller_value_iteration(goal: int, hold_at_zero: bool) -> float:
 
 @pytest.mark.parametrize("goal", [6, 12])
 def test_race_solver_matches_plain_value_iteration(goal: int) -> None:
-    solved = solve_race_win(gamebag.make("pig", goal=goal)).value
+    model = turn_model(gamebag.make("pig", goal=goal))
+    assert isinstance(model, RaceModel)
+    solved = solve_race_win(model).value
     assert solved == pytest.approx(neller_value_iteration(goal, hold_at_zero=False), abs=1e-11)
     assert solved == pytest.approx(neller_value_iteration(goal, hold_at_zero=True), abs=1e-11)
 

@@ -9,8 +9,10 @@ import pytest
 
 import gamebag
 from gamebag.agents.solvers import race, turn_graph
+from gamebag.agents.solvers.model import RaceModel, RoundsModel
 from gamebag.agents.solvers.race import solve_race_win
 from gamebag.agents.solvers.rounds import SHARE, _end_values, solve_rounds_win
+from gamebag.agents.solvers.solutions import turn_model
 from gamebag.agents.solvers.turn_graph import (
     compile_turn,
     decision_reach,
@@ -24,8 +26,8 @@ VALUE_TOLERANCE = 1e-12
 
 @pytest.mark.parametrize("game_id, options", [("catch-a-dragon", {}), ("catch-a-dragon", {"dice": 5}), ("pig", {})])
 def test_evaluate_and_reach_equal_the_numpy_passes(game_id: str, options: dict[str, Any]) -> None:
-    game = gamebag.make(game_id, 2, **options)
-    graph = compile_turn(game)
+    model = turn_model(gamebag.make(game_id, 2, **options))
+    graph = compile_turn(model)
     rng = np.random.default_rng(7)
     end_values = rng.random((len(graph.end_nodes), 40))
     compiled, reference = evaluate(graph, end_values), evaluate_reference(graph, end_values)
@@ -48,10 +50,11 @@ def test_evaluate_and_reach_equal_the_numpy_passes(game_id: str, options: dict[s
     [pytest.param({"goal": 100}, marks=pytest.mark.slow), {"goal": 40, "die_sides": 2}, {"goal": 60, "die_sides": 12}],
 )
 def test_race_solve_equals_the_reference(options: dict[str, Any]) -> None:
-    game = gamebag.make("pig", **options)
-    graph = compile_turn(game)
-    compiled = solve_race_win(game, graph)
-    reference = solve_race_win(game, graph, compiled=False)
+    model = turn_model(gamebag.make("pig", **options))
+    assert isinstance(model, RaceModel)
+    graph = compile_turn(model)
+    compiled = solve_race_win(model, graph)
+    reference = solve_race_win(model, graph, compiled=False)
     assert np.allclose(compiled.win_probability, reference.win_probability, rtol=0, atol=VALUE_TOLERANCE)
     assert (compiled.choices == reference.choices).all()
     assert compiled.sweeps == reference.sweeps
@@ -69,10 +72,11 @@ def test_race_solve_equals_the_reference(options: dict[str, Any]) -> None:
     ],
 )
 def test_rounds_solve_equals_the_reference(options: dict[str, Any]) -> None:
-    game = gamebag.make("catch-a-dragon", 2, **options)
-    graph = compile_turn(game)
-    compiled = solve_rounds_win(game, graph)
-    reference = solve_rounds_win(game, graph, compiled=False)
+    model = turn_model(gamebag.make("catch-a-dragon", 2, **options))
+    assert isinstance(model, RoundsModel)
+    graph = compile_turn(model)
+    compiled = solve_rounds_win(model, graph)
+    reference = solve_rounds_win(model, graph, compiled=False)
     assert abs(compiled.value - reference.value) < VALUE_TOLERANCE
     for name, share in reference.breakdown.items():
         assert abs(compiled.breakdown[name] - share) < VALUE_TOLERANCE
@@ -94,8 +98,9 @@ def test_rounds_solve_equals_the_reference(options: dict[str, Any]) -> None:
 
 
 def test_solvers_fall_back_to_numpy_without_a_working_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
-    pig = gamebag.make("pig", goal=30)
-    dragon = gamebag.make("catch-a-dragon", 2, rounds=2)
+    pig = turn_model(gamebag.make("pig", goal=30))
+    dragon = turn_model(gamebag.make("catch-a-dragon", 2, rounds=2))
+    assert isinstance(pig, RaceModel) and isinstance(dragon, RoundsModel)
     compiled_race, compiled_rounds = solve_race_win(pig), solve_rounds_win(dragon)
     monkeypatch.setattr(turn_graph, "compiled_kernels", lambda: None)
     monkeypatch.setattr(race, "compiled_kernels", lambda: None)

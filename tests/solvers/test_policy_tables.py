@@ -10,7 +10,7 @@ import pytest
 import gamebag
 from gamebag.agents.solvers.policy_file import PolicyFileError, load_policy, write_policy
 from gamebag.agents.solvers.report import policy_table, solve_report
-from gamebag.agents.solvers.solutions import score_solution, win_solution
+from gamebag.agents.solvers.solutions import score_solution, turn_model, win_solution
 
 
 def test_score_table_round_trip(tmp_path: Path) -> None:
@@ -22,7 +22,7 @@ def test_score_table_round_trip(tmp_path: Path) -> None:
     assert table.data["value_exact"] == "1238297/186624"
     solution = score_solution(game)
     for node in solution.graph.decision_nodes[::37]:
-        key = game.turn_node_to_json(solution.graph.nodes[node])
+        key = turn_model(game).turn_node_to_json(solution.graph.nodes[node])
         expected = game.action_to_json(solution.action_at(solution.graph.nodes[node]))
         assert table.action(key) == expected
     assert table.action({"step": "decide", "held": ["red", "red", "red"]}) == "stop"
@@ -42,7 +42,10 @@ def test_rounds_win_table_round_trip(tmp_path: Path) -> None:
             choice = solution.choice_at(round_no, seat, difference, graph.nodes[node])
             expected = game.action_to_json(graph.actions[node][choice])
             found = table.action(
-                game.turn_node_to_json(graph.nodes[node]), round_no=round_no, seat=seat, difference=difference
+                turn_model(game).turn_node_to_json(graph.nodes[node]),
+                round_no=round_no,
+                seat=seat,
+                difference=difference,
             )
             assert found == expected
     node = {"step": "decide", "held": ["green", "green"]}

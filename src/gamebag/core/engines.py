@@ -203,7 +203,7 @@ def engine_refusal(game: Game[Any, Any, Any], engine: str) -> str | None:
     """
     if engine == RULES:
         return None
-    memo: dict[str, str | None] = game.__dict__.setdefault("_engine_refusals", {})
+    memo = game._engine_refusals
     if engine in memo:
         return memo[engine]
     try:

@@ -3,14 +3,18 @@
 A game declares its options as a tuple of ``Option`` specs. ``validate_options``
 turns user input (Python values, or strings from a command line) into a frozen,
 complete mapping, or raises ``OptionError`` naming what was wrong and what is
-allowed.
+allowed. ``typed_options`` then gives a game those values once, as its own frozen dataclass
+with one typed field per option, so that no rule re-narrows or re-defaults a value.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import types
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from gamebag.core.errors import OptionError
 
@@ -191,3 +195,53 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
 def options_to_json(options: Mapping[str, OptionValue]) -> dict[str, Any]:
     """A JSON-ready copy of validated options (tuples become lists)."""
     return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}
+
+
+OptionsT = TypeVar("OptionsT")
+
+
+def typed_options(options_type: type[OptionsT], values: Mapping[str, OptionValue]) -> OptionsT:
+    """Validated option values as a game's frozen dataclass of them, one typed field per option.
+
+    Each field takes the value of the option of its name. A field with a default stands for an
+    option that some configurations of the game do not have (a rule set without it): the default
+    is that rule set's fixed rule. Options without a field (a subclass's own) are left to the
+    subclass. A value that does not match its field's annotation, or a field without a default
+    and without an option, is a programming error (the specs and the dataclass disagree): it
+    raises ``TypeError`` when the game is made, not a wrong rule later.
+    """
+    if not dataclasses.is_dataclass(options_type):
+        raise TypeError(f"{options_type.__name__} must be a dataclass of option values")
+    hints = typing.get_type_hints(options_type)
+    chosen: dict[str, OptionValue] = {}
+    for field in dataclasses.fields(options_type):
+        if field.name not in values:
+            if field.default is dataclasses.MISSING:
+                raise TypeError(f"{options_type.__name__}.{field.name} has no option of that name and no default")
+            continue
+        value = values[field.name]
+        if not _matches(value, hints[field.name]):
+            raise TypeError(
+                f"option {field.name!r}: {value!r} does not fit {options_type.__name__}.{field.name}: "
+                f"{hints[field.name]}"
+            )
+        chosen[field.name] = value
+    return options_type(**chosen)
+
+
+def _matches(value: object, annotation: Any) -> bool:
+    """Whether ``value`` fits ``annotation`` (the types option values take: bool, int, str, None,
+    ``Literal`` choices, ``tuple[str, ...]`` and unions of them); ``bool`` is not an ``int`` here."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        return any(_matches(value, member) for member in typing.get_args(annotation))
+    if origin is typing.Literal:
+        return any(value == choice and type(value) is type(choice) for choice in typing.get_args(annotation))
+    if origin is tuple:
+        item_type = typing.get_args(annotation)[0]
+        return isinstance(value, tuple) and all(_matches(item, item_type) for item in value)
+    if annotation is None or annotation is type(None):
+        return value is None
+    if annotation is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(annotation, type) and isinstance(value, annotation)

@@ -30,6 +30,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar, final
 
 from gamebag.core.engines import EngineSupport
@@ -107,6 +108,12 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         self._configure()
         self._check_configured_traits()
 
+    @cached_property
+    def _engine_refusals(self) -> dict[str, str | None]:
+        """``gamebag.core.engines.engine_refusal``'s answers for this game, by engine kind (its
+        options never change, and search asks before every compiled playout)."""
+        return {}
+
     @classmethod
     def _check_declarations(cls) -> None:
         """Refuse a game class whose declarations cannot be true (a programming error)."""
@@ -183,13 +190,15 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
                 raise IllegalActionError(self._illegal_action_message(state, seat, action, choices))
         return self._apply(state, moves)
 
-    def apply_decoded(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
-        """``apply`` for moves the caller decoded from this state's own legal actions.
+    @final
+    def _apply_unchecked(self, state: StateT, moves: Mapping[int, ActionT]) -> StateT:
+        """``_apply`` with no check at all: gamebag's own adapters only, never a user's input.
 
-        For adapters that index the legal actions (masks, action ids) and have already
-        refused any index outside them: one legal action per acting seat is their
-        guarantee, so it is not checked again. Agents' choices go through
-        ``apply_chosen``; anything else (records, clients, users) through ``apply``.
+        For the RL adapters (``gamebag.interop``), which decode each seat's action from this
+        state's legal-action mask or ids and have already refused any index outside them, so
+        that a second check per step would only repeat theirs. It is private and final: the
+        one public way to apply a joint action is ``apply`` (or ``apply_chosen``, which checks
+        against lists the caller asked for); agents, records, clients and users go through those.
         """
         return self._apply(state, moves)
 
@@ -327,7 +336,7 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         By default the action of ``all_actions()`` whose encoding is ``data``; a string
         is also tried without surrounding spaces and in lower case (for typing).
         """
-        table = self._actions_by_json()
+        table = self._actions_by_json
         candidates = [data]
         if isinstance(data, str):
             candidates += [data.strip(), data.strip().lower()]
@@ -338,16 +347,15 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         shown = _show_choices([self.action_to_json(a) for a in self.all_actions()])
         raise IllegalActionError(f"{data!r} is not a {self.title} action; actions: {shown}")
 
+    @cached_property
     def _actions_by_json(self) -> dict[str, ActionT]:
-        cached: dict[str, ActionT] | None = getattr(self, "_actions_by_json_cache", None)
-        if cached is None:
-            cached = {}
-            for action in self.all_actions():
-                key = _json_key(self.action_to_json(action))
-                if key is not None:
-                    cached[key] = action
-            self._actions_by_json_cache = cached
-        return cached
+        """Each action of ``all_actions()`` by the JSON text of its encoding, built on first use."""
+        table: dict[str, ActionT] = {}
+        for action in self.all_actions():
+            key = _json_key(self.action_to_json(action))
+            if key is not None:
+                table[key] = action
+        return table
 
     def outcome_to_json(self, outcome: OutcomeT) -> Any:
         """The record encoding of a chance outcome (by default: tuples become lists)."""
@@ -373,17 +381,15 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
 
     def action_index(self, action: ActionT) -> int:
         """The position of ``action`` in ``all_actions()``."""
-        index = self._action_indices().get(action)
+        index = self._action_indices.get(action)
         if index is None:
             raise IllegalActionError(f"{action!r} is not an action of {self.game_id}")
         return index
 
+    @cached_property
     def _action_indices(self) -> dict[ActionT, int]:
-        cached: dict[ActionT, int] | None = getattr(self, "_action_index_cache", None)
-        if cached is None:
-            cached = {a: i for i, a in enumerate(self.all_actions())}
-            self._action_index_cache = cached
-        return cached
+        """Each action's position in ``all_actions()``, built on first use."""
+        return {action: index for index, action in enumerate(self.all_actions())}
 
     @abstractmethod
     def observation_tensor(self, state: StateT, player: int) -> list[float]:

@@ -362,7 +362,7 @@ class Table:
         if self._rng is None:
             raise RuntimeError("the environment must be reset before it is stepped")
         before = self._state
-        self.state = self._past_chance(self.game.apply_decoded(before, moves))
+        self.state = self._past_chance(self.game._apply_unchecked(before, moves))
         self.steps += 1
         if self.max_steps is not None and self.steps >= self.max_steps and not self._terminal:
             self.truncated = True

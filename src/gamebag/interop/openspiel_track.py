@@ -451,7 +451,7 @@ class Track:
 
     def _after(self, moves: dict[int, Any], chosen: tuple[tuple[int, int], ...]) -> Track:
         """The track one decision further: ``moves`` (checked against the legal ids) applied."""
-        state = self.config.game.apply_decoded(self.state, moves)
+        state = self.config.game._apply_unchecked(self.state, moves)
         return Track(
             self.config,
             state,
@@ -481,7 +481,7 @@ class Track:
         codec = self.config.codec
         moves = {p: codec.action(i) for p, i in self.pending}
         moves[seat] = action
-        state = self.config.game.apply_decoded(self.state, moves)  # checked against the legal ids above
+        state = self.config.game._apply_unchecked(self.state, moves)  # checked against the legal ids above
         return Track(
             self.config,
             state,

@@ -10,10 +10,11 @@ refuse the variant.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gamebag.core.engines import EngineSupport, rules_only
-from gamebag.core.options import Option
+from gamebag.core.options import Option, typed_options
 from gamebag.core.protocol import JsonDict
 from gamebag.core.registry import register_variant
 from gamebag.games.catch_a_dragon.dice import Dice, chains, set_kind, set_points_by
@@ -46,6 +47,13 @@ DEAL = Option(
     maximum=len(POWERS) - 1,
 )
 RIDERS_OPTIONS: tuple[Option, ...] = (*OPTIONS, DEAL)
+
+
+@dataclass(frozen=True, slots=True)
+class RidersOptions:
+    """The riders' own option, typed (the base game's are ``CatchADragon.settings``)."""
+
+    deal: int
 
 RULES = """\
 # Catch A Dragon By The Tail: riders
@@ -109,8 +117,7 @@ class RidersDragon(CatchADragon):
 
     def _configure(self) -> None:
         super()._configure()
-        deal = self.options["deal"]
-        self.deal = deal if isinstance(deal, int) else 0
+        self.deal = typed_options(RidersOptions, self.options).deal
         self.powers = tuple(power_of(seat, self.deal) for seat in range(self.num_players))
 
     def turn_rules(self, round_no: int, seat: int) -> Hashable:

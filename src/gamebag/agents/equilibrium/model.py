@@ -36,6 +36,7 @@ from gamebag.games.eel_family.options import EELS as EELS
 from gamebag.games.eel_family.options import SNAKE_THRESHOLD, default_max_grab
 from gamebag.games.eel_family.options import SNAKES as SNAKES
 from gamebag.games.eel_family.options import TARGET as TARGET
+from gamebag.games.eel_family.rules import EelFamilyGame
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -134,19 +135,20 @@ def rules_for(game: Game[Any, Any, Any]) -> RoundRules:
     refused = engine_refusal(game, "equilibrium")
     if refused is not None:
         raise UnknownAgentError(refused)
-    options = game.options
-    lone = options.get("lone_player_grabs")
-    numbers = {name: _number(options.get(name), default) for name, default in _RULEBOOK.items()}
+    if not isinstance(game, EelFamilyGame):
+        raise UnknownAgentError(f"the equilibrium agent plays the Eel family's rules only, not {type(game).__name__}")
+    # The game has read its options once (games/eel_family/options.py EelOptions): none means the
+    # rulebook's number for two players, already resolved there.
     rules = RoundRules(
         rule_set=rule_set,
-        dice=options.get("draw", "bag") == "dice",
-        outbreak_scores_reserve=bool(options.get("outbreak_scores_reserve", False)),
-        lone_grabs=lone if isinstance(lone, int) and not isinstance(lone, bool) else None,
-        eels=numbers["eels"],
-        snakes=numbers["snakes"],
-        target=numbers["target"],
-        threshold=numbers["outbreak_snakes"],
-        max_grab=numbers["max_grab"],
+        dice=game.dice,
+        outbreak_scores_reserve=game.scores_reserve_on_outbreak,
+        lone_grabs=game.lone_limit,
+        eels=game.eels,
+        snakes=game.snakes,
+        target=game.target,
+        threshold=game.threshold,
+        max_grab=game.max_grab,
     )
     # The solver's states assume two grabs always find enough tokens in the bag.
     if not rules.dice and rules.snakes - rules.threshold + 1 < 2 * rules.max_grab:
@@ -167,10 +169,6 @@ def changed_numbers(rules: RoundRules) -> list[str]:
         "outbreak_snakes": rules.threshold,
     }
     return [name for name, value in given.items() if value != _RULEBOOK[name]]
-
-
-def _number(value: object, default: int) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def draw_table(dice: bool, most_eels: int = EELS, most_snakes: int = SNAKES, actions: int = ACTIONS) -> FloatArray:

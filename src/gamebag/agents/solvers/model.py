@@ -1,7 +1,9 @@
 """What a game exposes so the exact solvers can read it: turn-level models as Protocols.
 
-The solvers never import ``gamebag.games``. A game supports them by giving its
-instances the methods below; nothing needs to be registered.
+The solvers never import ``gamebag.games``. A game supports them through a turn model of its
+own, a class with the methods below built from the configured game, kept beside the solvers
+(``gamebag.agents.solvers.models``) and registered for the game's class
+(``turn_models.register_turn_model``); the game's rules hold no solver code.
 
 A *turn* is a finite, acyclic decision process of the player to move: from
 ``turn_root()`` it alternates chance nodes (``turn_chance``: the nodes reached,
@@ -24,7 +26,7 @@ Two ways of turning turns into a game are supported:
 A game whose turn changes with the round or the seat (a rule for each round, a
 power for each seat) is a ``VaryingTurnModel`` as well: ``turn_rules(round, seat)``
 names the rules of each turn by a key, ``turn_model_for(key)`` is that turn as a
-``TurnModel``; the solvers compile one graph per key. The game's own ``turn_*``
+``TurnModel``; the solvers compile one graph per key. The model's own ``turn_*``
 methods are then the first turn's (round 1, seat 0).
 """
 

@@ -17,6 +17,7 @@ from gamebag.agents.solvers.race import RaceWinSolution, solve_race_win
 from gamebag.agents.solvers.rounds import RoundsWinSolution, solve_rounds_win
 from gamebag.agents.solvers.score import ScoreSolution, solve_expected_score
 from gamebag.agents.solvers.turn_graph import TurnGraph, compile_turn
+from gamebag.agents.solvers.turn_models import model_class_for, turn_model_of
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import Game
 
@@ -50,40 +51,45 @@ def cache_key(game: Game[Any, Any, Any]) -> CacheKey:
 
 
 def supports_score(game_class: type[Any]) -> bool:
-    """Whether the game's instances expose a turn model."""
-    return issubclass(game_class, TurnModel)
+    """Whether a turn model is registered for the game (``turn_models``)."""
+    return model_class_for(game_class) is not None
 
 
 def supports_win(game_class: type[Any]) -> bool:
     """Whether a win solver exists for the game's way of ending (rounds or race)."""
-    return issubclass(game_class, RoundsModel) or issubclass(game_class, RaceModel)
+    model_class = model_class_for(game_class)
+    return model_class is not None and (issubclass(model_class, RoundsModel) or issubclass(model_class, RaceModel))
 
 
 def turn_model(game: Game[Any, Any, Any]) -> TurnModel:
-    if not isinstance(game, TurnModel):
+    """The game's turn model; ``SolveError`` if none is registered."""
+    model = turn_model_of(game)
+    if model is None:
         raise SolveError(
             f"{game.game_id} exposes no turn model, so it cannot be solved exactly "
-            "(a game supports the solvers by giving its class the TurnModel methods)"
+            "(a game supports the solvers by registering one: gamebag.agents.solvers.turn_models)"
         )
-    return game
+    return model
 
 
 def varies(game: Game[Any, Any, Any]) -> bool:
     """Whether the game's turns can differ by round or seat (``VaryingTurnModel``)."""
-    return isinstance(game, VaryingTurnModel)
+    return isinstance(turn_model_of(game), VaryingTurnModel)
 
 
 def rules_at(game: Game[Any, Any, Any], round_no: int, seat: int) -> Hashable:
     """The key of the turn rules of ``seat``'s turn in round ``round_no`` (None: a game with one turn)."""
-    return game.turn_rules(round_no, seat) if isinstance(game, VaryingTurnModel) else None
+    model = turn_model_of(game)
+    return model.turn_rules(round_no, seat) if isinstance(model, VaryingTurnModel) else None
 
 
 def turn_rules_keys(game: Game[Any, Any, Any]) -> list[Hashable]:
     """Every distinct key of the game's turn rules over its regular and tie-break rounds, in play order."""
-    if not isinstance(game, VaryingTurnModel):
+    model = turn_model_of(game)
+    if not isinstance(model, VaryingTurnModel):
         return [None]
-    rounds, tiebreaks = game.round_structure() if isinstance(game, RoundsModel) else (1, 0)
-    keys = (game.turn_rules(r, s) for r in range(1, rounds + tiebreaks + 1) for s in range(game.num_players))
+    rounds, tiebreaks = model.round_structure() if isinstance(model, RoundsModel) else (1, 0)
+    keys = (model.turn_rules(r, s) for r in range(1, rounds + tiebreaks + 1) for s in range(game.num_players))
     return list(dict.fromkeys(keys))
 
 
@@ -113,7 +119,7 @@ def turn_graph(game: Game[Any, Any, Any], rules: Hashable = FIRST_TURN) -> TurnG
 def score_solution(game: Game[Any, Any, Any], rules: Hashable = FIRST_TURN) -> ScoreSolution:
     """The exact expected-score policy of one turn (the first turn's, or that of ``rules``), cached."""
     if rules is FIRST_TURN:
-        rules = game.turn_rules(1, 0) if isinstance(game, VaryingTurnModel) else None
+        rules = rules_at(game, 1, 0)
     key = (cache_key(game), rules)
     solution = _score.get(key)
     if solution is None:
@@ -134,13 +140,14 @@ def win_solution(game: Game[Any, Any, Any]) -> WinSolution:
     if cached is not None:
         return cached
     solution: WinSolution
-    if isinstance(game, RoundsModel):
-        solution = solve_rounds_win(game, turn_graph(game), graph_for=lambda rules: turn_graph(game, rules))
-    elif isinstance(game, RaceModel):
-        solution = solve_race_win(game, turn_graph(game))
+    model = turn_model(game)
+    if isinstance(model, RoundsModel):
+        solution = solve_rounds_win(model, turn_graph(game), graph_for=lambda rules: turn_graph(game, rules))
+    elif isinstance(model, RaceModel):
+        solution = solve_race_win(model, turn_graph(game))
     else:
         raise SolveError(
-            f"{game.game_id} has no win solver: it must expose round_structure() (round games) "
+            f"{game.game_id} has no win solver: its turn model must expose round_structure() (round games) "
             "or race_goal() (race games)"
         )
     _keep(_win, key, solution)

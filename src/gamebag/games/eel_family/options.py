@@ -14,6 +14,8 @@ player never matters, so ``rotate_start`` changes nothing it models).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gamebag.core.engines import ANY, EngineSupport, Support
 from gamebag.core.options import Option
 
@@ -95,6 +97,27 @@ EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
     ),
     *NUMBER_OPTIONS,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class EelOptions:
+    """The options of one game of the family, typed (the specs above hold their bounds and defaults).
+
+    Wriggle Roulette has no ``outbreak_scores_reserve``, ``lone_player_grabs`` or ``draw``: their
+    defaults here are its fixed rules (the bag, no lone-player limit, only the grab's eels).
+    ``None`` for ``max_grab`` or ``outbreak_snakes`` means the rulebook's number for the player count.
+    """
+
+    rotate_start: bool
+    eels: int
+    snakes: int
+    target: int
+    max_grab: int | None
+    outbreak_snakes: int | None
+    outbreak_scores_reserve: bool = False
+    lone_player_grabs: int | None = None
+    draw: str = "bag"
+
 
 # Every engine that plays the Eel family plays every value of every option.
 _EVERYWHERE: dict[str, Support] = {"numba": ANY, "jax": ANY, "equilibrium": ANY}

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, OptionError
-from gamebag.core.options import Option
+from gamebag.core.options import Option, typed_options
 from gamebag.core.protocol import JsonDict, NodeKind
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -30,13 +30,11 @@ from gamebag.games.eel_family.encoding import grab_json, outcome_from_json, outc
 from gamebag.games.eel_family.options import (
     EEL_HARVEST_ENGINES,
     EEL_HARVEST_OPTIONS,
-    EELS,
     MAX_GRAB_LIMIT,
     SNAKE_THRESHOLD,
-    SNAKES,
-    TARGET,
     WRIGGLE_ROULETTE_ENGINES,
     WRIGGLE_ROULETTE_OPTIONS,
+    EelOptions,
     default_max_grab,
 )
 from gamebag.games.eel_family.state import (
@@ -44,6 +42,8 @@ from gamebag.games.eel_family.state import (
     EelState,
     GrabResult,
     Outcome,
+    make_grab_result,
+    make_state,
 )
 
 __all__ = [
@@ -71,11 +71,13 @@ class EelFamilyGame(EelDraws):
 
     def _configure(self) -> None:
         n = self.num_players
-        self.eels = _int_option(self.options, "eels", EELS)
-        self.snakes = _int_option(self.options, "snakes", SNAKES)
-        self.target = _int_option(self.options, "target", TARGET)
-        self.max_grab = _int_option(self.options, "max_grab", default_max_grab(n))
-        self.threshold = _int_option(self.options, "outbreak_snakes", SNAKE_THRESHOLD[n])
+        self.settings = settings = typed_options(EelOptions, self.options)
+        self.eels = settings.eels
+        self.snakes = settings.snakes
+        self.target = settings.target
+        # None: the rulebook's numbers for this player count.
+        self.max_grab = default_max_grab(n) if settings.max_grab is None else settings.max_grab
+        self.threshold = SNAKE_THRESHOLD[n] if settings.outbreak_snakes is None else settings.outbreak_snakes
         if self.threshold > self.snakes:
             # Otherwise a round could never end by an outbreak, and a drawn-out bag would not end it either.
             raise OptionError(
@@ -83,11 +85,10 @@ class EelFamilyGame(EelDraws):
                 f"{self.snakes} snakes in the bag; allowed: 1 to {self.snakes} (option 'snakes'), or none "
                 f"for the rulebook's table ({SNAKE_THRESHOLD[n]} with {n} players)"
             )
-        self.dice = self.options.get("draw", "bag") == "dice"
-        self.rotate_start = bool(self.options.get("rotate_start", False))
-        lone = self.options.get("lone_player_grabs")
-        self.lone_limit: int | None = lone if isinstance(lone, int) else None
-        self.scores_reserve_on_outbreak = bool(self.options.get("outbreak_scores_reserve", False))
+        self.dice = settings.draw == "dice"
+        self.rotate_start = settings.rotate_start
+        self.lone_limit: int | None = settings.lone_player_grabs
+        self.scores_reserve_on_outbreak = settings.outbreak_scores_reserve
         self._legal = tuple(range(self.max_grab + 1))
         # Whether a seat spared by an outbreak scores its whole reserve (else only this grab's eels).
         self._outbreak_scores_reserve = self.rule_set == "wriggle-roulette" or self.scores_reserve_on_outbreak
@@ -107,7 +108,7 @@ class EelFamilyGame(EelDraws):
     # ---- dynamics -------------------------------------------------------------------------
     def initial_state(self) -> EelState:
         n = self.num_players
-        return EelState(
+        return make_state(
             scores=(0,) * n,
             reserves=(0,) * n,
             in_round=(True,) * n,
@@ -239,64 +240,71 @@ class EelFamilyGame(EelDraws):
                 exit_grab[seat] = 2 * grab_no + 1
                 exited.append(seat)
                 round_over = True
-        result = GrabResult(
-            counts, tuple(eels_drawn), tuple(snakes_drawn), tuple(exited), outbreak, losers, tuple(scored), round_over
+        result = make_grab_result(
+            counts=counts,
+            eels=tuple(eels_drawn),
+            snakes=tuple(snakes_drawn),
+            exited=tuple(exited),
+            outbreak=outbreak,
+            losers=losers,
+            scored=tuple(scored),
+            round_over=round_over,
         )
         over, winners = self._game_end(scores, exit_grab, round_over)
         if round_over:
             # At a round's end every token goes back into the bag; nobody is in the round.
             if not over:
                 start = (state.start + 1) % n if self.rotate_start else state.start
-                return EelState(
-                    tuple(scores),
-                    self._nobody,
-                    self._everyone_in,
-                    self.eels,
-                    self.snakes,
-                    0,
-                    state.round_no + 1,
-                    start,
-                    0,
-                    self._nobody,
-                    None,
-                    None,
-                    result,
-                    (),
-                    False,
+                return make_state(
+                    scores=tuple(scores),
+                    reserves=self._nobody,
+                    in_round=self._everyone_in,
+                    bag_eels=self.eels,
+                    bag_snakes=self.snakes,
+                    centre=0,
+                    round_no=state.round_no + 1,
+                    start=start,
+                    grab_no=0,
+                    exit_grab=self._nobody,
+                    lone_left=None,
+                    pending=None,
+                    last=result,
+                    winners=(),
+                    over=False,
                 )
-            return EelState(
-                tuple(scores),
-                self._nobody,
-                self._nobody_in,
-                self.eels,
-                self.snakes,
-                0,
-                state.round_no,
-                state.start,
-                grab_no,
-                tuple(exit_grab),
-                lone_left,
-                None,
-                result,
-                winners,
-                over,
+            return make_state(
+                scores=tuple(scores),
+                reserves=self._nobody,
+                in_round=self._nobody_in,
+                bag_eels=self.eels,
+                bag_snakes=self.snakes,
+                centre=0,
+                round_no=state.round_no,
+                start=state.start,
+                grab_no=grab_no,
+                exit_grab=tuple(exit_grab),
+                lone_left=lone_left,
+                pending=None,
+                last=result,
+                winners=winners,
+                over=over,
             )
-        return EelState(
-            tuple(scores),
-            tuple(reserves),
-            tuple(in_round),
-            bag_eels,
-            bag_snakes,
-            centre,
-            state.round_no,
-            state.start,
-            grab_no,
-            tuple(exit_grab),
-            lone_left,
-            None,
-            result,
-            winners,
-            over,
+        return make_state(
+            scores=tuple(scores),
+            reserves=tuple(reserves),
+            in_round=tuple(in_round),
+            bag_eels=bag_eels,
+            bag_snakes=bag_snakes,
+            centre=centre,
+            round_no=state.round_no,
+            start=state.start,
+            grab_no=grab_no,
+            exit_grab=tuple(exit_grab),
+            lone_left=lone_left,
+            pending=None,
+            last=result,
+            winners=winners,
+            over=over,
         )
 
     def _quiet_grab(
@@ -311,24 +319,33 @@ class EelFamilyGame(EelDraws):
         if not self.dice:
             bag_eels -= sum(eels_drawn)
             bag_snakes -= snakes
-        result = GrabResult(counts, tuple(eels_drawn), tuple(snakes_drawn), (), False, (), self._nobody, False)
+        result = make_grab_result(
+            counts=counts,
+            eels=tuple(eels_drawn),
+            snakes=tuple(snakes_drawn),
+            exited=(),
+            outbreak=False,
+            losers=(),
+            scored=self._nobody,
+            round_over=False,
+        )
         over, winners = self._game_end(state.scores, state.exit_grab, False)
-        return EelState(
-            state.scores,
-            tuple([held + got for held, got in zip(state.reserves, eels_drawn, strict=True)]),
-            state.in_round,
-            bag_eels,
-            bag_snakes,
-            state.centre + snakes,
-            state.round_no,
-            state.start,
-            state.grab_no + 1,
-            state.exit_grab,
-            state.lone_left,
-            None,
-            result,
-            winners,
-            over,
+        return make_state(
+            scores=state.scores,
+            reserves=tuple([held + got for held, got in zip(state.reserves, eels_drawn, strict=True)]),
+            in_round=state.in_round,
+            bag_eels=bag_eels,
+            bag_snakes=bag_snakes,
+            centre=state.centre + snakes,
+            round_no=state.round_no,
+            start=state.start,
+            grab_no=state.grab_no + 1,
+            exit_grab=state.exit_grab,
+            lone_left=state.lone_left,
+            pending=None,
+            last=result,
+            winners=winners,
+            over=over,
         )
 
     @abstractmethod
@@ -478,12 +495,6 @@ class EelHarvest(EelFamilyGame):
         tied = [p for p, s in enumerate(scores) if s == best]
         latest = max(exit_grab[p] for p in tied)
         return True, tuple(p for p in tied if exit_grab[p] == latest)
-
-
-def _int_option(options: Mapping[str, Any], name: str, default: int) -> int:
-    """An integer option's value, or ``default`` where it is unset (none: the rulebook's number)."""
-    value = options.get(name)
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _with_pending(state: EelState, pending: tuple[int, ...] | None) -> EelState:

@@ -97,13 +97,13 @@ def apply_window_step(d: Draft, moves: dict[int, Move]) -> bool:
         d.held[seat] = None
         _card_revealed(d, seat, card)
         if move.kind == "play":
-            d.plays.append(Play(seat, card, d.phase, step))
+            d.plays.append(Play(seat=seat, card=card, phase=d.phase, step=step))
             d.say(f"seat {seat} plays {card}")
         elif move.kind == "block" and move.card is not None:
-            d.plays.append(Play(seat, JULITA, d.phase, step, target=move.card))
+            d.plays.append(Play(seat=seat, card=JULITA, phase=d.phase, step=step, target=move.card))
             blocks.append((seat, move.card))
         elif move.kind == "take" and move.seat is not None:
-            d.plays.append(Play(seat, OLLANDER, d.phase, step, target=move.seat))
+            d.plays.append(Play(seat=seat, card=OLLANDER, phase=d.phase, step=step, target=move.seat))
             takes.append(len(d.plays) - 1)
     for seat, card in blocks:
         _block(d, seat, card)
@@ -130,7 +130,15 @@ def _card_revealed(d: Draft, seat: int, card: str) -> None:
 def _block(d: Draft, seat: int, card: str) -> None:
     for index, play in enumerate(d.plays):
         if play.card == card and play.phase == d.phase and not play.blocked:
-            d.plays[index] = Play(play.seat, play.card, play.phase, play.step, True, play.target, play.took)
+            d.plays[index] = Play(
+                seat=play.seat,
+                card=play.card,
+                phase=play.phase,
+                step=play.step,
+                blocked=True,
+                target=play.target,
+                took=play.took,
+            )
             d.say(f"seat {seat} plays JULITA and blocks {card} of seat {play.seat}")
             if play.card == OLLANDER and play.took is not None and isinstance(play.target, int):
                 _undo_take(d, play.seat, play.target, play.took)
@@ -148,7 +156,15 @@ def _take(d: Draft, index: int) -> None:
     assert card is not None
     d.held[victim] = None
     d.held[taker] = card
-    d.plays[index] = Play(taker, OLLANDER, play.phase, play.step, False, victim, card)
+    d.plays[index] = Play(
+        seat=taker,
+        card=OLLANDER,
+        phase=play.phase,
+        step=play.step,
+        blocked=False,
+        target=victim,
+        took=card,
+    )
     d.say(f"seat {taker} plays DEN OLLANDER and takes the unplayed card of seat {victim}")
     d.note(taker, f"DEN OLLANDER: you took {card} from seat {victim}")
     d.note(victim, f"seat {taker} took your {card} with DEN OLLANDER")

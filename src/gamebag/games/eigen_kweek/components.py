@@ -15,7 +15,7 @@ from functools import cache
 
 from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import OptionError
-from gamebag.core.options import Option, OptionGroup, OptionValue
+from gamebag.core.options import Option, OptionGroup
 from gamebag.games.eigen_kweek.nodes import Phase
 
 TOTAL_TOKENS = 116
@@ -227,9 +227,49 @@ class Config:
         return tuple(sorted({self.price(kind, cost, False), self.price(kind, cost, True)}))
 
 
-def build_config(players: int, options: Mapping[str, OptionValue]) -> Config:
+@dataclass(frozen=True, slots=True)
+class EigenKweekOptions:
+    """The options of one game, typed (``OPTION_SPECS`` holds their bounds, defaults and words)."""
+
+    coins_worth_1: int
+    coins_worth_2: int
+    coins_worth_3: int
+    coins_worth_4: int
+    coins_worth_5: int
+    capacity_2: int
+    capacity_4: int
+    capacity_6: int
+    capacity_8: int
+    plough_cost_2: int
+    plough_cost_4: int
+    plough_cost_6: int
+    plough_cost_8: int
+    max_rounds: int
+    coin_visibility: str
+    stefaan_order: str
+    fluppe_counts_sacks: bool
+
+    @property
+    def coin_counts(self) -> dict[int, int]:
+        """How many coins are worth each of ``COIN_VALUES``."""
+        counts = (self.coins_worth_1, self.coins_worth_2, self.coins_worth_3, self.coins_worth_4, self.coins_worth_5)
+        return dict(zip(COIN_VALUES, counts, strict=True))
+
+    @property
+    def capacities(self) -> dict[int, int]:
+        """Each plant card's capacity, by the card's cost (``PLANT_COSTS``)."""
+        return dict(zip(PLANT_COSTS, (self.capacity_2, self.capacity_4, self.capacity_6, self.capacity_8), strict=True))
+
+    @property
+    def plough_costs(self) -> dict[int, int]:
+        """What ploughing each plant card over costs, by the card's cost (``PLANT_COSTS``)."""
+        costs = (self.plough_cost_2, self.plough_cost_4, self.plough_cost_6, self.plough_cost_8)
+        return dict(zip(PLANT_COSTS, costs, strict=True))
+
+
+def build_config(players: int, settings: EigenKweekOptions) -> Config:
     """Check the options together (coin counts must add up to 35) and derive the numbers."""
-    counts = {v: _int(options, f"coins_worth_{v}") for v in COIN_VALUES}
+    counts = settings.coin_counts
     total = sum(counts.values())
     if total != TOTAL_COINS:
         given = ", ".join(f"coins_worth_{v}={n}" for v, n in counts.items())
@@ -241,20 +281,13 @@ def build_config(players: int, options: Mapping[str, OptionValue]) -> Config:
         players=players,
         values=values,
         coin_counts=tuple(counts[v] for v in values),
-        capacity={c: _int(options, f"capacity_{c}") for c in PLANT_COSTS},
-        plough_cost={c: _int(options, f"plough_cost_{c}") for c in PLANT_COSTS},
-        max_rounds=_int(options, "max_rounds"),
-        open_coins=options["coin_visibility"] == "open",
-        stefaan_first=options["stefaan_order"] == "first",
-        fluppe_counts_sacks=bool(options["fluppe_counts_sacks"]),
+        capacity=settings.capacities,
+        plough_cost=settings.plough_costs,
+        max_rounds=settings.max_rounds,
+        open_coins=settings.coin_visibility == "open",
+        stefaan_first=settings.stefaan_order == "first",
+        fluppe_counts_sacks=settings.fluppe_counts_sacks,
     )
-
-
-def _int(options: Mapping[str, OptionValue], name: str) -> int:
-    value = options[name]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise OptionError(f"option {name!r} must be an integer")
-    return value
 
 
 @cache

@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
-from gamebag.core.options import Option, OptionGroup
+from gamebag.core.options import Option, OptionGroup, typed_options
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
-from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, build_config
+from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, EigenKweekOptions, build_config
 from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
@@ -53,7 +53,8 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     option_groups: ClassVar[tuple[OptionGroup, ...]] = OPTION_GROUPS
 
     def _configure(self) -> None:
-        self.config = build_config(self.num_players, self.options)
+        self.settings = typed_options(EigenKweekOptions, self.options)
+        self.config = build_config(self.num_players, self.settings)
         self.context = Context(self.config)
         self._catalogue: dict[str, Move] = action_catalogue(self.config)
         self._actions: tuple[str, ...] = tuple(self._catalogue)

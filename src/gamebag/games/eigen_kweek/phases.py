@@ -257,7 +257,15 @@ def apply_target(config: Config, d: Draft, seat: int, action: str) -> None:
 def aim(config: Config, d: Draft, seat: int, card: str, action: str) -> None:
     for index, play in enumerate(d.plays):
         if play.card == card and play.seat == seat and not play.blocked:
-            d.plays[index] = Play(play.seat, play.card, play.phase, play.step, False, action, play.took)
+            d.plays[index] = Play(
+                seat=play.seat,
+                card=play.card,
+                phase=play.phase,
+                step=play.step,
+                blocked=False,
+                target=action,
+                took=play.took,
+            )
             d.say(f"{card} of seat {seat}: {describe_target(card, action)}")
             return
 
@@ -282,7 +290,15 @@ def close_window(config: Config, d: Draft) -> None:
 
 
 def _forget_take(play: Play) -> Play:
-    return Play(play.seat, play.card, play.phase, play.step, play.blocked, play.target, None)
+    return Play(
+        seat=play.seat,
+        card=play.card,
+        phase=play.phase,
+        step=play.step,
+        blocked=play.blocked,
+        target=play.target,
+        took=None,
+    )
 
 
 def resolve_queue(config: Config, d: Draft) -> None:
@@ -480,7 +496,14 @@ def reveal_bids(config: Config, d: Draft) -> None:
     other_bids = [counts[other] for other in range(n) if other != lucien and bids[other] > 0]
     if lucien is not None and bids[lucien] > 0 and other_bids and counts[lucien] < min(other_bids):
         lucky = lucien
-    d.trade = Trade(tuple(bids), tuple(hands), tuple(counts), tuple(order), (), lucky)
+    d.trade = Trade(
+        bids=tuple(bids),
+        hands=tuple(hands),
+        counts=tuple(counts),
+        order=tuple(order),
+        chosen=(),
+        lucien=lucky,
+    )
     if lucky is not None:
         if sum(d.bag):
             d.chooser = lucky
@@ -534,7 +557,14 @@ def take_corner(config: Config, d: Draft, corner: int) -> None:
         d.coins[seat][index] += count
     got = [v for v, count in zip(config.values, coins, strict=True) for _ in range(count)]
     d.corners[corner] = [0] * len(config.values)
-    d.trade = Trade(trade.bids, trade.hands, trade.counts, trade.order, (*trade.chosen, corner), trade.lucien)
+    d.trade = Trade(
+        bids=trade.bids,
+        hands=trade.hands,
+        counts=trade.counts,
+        order=trade.order,
+        chosen=(*trade.chosen, corner),
+        lucien=trade.lucien,
+    )
     d.say(f"seat {seat} takes the {counted(len(got), 'coin')} of corner {corner + 1} and hands in its bid")
     d.note(seat, f"corner {corner + 1} held coins worth {', '.join(map(str, got)) or 'nothing'}")
     next_corner(config, d)

@@ -257,7 +257,13 @@ def _resample_cards(d: Draft, player: int, rng: Rng) -> None:
             continue
         if old_held[play.seat] == play.took and d.held[play.seat] is not None:
             d.plays[index] = Play(
-                play.seat, play.card, play.phase, play.step, play.blocked, play.target, d.held[play.seat]
+                seat=play.seat,
+                card=play.card,
+                phase=play.phase,
+                step=play.step,
+                blocked=play.blocked,
+                target=play.target,
+                took=d.held[play.seat],
             )
 
 

@@ -11,7 +11,7 @@ optimal play.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError
-from gamebag.core.options import Option, options_to_json
+from gamebag.core.options import Option, options_to_json, typed_options
 from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_float
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -54,16 +54,6 @@ class PigState:
     winner: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class PigPosition:
-    """Where a state stands for the turn-level solvers (see ``TurnPosition``)."""
-
-    seat: int
-    scores: tuple[int, ...]
-    round: int
-    node: Hashable
-
-
 OPTIONS: tuple[Option, ...] = (
     Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
     Option(
@@ -75,6 +65,16 @@ OPTIONS: tuple[Option, ...] = (
         maximum=MAX_SIDES,
     ),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PigOptions:
+    """The options of one game of Pig, typed (``OPTIONS`` holds their bounds and defaults)."""
+
+    goal: int
+    die_sides: int
+
+
 # Which engines play each option (gamebag.core.engines): the numba kernel (gamebag.fast.pig)
 # and the JAX engine (gamebag.fast.jax.pig) play both options, every value.
 ENGINES = EngineSupport(OPTIONS, {"goal": {"numba": ANY, "jax": ANY}, "die_sides": {"numba": ANY, "jax": ANY}})
@@ -95,10 +95,9 @@ class Pig(Game[PigState, str, int]):
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:
-        goal = self.options["goal"]
-        self.goal = goal if isinstance(goal, int) else 100
-        sides = self.options.get("die_sides", SIDES)
-        self.sides = sides if isinstance(sides, int) else SIDES
+        self.settings = typed_options(PigOptions, self.options)
+        self.goal = self.settings.goal
+        self.sides = self.settings.die_sides
         self.faces = tuple(range(1, self.sides + 1))
         self._face_chance = Fraction(1, self.sides)
         self._roll_probabilities = tuple((face, nearest_float(self._face_chance)) for face in self.faces)
@@ -122,10 +121,7 @@ class Pig(Game[PigState, str, int]):
 
     def _apply(self, state: PigState, moves: Mapping[int, str]) -> PigState:
         if moves[state.seat] == ROLL:
-            # Built directly (not dataclasses.replace, which costs several times more): every roll passes here.
-            return PigState(
-                state.scores, state.seat, state.turn_total, Phase.ROLL, state.last_roll, state.turns, state.winner
-            )
+            return _within_turn(state, turn_total=state.turn_total, phase=Phase.ROLL, last_roll=state.last_roll)
         return self._end_turn(state, state.turn_total, last_roll=state.last_roll)
 
     def _end_turn(self, state: PigState, banked: int, last_roll: int | None) -> PigState:
@@ -164,7 +160,7 @@ class Pig(Game[PigState, str, int]):
         total = state.turn_total + outcome
         if state.scores[state.seat] + total >= self.goal:
             return self._end_turn(state, total, last_roll=outcome)
-        return PigState(state.scores, state.seat, total, Phase.DECIDE, outcome, state.turns, state.winner)
+        return _within_turn(state, turn_total=total, phase=Phase.DECIDE, last_roll=outcome)
 
     # ---- results --------------------------------------------------------------------------
     def scores(self, state: PigState) -> tuple[float, ...]:
@@ -214,61 +210,12 @@ class Pig(Game[PigState, str, int]):
             *self._phase_part[phase],
         ]
 
-    # ---- the turn-level model read by the exact solvers ----------------------------------
-    # A turn node is ("roll", total), ("decide", total) or ("end", points). Totals at or
-    # above the goal end the turn whatever the banked score, so the graph is the same for
-    # every banked score; the solver treats ends that reach the goal as wins.
-    def turn_root(self) -> Hashable:
-        """A turn starts with a roll and a running total of 0."""
-        return ("roll", 0)
 
-    def turn_node_kind(self, node: Hashable) -> str:
-        step = _step(node)
-        return {"roll": "chance", "decide": "decision", "end": "end"}[step]
+def _within_turn(state: PigState, *, turn_total: int, phase: Phase, last_roll: int | None) -> PigState:
+    """``state`` a step further in the same turn: what changes is named, the rest is kept.
 
-    def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
-        total = _amount(node)
-        chance = self._face_chance
-        result: list[tuple[Hashable, Fraction]] = [(("end", 0), chance)]
-        for face in self.faces[1:]:
-            after = total + face
-            result.append((("end", after) if after >= self.goal else ("decide", after), chance))
-        return result
-
-    def turn_choices(self, node: Hashable) -> Sequence[tuple[str, Hashable]]:
-        total = _amount(node)
-        return ((HOLD, ("end", total)), (ROLL, ("roll", total)))
-
-    def turn_points(self, node: Hashable) -> int:
-        return _amount(node)
-
-    def turn_node_to_json(self, node: Hashable) -> Any:
-        return {"step": _step(node), "total" if _step(node) != "end" else "points": _amount(node)}
-
-    def turn_position(self, observation: JsonDict) -> PigPosition:
-        phase = observation["phase"]
-        seat = observation["turn_seat"]
-        step = "decide" if phase == "decide" else "roll"
-        return PigPosition(
-            seat=-1 if seat is None else int(seat),
-            scores=tuple(int(s) for s in observation["scores"]),
-            round=int(observation["round"]),
-            node=(step, int(observation["turn_total"])),
-        )
-
-    def race_goal(self) -> int:
-        return self.goal
-
-
-def _step(node: Hashable) -> str:
-    if not (isinstance(node, tuple) and len(node) == 2 and node[0] in ("roll", "decide", "end")):
-        raise ValueError(f"{node!r} is not a Pig turn node")
-    step: str = node[0]
-    return step
-
-
-def _amount(node: Hashable) -> int:
-    _step(node)
-    assert isinstance(node, tuple)
-    amount: int = node[1]
-    return amount
+    Every roll passes here twice, so the state is built positionally, in this one place (a
+    keyword call of the class, or ``dataclasses.replace``, costs about 8% of the engine's speed in
+    random playouts); tests/pig/test_pig_state_builders.py checks each field lands in its place.
+    """
+    return PigState(state.scores, state.seat, turn_total, phase, last_roll, state.turns, state.winner)

@@ -1,4 +1,7 @@
-"""Catch A Dragon's turn as a turn-level model for the exact solvers, one per set of turn rules.
+"""Catch A Dragon's turns as the exact solvers read them: the turn-level model of ``games/catch_a_dragon``.
+
+``DragonTurns`` is the game's model (a ``RoundsModel`` whose turns may vary: ``VaryingTurnModel``),
+registered for ``CatchADragon`` and so for its variants; ``DragonTurn`` is one turn.
 
 A turn is a finite process: roll the uncollected dice (chance), collect (decision), stop or roll
 (decision), until a bust, a stop or the last die ends it. ``DragonTurn`` lays that process out for
@@ -15,15 +18,47 @@ one outcome) and ``("end", points)``.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from gamebag.agents.solvers.turn_models import register_turn_model
 from gamebag.core.protocol import JsonDict
 from gamebag.games.catch_a_dragon.dice import Dice, is_bust, legal_collections, merge, roll_outcomes
 from gamebag.games.catch_a_dragon.encoding import ROLL, STOP
+from gamebag.games.catch_a_dragon.rules import CatchADragon, DragonAction
 
-if TYPE_CHECKING:
-    from gamebag.games.catch_a_dragon.rules import CatchADragon, DragonAction, DragonPosition
+
+@dataclass(frozen=True, slots=True)
+class DragonPosition:
+    """Where a state stands for the turn-level solvers (see ``TurnPosition``)."""
+
+    seat: int
+    scores: tuple[int, ...]
+    round: int
+    node: Hashable
+
+
+def turn_position(observation: JsonDict) -> DragonPosition:
+    """Where the seat to act stands: round, totals and the turn node."""
+    collected = tuple(observation["collected_faces"])
+    phase = observation["phase"]
+    node: Hashable
+    if phase == "collect":
+        node = ("collect", collected, tuple(observation["rolled_faces"]))
+    elif phase == "decide":
+        node = ("decide", collected)
+    elif phase == "prize":
+        node = ("prize", collected)
+    else:
+        node = ("roll", collected)
+    seat = observation["turn_seat"]
+    return DragonPosition(
+        seat=-1 if seat is None else int(seat),
+        scores=tuple(int(s) for s in observation["scores"]),
+        round=int(observation["round"]),
+        node=node,
+    )
 
 
 class DragonTurn:
@@ -97,12 +132,66 @@ class DragonTurn:
         return data
 
     def turn_position(self, observation: JsonDict) -> DragonPosition:
-        """Where the seat to act stands (the game's own reading)."""
-        return self.game.turn_position(observation)
+        """Where the seat to act stands."""
+        return turn_position(observation)
 
     def action_to_json(self, action: Any) -> Any:
         """The game's record encoding of an action."""
         return self.game.action_to_json(action)
+
+
+class DragonTurns:
+    """The turn-level model of one configured Catch A Dragon (or variant of it).
+
+    It is the model of its first turn (round 1, seat 0) itself; a game whose turn rules change by
+    round or seat is read through ``turn_rules`` (the game's hook) and ``turn_model_for``.
+    """
+
+    def __init__(self, game: CatchADragon) -> None:
+        self.game = game
+        self._turns: dict[Hashable, DragonTurn] = {}  # one per key of turn rules met
+
+    def turn_rules(self, round_no: int, seat: int) -> Hashable:
+        return self.game.turn_rules(round_no, seat)
+
+    def turn_model_for(self, rules: Hashable) -> DragonTurn:
+        """The turn played by the turn rules ``rules`` (a key from ``turn_rules``)."""
+        turn = self._turns.get(rules)
+        if turn is None:
+            turn = self._turns[rules] = DragonTurn(self.game, rules)
+        return turn
+
+    def _first(self) -> DragonTurn:
+        return self.turn_model_for(self.game.turn_rules(1, 0))
+
+    def turn_root(self) -> Hashable:
+        """A turn starts by rolling all the dice."""
+        return ("roll", ())
+
+    def turn_node_kind(self, node: Hashable) -> str:
+        return self._first().turn_node_kind(node)
+
+    def turn_chance(self, node: Hashable) -> Sequence[tuple[Hashable, Fraction]]:
+        return self._first().turn_chance(node)
+
+    def turn_choices(self, node: Hashable) -> Sequence[tuple[DragonAction, Hashable]]:
+        return self._first().turn_choices(node)
+
+    def turn_points(self, node: Hashable) -> int:
+        return self._first().turn_points(node)
+
+    def turn_node_to_json(self, node: Hashable) -> Any:
+        return self._first().turn_node_to_json(node)
+
+    def turn_position(self, observation: JsonDict) -> DragonPosition:
+        return turn_position(observation)
+
+    def action_to_json(self, action: Any) -> Any:
+        return self.game.action_to_json(action)
+
+    def round_structure(self) -> tuple[int, int]:
+        """(regular rounds, most tie-break rounds) for the fixed-rounds win solver."""
+        return self.game.rounds, self.game.max_tiebreak_rounds
 
 
 def _step(node: Hashable) -> str:
@@ -114,3 +203,6 @@ def _held(node: Hashable) -> Dice:
     assert isinstance(node, tuple) and len(node) >= 2
     held: Dice = node[1]
     return held
+
+
+register_turn_model(CatchADragon, DragonTurns)
