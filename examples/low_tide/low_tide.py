@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar
 
-from gamebag.core.options import Option, options_to_json
+from gamebag.core.options import Option, options_to_json, typed_options
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.registry import register
 from gamebag.core.rng import Rng
@@ -90,12 +90,12 @@ def _replaced(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
-def _option(options: Mapping[str, Any], name: str) -> int:
-    """An int option's validated value (the option specs allow nothing else)."""
-    value = options[name]
-    if not isinstance(value, int):
-        raise TypeError(f"option {name!r} holds {value!r}, not a number")  # unreachable after validation
-    return value
+@dataclass(frozen=True)
+class LowTideOptions:
+    """The options, typed: read once from the validated mapping (``typed_options``)."""
+
+    rounds: int
+    hand_size: int
 
 
 class LowTide(Game[TideState, int, int]):
@@ -113,8 +113,9 @@ class LowTide(Game[TideState, int, int]):
     lower_score_wins: ClassVar[bool] = True
 
     def _configure(self) -> None:
-        self.rounds = _option(self.options, "rounds")
-        self.hand_size = _option(self.options, "hand_size")
+        self.settings = typed_options(LowTideOptions, self.options)
+        self.rounds = self.settings.rounds
+        self.hand_size = self.settings.hand_size
         # The most points one seat can take: the highest tide, every turn of every round.
         self.max_score = HIGHEST_CARD * self.hand_size * self.rounds
 
