@@ -41,11 +41,17 @@ register_variant(BrokenPig, "pig", lambda: "broken")
 def clean_registry() -> Iterator[None]:
     """Plugins register games in this process: forget them afterwards so other tests see the package's games."""
     before = set(registry.game_ids())
+    modules = set(sys.modules)
     environment = os.environ.get(plugins.PLUGIN_ENV)
     yield
     for game_id in set(registry.game_ids()) - before:
         registry.unregister(game_id)
     plugins._loaded_files.clear()
+    # A plugin module imported here registers its games when imported: forget it too, so that a
+    # later test activating it (tests/test_dragon_variants.py) imports it afresh and registers them.
+    for name in set(sys.modules) - modules:
+        if name.startswith("gamebag.variants."):
+            del sys.modules[name]
     if environment is None:
         os.environ.pop(plugins.PLUGIN_ENV, None)
     else:
