@@ -161,7 +161,9 @@ class TerminalGame:
         self.match.record.meta = {"seed": seed}
         if coach:  # the record says from which event on the coach advised (docs/records.md)
             self.match.record.meta["coach"] = {"on": [[len(events), None]]}
-        self.console = Console()
+        # No generic highlighting (numbers and quotes in Rich's colours): the games' own markup
+        # colours what matters (eels green, snakes red, dragons in their colours).
+        self.console = Console(highlight=False)
         self.entry = gamebag.entry(game.game_id)
         self.render = self.entry.render_view
         self.humans = [p for p, name in enumerate(names) if name == HUMAN]

@@ -18,7 +18,7 @@ def render_view(view: JsonDict) -> str:
     lines = [
         f"[bold]Round {view['round']}[/bold], grab {view['grab']} - start player: seat {view['start_player']}",
         _bag_line(view),
-        f"Snakes in the centre: [red]{view['centre_snakes']}[/red] of {view['threshold']} (outbreak at "
+        f"Snakes in the centre: {_red(view['centre_snakes'])} of {view['threshold']} (outbreak at "
         f"{view['threshold']})",
     ]
     last = view.get("last_grab")
@@ -73,7 +73,16 @@ def _bag_line(view: JsonDict) -> str:
     bag = view["bag"]
     if bag.get("dice"):
         return "Draws are D4 rolls: each token is a snake with chance 1/4."
-    return f"Bag: {bag['eels']} eels, {bag['snakes']} snakes"
+    return f"Bag: {_green(counted(bag['eels'], 'eel'))}, {_red(counted(bag['snakes'], 'snake'))}"
+
+
+# Eels are green and snakes red wherever the terminal counts them (the web table's colours too).
+def _green(text: object) -> str:
+    return f"[green]{text}[/green]"
+
+
+def _red(text: object) -> str:
+    return f"[red]{text}[/red]"
 
 
 def describe_grab(last: JsonDict) -> str:
@@ -86,7 +95,7 @@ def describe_grab(last: JsonDict) -> str:
             parts.append(f"seat {p} exited scoring {last['scored'][p]}")
             continue
         eels, snakes = last["eels"][p], last["snakes"][p]
-        text = f"seat {p} grabbed {count}: {counted(eels, 'eel')}, {counted(snakes, 'snake')}"
+        text = f"seat {p} grabbed {count}: {_green(counted(eels, 'eel'))}, {_red(counted(snakes, 'snake'))}"
         if p in last["exited"]:
             text += f", then had to exit scoring {last['scored'][p]}"
         parts.append(text)
@@ -94,14 +103,27 @@ def describe_grab(last: JsonDict) -> str:
     if last["outbreak"]:
         losers = last["losers"]
         lose = "loses" if len(losers) == 1 else "lose"
-        gains = ", ".join(f"seat {p} +{s}" for p, s in enumerate(last["scored"]) if s)
-        line += (
-            f"\n[bold red]Snake outbreak![/bold red] {seat_list(losers)} {lose} their eels. "
-            f"Scored: {gains or 'nothing'}"
-        )
+        line += f"\n[bold red]Snake outbreak![/bold red] {seat_list(losers)} {lose} their eels. {_spared(last)}"
     elif last["round_over"]:
         line += "\nEveryone has exited: the round is over."
     return line
+
+
+def _spared(last: JsonDict) -> str:
+    """What the outbreak gave the seats still in and not losing (an exit in the same grab is not theirs).
+
+    Exits resolve before the outbreak (rules.py), so a seat that exited at this grab scored its
+    reserve by exiting: the line above says so, and the outbreak credits it with nothing.
+    """
+    spared = [
+        p
+        for p, count in enumerate(last["counts"])
+        if count and p not in last["exited"] and p not in last["losers"]
+    ]
+    if not spared:
+        return "Nobody else was still in the round."
+    gains = ", ".join(f"seat {p} +{last['scored'][p]}" for p in spared)
+    return f"Spared by the outbreak: {gains}."
 
 
 # ---- the terminal: events, choices in words, help ---------------------------------------------
