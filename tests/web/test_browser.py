@@ -49,7 +49,11 @@ def _take_turn(page: Any, rng: random.Random) -> None:
     """Click one of the move buttons, then wait until the page shows the move was taken."""
     step = page.evaluate("document.body.dataset.step")
     buttons = page.locator("#controls button[data-action]")
-    buttons.nth(rng.randrange(buttons.count())).click()
+    if buttons.count() == 0:  # Catch A Dragon's eggs: tap one that fits, then collect it
+        page.locator("#controls button.die-pick.fits").first.click()
+        page.locator("#collect").click()
+    else:
+        buttons.nth(rng.randrange(buttons.count())).click()
     wait_for(page, "step => document.body.dataset.step !== step || document.body.dataset.turn !== 'mine'", step)
 
 

@@ -84,8 +84,9 @@ def _take_turn(page: Any, rng: random.Random) -> None:
     step = page.evaluate("document.body.dataset.step")
     buttons = page.locator("#controls button[data-action]")
     count = buttons.count()
-    if count == 0:
-        page.locator("#controls select + button").first.click()
+    if count == 0:  # Catch A Dragon's eggs: tap one that fits, then collect it
+        page.locator("#controls button.die-pick.fits").first.click()
+        page.locator("#collect").click()
     else:
         buttons.nth(rng.randrange(count)).click()
     wait_for(
@@ -137,7 +138,11 @@ def _keyboard_reaches_a_move(page: Any) -> None:
     page.locator("body").focus()
     for _ in range(60):
         page.keyboard.press("Tab")
-        focused = "() => !!document.activeElement.closest('#controls') && !!document.activeElement.dataset.action"
+        # A move button, or one of Catch A Dragon's dice to tap (data-pick)
+        focused = (
+            "() => !!document.activeElement.closest('#controls')"
+            " && !!(document.activeElement.dataset.action || document.activeElement.dataset.pick)"
+        )
         if page.evaluate(focused):
             break
     else:

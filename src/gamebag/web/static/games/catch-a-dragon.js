@@ -179,29 +179,103 @@ function render(context) {
   }
 }
 
-/** What collecting ``action`` would make of the set: "4 points if you stop". */
-function collectWords(action, view) {
-  return `Collect ${colourList(action, view)}`;
+/** How many of each colour a list of colours holds. */
+function countColours(colours) {
+  const counts = new Map();
+  for (const colour of colours) counts.set(colour, (counts.get(colour) || 0) + 1);
+  return counts;
+}
+
+/** Whether ``part`` (colours) fits inside ``whole`` (colours), as collections of dice. */
+function within(part, whole) {
+  const have = countColours(whole);
+  for (const [colour, count] of countColours(part)) if ((have.get(colour) || 0) < count) return false;
+  return true;
 }
 
 /**
- * The collections on offer, as one short list that fits a phone: the largest first (the ones
- * that keep most dice), each in words, with one button to collect the chosen one.
+ * Why adding ``colour`` to the dice already picked fits no legal collection, in one line. The
+ * rules behind it: a set is all one colour or all different colours, and the hatchlings picked
+ * join the ones already held.
+ */
+function whyNot(colour, picked, view) {
+  const held = view.collected || [];
+  const words = colourWords(colour, view);
+  if (view.set_kind === "identical" && held.length && colour !== held[0]) {
+    return `${words} does not fit: your set is all ${held[0]}, so only ${held[0]} hatchlings join it.`;
+  }
+  if (held.includes(colour)) {
+    return `${words} does not fit: you already hold ${colour}, and a set of different colours takes each colour once.`;
+  }
+  const pickedColours = new Set(picked);
+  if (pickedColours.size === 1 && picked.length >= 2 && !pickedColours.has(colour)) {
+    return `${words} does not fit: you picked ${picked.length} ${picked[0]}, and a set of one colour takes only ${picked[0]}.`;
+  }
+  if (pickedColours.has(colour)) {
+    return `${words} does not fit: with different colours picked (or held), each colour is taken once.`;
+  }
+  return `${words} does not fit with what you picked: a set is all one colour or all different colours.`;
+}
+
+/**
+ * The eggs just rolled as dice to tap: the ones some legal collection takes are lit, a tap
+ * picks (or puts back) a die, a die that cannot join what is picked says why in one line, and
+ * Collect takes exactly the dice picked once they make a legal collection.
  */
 function collectControls(context) {
   const { view, legal, controls, act } = context;
-  const options = legal.filter(Array.isArray).slice().sort((a, b) => b.length - a.length);
-  const select = h(
-    "select",
-    { id: "collect-choice", "aria-label": "Hatchlings to collect" },
-    options.map((action) => h("option", { value: JSON.stringify(action) }, collectWords(action, view).replace(/^Collect /, ""))),
-  );
-  const button = h("button", { class: "primary", id: "collect", "data-action": select.value, onclick: () => act(JSON.parse(select.value)) }, "Collect");
-  select.addEventListener("change", () => {
-    button.dataset.action = select.value;
+  const options = legal.filter(Array.isArray);
+  const rolled = view.rolled || [];
+  const picked = new Set(); // indices into the roll
+  const why = h("p", { class: "small pick-why", id: "collect-why", role: "status", "aria-live": "polite" });
+  const button = h("button", { type: "button", class: "primary", id: "collect", disabled: true });
+  const pickedColours = () => [...picked].sort((a, b) => a - b).map((i) => rolled[i]);
+  const matching = (colours) => options.find((action) => action.length === colours.length && within(colours, action));
+  const dice = rolled.map((colour, index) => {
+    const node = h("button", {
+      type: "button", class: "die die-pick", "data-pick": index, "data-colour": colour,
+      style: { background: colourOf(colour) }, "aria-pressed": "false", "aria-label": `Hatchling ${colourWords(colour, view)}`,
+    }, String((view.faces || []).indexOf(colour) + 1 || ""));
+    node.addEventListener("click", () => {
+      const colours = pickedColours();
+      if (picked.has(index)) picked.delete(index);
+      else if (options.some((action) => within([...colours, colour], action))) picked.add(index);
+      else {
+        why.textContent = whyNot(colour, colours, view);
+        why.classList.add("refused");
+        return;
+      }
+      why.classList.remove("refused");
+      why.textContent = "";
+      refresh();
+    });
+    return node;
   });
-  controls.appendChild(h("h3", {}, h("label", { for: "collect-choice" }, `Collect hatchlings that fit your set (${plural(options.length, "choice")})`)));
-  controls.appendChild(h("div", { class: "choices collect" }, select, button));
+  function refresh() {
+    const colours = pickedColours();
+    dice.forEach((node, index) => {
+      const on = picked.has(index);
+      const fits = on || options.some((action) => within([...colours, rolled[index]], action));
+      node.setAttribute("aria-pressed", on ? "true" : "false");
+      node.classList.toggle("picked", on);
+      node.classList.toggle("fits", fits);
+      node.classList.toggle("no-fit", !fits);
+    });
+    const action = colours.length ? matching(colours) : null;
+    button.disabled = !action;
+    if (action) button.dataset.action = JSON.stringify(action);
+    else delete button.dataset.action;
+    button.textContent = action ? `Collect ${colourList(colours, view)}` : "Collect: tap the hatchlings first";
+  }
+  button.addEventListener("click", () => {
+    const action = matching(pickedColours());
+    if (action) act(action);
+  });
+  refresh();
+  controls.appendChild(h("h3", {}, "Tap the hatchlings to collect: all one colour, or all different"));
+  controls.appendChild(h("div", { class: "dice-row pick-row", role: "group", "aria-label": "Eggs just rolled" }, dice));
+  controls.appendChild(why);
+  controls.appendChild(h("div", { class: "row" }, button));
 }
 
 function label(action, view) {

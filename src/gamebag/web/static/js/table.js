@@ -218,6 +218,7 @@ function render(animate) {
 
   elements.title.textContent = table.title;
   elements.who.textContent = message.seat === null ? "watching" : `you are ${seatName(table, message.seat)}`;
+  elements.who.classList.toggle("watching", message.seat === null); // shown on every screen size
   elements.forget.hidden = message.seat === null;
   renderSeats();
   const controls = h("div");
@@ -269,9 +270,10 @@ function render(animate) {
 }
 
 /**
- * On a phone the move panel lies at the bottom of the screen while it is small. When what it
- * holds would not fit there (or the game's decisions ask about the whole table) it follows the
- * board in the page instead: it never covers the board with choices out of reach inside it.
+ * On a phone the move panel lies at the bottom of the screen while its moves fit there. When they
+ * would not (or the game's decisions ask about the whole table) it follows the board in the page
+ * instead: it never covers the board with choices out of reach inside it. "What just happened"
+ * does not count beyond its smallest height: in the sheet a long one scrolls inside its own box.
  */
 function fitPanel() {
   const body = document.body;
@@ -282,7 +284,23 @@ function fitPanel() {
   const flowing = body.classList.contains("panel-in-flow");
   // A little slack the other way, so a panel near the limit does not flip at every move.
   const limit = window.innerHeight * (flowing ? 0.42 : 0.46);
-  body.classList.toggle("panel-in-flow", elements.controlsPanel.scrollHeight > limit);
+  body.classList.toggle("panel-in-flow", sheetNeeds(elements.controlsPanel) > limit);
+}
+
+// The smallest height of "What just happened" in the bottom sheet (its heading and two lines).
+const HAPPENED_LEAST_PX = 74;
+
+/** The height the panel needs as a bottom sheet: its parts, "What just happened" at its least. */
+function sheetNeeds(panel) {
+  const style = window.getComputedStyle(panel);
+  let total = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  for (const child of panel.children) {
+    const own = window.getComputedStyle(child);
+    if (own.display === "none") continue;
+    const height = child === elements.happened ? Math.min(child.scrollHeight, HAPPENED_LEAST_PX) : child.scrollHeight;
+    total += height + parseFloat(own.marginTop) + parseFloat(own.marginBottom);
+  }
+  return total;
 }
 
 /** The seat's standing pass (Eigen Kweek: pass the character windows this round unless you act). */
@@ -394,7 +412,11 @@ function beep() {
 }
 
 function showSound() {
-  elements.sound.textContent = soundOn ? "Sound: on" : "Sound: off";
+  // On a phone the top bar keeps one row: the sound button is its symbol there (aria-pressed tells).
+  elements.sound.replaceChildren(
+    h("span", { class: "wide-label" }, soundOn ? "Sound: on" : "Sound: off"),
+    h("span", { class: "short-label", "aria-hidden": "true" }, soundOn ? "🔊" : "🔇"),
+  );
   elements.sound.setAttribute("aria-pressed", soundOn ? "true" : "false");
 }
 
