@@ -179,9 +179,13 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     shot(page, f"{game_id}-final.png")
     page.set_viewport_size(PHONE)
     shot(page, f"{game_id}-phone.png")
-    spectator = context.new_page()
+    # A spectator: another device (this context's browser keeps the seat it claimed), on a phone,
+    # where the top bar still says that they are watching.
+    watching = new_context(browser, viewport=PHONE)
+    spectator = watching.new_page()
     spectator.goto(f"{server.base}/play/{table['id']}")
     wait_for(spectator, "() => document.body.dataset.turn === 'over'", timeout=60.0)
-    assert "watching" in spectator.inner_text("#who")
+    assert "watching" in spectator.inner_text("#who") and spectator.locator("#who").is_visible()
+    watching.close()
     context.close()
     assert not errors, errors

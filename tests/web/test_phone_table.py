@@ -82,3 +82,90 @@ def test_catch_a_dragon_dice_are_tapped_and_an_illegal_tap_is_explained(browser:
     wait_for(page, "n => document.querySelectorAll('#collected .die').length === n", picked)
     context.close()
     assert not errors, errors
+
+
+SHEET = """() => {
+  const panel = document.getElementById('controls-panel');
+  const rect = panel.getBoundingClientRect();
+  const list = document.getElementById('happened-list');
+  const moves = [...document.querySelectorAll('#controls button')].map((b) => b.getBoundingClientRect());
+  return {
+    fixed: getComputedStyle(panel).position === 'fixed',
+    inFlow: document.body.classList.contains('panel-in-flow'),
+    bottom: rect.bottom, height: rect.height, viewport: window.innerHeight,
+    panelScrolls: panel.scrollHeight - panel.clientHeight,
+    lines: Number(document.getElementById('happened').dataset.count || 0),
+    listScrolls: !!list && list.scrollHeight > list.clientHeight + 1,
+    listShown: list ? list.clientHeight : 0,
+    movesOnScreen: moves.length > 0 && moves.every((r) => r.top >= rect.top && r.bottom <= window.innerHeight),
+  };
+}"""
+
+# One row: every part of the top bar that shows is centred on one line, and the bar is one button high.
+TOP_BAR = """() => {
+  const bar = document.querySelector('header.topbar');
+  const parts = [...bar.children].filter((c) => c.getClientRects().length && getComputedStyle(c).display !== 'none')
+    .map((c) => c.getBoundingClientRect());
+  const middles = parts.map((r) => (r.top + r.bottom) / 2);
+  return { spread: Math.max(...middles) - Math.min(...middles), height: bar.getBoundingClientRect().height,
+           wide: document.documentElement.scrollWidth - window.innerWidth };
+}"""
+
+
+def _end_my_turn(page: Any) -> None:
+    """Collect one die that fits, then stop (a Catch A Dragon turn in two taps)."""
+    page.locator("#controls button.die-pick.fits").first.tap()
+    page.locator("#collect").tap()
+    page.wait_for_selector("#controls button[data-action='\"stop\"']")
+    page.locator("#controls button[data-action='\"stop\"']").tap()
+    wait_for(page, "() => document.body.dataset.turn !== 'mine'")
+
+
+def test_the_move_panel_stays_a_bottom_sheet_and_the_top_bar_one_row(browser: Any, server: ServerProcess) -> None:
+    # Six players: between two of Ann's turns five bots play, and "What just happened" runs long.
+    seats = [{"name": "Ann"}] + [{"bot": "random"} for _ in range(5)]
+    answer = _open(server, {"game": "catch-a-dragon", "players": 6, "seed": 4, "seats": seats})
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}{answer['seats'][0]['invite']}")
+    wait_for(page, "() => document.body.dataset.turn === 'mine' && !!document.querySelector('#controls .die-pick')")
+    bar = page.evaluate(TOP_BAR)
+    assert bar["spread"] <= 4 and bar["height"] <= 60 and bar["wide"] <= 0, bar
+    _end_my_turn(page)
+    wait_for(page, "() => document.body.dataset.turn === 'mine' && !!document.querySelector('#controls .die-pick')")
+    settle(page)
+    sheet = page.evaluate(SHEET)
+    assert sheet["lines"] >= 8, sheet  # a long run of lines since her last move
+    assert sheet["fixed"] and not sheet["inFlow"], sheet
+    assert abs(sheet["bottom"] - sheet["viewport"]) <= 1 and sheet["height"] <= 0.5 * sheet["viewport"], sheet
+    assert sheet["panelScrolls"] <= 1, sheet  # nothing out of reach inside the sheet itself
+    assert sheet["listScrolls"] and sheet["listShown"] >= 30, sheet  # the long text scrolls in its box
+    assert sheet["movesOnScreen"], sheet
+    context.close()
+    assert not errors, errors
+
+
+def test_a_spectator_sees_that_they_watch_in_a_one_row_top_bar(browser: Any, server: ServerProcess) -> None:
+    answer = _open(server, {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"bot": "random"}]})
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/play/{answer['id']}")
+    wait_for(page, "() => !!document.body.dataset.turn")
+    assert page.locator("#who").is_visible() and page.inner_text("#who").lower() == "watching"
+    bar = page.evaluate(TOP_BAR)
+    assert bar["spread"] <= 4 and bar["height"] <= 60 and bar["wide"] <= 0, bar
+    context.close()
+    assert not errors, errors
+
+
+def test_a_broken_link_explains_and_leads_back_to_the_lobby(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/play/nosuchtable")
+    page.wait_for_selector("#gone")
+    assert page.inner_text("#title") == "There is no such table"
+    assert "Loading" not in page.title() and "Loading" not in page.inner_text("body")
+    assert "online" not in (page.get_attribute("#status", "class") or "")  # no green dot
+    assert "mistyped" in page.inner_text("#gone")
+    page.locator("#back-to-lobby").tap()
+    page.wait_for_url(f"{server.base}/")
+    page.wait_for_selector("#games")
+    context.close()
+    assert not errors, errors

@@ -227,7 +227,7 @@ function collectControls(context) {
   const options = legal.filter(Array.isArray);
   const rolled = view.rolled || [];
   const picked = new Set(); // indices into the roll
-  const why = h("p", { class: "small pick-why", id: "collect-why", role: "status", "aria-live": "polite" });
+  const why = h("p", { class: "small pick-why", id: "collect-why", role: "status", "aria-live": "polite", hidden: true });
   const button = h("button", { type: "button", class: "primary", id: "collect", disabled: true });
   const pickedColours = () => [...picked].sort((a, b) => a - b).map((i) => rolled[i]);
   const matching = (colours) => options.find((action) => action.length === colours.length && within(colours, action));
@@ -242,10 +242,10 @@ function collectControls(context) {
       else if (options.some((action) => within([...colours, colour], action))) picked.add(index);
       else {
         why.textContent = whyNot(colour, colours, view);
-        why.classList.add("refused");
+        why.hidden = false;
         return;
       }
-      why.classList.remove("refused");
+      why.hidden = true;
       why.textContent = "";
       refresh();
     });
@@ -265,17 +265,17 @@ function collectControls(context) {
     button.disabled = !action;
     if (action) button.dataset.action = JSON.stringify(action);
     else delete button.dataset.action;
-    button.textContent = action ? `Collect ${colourList(colours, view)}` : "Collect: tap the hatchlings first";
+    button.textContent = action ? `Collect ${colourList(colours, view)}` : "Collect";
   }
   button.addEventListener("click", () => {
     const action = matching(pickedColours());
     if (action) act(action);
   });
   refresh();
-  controls.appendChild(h("h3", {}, "Tap the hatchlings to collect: all one colour, or all different"));
-  controls.appendChild(h("div", { class: "dice-row pick-row", role: "group", "aria-label": "Eggs just rolled" }, dice));
+  controls.appendChild(h("h3", {}, "Tap the hatchlings to collect"));
+  controls.appendChild(h("div", { class: "pick-row" },
+    h("div", { class: "dice-row", role: "group", "aria-label": "Eggs just rolled" }, dice), button));
   controls.appendChild(why);
-  controls.appendChild(h("div", { class: "row" }, button));
 }
 
 function label(action, view) {
@@ -329,7 +329,7 @@ function howToPlay(context) {
 function hint(context) {
   const { view, legal } = context;
   if (legal.some(Array.isArray)) {
-    return "Pick the hatchlings to keep: all of one colour, or all different colours. Chains of neighbouring colours on the ring score double.";
+    return "Tap the hatchlings to keep: all of one colour, or all different colours. Chains of neighbouring colours on the ring score double.";
   }
   return `Stop: score ${view.set_points} now. Roll: throw the ${plural(view.dice_left, "egg")} left; nothing that fits your set means a bust and 0 this turn.`;
 }

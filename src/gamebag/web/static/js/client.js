@@ -24,7 +24,6 @@ export class TableClient {
       const hello = { type: "hello" };
       if (this.token) hello.token = this.token;
       socket.send(JSON.stringify(hello));
-      this.handlers.status(true);
     });
     socket.addEventListener("message", (event) => {
       let message;
@@ -35,13 +34,19 @@ export class TableClient {
       }
       // Only a socket the server took (it sent the table) resets the back-off: one turned away
       // after opening (a full table, too many sockets) waits longer each time.
-      if (message.type === "state") this.retry = 0;
+      // Connected means a table answered: a socket that opens only to be told there is no such
+      // table never shows the green dot.
+      if (message.type === "state") {
+        this.retry = 0;
+        this.handlers.status(true);
+      }
       this.handlers.message(message);
     });
     socket.addEventListener("close", (event) => {
       this.handlers.status(false);
       if (event.code === 4404 || event.code === 4410) {
         this.stopped = true; // no such table, or closed for good: nothing to reconnect to
+        if (this.handlers.gone) this.handlers.gone(event.code === 4404 ? "unknown" : "closed");
         return;
       }
       // Back off a little more after each failure, up to five seconds.

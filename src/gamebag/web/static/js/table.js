@@ -38,12 +38,16 @@ let wasMyTurn = false;
 let rulesLoaded = false;
 let soundOn = window.localStorage.getItem("gamebag-sound") === "on";
 let toldDone = new Set(); // steps whose "done for you" line is in the log already
+let lastError = null; // the server's last error message (it says why a table is gone)
 
 const client = new TableClient(tableId, token, {
   status(online) {
     elements.status.className = `status-dot ${online ? "online" : "offline"}`;
     elements.status.setAttribute("aria-label", online ? "connected" : "reconnecting");
     elements.status.title = online ? "connected" : "reconnecting…";
+  },
+  gone(why) {
+    queue = queue.then(() => showGone(why));
   },
   message(message) {
     // Handle messages strictly in order, even while a renderer module loads.
@@ -61,6 +65,7 @@ async function handle(message) {
     renderSeats();
   } else if (message.type === "error") {
     if (message.code === "moved") forgetSeat(tableId); // the host re-issued this seat's invite
+    lastError = message.message;
     showNotice(message.message);
   }
 }
@@ -649,6 +654,35 @@ if (inviteProblem) {
   const problem = byId("invite-problem");
   problem.textContent = `${inviteProblem}. You are watching this table.`;
   problem.hidden = false;
+}
+
+/**
+ * A link that leads to no table (mistyped, or the table removed) or to a closed one (closed by
+ * its host, or expired): say so in words, in place of the table, and lead back to the lobby.
+ */
+function showGone(why) {
+  const closed = why === "closed";
+  const heading = closed ? "This table is closed" : "There is no such table";
+  const explanation = closed
+    ? "Its host closed it, or it expired after a long time without play. A finished game's replay stays where it was."
+    : "The link may be cut short or mistyped, or the table was removed from this server. Ask whoever sent it for a new link.";
+  document.title = `${heading} · gamebag`;
+  elements.title.textContent = heading;
+  elements.status.className = "status-dot";
+  elements.status.setAttribute("aria-label", "not connected");
+  elements.status.title = "not connected";
+  elements.notice.textContent = "";
+  document.body.classList.remove("playing");
+  document.body.dataset.turn = "gone";
+  for (const hide of document.querySelectorAll(".table-layout, #summary, .skip-link")) hide.hidden = true;
+  byId("rules-open").hidden = true;
+  byId("log-open").hidden = true;
+  const page = document.querySelector("main.page");
+  page.appendChild(h("section", { class: "panel gone", id: "gone", role: "alert" },
+    h("h2", {}, heading),
+    h("p", {}, explanation),
+    lastError ? h("p", { class: "small muted" }, `The server said: ${lastError}.`) : null,
+    h("p", {}, h("a", { class: "button primary", href: "/", id: "back-to-lobby" }, "Back to the lobby"))));
 }
 
 window.setInterval(tick, 250);
