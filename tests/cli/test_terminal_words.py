@@ -27,9 +27,26 @@ def play(tmp_path: Path, seats: str, seed: int, stdin: str = "", colour: bool = 
     else:
         env.pop("FORCE_COLOR", None)
     result = subprocess.run(
-        [*GAMEBAG, "play", "wriggle-roulette", "--players", "4", "--seats", seats, "--seed", str(seed),
-         "--auto-delay", "0", "--record", str(tmp_path / "game.json")],
-        input=stdin, capture_output=True, text=True, timeout=120, env=env,
+        [
+            *GAMEBAG,
+            "play",
+            "wriggle-roulette",
+            "--players",
+            "4",
+            "--seats",
+            seats,
+            "--seed",
+            str(seed),
+            "--auto-delay",
+            "0",
+            "--record",
+            str(tmp_path / "game.json"),
+        ],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout

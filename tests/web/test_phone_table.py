@@ -48,8 +48,9 @@ def _phone_page(browser: Any) -> tuple[Any, Any, list[str]]:
 
 def test_catch_a_dragon_dice_are_tapped_and_an_illegal_tap_is_explained(browser: Any, server: ServerProcess) -> None:
     # Seed 2: her first roll holds a pair, so some die cannot join once the pair is picked.
-    answer = _open(server, {"game": "catch-a-dragon", "players": 2, "seed": 2,
-                            "seats": [{"name": "Ann"}, {"bot": "random"}]})
+    answer = _open(
+        server, {"game": "catch-a-dragon", "players": 2, "seed": 2, "seats": [{"name": "Ann"}, {"bot": "random"}]}
+    )
     context, page, errors = _phone_page(browser)
     page.goto(f"{server.base}{answer['seats'][0]['invite']}")
     wait_for(page, "() => document.body.dataset.turn === 'mine' && !!document.querySelector('#controls .die-pick')")
@@ -167,5 +168,49 @@ def test_a_broken_link_explains_and_leads_back_to_the_lobby(browser: Any, server
     page.locator("#back-to-lobby").tap()
     page.wait_for_url(f"{server.base}/")
     page.wait_for_selector("#games")
+    context.close()
+    assert not errors, errors
+
+
+def _axe_wcag21(page: Any) -> list[str]:
+    """axe-core's findings against WCAG 2.1 A and AA (every impact), in one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    settle(page)
+    tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": tags}})
+    return [
+        f"{v['id']} ({v.get('impact')}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+    ]
+
+
+def test_the_lobby_s_game_cards_are_buttons_a_keyboard_reaches(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#games .game-card")
+    wait_for(page, "() => !!document.querySelector('.game-card[aria-pressed=\"true\"]')")
+    # Tab from the top of the page to Catch A Dragon's card (not the one preselected), Enter picks it.
+    page.locator("body").focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.dataset.game === 'catch-a-dragon'"):
+            break
+    else:
+        raise AssertionError("the keyboard never reaches Catch A Dragon's game card")
+    assert page.evaluate("() => document.activeElement.tagName") == "BUTTON"
+    page.keyboard.press("Enter")
+    wait_for(page, "() => document.querySelector('.game-card[data-game=\"catch-a-dragon\"]').ariaPressed === 'true'")
+    # Its options: folded under "Variants", in players' words, each with its one line.
+    assert not page.evaluate("() => document.getElementById('variants').open")
+    page.locator("#variants summary").tap()
+    labels = page.locator("#options label").all_inner_texts()
+    assert "Rounds" in labels and not any("_" in label for label in labels), labels
+    assert "the rulebook's setup" in page.inner_text("#variants-note")
+    page.fill("#option-rounds", "2")
+    page.locator("#option-rounds").dispatch_event("change")
+    wait_for(page, "() => document.getElementById('variants-note').textContent.includes('1 rule changed')")
+    violations = _axe_wcag21(page)
+    assert not violations, violations
     context.close()
     assert not errors, errors

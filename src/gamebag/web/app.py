@@ -52,6 +52,7 @@ from gamebag.web.manager import HostError, TableClosedError, TableManager, Unkno
 from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
+from gamebag.web.tablelist import lobby_tables
 from gamebag.web.ws import table_socket
 
 APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
@@ -266,9 +267,8 @@ def create_app(
 
     @app.get("/api/tables")
     async def tables(request: Request) -> list[dict[str, Any]]:
-        """The most recent tables (public facts only), newest first."""
-        manager = manager_of(request)
-        return [manager.meta(table) for table in manager.list_tables()]
+        """The most recent tables (public facts, when opened, who won), newest first; abandoned ones left out."""
+        return lobby_tables(manager_of(request))
 
     @app.post("/api/tables")
     async def open_table(request: Request) -> JSONResponse:

@@ -34,6 +34,7 @@ from gamebag.web.bounds import (
     check_options,
 )
 from gamebag.web.db import SeatConfig, TableConfig, now
+from gamebag.web.variants import option_label, option_summary
 
 __all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]
 
@@ -60,6 +61,8 @@ def option_json(option: Option, game_id: str = "") -> dict[str, Any]:
         "kind": option.kind,
         "default": list(option.default) if isinstance(option.default, tuple) else option.default,
         "doc": option.doc,
+        "label": option_label(option.name),
+        "summary": option_summary(option.doc),
         "choices": list(option.choices),
         "minimum": option.minimum,
         "maximum": maximum,

@@ -1,5 +1,5 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { h, plural } from "./common.js";
+import { h, listWords, plural } from "./common.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -17,6 +17,9 @@ const elements = {
   hosted: document.getElementById("hosted"),
   hostedPanel: document.getElementById("hosted-panel"),
   tables: document.getElementById("tables"),
+  variants: document.getElementById("variants"),
+  variantsNote: document.getElementById("variants-note"),
+  rulebookSetup: document.getElementById("rulebook-setup"),
 };
 
 let games = [];
@@ -24,7 +27,10 @@ let selected = null;
 
 function selectGame(game) {
   selected = game;
-  for (const card of elements.games.children) card.classList.toggle("selected", card.dataset.game === game.id);
+  for (const card of elements.games.children) {
+    card.classList.toggle("selected", card.dataset.game === game.id);
+    card.setAttribute("aria-pressed", card.dataset.game === game.id ? "true" : "false");
+  }
   elements.players.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n += 1) {
     elements.players.appendChild(h("option", { value: n, selected: n === game.default_players }, n));
@@ -33,9 +39,19 @@ function selectGame(game) {
   renderSeats();
 }
 
+/** How many options differ from the rulebook's setup (each option's default), said on the fold. */
+function showVariantsNote() {
+  const defaults = Object.fromEntries(selected.options.map((o) => [o.name, o.default]));
+  const values = optionValues();
+  const changed = Object.keys(values).filter((name) => JSON.stringify(values[name]) !== JSON.stringify(defaults[name] ?? null));
+  elements.variantsNote.textContent = changed.length
+    ? `· ${plural(changed.length, "rule")} changed from the rulebook`
+    : "· the rulebook's setup";
+}
+
 function renderOptions(game) {
   elements.options.replaceChildren();
-  if (!game.options.length) elements.options.appendChild(h("span", { class: "muted small" }, "none"));
+  elements.variants.hidden = !game.options.length;
   for (const option of game.options) {
     const id = `option-${option.name}`;
     let input;
@@ -54,9 +70,13 @@ function renderOptions(game) {
     input.dataset.option = option.name;
     input.dataset.kind = option.kind;
     input.addEventListener("change", refreshBots);
-    elements.options.appendChild(h("label", { for: id, title: option.doc }, option.name.replaceAll("_", " ")));
-    elements.options.appendChild(h("div", {}, input, h("div", { class: "small muted" }, option.doc)));
+    input.addEventListener("change", showVariantsNote);
+    const explained = `${id}-says`;
+    input.setAttribute("aria-describedby", explained);
+    elements.options.appendChild(h("label", { for: id }, option.label || option.name.replaceAll("_", " ")));
+    elements.options.appendChild(h("div", {}, input, h("div", { class: "small muted", id: explained }, option.summary || option.doc)));
   }
+  showVariantsNote();
 }
 
 function renderSeats() {
@@ -211,6 +231,24 @@ function showHosted() {
   );
 }
 
+/** A seat as the list names it: a bot's name already says its kind ("Bot 2 (heuristic)"). */
+function seatWords(seat) {
+  if (seat.bot) return seat.agent && seat.name.includes(`(${seat.agent})`) ? seat.name : `${seat.name} (bot)`;
+  return seat.connected ? `${seat.name} ●` : seat.name;
+}
+
+function openedWords(seconds) {
+  if (!seconds) return "";
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function progressWords(table) {
+  if (!table.finished) return `playing · ${plural(table.step, "event")} so far`;
+  const winners = table.winners || [];
+  if (!winners.length) return "finished · no winner";
+  return `finished · ${listWords(winners)} ${winners.length > 1 ? "shared the win" : "won"}`;
+}
+
 async function loadTables() {
   const response = await fetch("/api/tables");
   const tables = await response.json();
@@ -218,10 +256,11 @@ async function loadTables() {
     ...tables.map((table) =>
       h(
         "tr",
-        {},
+        { "data-table": table.id },
+        h("td", { class: "small" }, openedWords(table.opened_at)),
         h("td", {}, table.title),
-        h("td", { class: "small" }, table.seats.map((s) => `${s.name}${s.bot ? " (bot)" : s.connected ? " ●" : ""}`).join(", ")),
-        h("td", { class: "small" }, table.finished ? "finished" : `${plural(table.step, "event")} so far`),
+        h("td", { class: "small" }, table.seats.map(seatWords).join(", ")),
+        h("td", { class: "small" }, progressWords(table)),
         h(
           "td",
           {},
@@ -231,7 +270,7 @@ async function loadTables() {
       ),
     ),
   );
-  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
+  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No tables yet.")));
 }
 
 async function start() {
@@ -239,18 +278,23 @@ async function start() {
   games = await response.json();
   elements.games.replaceChildren(
     ...games.map((game) =>
+      // A button: the keyboard and screen readers reach every game, not only the preselected one.
       h(
-        "div",
-        { class: "game-card", "data-game": game.id, onclick: () => selectGame(game) },
-        h("strong", {}, game.title),
-        h("div", { class: "small muted" }, `${game.min_players}–${game.max_players} players`),
-        h("div", { class: "small" }, game.summary),
+        "button",
+        { type: "button", class: "game-card", "data-game": game.id, "aria-pressed": "false", onclick: () => selectGame(game) },
+        h("strong", { class: "game-title" }, game.title),
+        h("span", { class: "small muted" }, `${game.min_players}–${game.max_players} players`),
+        h("span", { class: "small" }, game.summary),
       ),
     ),
   );
   const wanted = new URLSearchParams(window.location.search).get("game");
   selectGame(games.find((g) => g.id === wanted) || games.find((g) => g.id === "wriggle-roulette") || games[0]);
   elements.players.addEventListener("change", renderSeats);
+  elements.rulebookSetup.addEventListener("click", () => {
+    renderOptions(selected);
+    refreshBots();
+  });
   elements.form.addEventListener("submit", createTable);
   loadTables();
   showHosted();

@@ -1,0 +1,39 @@
+"""The lobby's table list (issue 37, point 4): when each table was opened, who played, who won;
+an abandoned table (unfinished, nobody connected, nothing played for hours) left out; the
+options in players' words (a label and the first sentence of the option's documentation)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from gamebag.web.tablelist import ABANDONED_AFTER_S, lobby_tables
+from gamebag.web.variants import option_label, option_summary
+
+from .helpers import open_table, play_whole_game, web_client
+
+
+def test_the_list_says_when_who_and_who_won_and_leaves_abandoned_tables_out(tmp_path: Path) -> None:
+    with web_client(tmp_path) as client:
+        finished = open_table(client, "pig", 2, bots={1: "random"}, seed=5, options={"goal": 12})
+        play_whole_game(client, finished, seed=5)
+        waiting = open_table(client, "pig", 2, bots={1: "heuristic"}, seed=6)
+        before = time.time()
+        listed = {table["id"]: table for table in client.get("/api/tables").json()}
+        assert set(listed) == {finished["id"], waiting["id"]}
+        done = listed[finished["id"]]
+        assert done["finished"] and done["winners"] and set(done["winners"]) <= {"P0", "P1"}
+        assert before - 120 < done["opened_at"] <= time.time()
+        assert listed[waiting["id"]]["winners"] is None
+        # Hours later nobody came back to the unfinished table: it is no longer offered.
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        later = lobby_tables(manager, now=time.time() + ABANDONED_AFTER_S + 60)
+        assert [table["id"] for table in later] == [finished["id"]]
+
+
+def test_options_read_in_players_words() -> None:
+    assert option_label("max_grab") == "Most tokens one grab may take"
+    assert option_label("plough_cost_6") == "Ploughing over the 6-card costs"
+    assert option_label("some_new_rule") == "Some new rule"
+    doc = "Rounds in a game (each player has one turn per round), before any tie-break rounds. More here."
+    assert option_summary(doc) == "Rounds in a game (each player has one turn per round), before any tie-break rounds."
