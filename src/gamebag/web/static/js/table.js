@@ -494,7 +494,7 @@ function renderSummary(message, context) {
     ? h("div", { class: "table-scroll rounds", tabindex: 0, role: "region", "aria-label": "Scores by round" },
       h("table", { class: "list", id: "scores-by-round" },
         h("caption", {}, "Scores at the end of each round"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((n) => h("th", { scope: "col" }, n)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((n) => h("th", { scope: "col", title: n }, headerWords(n))))),
         h("tbody", {}, rounds.map((row) => h("tr", {}, h("th", { scope: "row" }, row.round ?? "end"), row.scores.map((s) => h("td", {}, s)))))))
     : null;
   const revealed = result.final_views ? extra("revealEnd", context, result.final_views) : null;
@@ -527,6 +527,13 @@ function renderSummary(message, context) {
     h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
     h("div", { class: "analysis", id: "analysis", hidden: true }),
   );
+}
+
+/** A column header's words, each kept whole: one too wide for its column ends in "…" (the
+ * header's title and the text itself keep the whole name) instead of breaking mid-word. */
+function headerWords(name) {
+  const words = String(name).split(/\s+/).filter(Boolean);
+  return words.flatMap((word, i) => [i ? " " : null, h("span", { class: "word" }, word)]);
 }
 
 // The analysis view of the end screen (static/js/analysis.js), loaded when asked for.
