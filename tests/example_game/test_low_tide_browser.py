@@ -69,6 +69,7 @@ def test_a_table_is_opened_from_the_lobby_and_played_to_the_end(browser: Any, se
     preselected = lobby.locator("#seat-kind-2").input_value()
     assert preselected, "the lobby preselects no bot for the third seat"
     lobby.select_option("#seat-kind-1", preselected)
+    lobby.check("#my-seat-none")  # the host plays no seat here: every person's link is shown
     lobby.click("#create")
     created = "() => document.querySelector('[data-invite]') || document.getElementById('lobby-error').textContent"
     wait_for(lobby, created)

@@ -93,6 +93,7 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     lobby.fill("#seat-name-1", "Bob")
     lobby.select_option("#seat-kind-1", "")
     lobby.select_option("#seat-kind-2", "heuristic")
+    lobby.check("#my-seat-none")  # the host plays no seat here: every person's link is shown
     lobby.click("#create")
     lobby.wait_for_selector("[data-invite]")
     invites = [lobby.locator(f'[data-invite="{seat}"]').input_value() for seat in (0, 1)]

@@ -259,3 +259,36 @@ def test_the_scores_by_round_never_break_a_word_in_their_headers(browser: Any, s
     assert page.evaluate(fits) <= 0
     context.close()
     assert not errors, errors
+
+
+def test_the_host_lands_in_her_own_seat_and_shares_the_others_links(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/?game=pig")
+    page.locator('.game-card[data-game="pig"]').tap()
+    page.fill("#seat-name-0", "Ann")
+    page.fill("#seat-name-1", "Bob")
+    page.select_option("#seat-kind-1", "")
+    assert page.locator("#my-seat-0").is_checked()  # the host plays the first seat unless she says otherwise
+    page.click("#create")
+    # Bob's link to send (Share where the phone has it, Copy here); Ann's own seat is hers already.
+    page.wait_for_selector('.invite-card [data-invite="1"]')
+    assert not page.locator('[data-invite="0"]').count()
+    card = page.locator('.invite-card[data-seat="1"]')
+    assert card.get_by_role("button", name="Copy Bob's link").count() == 1
+    page.locator("#take-my-seat").tap()
+    page.wait_for_url(lambda url: "/play/" in url)
+    page.wait_for_load_state()
+    wait_for(page, "() => !!document.body.dataset.turn")
+    assert page.inner_text("#who") == "you are Ann"
+    # With nobody else to invite, the lobby takes her straight to her seat.
+    page.goto(f"{server.base}/?game=pig")
+    page.locator('.game-card[data-game="pig"]').tap()
+    page.fill("#seat-name-0", "Ann")
+    page.select_option("#seat-kind-1", "random")
+    page.click("#create")
+    page.wait_for_url(lambda url: "/play/" in url)
+    page.wait_for_load_state()
+    wait_for(page, "() => !!document.body.dataset.turn")
+    assert page.inner_text("#who") == "you are Ann"
+    context.close()
+    assert not errors, errors

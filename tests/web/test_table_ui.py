@@ -285,6 +285,7 @@ def test_the_host_invites_by_qr_code_and_hands_a_no_show_to_a_bot(browser: Any, 
     lobby.fill("#seat-name-1", "Bob")
     lobby.select_option("#seat-kind-1", "")
     lobby.select_option("#seat-kind-2", "heuristic")
+    lobby.check("#my-seat-none")  # the host plays no seat here: every person's link is shown
     lobby.click("#create")
     lobby.wait_for_selector('.invite-card [data-invite="1"]', timeout=WAIT_S * 1000)
     assert lobby.locator("#invite-list svg.qr").count() == 2  # one QR code per person's seat

@@ -125,6 +125,18 @@ export function storedSeat(tableId) {
   }
 }
 
+/** Claim a seat's invite (``code``) for this device, as opening its link would, and keep the
+ * seat's own token here (the lobby does it for the seat its host plays). */
+export async function claimInvite(tableId, code) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite: code }),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  window.localStorage.setItem(seatKey(tableId), answer.token);
+  return answer.token;
+}
+
 export function forgetSeat(tableId) {
   window.localStorage.removeItem(seatKey(tableId));
 }

@@ -30,6 +30,22 @@ export function copyButton(text, label) {
   return button;
 }
 
+/** Share a link through the phone's own share sheet (the Web Share API) where it has one;
+ * null elsewhere (the Copy button next to it does the job there). */
+export function shareButton(url, who) {
+  if (typeof navigator.share !== "function") return null;
+  return h("button", {
+    type: "button", class: "primary", "aria-label": `Share ${who}'s link`,
+    onclick: async () => {
+      try {
+        await navigator.share({ title: "gamebag", text: `${who}: your seat at the table`, url });
+      } catch (error) {
+        // the person closed the share sheet: nothing to do
+      }
+    },
+  }, "Share");
+}
+
 // ``preferred``: the bot preselected for a hand-over, the table's timeout agent (the game's
 // heuristic where it has one, else random: never an agent the game lacks).
 export function seatCard(seat, agents, tableId, call, reload, showError, preferred = "random") {
@@ -85,6 +101,7 @@ export function seatCard(seat, agents, tableId, call, reload, showError, preferr
       h("label", { for: linkId }, h("strong", {}, seat.name), h("span", { class: "small" }, ` · ${status}`)),
       h("input", { id: linkId, type: "text", readonly: true, value: seat.invite, "data-invite": seat.seat }),
       h("div", { class: "actions" },
+        shareButton(seat.invite, seat.name),
         copyButton(seat.invite, `Copy ${seat.name}'s link`),
         h("a", { href: seat.invite, class: "button", target: "_blank", rel: "noopener" }, "Open"),
         reissue),

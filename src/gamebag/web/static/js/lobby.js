@@ -1,5 +1,5 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { h, listWords, plural } from "./common.js";
+import { claimInvite, h, listWords, plural } from "./common.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -146,8 +146,29 @@ function drawSeats(count, agents, chosen) {
     const name = h("input", {
       id: `seat-name-${seat}`, type: "text", maxlength: 40, placeholder: `Player ${seat + 1}`, "aria-label": `Name for seat ${seat + 1}`,
     });
-    elements.seatRows.appendChild(h("div", { class: "seat-row" }, h("span", {}, `Seat ${seat + 1}`), name, kind));
+    // The seat the host plays herself: the lobby claims it for this device and takes her there.
+    const mine = h("input", { type: "radio", name: "my-seat", id: `my-seat-${seat}`, value: seat, checked: seat === 0 });
+    const syncMine = () => {
+      mine.disabled = kind.value !== "";
+      if (mine.disabled && mine.checked) byIdIn(elements.form, "my-seat-none").checked = true;
+    };
+    kind.addEventListener("change", syncMine);
+    elements.seatRows.appendChild(h("div", { class: "seat-row" }, h("span", {}, `Seat ${seat + 1}`), name, kind,
+      h("label", { class: "small my-seat", for: `my-seat-${seat}` }, mine, " I play this seat")));
+    syncMine();
   }
+  elements.seatRows.appendChild(h("label", { class: "small", for: "my-seat-none" },
+    h("input", { type: "radio", name: "my-seat", id: "my-seat-none", value: "" }), " I only host (I play no seat)"));
+}
+
+function byIdIn(root, id) {
+  return root.querySelector(`#${id}`);
+}
+
+/** The seat the host chose to play (a person's seat), or null. */
+function mySeat() {
+  const chosen = elements.form.querySelector("input[name='my-seat']:checked");
+  return chosen && chosen.value !== "" ? Number(chosen.value) : null;
 }
 
 function optionValues() {
@@ -185,14 +206,28 @@ async function createTable(event) {
     elements.error.textContent = answer.error || "the table could not be opened";
     return;
   }
-  showInvites(answer);
+  const mine = mySeat();
+  const own = mine === null ? null : answer.seats.find((seat) => seat.seat === mine && !seat.bot);
+  if (own) {
+    try {
+      await claimInvite(answer.id, own.invite.split("#invite=")[1]);
+    } catch (error) {
+      elements.error.textContent = `Your own seat could not be taken: ${error.message}; open its invite link below.`;
+    }
+  }
+  const othersInvited = answer.seats.some((seat) => !seat.bot && seat !== own);
+  rememberHosted({ id: answer.id, game: selected.title, host: answer.host, at: Date.now() });
+  if (own && !othersInvited && !elements.error.textContent) {
+    window.location.assign(`/play/${encodeURIComponent(answer.id)}`); // nobody to invite: straight to her seat
+    return;
+  }
+  showInvites(answer, own && !elements.error.textContent ? own : null);
   loadTables();
 }
 
-async function showInvites(answer) {
+async function showInvites(answer, own) {
   elements.invites.hidden = false;
   const hostUrl = `${window.location.origin}${answer.host}`;
-  rememberHosted({ id: answer.id, game: selected.title, host: answer.host, at: Date.now() });
   const call = hostCall(answer.id, answer.host_token);
   const showError = (text) => {
     elements.error.textContent = text;
@@ -200,8 +235,18 @@ async function showInvites(answer) {
   const draw = async () => {
     const data = await call(`/api/tables/${encodeURIComponent(answer.id)}/host`);
     elements.inviteNote.textContent = addressNote(data.invite_base);
+    const ownCard = own
+      ? h("div", { class: "invite-card own-seat", "data-seat": own.seat },
+        h("div", { class: "muted small" }, "your seat"),
+        h("div", {},
+          h("strong", {}, own.name), h("span", { class: "small" }, " · kept on this device"),
+          h("div", { class: "actions" },
+            h("a", { class: "button primary", href: `/play/${encodeURIComponent(answer.id)}`, id: "take-my-seat" }, "Take my seat"))))
+      : null;
+    const others = data.seats.filter((seat) => !own || seat.seat !== own.seat);
     elements.inviteList.replaceChildren(
-      ...data.seats.map((seat) => seatCard(seat, data.agents, answer.id, call, draw, showError, data.timeout_agent)),
+      ...[ownCard].filter(Boolean),
+      ...others.map((seat) => seatCard(seat, data.agents, answer.id, call, draw, showError, data.timeout_agent)),
       h("div", { class: "invite-card" },
         h("div", { class: "muted small" }, "host page"),
         h("div", {},
