@@ -10,7 +10,7 @@ from pathlib import Path
 from gamebag.web.tablelist import ABANDONED_AFTER_S, lobby_tables
 from gamebag.web.variants import option_label, option_summary
 
-from .helpers import open_table, play_whole_game, web_client
+from .helpers import hello, open_table, play_whole_game, receive_until, web_client
 
 
 def test_the_list_says_when_who_and_who_won_and_leaves_abandoned_tables_out(tmp_path: Path) -> None:
@@ -37,3 +37,24 @@ def test_options_read_in_players_words() -> None:
     assert option_label("some_new_rule") == "Some new rule"
     doc = "Rounds in a game (each player has one turn per round), before any tie-break rounds. More here."
     assert option_summary(doc) == "Rounds in a game (each player has one turn per round), before any tie-break rounds."
+
+
+def test_a_rematch_is_announced_to_the_table_with_who_started_it(tmp_path: Path) -> None:
+    with web_client(tmp_path) as client:
+        table = open_table(client, "pig", 2, seed=5, options={"goal": 12})
+        play_whole_game(client, table, seed=5)
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            hello(ws, table["seats"][1]["token"])
+            started = client.post(
+                f"/api/tables/{table['id']}/rematch", headers={"x-seat-token": table["seats"][0]["token"]}
+            )
+            assert started.status_code == 200
+            seen = receive_until(ws, lambda message: message["type"] == "rematch")
+            assert seen[-1] == {"type": "rematch", "by": "P0"}
+            # The state before it already held the way to the rematch (its Join button).
+            assert any(message.get("next") for message in seen if message["type"] == "state")
+            # Asking again opens nothing new and announces nothing more.
+            again = client.post(
+                f"/api/tables/{table['id']}/rematch", headers={"x-seat-token": table["seats"][1]["token"]}
+            )
+            assert again.json()["id"] == started.json()["id"]

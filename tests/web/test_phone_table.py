@@ -156,7 +156,7 @@ def test_a_spectator_sees_that_they_watch_in_a_one_row_top_bar(browser: Any, ser
     context, page, errors = _phone_page(browser)
     page.goto(f"{server.base}/play/{answer['id']}")
     wait_for(page, "() => !!document.body.dataset.turn")
-    assert page.locator("#who").is_visible() and page.inner_text("#who").lower() == "watching"
+    assert page.locator("#who").is_visible() and page.inner_text("#who") == "watching"
     bar = page.evaluate(TOP_BAR)
     assert bar["spread"] <= 4 and bar["height"] <= 60 and bar["wide"] <= 0, bar
     context.close()

@@ -412,7 +412,7 @@ def create_app(
             # Opening the rematch opens a table: it counts as one (else a bots-only game and its
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
-        following = await manager.rematch(table)
+        following = await manager.rematch(table, "the host" if seat is None else table.seats[seat].name)
         answer = {"id": following.id, "path": rematch_path(following, seat)}
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token

@@ -168,10 +168,15 @@ class TableManager(Owning, Forcing, Automating, Acting):
         for spec in specs:
             await self._build(config, options, spec)
 
-    async def rematch(self, table: LiveTable) -> LiveTable:
-        """The rematch of a finished table (same game, options and seats), opened once."""
+    async def rematch(self, table: LiveTable, started_by: str | None = None) -> LiveTable:
+        """The rematch of a finished table (same game, options and seats), opened once.
+
+        ``started_by``: who asked (a seat's name, or "the host"); whoever opens it is announced
+        to everyone at the table then (a ``rematch`` message), so a friend's rematch is not missed.
+        """
         if not table.is_over:
             raise LobbyError("a rematch can be started once the game is over")
+        opened_now = False
         if table.config.next_id is None:
             config = rematch_config(table.config)
             await self._build_agents(config)
@@ -179,10 +184,15 @@ class TableManager(Owning, Forcing, Automating, Acting):
                 self.store.create_table(config)
                 self.store.set_rematch(table.id, config.id)
                 table.reconfigure(dataclasses.replace(table.config, next_id=config.id))
+                opened_now = True
         rematch = self.rematch_of(table)
         if rematch is None:
             raise LobbyError("the rematch of this table is closed; open a new table from the lobby")
         self.publish(table)  # everyone still at the old table learns where the rematch is
+        if opened_now and started_by:
+            announcement = dumps({"type": "rematch", "by": started_by})
+            for connection in self.hub.members(table.id):
+                connection.send(announcement)
         return rematch
 
     async def hand_to_bot(self, table: LiveTable, seat: int, agent: str) -> None:

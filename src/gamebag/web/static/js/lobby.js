@@ -302,8 +302,7 @@ async function loadTables() {
       h(
         "tr",
         { "data-table": table.id },
-        h("td", { class: "small" }, openedWords(table.opened_at)),
-        h("td", {}, table.title),
+        h("td", {}, table.title, h("span", { class: "small muted opened" }, openedWords(table.opened_at))),
         h("td", { class: "small" }, table.seats.map(seatWords).join(", ")),
         h("td", { class: "small" }, progressWords(table)),
         h(
@@ -315,7 +314,7 @@ async function loadTables() {
       ),
     ),
   );
-  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No tables yet.")));
+  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
 }
 
 async function start() {

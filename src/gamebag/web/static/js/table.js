@@ -2,6 +2,7 @@
 // a hint for each decision, the log (a drawer on phones), the rules sheet and the end summary.
 import { TableClient } from "./client.js";
 import { renderCoach } from "./coach.js";
+import { headerWords, sheetNeeds, showGone } from "./phone.js";
 import { hostedTables, rememberHosted } from "./invites.js";
 import {
   forgetSeat, h, jsonText, listWords, loadRenderer, logItem, markdownNodes, plural, reportFailure,
@@ -38,6 +39,7 @@ let wasMyTurn = false;
 let rulesLoaded = false;
 let soundOn = window.localStorage.getItem("gamebag-sound") === "on";
 let toldDone = new Set(); // steps whose "done for you" line is in the log already
+let rematchNews = null; // who started the rematch, as announced
 let lastError = null; // the server's last error message (it says why a table is gone)
 
 const client = new TableClient(tableId, token, {
@@ -47,7 +49,10 @@ const client = new TableClient(tableId, token, {
     elements.status.title = online ? "connected" : "reconnecting…";
   },
   gone(why) {
-    queue = queue.then(() => showGone(why));
+    queue = queue.then(() => {
+      showGone(why, lastError);
+      document.body.classList.remove("playing");
+    });
   },
   message(message) {
     // Handle messages strictly in order, even while a renderer module loads.
@@ -63,6 +68,8 @@ async function handle(message) {
   } else if (message.type === "presence" && current) {
     for (const seat of current.table.seats) seat.connected = message.connected.includes(seat.seat);
     renderSeats();
+  } else if (message.type === "rematch") {
+    announceRematch(message.by);
   } else if (message.type === "error") {
     if (message.code === "moved") forgetSeat(tableId); // the host re-issued this seat's invite
     lastError = message.message;
@@ -289,23 +296,7 @@ function fitPanel() {
   const flowing = body.classList.contains("panel-in-flow");
   // A little slack the other way, so a panel near the limit does not flip at every move.
   const limit = window.innerHeight * (flowing ? 0.42 : 0.46);
-  body.classList.toggle("panel-in-flow", sheetNeeds(elements.controlsPanel) > limit);
-}
-
-// The smallest height of "What just happened" in the bottom sheet (its heading and two lines).
-const HAPPENED_LEAST_PX = 74;
-
-/** The height the panel needs as a bottom sheet: its parts, "What just happened" at its least. */
-function sheetNeeds(panel) {
-  const style = window.getComputedStyle(panel);
-  let total = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-  for (const child of panel.children) {
-    const own = window.getComputedStyle(child);
-    if (own.display === "none") continue;
-    const height = child === elements.happened ? Math.min(child.scrollHeight, HAPPENED_LEAST_PX) : child.scrollHeight;
-    total += height + parseFloat(own.marginTop) + parseFloat(own.marginBottom);
-  }
-  return total;
+  body.classList.toggle("panel-in-flow", sheetNeeds(elements.controlsPanel, elements.happened) > limit);
 }
 
 /** The seat's standing pass (Eigen Kweek: pass the character windows this round unless you act). */
@@ -523,17 +514,23 @@ function renderSummary(message, context) {
         h("a", { href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: "", class: "button" }, "Download the record"),
         h("a", { href: replayHref, class: "button" }, "Replay step by step"),
         h("button", { type: "button", id: "analysis-open", onclick: (event) => openAnalysis(event, table.id, names) }, "Analysis")),
-      h("p", { class: "notice", id: "rematch-notice", role: "alert" })),
+      h("p", { class: "notice", id: "rematch-notice", role: "alert" }),
+      rematchNews ? h("p", { id: "rematch-news", class: "rematch-news", role: "status" }, rematchNews) : null),
     h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
     h("div", { class: "analysis", id: "analysis", hidden: true }),
   );
 }
 
-/** A column header's words, each kept whole: one too wide for its column ends in "…" (the
- * header's title and the text itself keep the whole name) instead of breaking mid-word. */
-function headerWords(name) {
-  const words = String(name).split(/\s+/).filter(Boolean);
-  return words.flatMap((word, i) => [i ? " " : null, h("span", { class: "word" }, word)]);
+/** Who opened the rematch, told to everyone at the table as it opens (next to its Join button). */
+function announceRematch(by) {
+  const you = current && current.seat !== null && seatName(current.table, current.seat) === by;
+  const text = you ? "You started a rematch with the same seats." : `${by[0].toUpperCase()}${by.slice(1)} started a rematch with the same seats: join it with the button above.`;
+  rematchNews = text; // kept when the end screen is drawn again
+  const box = byId("rematch-news") || h("p", { id: "rematch-news", class: "rematch-news", role: "status" });
+  box.textContent = text;
+  const banner = byId("result-banner");
+  if (banner && !box.isConnected) banner.appendChild(box);
+  if (!banner) showNotice(text);
 }
 
 // The analysis view of the end screen (static/js/analysis.js), loaded when asked for.
@@ -661,35 +658,6 @@ if (inviteProblem) {
   const problem = byId("invite-problem");
   problem.textContent = `${inviteProblem}. You are watching this table.`;
   problem.hidden = false;
-}
-
-/**
- * A link that leads to no table (mistyped, or the table removed) or to a closed one (closed by
- * its host, or expired): say so in words, in place of the table, and lead back to the lobby.
- */
-function showGone(why) {
-  const closed = why === "closed";
-  const heading = closed ? "This table is closed" : "There is no such table";
-  const explanation = closed
-    ? "Its host closed it, or it expired after a long time without play. A finished game's replay stays where it was."
-    : "The link may be cut short or mistyped, or the table was removed from this server. Ask whoever sent it for a new link.";
-  document.title = `${heading} · gamebag`;
-  elements.title.textContent = heading;
-  elements.status.className = "status-dot";
-  elements.status.setAttribute("aria-label", "not connected");
-  elements.status.title = "not connected";
-  elements.notice.textContent = "";
-  document.body.classList.remove("playing");
-  document.body.dataset.turn = "gone";
-  for (const hide of document.querySelectorAll(".table-layout, #summary, .skip-link")) hide.hidden = true;
-  byId("rules-open").hidden = true;
-  byId("log-open").hidden = true;
-  const page = document.querySelector("main.page");
-  page.appendChild(h("section", { class: "panel gone", id: "gone", role: "alert" },
-    h("h2", {}, heading),
-    h("p", {}, explanation),
-    lastError ? h("p", { class: "small muted" }, `The server said: ${lastError}.`) : null,
-    h("p", {}, h("a", { class: "button primary", href: "/", id: "back-to-lobby" }, "Back to the lobby"))));
 }
 
 window.setInterval(tick, 250);
