@@ -411,7 +411,7 @@ function showSound() {
   // On a phone the top bar keeps one row: the sound button is its symbol there (aria-pressed tells).
   elements.sound.replaceChildren(
     h("span", { class: "wide-label" }, soundOn ? "Sound: on" : "Sound: off"),
-    h("span", { class: "short-label", "aria-hidden": "true" }, soundOn ? "🔊" : "🔇"),
+    h("span", { class: "short-label", "aria-hidden": "true" }, soundOn ? "♪ on" : "♪ off"),
   );
   elements.sound.setAttribute("aria-pressed", soundOn ? "true" : "false");
 }
