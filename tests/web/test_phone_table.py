@@ -192,9 +192,14 @@ def _axe_wcag21(page: Any) -> list[str]:
 
 
 def test_the_lobby_s_game_cards_are_buttons_a_keyboard_reaches(browser: Any, server: ServerProcess) -> None:
+    table = _open(server, {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"bot": "heuristic"}]})
     context, page, errors = _phone_page(browser)
     page.goto(f"{server.base}/")
     page.wait_for_selector("#games .game-card")
+    # The table list names a bot once ("Bot 2 (heuristic)", not "... (heuristic) (bot)") and dates the table.
+    row = page.locator(f'#tables tr[data-table="{table["id"]}"]')
+    assert "Bot 2 (heuristic)" in row.inner_text() and "(bot)" not in row.inner_text()
+    assert row.locator(".opened").inner_text().strip()
     wait_for(page, "() => !!document.querySelector('.game-card[aria-pressed=\"true\"]')")
     # Tab from the top of the page to Catch A Dragon's card (not the one preselected), Enter picks it.
     page.locator("body").focus()
