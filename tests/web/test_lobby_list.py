@@ -4,8 +4,10 @@ options in players' words (a label and the first sentence of the option's docume
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
+from typing import Any
 
 from gamebag.web.tablelist import ABANDONED_AFTER_S, lobby_tables
 from gamebag.web.variants import option_label, option_summary
@@ -49,10 +51,17 @@ def test_a_rematch_is_announced_to_the_table_with_who_started_it(tmp_path: Path)
                 f"/api/tables/{table['id']}/rematch", headers={"x-seat-token": table["seats"][0]["token"]}
             )
             assert started.status_code == 200
-            seen = receive_until(ws, lambda message: message["type"] == "rematch")
-            assert seen[-1] == {"type": "rematch", "by": "P0"}
-            # The state before it already held the way to the rematch (its Join button).
-            assert any(message.get("next") for message in seen if message["type"] == "state")
+            # A sync asked after the rematch opened is answered after everything the opening sent.
+            ws.send_text(json.dumps({"type": "sync"}))
+            with_next = [0]
+
+            def second_state_with_next(message: dict[str, Any]) -> bool:
+                with_next[0] += message["type"] == "state" and bool(message.get("next"))
+                return with_next[0] == 2
+
+            seen = receive_until(ws, second_state_with_next)
+            announced = [message for message in seen if message["type"] == "rematch"]
+            assert announced == [{"type": "rematch", "by": "P0"}], [message["type"] for message in seen]
             # Asking again opens nothing new and announces nothing more.
             again = client.post(
                 f"/api/tables/{table['id']}/rematch", headers={"x-seat-token": table["seats"][1]["token"]}
