@@ -159,7 +159,9 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     seats = [{"name": "You"}] + [{"bot": "random"} for _ in range(players - 1)]
     options = SHORT_OPTIONS.get(game_id, {})
     request = {"game": game_id, "players": players, "seats": seats, "seed": 3, "options": options}
-    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S).json()
+    answer = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S)
+    assert answer.status_code == 201, answer.text
+    table = answer.json()
     errors: list[str] = []
     context = new_context(browser, viewport=DESKTOP)
     page = context.new_page()
@@ -175,9 +177,12 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     shot(page, f"{game_id}-final.png")
     page.set_viewport_size(PHONE)
     shot(page, f"{game_id}-phone.png")
-    spectator = context.new_page()
+    # Another device watches (this browser keeps its seat's token, so its page shows the seat).
+    watcher = new_context(browser, viewport=PHONE)
+    spectator = watcher.new_page()
     spectator.goto(f"{server.base}/play/{table['id']}")
     wait_for(spectator, "() => document.body.dataset.turn === 'over'", timeout=60.0)
     assert "watching" in spectator.inner_text("#who")
+    watcher.close()
     context.close()
     assert not errors, errors
