@@ -100,13 +100,19 @@ function sacks(count) {
   return h("span", { class: "row", style: { gap: "3px" } }, items, h("span", { class: "small" }, `${count} of 4 sacks`));
 }
 
+/** Coins and their worth: "no coins", "1 coin worth 3", "3 coins: 5 + 2 + 1 = 8". */
+function coinList(coins, value) {
+  if (!coins.length) return "no coins";
+  return coins.length === 1 ? `1 coin worth ${coins[0]}` : `${plural(coins.length, "coin")}: ${coins.join(" + ")} = ${value}`;
+}
+
 /** A board's coins: their values on your own board (you know them), after the game everyone's, else only how many. */
 function coinWords(context, entry) {
   const finalViews = context.result && context.result.final_views;
   const final = finalViews && finalViews[entry.seat] && finalViews[entry.seat].you;
   const you = final || (entry.seat === context.seat ? context.view.you : null);
   if (you && Array.isArray(you.coins)) {
-    return you.coins.length ? `${plural(you.coins.length, "coin")}: ${you.coins.join(" + ")} = ${you.coin_value}` : "no coins";
+    return coinList(you.coins, you.coin_value);
   }
   return entry.coins ? `${plural(entry.coins, "coin")} (values hidden)` : "no coins";
 }
@@ -213,7 +219,7 @@ function privateArea(view, seatNames) {
       "dl",
       { class: "kv" },
       h("dt", {}, "Weed tokens in your hand"), h("dd", {}, String(you.tokens)),
-      h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
+      h("dt", {}, "Your coins"), h("dd", {}, coinList(coins, you.coin_value)),
       h("dt", {}, "Your character"), h("dd", {}, you.card || "none"),
       you.dealt && you.dealt.length ? [h("dt", {}, "Dealt to you"), h("dd", {}, you.dealt.join(", "))] : null,
       you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
@@ -404,7 +410,7 @@ function privateInfo(context) {
     "dl",
     { class: "kv", id: "my-hand" },
     h("dt", {}, "Weed tokens in hand"), h("dd", {}, String(you.tokens)),
-    h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
+    h("dt", {}, "Your coins"), h("dd", {}, coinList(coins, you.coin_value)),
     h("dt", {}, "Your character"), h("dd", {}, you.card ? [characterArt(you.card, 32), " ", characterWords(you.card)] : "none"),
     you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
     you.notes && you.notes.length
@@ -438,7 +444,7 @@ function revealEnd(context, finalViews) {
         { "data-revealed": p },
         h("strong", {}, names[p]), ": ",
         `character ${you.card ? characterWords(you.card) : "none"}; `,
-        `coins ${coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"}; `,
+        `coins ${coinList(coins, you.coin_value)}; `,
         plural(you.tokens ?? 0, "weed token"), " in hand.",
       );
     }),
