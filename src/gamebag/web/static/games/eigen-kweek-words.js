@@ -30,14 +30,13 @@ export function paymentValue(payment) {
   return String(payment || "").split("+").filter(Boolean).reduce((sum, coin) => sum + Number(coin), 0);
 }
 
-/** What sowing or ploughing over the ``cost`` card costs this seat now (FRANK halves it, rounding up). */
-export function priceOf(view, kind, cost, payments) {
+/** What sowing or ploughing over the ``cost`` card costs this seat now (its FRANK halves it, rounding up). */
+export function priceOf(view, kind, cost) {
   const rules = view.rules || {};
   const table = kind === "sow" ? rules.sow_cost : rules.plough_cost;
   const full = table && table[String(cost)] !== undefined ? Number(table[String(cost)]) : Number(cost);
-  const halved = Math.ceil(full / 2);
-  // Only FRANK makes a payment below the full price legal.
-  return payments.some((p) => paymentValue(p) < full) ? halved : full;
+  const frank = (view.plays || []).some((p) => p.card === "FRANK" && !p.blocked && p.seat === view.seat);
+  return frank ? Math.ceil(full / 2) : full;
 }
 
 /** Sow and plough-over actions grouped by card: the price, the cheapest coins, the other ways to pay. */
@@ -51,7 +50,7 @@ export function paymentGroups(view, actions) {
   }
   for (const group of groups.values()) {
     group.options.sort((a, b) => a.value - b.value || a.coins - b.coins);
-    group.price = priceOf(view, group.kind, group.cost, group.options.map((o) => o.payment));
+    group.price = priceOf(view, group.kind, group.cost);
   }
   return [...groups.values()];
 }
@@ -68,7 +67,7 @@ export function actionLabel(action, seatNames, view) {
   if (typeof action !== "string") return JSON.stringify(action);
   const [kind, ...rest] = action.split(":");
   const who = (index) => (seatNames && seatNames[Number(index)]) || `player ${Number(index) + 1}`;
-  const price = (k) => (view ? `${priceOf(view, k, rest[0], [rest[1]])} coins, ` : "");
+  const price = (k) => (view ? `${priceOf(view, k, rest[0])} coins, ` : "");
   switch (kind) {
     case "choose": return `Keep ${rest[0]}`;
     case "pass": return "Pass";
