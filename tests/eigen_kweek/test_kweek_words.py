@@ -13,6 +13,7 @@ from typing import Any
 import gamebag
 from gamebag.core.protocol import NodeKind
 from gamebag.core.rng import Rng
+from gamebag.games.eigen_kweek.components import CARD_TEXT, GROWTH
 from gamebag.games.eigen_kweek.render import action_words, narrate, render_view
 
 ENGINE_WORDS = re.compile(r"ria choice|ria_|rob draw|rob_|phase: [A-Z]|hands in its bid|step: |\w+_\w+")
@@ -74,3 +75,22 @@ def test_bids_are_drawn_as_they_count_with_why() -> None:
     drawn = render_view(view)
     assert "seat 0 bid 3, counts 4 (CHANTAL took 1; STEVEN +2), chooses a corner second" in drawn
     assert "seat 1 bid 5 (played CHANTAL" in drawn
+
+
+def test_the_rules_page_gives_the_apps_numbers_every_card_and_the_hand_in_phase() -> None:
+    page = gamebag.entry("eigen-kweek").rules_text()  # what GET /api/games/eigen-kweek/rules serves
+    how_to_play = page.split("## How to play", 1)[1].split("\n## ", 1)[0]
+    config = gamebag.make("eigen-kweek", 4).config
+    rows = {line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
+            for line in how_to_play.splitlines() if line.startswith("| ") and "-card" not in line}
+    costs = sorted(config.capacity)
+    assert rows["sowing costs (coins)"] == [str(c) for c in costs]
+    assert rows["weed tokens it grows each round"] == [str(GROWTH[c]) for c in costs]
+    assert rows["tokens it holds when full"] == [str(config.capacity[c]) for c in costs]
+    assert rows["ploughing it over costs (coins)"] == [str(config.plough_cost[c]) for c in costs]
+    coins = ", ".join(f"{n} worth {v}" for v, n in zip(config.values, config.coin_counts, strict=True) if n)
+    assert coins.rsplit(", ", 1)[0] in how_to_play and f"{sum(config.coin_counts)} in the coin bag" in how_to_play
+    assert "Coins give no change" in how_to_play and "**Hand In Characters.**" in how_to_play
+    assert f"after {config.max_rounds} rounds" in how_to_play
+    for card, text in CARD_TEXT.items():
+        assert f"**{card}**" in how_to_play and text in how_to_play, card
