@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .browsing import new_context, shot, wait_for
+from .browsing import SCREENSHOTS, new_context, shot, wait_for
 from .serverproc import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -72,5 +72,20 @@ def test_grouped_payment_buttons_with_prices_and_card_art_on_a_phone(browser: An
     shot(page, "eigen-kweek-360x740-sow.png")
     pay.first.click()
     wait_for(page, "() => document.body.dataset.turn !== 'mine' || !document.querySelector('#controls button.pay')")
+    # The fourteen characters and the four states of a plant card, side by side: each picture its own.
+    drawn = page.evaluate("""async () => {
+      const art = await import("/static/games/eigen-kweek-art.js");
+      const sheet = document.createElement("div");
+      sheet.id = "art-sheet";
+      sheet.style.cssText = "display:flex;flex-wrap:wrap;gap:6px;padding:8px;background:#fff";
+      for (const card of Object.keys(art.CARD_PHASES)) sheet.appendChild(art.characterArt(card, 64));
+      for (const [status, tokens] of [["empty", 0], ["growing", 2], ["growing", 6], ["sack", 0]]) {
+        sheet.appendChild(art.plantArt(6, status, tokens, 6));
+      }
+      document.body.replaceChildren(sheet);
+      return [...sheet.querySelectorAll("svg")].map((svg) => svg.innerHTML);
+    }""")
+    assert len(drawn) == 18 and len(set(drawn)) == 18
+    page.locator("#art-sheet").screenshot(path=str(SCREENSHOTS / "eigen-kweek-art.png"))
     context.close()
     assert not errors, errors
