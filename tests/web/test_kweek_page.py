@@ -34,7 +34,7 @@ ENGINE_WORDS = re.compile(r"ria choice|ria_|rob draw|rob_|phase: [A-Z]|hands in 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
-def _page(tmp_path: Path, views: list[Any], seat: int, legal: list[str], **extra: Any) -> dict[str, Any]:
+def _page(tmp_path: Path, views: list[Any], seat: int | None, legal: list[str], **extra: Any) -> dict[str, Any]:
     assert NODE is not None
     source = tmp_path / "input.json"
     source.write_text(json.dumps({"views": views, "seat": seat, "legal": legal, "table": TABLE, **extra}))
@@ -152,3 +152,14 @@ def test_every_character_has_its_picture_and_the_guide_has_the_numbers(tmp_path:
             assert f"{count} worth {value}" in guide
     assert "no change" in guide and "Hand in characters" in guide
     assert all(f"{card} (" in guide for card in CARDS)
+
+
+def test_your_own_character_is_drawn_face_up_on_your_board_and_nobody_elses(tmp_path: Path) -> None:
+    game, views, state = _play(3, 6, lambda g, s: s.step == "window")
+    view = views[-1]
+    mine = view["you"]["card"]
+    assert mine
+    page = _page(tmp_path, [view], 0, [])
+    assert page["cards"] == [mine]  # her own card, and no other seat's
+    spectator = _page(tmp_path, [game.public_view(state)], None, [])
+    assert spectator["cards"] == []

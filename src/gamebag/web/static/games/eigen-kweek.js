@@ -129,7 +129,9 @@ function playerBoard(context, entry) {
   if (view.over && view.winners.includes(p)) badges.push(h("span", { class: "badge chosen" }, "winner"));
   const hidden = [];
   const finalViews = context.result && context.result.final_views;
-  const revealedCard = finalViews && finalViews[p] && finalViews[p].you ? finalViews[p].you.card : null;
+  // Everyone's card once the game is over; before that only your own (your view knows it), face up to you.
+  const own = p === seat && view.you ? view.you.card : null;
+  const revealedCard = finalViews && finalViews[p] && finalViews[p].you ? finalViews[p].you.card : own;
   if (revealedCard) hidden.push(h("span", { class: "badge revealed-card", title: characterWords(revealedCard) }, characterArt(revealedCard, 20), " ", revealedCard));
   else if (entry.has_card) hidden.push(h("span", { class: "hidden-card", title: "a face-down character card" }, "?"));
   if (entry.hand_sealed) hidden.push(h("span", { class: "badge", title: "a closed hand held forward" }, "closed hand"));
