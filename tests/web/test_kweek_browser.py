@@ -72,6 +72,12 @@ def test_grouped_payment_buttons_with_prices_and_card_art_on_a_phone(browser: An
     shot(page, "eigen-kweek-360x740-sow.png")
     pay.first.click()
     wait_for(page, "() => document.body.dataset.turn !== 'mine' || !document.querySelector('#controls button.pay')")
+    # "How to play": this table's numbers, the hand-in phase and the characters.
+    page.locator("#rules-open").click()
+    guide = page.locator("#rules-quick").inner_text()
+    assert "no change" in guide and "Hand in characters" in guide and "DEN OLLANDER (Any phase)" in guide, guide
+    assert "2-card 1 coin, 4-card 2 coins, 6-card 3 coins, 8-card 4 coins" in guide  # the plough-over costs of this table
+    page.locator("#rules-close").click()
     # The fourteen characters and the four states of a plant card, side by side: each picture its own.
     drawn = page.evaluate("""async () => {
       const art = await import("/static/games/eigen-kweek-art.js");

@@ -146,7 +146,8 @@ def test_every_character_has_its_picture_and_the_guide_has_the_numbers(tmp_path:
     guide = "\n".join(page["guide"])
     rules = view["rules"]
     for cost, capacity in rules["capacity"].items():
-        assert f"{cost}-card {capacity}" in guide and f"{cost}-card {rules['plough_cost'][cost]} coins" in guide
+        plough = rules["plough_cost"][cost]
+        assert f"{cost}-card {capacity}" in guide and f"{cost}-card {plough} coin{'s' if plough != 1 else ''}" in guide
     for value, count in rules["coins"].items():
         if count:
             assert f"{count} worth {value}" in guide

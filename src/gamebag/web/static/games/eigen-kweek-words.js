@@ -147,12 +147,15 @@ export function howToPlay(context) {
   const rules = (context && context.view && context.view.rules) || {};
   const costs = Object.keys(rules.capacity || { 2: 0, 4: 0, 6: 0, 8: 0 });
   const coins = Object.entries(rules.coins || {}).filter(([, n]) => n > 0).map(([value, n]) => `${n} worth ${value}`);
-  const perCard = (table, word) => costs.map((c) => `${c}-card ${table && table[c] !== undefined ? table[c] : "?"}${word}`).join(", ");
+  const perCard = (table, noun) => costs.map((c) => {
+    const n = table && table[c] !== undefined ? Number(table[c]) : "?";
+    return `${c}-card ${noun && n !== "?" ? plural(n, noun) : n}`;
+  }).join(", ");
   return [
     "Goal: be the first with four potato sacks on your player board.",
     `Coins: ${coins.length ? coins.join(", ") : "35 in the bag"}. Their values are secret; coins paid give no change (pay 5 for a 4 and the 1 is lost).`,
-    `Plant cards cost what they show to sow: ${costs.map((c) => `${c} coins`).join(", ")}. Weed grows on them each round: ${perCard(rules.growth, "")}; a card holds at most ${perCard(rules.capacity, "")}.`,
-    `Plough a card over into a potato sack for ${perCard(rules.plough_cost, " coins")}; you take its weed tokens.`,
+    `Plant cards cost what they show to sow: ${costs.map((c) => `${c} coins`).join(", ")}. Each round weed tokens grow on them (${perCard(rules.growth, null)}) until a card is full (${perCard(rules.capacity, null)} tokens).`,
+    `Plough a card over into a potato sack for ${perCard(rules.plough_cost, "coin")}; you take its weed tokens.`,
     "1. Deal characters: you are dealt two character cards and keep one in secret.",
     "2. Growth: weed tokens from the pot grow on every sown plant card.",
     "3. Trading: bid weed tokens in a closed hand; bids open together. The highest count picks a corner first and pays its bid into the pot; equal counts take nothing and keep their tokens.",
