@@ -38,6 +38,7 @@ BROWSER_MODULES = (
     "tests/web/test_coach_browser.py",
     "tests/example_game/test_low_tide_browser.py",
     "tests/web/test_forced_browser.py",
+    "tests/web/test_kweek_browser.py",
 )
 
 
