@@ -43,6 +43,7 @@ class LoopWatch(logging.Handler):
         self.slow: list[str] = []
         self.named: list[str] = []  # asyncio's slow-callback warnings in the current turn
         self.loops: list[asyncio.AbstractEventLoop] = []
+        self.longest = 0.0  # the most CPU time one turn took so far (seconds), for measurements
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
@@ -51,6 +52,7 @@ class LoopWatch(logging.Handler):
 
     def turn_ran(self, cpu: float, wall: float) -> None:
         named, self.named = self.named, []
+        self.longest = max(self.longest, cpu)
         if cpu >= SLOW_SECONDS:
             self.slow.append(f"{cpu * 1000:.0f} ms of CPU ({wall * 1000:.0f} ms): " + " | ".join(named or ["?"]))
 
