@@ -122,7 +122,7 @@ def store_long_tables(
             store.create_table(config)
             done = index < finished
             won = list(match.game.winners(match.state)) if done else None
-            store.save_events(config.id, 0, events if done else events[: len(events) // 2], done, won)
+            store.save_events(config.id, 0, events if done else events[: len(events) // 2], done)
             ids.append(config.id)
     finally:
         store.close()
