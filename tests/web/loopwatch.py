@@ -10,8 +10,10 @@ thread.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +36,9 @@ class LoopWatch(logging.Handler):
 
     Wall-clock time alone would blame the server for the moments this shared machine gave its
     thread to other processes; the loop thread's CPU time counts only what the loop itself ran.
+    The interpreter's garbage collections that happen to run in a turn are not counted either
+    (``gc.callbacks``): their cost is the size of the whole heap (this test process's, grown by
+    every test before), not the request's; a turn reports them beside its own time.
     asyncio's debug mode names the callbacks that ran long (its "Executing ... took" warnings),
     and each slow turn is reported with the names logged during it.
     """
@@ -44,17 +49,30 @@ class LoopWatch(logging.Handler):
         self.named: list[str] = []  # asyncio's slow-callback warnings in the current turn
         self.loops: list[asyncio.AbstractEventLoop] = []
         self.longest = 0.0  # the most CPU time one turn took so far (seconds), for measurements
+        self.gc_cpu = 0.0  # CPU time of garbage collections in the loop's thread so far
+        self._gc_started = 0.0
+        self.loop_thread: int | None = None
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        del info
+        if threading.get_ident() != self.loop_thread:
+            return
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        else:
+            self.gc_cpu += time.thread_time() - self._gc_started
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if message.startswith("Executing "):
             self.named.append(message[:240])
 
-    def turn_ran(self, cpu: float, wall: float) -> None:
+    def turn_ran(self, cpu: float, wall: float, collecting: float) -> None:
         named, self.named = self.named, []
         self.longest = max(self.longest, cpu)
         if cpu >= SLOW_SECONDS:
-            self.slow.append(f"{cpu * 1000:.0f} ms of CPU ({wall * 1000:.0f} ms): " + " | ".join(named or ["?"]))
+            took = f"{cpu * 1000:.0f} ms of CPU ({wall * 1000:.0f} ms, garbage collection {collecting * 1000:.0f} ms)"
+            self.slow.append(f"{took}: " + " | ".join(named or ["?"]))
 
     def new_loop(self) -> asyncio.AbstractEventLoop:
         loop = _WatchedLoop(self)
@@ -77,9 +95,12 @@ class _WatchedLoop(asyncio.SelectorEventLoop):
         self._watch = watch
 
     def _run_once(self) -> None:
-        cpu, wall = time.thread_time(), time.perf_counter()
+        watch = self._watch
+        watch.loop_thread = threading.get_ident()
+        cpu, wall, collecting = time.thread_time(), time.perf_counter(), watch.gc_cpu
         super()._run_once()  # type: ignore[misc]
-        self._watch.turn_ran(time.thread_time() - cpu, time.perf_counter() - wall)
+        collecting = watch.gc_cpu - collecting
+        watch.turn_ran(time.thread_time() - cpu - collecting, time.perf_counter() - wall, collecting)
 
 
 @contextmanager
@@ -91,12 +112,14 @@ def watched_client(url: str, **options: Any) -> Iterator[tuple[TestClient, LoopW
     watch = LoopWatch()
     asyncio_log = logging.getLogger("asyncio")
     asyncio_log.addHandler(watch)
+    gc.callbacks.append(watch.on_gc)
     try:
         with TestClient(create_app(url, **options), backend_options={"loop_factory": watch.new_loop}) as client:
             assert watch.loops, "the test client did not use the watched loop"
             watch.slow.clear()  # starting the server (schema, worker processes) is not a request
             yield client, watch
     finally:
+        gc.callbacks.remove(watch.on_gc)
         asyncio_log.removeHandler(watch)
 
 
@@ -122,7 +145,7 @@ def store_long_tables(
             store.create_table(config)
             done = index < finished
             won = list(match.game.winners(match.state)) if done else None
-            store.save_events(config.id, 0, events if done else events[: len(events) // 2], done)
+            store.save_events(config.id, 0, events if done else events[: len(events) // 2], done, won)
             ids.append(config.id)
     finally:
         store.close()
