@@ -201,7 +201,8 @@ class WorkerPool:
         worker: _Worker | None = None
         try:
             # Starting a process (fork and exec) takes tens of milliseconds: never on the event loop.
-            worker = self._take(job.key) or await asyncio.to_thread(self._spawn)
+            taken = self._take(job.key)
+            worker = taken if taken is not None else await asyncio.to_thread(self._spawn)
             remaining = max(0.001, deadline - time.monotonic())
             status, value = await asyncio.to_thread(self._call, worker, job, remaining, progress)
         except JobTimeout:
