@@ -239,6 +239,9 @@ class RateLimits:
         self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
         self._report_item = RateLimitItemPerMinute(limits.reports_per_minute)
         self._download_item = RateLimitItemPerMinute(limits.downloads_per_minute)
+        self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
+        self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
+        self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -310,6 +313,19 @@ class RateLimits:
     async def download(self, address: str) -> None:
         """Count a record or replay download; ``RateLimited`` past the rate."""
         await self._hit_async([self._download_item], address, "record and replay downloads")
+
+    async def table_load(self, address: str) -> None:
+        """Count a request for a table that is not in memory (or does not exist): each is a load
+        from the database and a rebuild; ``RateLimited`` past the rate."""
+        await self._hit_async([self._load_item], address, "requests for tables not in memory")
+
+    async def lobby_list(self, address: str) -> None:
+        """Count a lobby listing; ``RateLimited`` past the rate."""
+        await self._hit_async([self._lobby_item], address, "lobby listings")
+
+    async def agent_check(self, address: str) -> None:
+        """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
+        await self._hit_async([self._agents_item], address, "bot questions")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

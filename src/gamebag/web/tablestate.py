@@ -93,6 +93,9 @@ def agent_key(table: LiveTable, spec: str) -> AgentKey:
     return (config.game, config.players, json.dumps(config.options, sort_keys=True), spec)
 
 
+LOADS_AT_ONCE = 2  # tables read and rebuilt in threads at once; more wait their turn
+
+
 class ManagerState:
     """The state of every table of this server, shared by the manager's parts."""
 
@@ -115,6 +118,8 @@ class ManagerState:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
+        self._loading: dict[str, asyncio.Task[LiveTable]] = {}  # tables being loaded off the loop (manager.py)
+        self._load_slots = asyncio.Semaphore(LOADS_AT_ONCE)
         self.actions_accepted = 0
         self.fallback_moves = 0
         # a cluster (PostgreSQL): this process's id, the bus, tables owned elsewhere that local

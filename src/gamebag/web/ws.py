@@ -58,6 +58,12 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
         return
     connection: Connection | None = None
     try:
+        if not manager.is_loaded(table_id):  # a load from the database (or an unknown id): budgeted
+            try:
+                await rates.table_load(address)
+            except RateLimited as refusal:
+                await _refuse(websocket, refusal)
+                return
         await websocket.accept()
         try:
             table = await manager.get_async(table_id)

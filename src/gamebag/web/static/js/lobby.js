@@ -213,6 +213,7 @@ function showHosted() {
 
 async function loadTables() {
   const response = await fetch("/api/tables");
+  if (!response.ok) return; // past this address's budget of listings (429): the list stays as it was
   const tables = await response.json();
   elements.tables.replaceChildren(
     ...tables.map((table) =>
