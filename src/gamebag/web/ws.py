@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.bounds import BadJsonError, parse_json
+from gamebag.web.faults import StorageUnavailable
 from gamebag.web.guard import RateLimited, RateLimits, client_address
 from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SYNC_RATE, Connection
 from gamebag.web.live import LiveTable, SeatError
@@ -243,6 +244,9 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         _refuse_stale(connection, manager.tables.get(table.id) or table, manager, str(error), ref)
         return
     except GamebagError as error:
+        connection.send(dumps(error_message(str(error), ref)))
+        return
+    except StorageUnavailable as error:  # told in the log once by the manager (faults.py)
         connection.send(dumps(error_message(str(error), ref)))
         return
     except Exception:
