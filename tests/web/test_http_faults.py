@@ -1,0 +1,97 @@
+"""A real ``gamebag serve`` against slow, aborted and too many HTTP connections: a body must be in
+within ``BODY_SECONDS``, a client that goes away mid-body is one short log line (no traceback),
+connections are bounded per address, and the open-file limit is said at start (slow: one server,
+about 12 s of waiting for its body clock, little CPU)."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from gamebag.web.guard import BODY_SECONDS
+from gamebag.web.serving import CONNECTIONS_PER_ADDRESS
+
+from .serverproc import ServerProcess
+
+BODY = b'{"game": "pig", "players": 2, "seats": [{"name": "A"}, {"name": "B", "bot": "random"}]}'
+
+
+def _post_head(length: int) -> bytes:
+    return (
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % length
+    )
+
+
+def _answer(raw: socket.socket, limit: float = 30.0) -> bytes:
+    raw.settimeout(limit)
+    answer = b""
+    while True:
+        try:
+            more = raw.recv(65536)
+        except TimeoutError:
+            return answer + b"<still open>"
+        except ConnectionResetError:
+            return answer
+        if not more:
+            return answer
+        answer += more
+
+
+def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.settimeout(30)
+    raw.bind((source, 0))
+    raw.connect(("127.0.0.1", port))
+    return raw
+
+
+def _health(port: int, source: str = "127.0.0.1") -> bytes:
+    with _connect(port, source) as raw:
+        raw.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return _answer(raw)
+
+
+@pytest.mark.slow
+def test_slow_aborted_and_too_many_connections(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "conns.db")
+    server.start()
+    held: list[socket.socket] = []
+    try:
+        # A body that trickles in and stops: 408 once BODY_SECONDS have passed since it began.
+        slow = _connect(server.port)
+        slow.sendall(_post_head(len(BODY)) + BODY[:10])
+        started = time.monotonic()
+        # Clients that go away mid-body, many times over: one short log line, no traceback.
+        for _ in range(30):
+            with _connect(server.port) as raw:
+                raw.sendall(_post_head(len(BODY)) + BODY[:10])
+        # Connections from one address are bounded; another address is still served.
+        for _ in range(CONNECTIONS_PER_ADDRESS + 5):
+            held.append(_connect(server.port))
+        over = _answer(held[-1], limit=5)
+        assert over.startswith(b"HTTP/1.1 503"), over
+        assert b"too many open connections from your address" in over
+        assert _health(server.port, source="127.0.0.2").startswith(b"HTTP/1.1 200")
+        for raw in held:
+            raw.close()
+        held.clear()
+        slow_answer = _answer(slow)
+        waited = time.monotonic() - started
+        assert slow_answer.startswith(b"HTTP/1.1 408"), slow_answer
+        assert b"<still open>" not in slow_answer  # closed, not kept alive
+        assert BODY_SECONDS - 1 <= waited <= BODY_SECONDS + 8, waited
+        time.sleep(0.5)
+        assert _health(server.port).startswith(b"HTTP/1.1 200")  # the address's own count came down
+        log = server.log_path.read_text()
+        assert "Traceback" not in log and "ClientDisconnect" not in log, log[-3000:]
+        aborted = [line for line in log.splitlines() if "went away while sending a request body" in line]
+        assert 1 <= len(aborted) <= 2, aborted
+        assert "open files: at most" in log
+    finally:
+        for raw in held:
+            raw.close()
+        server.stop()
