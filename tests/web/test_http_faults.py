@@ -5,15 +5,19 @@ about 12 s of waiting for its body clock, little CPU)."""
 
 from __future__ import annotations
 
+import functools
+import resource
 import socket
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from gamebag.web.guard import BODY_SECONDS
-from gamebag.web.serving import CONNECTIONS_PER_ADDRESS
+from gamebag.web.serving import CONNECTIONS_PER_ADDRESS, ConnectionBounds
 
+from . import serverproc
 from .serverproc import ServerProcess
 
 BODY = b'{"game": "pig", "players": 2, "seats": [{"name": "A"}, {"name": "B", "bot": "random"}]}'
@@ -91,6 +95,38 @@ def test_slow_aborted_and_too_many_connections(tmp_path: Path) -> None:
         aborted = [line for line in log.splitlines() if "went away while sending a request body" in line]
         assert 1 <= len(aborted) <= 2, aborted
         assert "open files: at most" in log
+    finally:
+        for raw in held:
+            raw.close()
+        server.stop()
+
+
+@pytest.mark.slow
+def test_a_low_open_file_limit_is_warned_of_and_bounds_connections_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))  # in the server's process only
+
+    monkeypatch.setattr(serverproc.subprocess, "Popen", functools.partial(subprocess.Popen, preexec_fn=low_limit))
+    server = ServerProcess(tmp_path / "files.db")
+    server.start()
+    monkeypatch.undo()
+    held: list[socket.socket] = []
+    try:
+        total = ConnectionBounds.total_for(256)
+        assert total <= 2 * CONNECTIONS_PER_ADDRESS  # two addresses fill it
+        for source in ("127.0.0.2", "127.0.0.3"):
+            held += [_connect(server.port, source) for _ in range(CONNECTIONS_PER_ADDRESS)]
+        refused = _health(server.port, source="127.0.0.4")
+        assert refused.startswith(b"HTTP/1.1 503") and b"all the connections it can take" in refused, refused
+        for raw in held:
+            raw.close()
+        held.clear()
+        time.sleep(0.5)
+        assert _health(server.port, source="127.0.0.4").startswith(b"HTTP/1.1 200")
+        log = server.log_path.read_text()
+        assert f"warning: open files: at most 256, so at most {total} connections at once" in log, log[-2000:]
     finally:
         for raw in held:
             raw.close()
