@@ -23,6 +23,7 @@ from .helpers import open_table, receive_until, web_client
 from .serverproc import HTTP_TIMEOUT, ServerProcess
 
 TABLE = {"game": "wriggle-roulette", "players": 2, "seats": [{"name": "A"}, {"name": "B", "bot": "random"}]}
+PEOPLE = {"game": "wriggle-roulette", "players": 2, "seats": [{"name": "A"}, {"name": "B"}]}
 
 
 def _disk_full(statement: str = "INSERT") -> OperationalError:
@@ -36,7 +37,14 @@ def _wait_for(condition: Any, seconds: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def test_a_bot_moves_again_after_a_failed_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    return f"sqlite:///{tmp_path / 'web.db'}" if backend == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_bot_moves_again_after_a_failed_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, backend: str
+) -> None:
     writes = {"calls": 0, "failed": 0}
     original = Store.save_events
 
@@ -48,7 +56,7 @@ def test_a_bot_moves_again_after_a_failed_commit(tmp_path: Path, monkeypatch: py
         original(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "save_events", fails_once)
-    with web_client(tmp_path) as client:
+    with web_client(tmp_path, url=_url(backend, tmp_path, request)) as client:
         table = open_table(client, "pig", 2, bots={0: "random", 1: "random"}, options={"goal": 20})
         # Every move is a bot's: the game ends only if the bot whose commit failed moves again.
         _wait_for(lambda: client.get(f"/api/tables/{table['id']}").json()["table"]["finished"])
@@ -67,16 +75,22 @@ def _fail_statements(store_engine: Any, match: str, error: Exception) -> Any:
     return fail
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 @pytest.mark.parametrize(
     "error",
     [_disk_full(), OperationalError("INSERT", {}, sqlite3.OperationalError("attempt to write a readonly database"))],
     ids=["disk-full", "read-only"],
 )
 def test_a_full_or_read_only_database_is_a_clean_503_with_nothing_half_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, error: Exception
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    request: pytest.FixtureRequest,
+    backend: str,
+    error: Exception,
 ) -> None:
     monkeypatch.setattr(faults, "PROBE_SECONDS", 0.0)
-    with web_client(tmp_path) as client:
+    with web_client(tmp_path, url=_url(backend, tmp_path, request)) as client:
         engine = client.app.state.manager.store.engine  # type: ignore[attr-defined]
         # The table's row is written, then its seats' rows fail: the whole table must be gone.
         fail = _fail_statements(engine, "INSERT INTO web_seats", error)
@@ -91,7 +105,7 @@ def test_a_full_or_read_only_database_is_a_clean_503_with_nothing_half_written(
             assert connection.execute(text("SELECT count(*) FROM web_tables")).scalar_one() == 0
         event.remove(engine, "before_cursor_execute", fail)
         # Readiness is false until the database takes a write again; the probe sees that by itself.
-        broken = _fail_statements(engine, "user_version =", error)
+        broken = _fail_statements(engine, "", error)  # every statement, the probe's write too
         health = client.get("/api/health").json()
         assert health["ready"] is False and health["database_error"] == f"OperationalError: {error.orig}"  # type: ignore[attr-defined]
         event.remove(engine, "before_cursor_execute", broken)
@@ -99,8 +113,11 @@ def test_a_full_or_read_only_database_is_a_clean_503_with_nothing_half_written(
         assert client.post("/api/tables", json=TABLE).status_code == 201
 
 
-def test_a_move_not_saved_is_refused_cleanly_and_the_seat_can_try_again(tmp_path: Path) -> None:
-    with web_client(tmp_path) as client:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_move_not_saved_is_refused_cleanly_and_the_seat_can_try_again(
+    tmp_path: Path, request: pytest.FixtureRequest, backend: str
+) -> None:
+    with web_client(tmp_path, url=_url(backend, tmp_path, request)) as client:
         table = open_table(client, "wriggle-roulette", 2, bots={1: "random"})
         engine = client.app.state.manager.store.engine  # type: ignore[attr-defined]
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
@@ -125,14 +142,16 @@ def test_a_vanished_or_cut_short_database_is_a_503_and_no_crash(tmp_path: Path) 
     server.start()
     try:
         with httpx.Client(base_url=server.base, timeout=HTTP_TIMEOUT) as client:
-            assert client.post("/api/tables", json=TABLE).status_code == 201
+            # No bots: the server is idle when the files are damaged (a statement already under
+            # way when the index is cut short can still meet SIGBUS: see docs/web.md).
+            assert client.post("/api/tables", json=PEOPLE).status_code == 201
             # SQLite maps the WAL index into memory: cut short, a read past its end was SIGBUS.
             os.truncate(tmp_path / "vanish.db-shm", 0)
-            answer = client.post("/api/tables", json=TABLE)
+            answer = client.post("/api/tables", json=PEOPLE)
             assert answer.status_code == 503, answer.text
             assert client.get("/api/health").json()["ready"] is False
             os.remove(tmp_path / "vanish.db")
-            assert client.post("/api/tables", json=TABLE).status_code == 503
+            assert client.post("/api/tables", json=PEOPLE).status_code == 503
             assert server.process is not None and server.process.poll() is None  # still serving
         log = server.log_path.read_text()
         assert "Traceback" not in log and "cannot be written" in log
