@@ -212,15 +212,19 @@ class Guard:
         received = 0
         started = False
         deadline: float | None = None
+        body_done = False
 
         async def limited_receive() -> Message:
-            nonlocal received, deadline
+            nonlocal received, deadline, body_done
+            if body_done:  # waiting for the client to go away (a streamed answer): not timed
+                return await receive()
             if deadline is None:  # the whole body, however it trickles in, within BODY_SECONDS
                 deadline = time.monotonic() + BODY_SECONDS
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
                 raise _BodyTooSlow from None
+            body_done = message["type"] != "http.request" or not message.get("more_body", False)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
