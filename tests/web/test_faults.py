@@ -15,6 +15,7 @@ import httpx
 import pytest
 from sqlalchemy import event, text
 from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnect
 
 from gamebag.web import faults
 from gamebag.web.db import Store
@@ -98,7 +99,7 @@ def test_a_full_or_read_only_database_is_a_clean_503_with_nothing_half_written(
             answer = client.post("/api/tables", json=TABLE)
         assert answer.status_code == 503, answer.text
         assert answer.headers["retry-after"] == "60"
-        assert "nothing was saved" in answer.json()["error"] and "Traceback" not in answer.text
+        assert "nothing changed" in answer.json()["error"] and "Traceback" not in answer.text
         lines = [record for record in caplog.records if "cannot be written" in record.getMessage()]
         assert len(lines) == 1 and lines[0].exc_info is None
         with engine.connect() as connection:
@@ -129,11 +130,27 @@ def test_a_move_not_saved_is_refused_cleanly_and_the_seat_can_try_again(
             fail = _fail_statements(engine, "web_", _disk_full())
             ws.send_json({"type": "act", "action": legal[0], "ref": 1})
             refusal = receive_until(ws, lambda message: message["type"] in ("error", "ack"))[-1]
-            assert refusal["type"] == "error" and "nothing was saved" in refusal["message"], refusal
+            assert refusal["type"] == "error" and "nothing changed" in refusal["message"], refusal
             event.remove(engine, "before_cursor_execute", fail)
             ws.send_json({"type": "act", "action": legal[0], "ref": 2, "step": state["step"]})
             answer = receive_until(ws, lambda message: message["type"] in ("error", "ack"))[-1]
             assert answer["type"] == "ack", answer
+
+
+def test_a_socket_whose_table_cannot_be_loaded_is_told_and_closed(tmp_path: Path) -> None:
+    with web_client(tmp_path) as client:
+        table = open_table(client, "wriggle-roulette", 2, bots={1: "random"})
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager._unload(table["id"])  # as after a restart: the socket's first load reads the database
+        fail = _fail_statements(manager.store.engine, "", _disk_full("SELECT"))
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and "nothing changed" in message["message"], message
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1013
+        assert client.get("/api/health").json()["ready"] is False  # its probe write fails too
+        event.remove(manager.store.engine, "before_cursor_execute", fail)
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@
 A write that fails because the database cannot be written just now (a full disk, a file
 made read-only, removed or cut short, a lost PostgreSQL connection) is a *storage fault*:
 
-* the request that caused it is answered 503 in players' words (nothing was saved, try again
+* the request that caused it is answered 503 in players' words (nothing changed, try again
   in a minute), a socket action with an ``error``; one log line says what failed, never a
   traceback, and readiness (``/api/health``'s ``ready``) is false until a write succeeds again;
 * a move the server makes itself (a bot's, the turn clock's, a forced one) is tried again with
@@ -38,8 +38,8 @@ RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # The errors of a disk or file system that cannot take a write just now.
 STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 PLAYER_TEXT = (
-    "the server cannot save games just now (its disk is full or its database cannot be written); "
-    "nothing was saved; try again in a minute"
+    "the server cannot read or save games just now (its disk is full or its database cannot be used); "
+    "nothing changed; try again in a minute"
 )
 
 
