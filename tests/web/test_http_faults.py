@@ -10,12 +10,13 @@ import resource
 import socket
 import subprocess
 import time
+import types
 from pathlib import Path
 
 import pytest
 
 from gamebag.web.guard import BODY_SECONDS
-from gamebag.web.serving import CONNECTIONS_PER_ADDRESS, ConnectionBounds
+from gamebag.web.serving import CONNECTIONS_PER_ADDRESS, ConnectionBounds, is_named_proxy
 
 from . import serverproc
 from .serverproc import ServerProcess
@@ -131,3 +132,11 @@ def test_a_low_open_file_limit_is_warned_of_and_bounds_connections_in_all(
         for raw in held:
             raw.close()
         server.stop()
+
+
+def test_only_the_named_proxies_are_free_of_the_per_address_bound() -> None:
+    config = types.SimpleNamespace(forwarded_allow_ips=["10.0.0.0/8", "192.168.1.7"])
+    assert is_named_proxy("10.2.3.4", config) and is_named_proxy("192.168.1.7", config)
+    assert not is_named_proxy("192.168.1.8", config) and not is_named_proxy("127.0.0.1", config)
+    assert is_named_proxy("::1", types.SimpleNamespace(forwarded_allow_ips="*"))
+    assert not is_named_proxy("127.0.0.1", types.SimpleNamespace(forwarded_allow_ips=None))

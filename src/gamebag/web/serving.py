@@ -21,6 +21,8 @@ bounds it lacks, in ``GuardedH11Protocol``:
 from __future__ import annotations
 
 import asyncio
+import functools
+import ipaddress
 import resource
 from collections import Counter
 from typing import Any, ClassVar
@@ -56,6 +58,31 @@ def open_file_limit(wanted: int = WANTED_FILES) -> tuple[int, str]:
     if total < 1000:
         line = f"warning: {line}; raise it (ulimit -n) for more players"
     return limit, line
+
+
+def is_named_proxy(host: str, config: Any) -> bool:
+    """Whether ``host`` is one of the proxies ``serve --forwarded-allow`` named (addresses or networks)."""
+    named = config.forwarded_allow_ips
+    names = tuple(named.split(",") if isinstance(named, str) else named or ())
+    return _in_networks(host, names)
+
+
+@functools.lru_cache(maxsize=1024)
+def _in_networks(host: str, names: tuple[str, ...]) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    for name in names:
+        name = name.strip()
+        if name == "*":
+            return True
+        try:
+            if address in ipaddress.ip_network(name, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 class ConnectionBounds:
@@ -125,9 +152,8 @@ class GuardedH11Protocol(H11Protocol):
         if len(self.server_state.connections) > ConnectionBounds.total_now():
             return "the server has all the connections it can take; try again in a moment"
         address = rate_key(self.client[0]) if self.client else ""
-        trusted = self.config.forwarded_allow_ips if self.config.proxy_headers else []
-        if address in trusted or "*" in trusted:
-            return None  # a named proxy carries many clients
+        if self.config.proxy_headers and is_named_proxy(self.client[0] if self.client else "", self.config):
+            return None  # a named proxy carries many clients (it bounds them itself)
         bounds = ConnectionBounds
         if bounds.by_address[address] >= bounds.per_address:
             return f"too many open connections from your address (at most {bounds.per_address})"
