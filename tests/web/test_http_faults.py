@@ -6,6 +6,7 @@ about 12 s of waiting for its body clock, little CPU)."""
 from __future__ import annotations
 
 import functools
+import logging
 import resource
 import socket
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gamebag.web.guard import BODY_SECONDS
+from gamebag.web.guard import BODY_SECONDS, QuietLine
 from gamebag.web.serving import CONNECTIONS_PER_ADDRESS, ConnectionBounds, is_named_proxy
 
 from . import serverproc
@@ -140,3 +141,15 @@ def test_only_the_named_proxies_are_free_of_the_per_address_bound() -> None:
     assert not is_named_proxy("192.168.1.8", config) and not is_named_proxy("127.0.0.1", config)
     assert is_named_proxy("::1", types.SimpleNamespace(forwarded_allow_ips="*"))
     assert not is_named_proxy("127.0.0.1", types.SimpleNamespace(forwarded_allow_ips=None))
+
+
+def test_a_quiet_line_says_a_flood_once_and_then_how_many_more(caplog: pytest.LogCaptureFixture) -> None:
+    quiet = QuietLine("a client went away while sending a request body", seconds=0.2)
+    with caplog.at_level(logging.INFO, logger="gamebag.web"):
+        for number in range(100):
+            quiet.note(f"POST /api/tables from 10.0.0.{number}")
+        time.sleep(0.25)
+        quiet.note("POST /api/tables from 10.0.0.200")
+    lines = [record.getMessage() for record in caplog.records if "went away" in record.getMessage()]
+    said = "a client went away while sending a request body: POST /api/tables from"
+    assert lines == [f"{said} 10.0.0.0", f"{said} 10.0.0.200 (99 more since the last such line)"]

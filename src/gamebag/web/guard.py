@@ -101,7 +101,7 @@ class QuietLine:
         if now - self.said_at < self.seconds:
             self.unsaid += 1
             return
-        more = f" ({self.unsaid} more in the last {self.seconds:g} s)" if self.unsaid else ""
+        more = f" ({self.unsaid} more since the last such line)" if self.unsaid else ""
         log.info("%s: %s%s", self.what, detail, more)
         self.said_at, self.unsaid = now, 0
 
