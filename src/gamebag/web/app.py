@@ -35,6 +35,7 @@ from gamebag.web.coaching import change_setting
 from gamebag.web.coaching import register as register_coach
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
+from gamebag.web.faults import readiness, register_storage_faults
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import lan_address, qr_rows
 from gamebag.web.live import LiveTable, SeatError
@@ -216,6 +217,8 @@ def create_app(
     @app.exception_handler(SeatError)
     async def _bad_seat(_request: Request, error: SeatError) -> JSONResponse:
         return _error(403, str(error))
+
+    register_storage_faults(app, lambda request: manager_of(request).storage)
 
     @app.exception_handler(GamebagError)
     async def _bad_request(_request: Request, error: GamebagError) -> JSONResponse:
@@ -477,6 +480,7 @@ def create_app(
         manager = manager_of(request)
         return {
             "ok": True,
+            **await readiness(manager.storage, manager.store.engine),
             "tables": len(manager.tables),
             "connections": manager.hub.count(),
             "bot_workers": manager.pool.processes,

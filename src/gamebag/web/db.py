@@ -200,6 +200,7 @@ def _make_engine(url: str, sync: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA synchronous={pragma}")
             cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA mmap_size=0")  # the file read with read(), never mapped: no SIGBUS if cut short
             cursor.close()
 
         return engine

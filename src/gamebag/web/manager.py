@@ -30,6 +30,7 @@ from gamebag.web.busseal import Sealer, bus_key
 from gamebag.web.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
 from gamebag.web.cluster import Bus, new_node_id
 from gamebag.web.db import StoredTable, TableConfig, now
+from gamebag.web.faults import is_storage_fault
 from gamebag.web.forcing import Forcing
 from gamebag.web.live import LiveTable, SeatError, winners_of
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
@@ -340,8 +341,11 @@ class TableManager(Owning, Forcing, Automating, Acting):
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
                 self.sweep()
-            except Exception:
-                log.exception("the table sweep failed; it runs again later")
+            except Exception as error:
+                if is_storage_fault(error):
+                    self.storage.failed(error, "the table sweep")  # said once, not every sweep
+                else:
+                    log.exception("the table sweep failed; it runs again later")
 
     def sweep(self) -> None:
         """Close tables idle past the expiry; unload idle tables with nobody connected."""
