@@ -39,6 +39,7 @@ BROWSER_MODULES = (
     "tests/example_game/test_low_tide_browser.py",
     "tests/web/test_forced_browser.py",
     "tests/web/test_phone_table.py",
+    "tests/web/test_kweek_browser.py",
 )
 
 

@@ -119,14 +119,16 @@ def test_eigen_kweek_shows_card_texts_words_and_every_event(tmp_path: Path) -> N
     # A decision with one legal choice is played after a notice.
     assert "Only one choice now, so it is played:" in screen
     # Events since the last decision: the other seats' acts, bids and corners, in the rulebook's words.
-    assert "all players open their hands: Player 1 bid" in screen
+    assert "The hands open: Player 1 bid" in screen
     assert re.search(r"Bot [23] takes the (1 coin|\d+ coins) of corner [1-4]", screen)
-    assert "everyone holds a closed hand forward" in screen
+    assert "Everyone holds out a closed hand with a secret bid" in screen
     assert re.search(r"Bot [23] (sows|ploughs over|harvests|does nothing)", screen)
     assert re.search(r"Game over: .*(four potato sacks|round cap)", screen)
-    assert "four coins are taken from the coin bag" in screen
-    # Every round announced, and every phase of it.
-    assert "Round 2 begins" in screen and "phase: Cultivate" in screen and "phase: Hand In Characters" in screen
+    assert "Four coins from the bag go face down on corners 1, 2, 3 and 4" in screen
+    # Every round announced, and every phase of it, in words (never the engine's "phase: Cultivate").
+    assert "Round 2 begins" in screen
+    assert "Sow, plough and harvest." in screen and "Keep or hand in characters." in screen
+    assert "phase: " not in screen
 
 
 def test_catch_a_dragon_shows_other_turns_and_the_own_bust(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ from gamebag.agents.solvers import turn_models
 from gamebag.agents.solvers.model import RaceModel, RoundsModel, TurnModel, VaryingTurnModel
 from gamebag.agents.solvers.models.pig import PigTurns
 from gamebag.agents.solvers.solutions import SolveError, supports_score, supports_win, turn_model
+from gamebag.games.catch_a_dragon import CatchADragon
 from gamebag.games.pig import Pig
-from gamebag.variants.seasons import SeasonsDragon
 
 # What a game class carried only for the exact solvers before its turn model moved out of it.
 SOLVER_ONLY = (
@@ -40,7 +40,12 @@ def test_the_solvers_find_each_model_by_game_class_and_its_variants_by_their_bas
     pig, dragon = turn_model(gamebag.make("pig")), turn_model(gamebag.make("catch-a-dragon", 2))
     assert isinstance(pig, RaceModel) and not isinstance(pig, RoundsModel)
     assert isinstance(dragon, RoundsModel) and isinstance(dragon, VaryingTurnModel)
-    assert supports_win(SeasonsDragon)  # a variant (a subclass of CatchADragon) registers no model of its own
+    # A variant (a subclass of CatchADragon) registers no model of its own. Defined here, unregistered:
+    # importing gamebag.variants at collection would register its games for every test of the worker.
+    class HouseDragon(CatchADragon):
+        game_id: ClassVar[str] = "house-dragon"
+
+    assert supports_win(HouseDragon)
     assert not supports_score(gamebag.entry("wriggle-roulette").game_class)
     with pytest.raises(SolveError, match="wriggle-roulette exposes no turn model"):
         turn_model(gamebag.make("wriggle-roulette"))

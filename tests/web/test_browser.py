@@ -164,7 +164,9 @@ def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, serve
     seats = [{"name": "You"}] + [{"bot": "random"} for _ in range(players - 1)]
     options = SHORT_OPTIONS.get(game_id, {})
     request = {"game": game_id, "players": players, "seats": seats, "seed": 3, "options": options}
-    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S).json()
+    answer = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S)
+    assert answer.status_code == 201, answer.text
+    table = answer.json()
     errors: list[str] = []
     context = new_context(browser, viewport=DESKTOP)
     page = context.new_page()

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gamebag.web.tablelist import ABANDONED_AFTER_S, lobby_tables
+from gamebag.web.tablelist import ABANDONED_AFTER_S, listed
 from gamebag.web.variants import option_label, option_summary
 
 from .helpers import hello, open_table, play_whole_game, receive_until, web_client
@@ -21,16 +21,19 @@ def test_the_list_says_when_who_and_who_won_and_leaves_abandoned_tables_out(tmp_
         play_whole_game(client, finished, seed=5)
         waiting = open_table(client, "pig", 2, bots={1: "heuristic"}, seed=6)
         before = time.time()
-        listed = {table["id"]: table for table in client.get("/api/tables").json()}
-        assert set(listed) == {finished["id"], waiting["id"]}
-        done = listed[finished["id"]]
-        assert done["finished"] and done["winners"] and set(done["winners"]) <= {"P0", "P1"}
-        assert before - 120 < done["opened_at"] <= time.time()
-        assert listed[waiting["id"]]["winners"] is None
-        # Hours later nobody came back to the unfinished table: it is no longer offered.
-        manager = client.app.state.manager  # type: ignore[attr-defined]
-        later = lobby_tables(manager, now=time.time() + ABANDONED_AFTER_S + 60)
-        assert [table["id"] for table in later] == [finished["id"]]
+        rows = client.get("/api/tables").json()
+    listed_now = {table["id"]: table for table in rows}
+    assert set(listed_now) == {finished["id"], waiting["id"]}
+    done = listed_now[finished["id"]]
+    assert done["finished"] and done["winner_names"] and set(done["winner_names"]) <= {"P0", "P1"}
+    assert before - 120 < done["created_at"] <= time.time()
+    assert listed_now[waiting["id"]]["winner_names"] is None
+    # Hours later nobody came back to the unfinished table: it is no longer offered.
+    later = listed(rows, now=time.time() + ABANDONED_AFTER_S + 60)
+    assert [table["id"] for table in later] == [finished["id"]]
+    # Someone connected to it keeps it listed however long nothing was played.
+    rows[[table["id"] for table in rows].index(waiting["id"])]["seats"][0]["connected"] = True
+    assert {table["id"] for table in listed(rows, now=time.time() + ABANDONED_AFTER_S + 60)} == set(listed_now)
 
 
 def test_options_read_in_players_words() -> None:

@@ -13,6 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
+from gamebag.web.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault, retry_delay
 from gamebag.web.hub import Connection
 from gamebag.web.live import LiveTable, Staged, Submission
 from gamebag.web.messages import dumps, state_message, sync_text, table_meta
@@ -72,10 +73,38 @@ class Acting(ManagerState):
         return submission
 
     async def _write(self, table: LiveTable, staged: Staged) -> None:
-        if self.store.is_sqlite:
-            table.write(staged, self.store)  # a local file: quicker here than a hop to a thread
-        else:
-            await asyncio.to_thread(table.write, staged, self.store)
+        """Commit ``staged``; a storage fault (``faults.py``) is told once and raised as ``StorageUnavailable``."""
+        try:
+            if self.store.is_sqlite:
+                table.write(staged, self.store)  # a local file: quicker here than a hop to a thread
+            else:
+                await asyncio.to_thread(table.write, staged, self.store)
+        except LeaseLostError:
+            raise
+        except Exception as error:
+            if not is_storage_fault(error):
+                raise
+            self.storage.failed(error, f"a move at table {table.id}")
+            raise StorageUnavailable(PLAYER_TEXT) from error
+        self.storage.succeeded()
+
+    async def act_durably(self, table: LiveTable, seat: int, action_json: Any, step: int, why: str) -> None:
+        """``act`` for a move the server makes itself (``why``: a bot's, the clock's, a forced one):
+        a storage fault is tried again with backoff (``faults.RETRY_DELAYS``) while the table
+        still waits for that move here, so the table carries on by itself once the fault clears.
+        ``StaleStepError``: the table moved on, or the seat chose, meanwhile."""
+        attempt = 0
+        while True:
+            try:
+                await self.act(table, seat, action_json, step=step, waiting=True)
+                return
+            except StorageUnavailable:
+                delay = retry_delay(attempt)
+                log.warning("%s at table %s seat %d not saved; trying again in %g s", why, table.id, seat, delay)
+                attempt += 1
+            await asyncio.sleep(delay)
+            if table.step != step or seat not in table.waiting_for() or self.tables.get(table.id) is not table:
+                raise StaleStepError("the table moved on while the move waited to be saved")
 
     # ---- messages -------------------------------------------------------------------------------
     def connected_seats(self, table_id: str) -> set[int]:

@@ -21,7 +21,7 @@ import asyncio
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -147,13 +147,15 @@ def _action(action: Any) -> str:
     return str(action)
 
 
-def register(app: FastAPI, table_of: Callable[[Request, str], Any], pool_of: Callable[[Request], WorkerPool]) -> None:
+def register(
+    app: FastAPI, table_of: Callable[[Request, str], Awaitable[Any]], pool_of: Callable[[Request], WorkerPool]
+) -> None:
     """Add ``GET /api/tables/{table_id}/analysis`` to ``app``."""
 
     @app.get("/api/tables/{table_id}/analysis", response_model=None)
     async def analysis(request: Request, table_id: str) -> JSONResponse | JsonDict:
         """The finished game's analysis (docs/analysis.md): started by the first request, then polled."""
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         if not table.is_over:
             return JSONResponse({"error": "a game can be analysed once it is over"}, status_code=409)
         analyses: TableAnalyses | None = getattr(request.app.state, "analyses", None)

@@ -35,6 +35,7 @@ from gamebag.web.coaching import change_setting
 from gamebag.web.coaching import register as register_coach
 from gamebag.web.db import Store
 from gamebag.web.downloads import Downloads
+from gamebag.web.faults import readiness, register_storage_faults
 from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.invites import lan_address, qr_rows
 from gamebag.web.live import LiveTable, SeatError
@@ -52,7 +53,7 @@ from gamebag.web.manager import HostError, TableClosedError, TableManager, Unkno
 from gamebag.web.messages import rematch_path, result_json
 from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
-from gamebag.web.tablelist import lobby_tables
+from gamebag.web.tablelist import listed
 from gamebag.web.ws import table_socket
 
 APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
@@ -190,8 +191,13 @@ def create_app(
         manager: TableManager = request.app.state.manager
         return manager
 
-    def table_of(request: Request, table_id: str) -> LiveTable:
-        return manager_of(request).get(table_id)
+    async def table_of(request: Request, table_id: str) -> LiveTable:
+        """The table, loaded off the event loop if need be; a load (or an unknown id) is counted
+        against the client's budget of loads."""
+        manager = manager_of(request)
+        if not manager.is_loaded(table_id):
+            await rates.table_load(client_address(request.scope))
+        return await manager.get_async(table_id)
 
     @app.exception_handler(UnknownTableError)
     async def _unknown_table(_request: Request, error: UnknownTableError) -> JSONResponse:
@@ -212,6 +218,8 @@ def create_app(
     @app.exception_handler(SeatError)
     async def _bad_seat(_request: Request, error: SeatError) -> JSONResponse:
         return _error(403, str(error))
+
+    register_storage_faults(app, lambda request: manager_of(request).storage)
 
     @app.exception_handler(GamebagError)
     async def _bad_request(_request: Request, error: GamebagError) -> JSONResponse:
@@ -243,6 +251,7 @@ def create_app(
     @app.post("/api/games/agents")
     async def game_agents(request: Request) -> JSONResponse:
         """The bots that can play a table of this game, player count and options (no solve: quick checks)."""
+        await rates.agent_check(client_address(request.scope))
         body = await request.body()  # the guard has bounded its size while it was read
         try:
             data = parse_json(body or b"null")
@@ -267,8 +276,10 @@ def create_app(
 
     @app.get("/api/tables")
     async def tables(request: Request) -> list[dict[str, Any]]:
-        """The most recent tables (public facts, when opened, who won), newest first; abandoned ones left out."""
-        return lobby_tables(manager_of(request))
+        """The most recent tables (public facts only), newest first: their summary rows, one query;
+        abandoned tables left out, winners named (``tablelist.py``)."""
+        await rates.lobby_list(client_address(request.scope))
+        return listed(await manager_of(request).lobby())
 
     @app.post("/api/tables")
     async def open_table(request: Request) -> JSONResponse:
@@ -312,7 +323,7 @@ def create_app(
     async def close_table(request: Request, table_id: str) -> dict[str, Any]:
         """The host closes the table for good (``X-Host-Token``); everyone connected is told."""
         manager = manager_of(request)
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         manager.close(table, "host")
         return {"id": table_id, "closed": True}
@@ -321,7 +332,7 @@ def create_app(
     async def start_clock(request: Request, table_id: str) -> dict[str, Any]:
         """The host starts the turn clock (``X-Host-Token``) before every person's seat has connected."""
         manager = manager_of(request)
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         manager.start_clock(table)
         return {"id": table.id, "clock_waits": manager.clock_waits(table)}
@@ -331,7 +342,7 @@ def create_app(
         """The host gives a seat a new invite link (``X-Host-Token``): the device that claimed the
         seat (or the old link) no longer holds it; the next device to open the new link does."""
         manager = manager_of(request)
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         code = manager.reissue(table, seat)
         change_setting(manager, table, forget=seat)  # another person may hold the seat now: asked afresh
@@ -348,7 +359,7 @@ def create_app(
         code = data.get("invite") if isinstance(data, dict) and set(data) == {"invite"} else None
         if not isinstance(code, str) or not 0 < len(code) <= 128:
             return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
-        table = await manager_of(request).get_async(table_id)
+        table = await table_of(request, table_id)
         seat, token = manager_of(request).claim(table, code)
         return {"seat": seat, "token": token, "play": f"/play/{table.id}"}
 
@@ -357,7 +368,7 @@ def create_app(
         """For the host only: each unclaimed seat's invite link with its QR code, which seats are
         claimed and connected; never a claimed seat's token (nor any hand)."""
         manager = manager_of(request)
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         meta = manager.meta(table)
         base = invite_base or str(request.base_url).rstrip("/")
@@ -384,7 +395,7 @@ def create_app(
     async def seat_to_bot(request: Request, table_id: str, seat: int) -> JSONResponse | dict[str, Any]:
         """For the host only: a person's seat (a no-show) is played by a bot from now on."""
         manager = manager_of(request)
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         try:
             data = parse_json(await request.body() or b"{}")
@@ -401,7 +412,7 @@ def create_app(
         """A seat or the host opens the rematch (same seats); each seat gets its own new link, the
         host (the X-Host-Token header) the rematch's host link."""
         manager = manager_of(request)
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         seat = _seat_from_request(request, table)
         host_token = request.headers.get("x-host-token")
         if seat is None or host_token:
@@ -430,14 +441,14 @@ def create_app(
     @app.get("/api/tables/{table_id}")
     async def table_info(request: Request, table_id: str) -> dict[str, Any]:
         """A table's public facts and the spectators' view."""
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         return {"table": manager_of(request).meta(table), "view": table.view(None), "result": result_json(table)}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         """The finished game's record, as ``gamebag replay`` reads it."""
         await rates.download(client_address(request.scope))
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "the record can be downloaded once the game is over")
         text = await downloads.get((table.id, "record"), lambda: json.dumps(table.record_json(), indent=1).encode())
@@ -452,7 +463,7 @@ def create_app(
     async def replay(request: Request, table_id: str) -> Response:
         """Every step of a finished game as a seat saw it (token given) or as spectators did."""
         await rates.download(client_address(request.scope))
-        table = table_of(request, table_id)
+        table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "a game can be replayed once it is over")
         seat = _seat_from_request(request, table)
@@ -471,6 +482,7 @@ def create_app(
         manager = manager_of(request)
         return {
             "ok": True,
+            **await readiness(manager.storage, manager.store.engine),
             "tables": len(manager.tables),
             "connections": manager.hub.count(),
             "bot_workers": manager.pool.processes,

@@ -72,11 +72,13 @@ class Automating(ManagerState):
         try:
             action = await self._choose(table, seat, spec, "bot")
             if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
-                await self.act(table, seat, action, step=step, waiting=True)
+                await self.act_durably(table, seat, action, step, f"bot {spec}'s move")
         except StaleStepError:
             pass  # a person (or the clock) moved the table on meanwhile
         except Exception:
             log.exception("bot %s at table %s seat %d failed", spec, table.id, seat)
+            # Not scheduled any more: the next change of the table (or of who is here) tries again.
+            self._automation.setdefault(table.id, TableAutomation()).scheduled.discard((seat, step))
 
     def _set_clock(self, table: LiveTable, automation: TableAutomation) -> None:
         clock = automation.clock
@@ -158,7 +160,7 @@ class Automating(ManagerState):
             try:
                 action = await self._choose(table, seat, table.config.timeout_agent, "timeout")
                 if table.step == step and seat in table.waiting_for() and self.tables.get(table.id) is table:
-                    await self.act(table, seat, action, step=step, waiting=True)
+                    await self.act_durably(table, seat, action, step, "the turn clock's move")
             except StaleStepError:
                 continue
             except Exception:

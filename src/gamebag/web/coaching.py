@@ -148,7 +148,7 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
     async def offer(request: Request, table_id: str) -> dict[str, Any]:
         """The host offers the coach (each person's seat must then agree) or withdraws it."""
         manager = manager_of(request)
-        table = manager.get(table_id)
+        table = await manager.get_async(table_id)  # loaded off the event loop if need be
         manager.check_host(table, request.headers.get("x-host-token"))
         on = await body_of(request, "on")
         if on and table.is_over:
@@ -160,7 +160,7 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
     async def consent(request: Request, table_id: str) -> dict[str, Any]:
         """A person's seat agrees to the host's offer of a coach, or takes its consent back."""
         manager = manager_of(request)
-        table = manager.get(table_id)
+        table = await manager.get_async(table_id)  # loaded off the event loop if need be
         seat = seat_of(request, table)
         if seat is None:
             raise SeatError("only a person's seat agrees to the coach (the X-Seat-Token header)")
@@ -172,7 +172,7 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
     async def advice(request: Request, table_id: str) -> JSONResponse | JsonDict:
         """The advice for the asking seat's decision now, while the coach is on."""
         manager = manager_of(request)
-        table = manager.get(table_id)
+        table = await manager.get_async(table_id)  # loaded off the event loop if need be
         seat = seat_of(request, table)
         if seat is None:
             return JSONResponse({"error": "the coach advises a seat, never spectators"}, status_code=403)

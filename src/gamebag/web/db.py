@@ -41,6 +41,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from gamebag.web import lobbyrows
+from gamebag.web.lobbyrows import Seats
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 
 
@@ -198,6 +200,7 @@ def _make_engine(url: str, sync: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA synchronous={pragma}")
             cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA mmap_size=0")  # the file read with read(), never mapped: no SIGBUS if cut short
             cursor.close()
 
         return engine
@@ -229,8 +232,9 @@ _EVENTS_SQL = (
     + _LEASE_CTE.format(extra=", finished = finished OR CAST(:fin AS BOOLEAN)")
     + ", added AS (INSERT INTO web_events (table_id, idx, data) SELECT lease.id, e.idx, e.data FROM lease, "
     "unnest(CAST(:idxs AS INTEGER[]), CAST(:datas AS TEXT[])) AS e(idx, data)), "
-    "cleared AS (DELETE FROM web_pending WHERE table_id = :t AND EXISTS (SELECT 1 FROM lease)) "
-    "SELECT pg_notify(:channel, :payload) FROM lease"
+    "cleared AS (DELETE FROM web_pending WHERE table_id = :t AND EXISTS (SELECT 1 FROM lease))"
+    + lobbyrows.EVENTS_CTE
+    + " SELECT pg_notify(:channel, :payload) FROM lease"
 )
 
 _CLOCK_SQL = (
@@ -333,6 +337,7 @@ class Store:
                     connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('gamebag web schema'))"))
                 Base.metadata.create_all(connection)
                 self._add_columns(connection)
+                lobbyrows.prepare(connection)  # the lobby's summary row per table
         except BaseException:
             unlock_sqlite(self._lock)
             raise
@@ -420,31 +425,31 @@ class Store:
             connection.execute(delete(pending).where(pending.c.table_id == table_id, pending.c.seat == seat))
             connection.execute(insert(pending), [{"table_id": table_id, "seat": seat, "action": action}])
 
-    def save_events(self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool) -> None:
-        """Append record events and clear the pending choices, in one transaction."""
+    def save_events(
+        self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool, won: Seats = None
+    ) -> None:
+        """Append record events, clear the pending choices and update the lobby's summary, in one transaction."""
         datas = [json.dumps(data) for data in events]
+        step = first_index + len(datas)
         if self.node is not None:
-            notice = {
-                "k": "events",
-                "t": table_id,
-                "s": first_index + len(datas),
-                "n": self.node,
-                "f": first_index,
-                "e": [json.loads(data) for data in datas],
-            }
-            indexes = list(range(first_index, first_index + len(datas)))
-            self._write_in_one(_EVENTS_SQL, {"t": table_id, "fin": finished, "idxs": indexes, "datas": datas}, notice)
+            events_in = [json.loads(data) for data in datas]
+            notice = {"k": "events", "t": table_id, "s": step, "n": self.node, "f": first_index, "e": events_in}
+            indexes = list(range(first_index, step))
+            win = lobbyrows.winners_json(won)
+            sql_values = {"t": table_id, "fin": finished, "idxs": indexes, "datas": datas, "step": step, "win": win}
+            self._write_in_one(_EVENTS_SQL, sql_values, notice)
             return
         rows = [{"table_id": table_id, "idx": first_index + offset, "data": data} for offset, data in enumerate(datas)]
         values: dict[str, Any] = {"last_active": now()}
         if finished:
             values["finished"] = True
         with self.engine.begin() as connection:
-            self._touch(connection, table_id, values, first_index + len(rows), "events")
+            self._touch(connection, table_id, values, step, "events")
             if rows:
                 connection.execute(insert(Base.metadata.tables[EventRow.__tablename__]), rows)
             pending = Base.metadata.tables[PendingRow.__tablename__]
             connection.execute(delete(pending).where(pending.c.table_id == table_id))
+            lobbyrows.write(connection, table_id, step, won, values["last_active"])
 
     def _write_in_one(self, sql: str, values: dict[str, Any], notice: dict[str, Any]) -> None:
         """A cluster's hot write: the lease check, the change and its notice in one statement.

@@ -103,7 +103,7 @@ class Forcing(ManagerState):
         note: JsonDict = {"step": step, "action": action, "why": why}
         notes.append(note)  # before acting: the seat's own message about the move tells it
         try:
-            await self.act(table, seat, action, step=step, waiting=True)
+            await self.act_durably(table, seat, action, step, "a move made for the seat")
         except StaleStepError:
             notes.remove(note)  # the seat's own tap came first
         except Exception:

@@ -6,7 +6,9 @@
   DNS rebinding) is refused with 421 (``addresses.py``);
 * request bodies are counted while they are read and cut off past the limit
   with 413 (a ``Content-Length`` over it is refused before reading anything),
-  so a huge or endless chunked upload costs the server nothing;
+  so a huge or endless chunked upload costs the server nothing; a body must be in
+  within ``BODY_SECONDS`` (408 and the connection closed), and a client that goes
+  away mid-body is one short log line (``QuietLine``), never a traceback;
 * a request that changes something (POST, PUT, PATCH, DELETE) must carry JSON
   (415 otherwise) and, if the browser names an ``Origin``, come from this
   server's own origin or an allowed one (403): a page on another site cannot
@@ -36,6 +38,7 @@ from typing import Any, TypeVar
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import ClientDisconnect
 
 from gamebag.web.addresses import host_refusal, rate_key
 from gamebag.web.ratestore import SharedSocketCounts, SocketKey
@@ -78,6 +81,33 @@ CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 class _BodyTooLarge(Exception):
     """Raised from ``receive`` when a body passes the limit; the guard answers 413."""
+
+
+class _BodyTooSlow(Exception):
+    """Raised from ``receive`` when a body is not in by ``BODY_SECONDS``; the guard answers 408."""
+
+
+class QuietLine:
+    """One short log line for something clients can cause at will, at most once per ``seconds``
+    (with how many more there were): a flood of them costs the log a line, not megabytes."""
+
+    def __init__(self, what: str, seconds: float = 10.0) -> None:
+        self.what, self.seconds = what, seconds
+        self.said_at = -math.inf
+        self.unsaid = 0
+
+    def note(self, detail: str) -> None:
+        now = time.monotonic()
+        if now - self.said_at < self.seconds:
+            self.unsaid += 1
+            return
+        more = f" ({self.unsaid} more since the last such line)" if self.unsaid else ""
+        log.info("%s: %s%s", self.what, detail, more)
+        self.said_at, self.unsaid = now, 0
+
+
+BODY_SECONDS = 10.0  # a request's body must have arrived by then, from its first read
+ABORTED_BODIES = QuietLine("a client went away while sending a request body")
 
 
 def client_address(scope: Scope) -> str:
@@ -181,10 +211,20 @@ class Guard:
             return
         received = 0
         started = False
+        deadline: float | None = None
+        body_done = False
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, deadline, body_done
+            if body_done:  # waiting for the client to go away (a streamed answer): not timed
+                return await receive()
+            if deadline is None:  # the whole body, however it trickles in, within BODY_SECONDS
+                deadline = time.monotonic() + BODY_SECONDS
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                raise _BodyTooSlow from None
+            body_done = message["type"] != "http.request" or not message.get("more_body", False)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
@@ -207,6 +247,16 @@ class Guard:
                     {"error": f"request too large: at most {limit} bytes"},
                     [(b"connection", b"close")],
                 )
+        except _BodyTooSlow:
+            if not started:
+                await _send_json(
+                    send_with_headers,
+                    408,
+                    {"error": f"request body not received within {BODY_SECONDS:g} s"},
+                    [(b"connection", b"close")],
+                )
+        except ClientDisconnect:  # the client went away mid-body: nobody to answer, nothing to trace
+            ABORTED_BODIES.note(f"{scope['method']} {scope['path']} from {client_address(scope)}")
 
 
 class RateLimited(Exception):
@@ -239,6 +289,9 @@ class RateLimits:
         self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
         self._report_item = RateLimitItemPerMinute(limits.reports_per_minute)
         self._download_item = RateLimitItemPerMinute(limits.downloads_per_minute)
+        self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
+        self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
+        self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -310,6 +363,19 @@ class RateLimits:
     async def download(self, address: str) -> None:
         """Count a record or replay download; ``RateLimited`` past the rate."""
         await self._hit_async([self._download_item], address, "record and replay downloads")
+
+    async def table_load(self, address: str) -> None:
+        """Count a request for a table that is not in memory (or does not exist): each is a load
+        from the database and a rebuild; ``RateLimited`` past the rate."""
+        await self._hit_async([self._load_item], address, "requests for tables not in memory")
+
+    async def lobby_list(self, address: str) -> None:
+        """Count a lobby listing; ``RateLimited`` past the rate."""
+        await self._hit_async([self._lobby_item], address, "lobby listings")
+
+    async def agent_check(self, address: str) -> None:
+        """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
+        await self._hit_async([self._agents_item], address, "bot questions")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

@@ -105,7 +105,7 @@ class LiveTable:
             # The stored events ended at a chance node (a table that has not started, for
             # one): resolving it is deterministic, so saving it now changes nothing.
             extra = match.record.events[len(stored.events) :]
-            store.save_events(config.id, len(stored.events), extra, match.is_over)
+            store.save_events(config.id, len(stored.events), extra, match.is_over, winners_of(game, match.state))
         for seat, action_json in sorted(stored.pending.items()):
             match.submit(seat, game.action_from_json(action_json))
         return cls(config, game, match, _event_marks(game, match.record.events))
@@ -205,7 +205,8 @@ class LiveTable:
     def write(self, staged: Staged, store: Store) -> None:
         """Commit a staged action (``LeaseLostError`` and database errors leave everything as it was)."""
         if staged.events:
-            store.save_events(self.id, staged.first, staged.events, self.game.is_terminal(staged.state))
+            over = self.game.is_terminal(staged.state)
+            store.save_events(self.id, staged.first, staged.events, over, winners_of(self.game, staged.state))
         else:
             store.save_pending(self.id, staged.seat, staged.action_json, staged.first)
 
@@ -337,6 +338,11 @@ class LiveTable:
         if coach is not None:
             record["meta"]["coach"] = coach  # the steps the coach was on (docs/records.md)
         return record
+
+
+def winners_of(game: Game[Any, Any, Any], state: Any) -> list[int] | None:
+    """The winning seats of a finished game (None while it goes on), for the lobby's summary row."""
+    return [int(seat) for seat in game.winners(state)] if game.is_terminal(state) else None
 
 
 def _json(value: Any) -> str:

@@ -181,6 +181,14 @@ def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
     }
 
 
+def game_title(game_id: str) -> str:
+    """A game's title, or its id for a game this server no longer has (a stored table's)."""
+    try:
+        return str(gamebag.entry(game_id).game_class.title)
+    except GamebagError:
+        return game_id
+
+
 def catalogue() -> list[dict[str, Any]]:
     """Every registered game, with what the lobby form needs to open a table of it."""
     games = []

@@ -30,9 +30,11 @@ from gamebag.web.busseal import Sealer, bus_key
 from gamebag.web.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
 from gamebag.web.cluster import Bus, new_node_id
 from gamebag.web.db import StoredTable, TableConfig, now
+from gamebag.web.faults import is_storage_fault
 from gamebag.web.forcing import Forcing
-from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.lobby import parse_table_request, rematch_config
+from gamebag.web.live import LiveTable, SeatError, winners_of
+from gamebag.web.lobby import game_title, parse_table_request, rematch_config
+from gamebag.web.lobbyrows import fill_winners, lobby_rows
 from gamebag.web.messages import dumps
 from gamebag.web.ownership import FORWARD_SECONDS, Owning
 from gamebag.web.tablestate import (
@@ -111,19 +113,43 @@ class TableManager(Owning, Forcing, Automating, Acting):
         owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
         return self._install(stored, owner)
 
+    def is_loaded(self, table_id: str) -> bool:
+        """Whether the table is in memory here (asking for it costs nothing)."""
+        return table_id in self.tables or table_id in self.replicas
+
     async def get_async(self, table_id: str) -> LiveTable:
-        """``get``, with the database's part off the event loop (a new connection's table)."""
+        """``get``, with the loading off the event loop: the table's rows are read and its game
+        replayed in a thread (``LOADS_AT_ONCE`` tables at a time; requests for one table share
+        its load), then the table is installed here on the loop (its bots and clock set going).
+        """
         table = self.tables.get(table_id) or self.replicas.get(table_id)
-        if table is not None or self.store.is_sqlite:
-            return table or self.get(table_id)
-        stored = await asyncio.to_thread(self._stored, table_id)
-        table = self.tables.get(table_id) or self.replicas.get(table_id)  # loaded meanwhile
         if table is not None:
             return table
-        owner = None
-        if self.node is not None:
-            owner = await asyncio.to_thread(self.store.acquire_or_owner, table_id, self.limits.lease_seconds)
-        return self.tables.get(table_id) or self.replicas.get(table_id) or self._install(stored, owner)
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_task(self._load(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)  # one request giving up does not end the others' load
+
+    async def _load(self, table_id: str) -> LiveTable:
+        async with self._load_slots:
+            table = self.tables.get(table_id) or self.replicas.get(table_id)
+            if table is None:
+                stored, owner, built = await asyncio.to_thread(self._read_and_rebuild, table_id)
+                # A synchronous ``get`` may have loaded it meanwhile: that one stays.
+                table = self.tables.get(table_id) or self.replicas.get(table_id) or self._install(stored, owner, built)
+        return table
+
+    def _read_and_rebuild(self, table_id: str) -> tuple[StoredTable, str | None, LiveTable]:
+        """Read and rebuild a table (in a thread): what ``_install`` then holds."""
+        stored = self._stored(table_id)
+        owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
+        writer = self.store if self.node is None or owner == self.node else None
+        table = LiveTable.rebuild(stored, writer)
+        if table.is_over and writer is not None:  # a table finished before the lobby's rows kept winners
+            fill_winners(self.store.engine, table_id, winners_of(table.game, table.match.state))
+        return stored, owner, table
 
     def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
@@ -133,18 +159,19 @@ class TableManager(Owning, Forcing, Automating, Acting):
             raise TableClosedError(f"table {table_id} was {closed_words(stored.config.closed)}")
         return stored
 
-    def _install(self, stored: StoredTable, owner: str | None) -> LiveTable:
-        """Hold a loaded table: owned (``owner`` is this process, or no cluster), else a replica."""
+    def _install(self, stored: StoredTable, owner: str | None, built: LiveTable | None = None) -> LiveTable:
+        """Hold a loaded table: owned (``owner`` is this process, or no cluster), else a replica.
+        ``built``: the table already rebuilt from ``stored`` (off the loop), for that role."""
         table_id = stored.config.id
         if self.node is not None and owner != self.node:
-            replica = LiveTable.rebuild(stored, None)
+            replica = built or LiveTable.rebuild(stored, None)
             self.replicas[table_id] = replica
             self._adopt_stored_clock(stored)
             if owner is not None:
                 self._owner_of[table_id] = owner
             return replica
         self._make_room()
-        table = LiveTable.rebuild(stored, self.store)
+        table = built or LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
         self.automate(table)
         return table
@@ -229,17 +256,16 @@ class TableManager(Owning, Forcing, Automating, Acting):
         except JobFailed as error:
             raise LobbyError(f"agent {spec!r}: {error}") from None
 
-    def list_tables(self, limit: int = 100) -> list[LiveTable]:
-        """The newest tables that are loaded or can be (closed ones are left out)."""
-        tables = []
-        for table_id in reversed(self.store.table_ids(limit=limit)):
-            try:
-                tables.append(self.get(table_id))
-            except (TableClosedError, UnknownTableError):
-                continue
-            except Exception:
-                log.exception("table %s could not be rebuilt", table_id)
-        return tables
+    async def lobby(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest open tables as the lobby lists them, newest first: their summary rows, read
+        in one query off the event loop (``lobbyrows.py``); no table is loaded or rebuilt."""
+        rows = await asyncio.to_thread(lobby_rows, self.store.engine, limit)
+        for row in rows:
+            connected = self.connected_seats(row["id"])
+            row["title"] = game_title(row["game"])
+            for seat in row["seats"]:
+                seat["connected"] = seat["seat"] in connected
+        return rows
 
     def check_host(self, table: LiveTable, token: str | None) -> None:
         expected = table.config.host_token
@@ -325,8 +351,11 @@ class TableManager(Owning, Forcing, Automating, Acting):
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
                 self.sweep()
-            except Exception:
-                log.exception("the table sweep failed; it runs again later")
+            except Exception as error:
+                if is_storage_fault(error):
+                    self.storage.failed(error, "the table sweep")  # said once, not every sweep
+                else:
+                    log.exception("the table sweep failed; it runs again later")
 
     def sweep(self) -> None:
         """Close tables idle past the expiry; unload idle tables with nobody connected."""

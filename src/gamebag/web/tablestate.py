@@ -21,7 +21,8 @@ from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import JsonDict
 from gamebag.web.busseal import Sealer
 from gamebag.web.cluster import Bus
-from gamebag.web.db import Store, StoredTable
+from gamebag.web.db import Store, StoredTable, sqlite_path
+from gamebag.web.faults import StorageHealth, watch_sqlite_files
 from gamebag.web.hub import Hub
 from gamebag.web.live import LiveTable, Submission
 from gamebag.web.settings import Limits
@@ -93,6 +94,9 @@ def agent_key(table: LiveTable, spec: str) -> AgentKey:
     return (config.game, config.players, json.dumps(config.options, sort_keys=True), spec)
 
 
+LOADS_AT_ONCE = 2  # tables read and rebuilt in threads at once; more wait their turn
+
+
 class ManagerState:
     """The state of every table of this server, shared by the manager's parts."""
 
@@ -115,8 +119,12 @@ class ManagerState:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
+        self._loading: dict[str, asyncio.Task[LiveTable]] = {}  # tables being loaded off the loop (manager.py)
+        self._load_slots = asyncio.Semaphore(LOADS_AT_ONCE)
         self.actions_accepted = 0
         self.fallback_moves = 0
+        self.storage = StorageHealth()  # whether the database takes writes (``/api/health``'s ready)
+        watch_sqlite_files(store.engine, sqlite_path(store.url))
         # a cluster (PostgreSQL): this process's id, the bus, tables owned elsewhere that local
         # clients watch, forwarded actions awaiting their answer, seats connected elsewhere
         self.node: str | None = None
@@ -157,6 +165,9 @@ class ManagerState:
         async def act(
             self, table: LiveTable, seat: int, action_json: Any, step: int | None = None, waiting: bool = False
         ) -> Submission:
+            ...
+
+        async def act_durably(self, table: LiveTable, seat: int, action_json: Any, step: int, why: str) -> None:
             ...
 
         def publish(self, table: LiveTable, only: Collection[int] | None = None) -> None:

@@ -200,7 +200,9 @@ class WorkerPool:
             raise JobTimeout(f"no bot worker was free within {seconds:g} s") from None
         worker: _Worker | None = None
         try:
-            worker = self._take(job.key)
+            # Starting a process (fork and exec) takes tens of milliseconds: never on the event loop.
+            taken = self._take(job.key)
+            worker = taken if taken is not None else await asyncio.to_thread(self._spawn)
             remaining = max(0.001, deadline - time.monotonic())
             status, value = await asyncio.to_thread(self._call, worker, job, remaining, progress)
         except JobTimeout:
@@ -225,13 +227,14 @@ class WorkerPool:
         worker_keys.add(job.key)
         return value
 
-    def _take(self, key: AgentKey) -> _Worker:
+    def _take(self, key: AgentKey) -> _Worker | None:
+        """An idle worker, one that used ``key`` last if any; None: a new one must be started."""
         for index, worker in enumerate(self._idle):
             if key in worker.keys:
                 return self._idle.pop(index)
         if self._idle:
             return self._idle.pop()
-        return self._spawn()
+        return None
 
     def _spawn(self) -> _Worker:
         if self._closed:

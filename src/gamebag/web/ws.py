@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.bounds import BadJsonError, parse_json
+from gamebag.web.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault
 from gamebag.web.guard import RateLimited, RateLimits, client_address
 from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SYNC_RATE, Connection
 from gamebag.web.live import LiveTable, SeatError
@@ -58,12 +59,25 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
         return
     connection: Connection | None = None
     try:
+        if not manager.is_loaded(table_id):  # a load from the database (or an unknown id): budgeted
+            try:
+                await rates.table_load(address)
+            except RateLimited as refusal:
+                await _refuse(websocket, refusal)
+                return
         await websocket.accept()
         try:
             table = await manager.get_async(table_id)
         except (UnknownTableError, TableClosedError) as error:
             await websocket.send_text(dumps(error_message(str(error))))
             await websocket.close(code=4404 if isinstance(error, UnknownTableError) else 4410)
+            return
+        except Exception as error:
+            if not is_storage_fault(error):
+                raise
+            manager.storage.failed(error, f"loading table {table_id} for a socket")
+            await websocket.send_text(dumps(error_message(PLAYER_TEXT)))
+            await websocket.close(code=1013)  # try again later
             return
         connection = Connection(websocket, table.id)
         await _serve(connection, table, manager, rates)
@@ -243,6 +257,9 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         _refuse_stale(connection, manager.tables.get(table.id) or table, manager, str(error), ref)
         return
     except GamebagError as error:
+        connection.send(dumps(error_message(str(error), ref)))
+        return
+    except StorageUnavailable as error:  # told in the log once by the manager (faults.py)
         connection.send(dumps(error_message(str(error), ref)))
         return
     except Exception:

@@ -199,8 +199,9 @@ def _run(
     workers: int = 1,
 ) -> None:
     """Serve ``application`` until stopped; a start-up failure (a database it cannot open) exits non-zero."""
-    from gamebag.web.serving import uvicorn_options
+    from gamebag.web.serving import open_file_limit, uvicorn_options
 
+    typer.echo(open_file_limit()[1])  # raised where allowed, before any worker starts
     if workers > 1:
         uvicorn.run(
             application,

@@ -9,6 +9,8 @@ and decisions in plain words for the terminal.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
@@ -26,6 +28,52 @@ PHASE_NAMES = {
     "cultivate": "Cultivate",
     "hand_in": "Hand In Characters",
 }
+
+# What the table waits for, in words (the page's "phase: step" line says the same).
+STEP_WORDS = {
+    "choose": "everyone picks a character in secret", "window": "characters may be played now",
+    "bid": "secret bids", "corner": "taking corners in bid order",
+    "ria_choice": "RIA may draw a card from the stack", "ria_draw": "RIA draws a card",
+    "ria_direction": "RIA passes the cards", "keep": "keep your character or hand it in",
+    "keun": "KEUN picks a plant card", "griet": "GRIET fills a plant card", "rob": "PASTOOR picks an opponent",
+    "rob_draw": "PASTOOR takes a coin", "lucien_draw": "LUCIEN draws a coin from the bag",
+    "bernard": "BERNARD picks a target", "cultivate": "each player sows, ploughs or harvests",
+    "refill": "coins go onto the trading table", "deal": "character cards are dealt",
+}
+
+# The public log's lines that speak the engine's language, rewritten for players (the page does the same).
+_PHASE_LINES = {
+    "Deal Characters": "Deal characters: everyone is dealt character cards.",
+    "Growth": "Growth: the plants grow.",
+    "Trade": "Trading: everyone bids weed tokens for the coins on the trading table.",
+    "Cultivate": "Sow, plough and harvest.",
+    "Hand In Characters": "Keep or hand in characters.",
+}
+_LOG_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"^phase: (.+)$"), lambda m: _PHASE_LINES.get(m[1], f"{m[1]}.")),
+    (re.compile(r"^(seat \d+) takes the (.+) of corner (\d) and hands in its bid$"),
+     lambda m: f"{m[1]} takes the {m[2]} of corner {m[3]} and pays the bid into the pot"),
+    (re.compile(r"^everyone holds a closed hand forward$"),
+     lambda m: "Everyone holds out a closed hand with a secret bid"),
+    (re.compile(r"^all players open their hands: (.+)$"),
+     lambda m: "The hands open: " + re.sub(r" bid (\d+) \(counts (\d+)\)", r" bid \1, which counts as \2", m[1])),
+    (re.compile(r"^the order of choosing corners: (.+)$"), lambda m: f"Corners are taken in this order: {m[1]}"),
+    (re.compile(r"^(.+) bid the same \((\d+)\): no corner, and the bid goes back to the collection$"),
+     lambda m: f"{m[1]} tie at {m[2]}: no corner for them, and they keep their weed tokens"),
+    (re.compile(r"^four coins are taken from the coin bag and placed on corners 1 to 4 of the trading table$"),
+     lambda m: "Four coins from the bag go face down on corners 1, 2, 3 and 4 of the trading table"),
+    (re.compile(r"^everyone has chosen a character card$"), lambda m: "Everyone has picked a character"),
+)
+
+
+def log_words(line: str) -> str:
+    """One line of the public log in players' words (seat numbers are named by the caller)."""
+    for pattern, rewrite in _LOG_REWRITES:
+        match = pattern.match(line)
+        if match:
+            return rewrite(match)
+    return line
+
 
 STEP_HELP = {
     "choose": "choose one of your two dealt character cards (the other goes back to the stack)",
@@ -76,9 +124,11 @@ def render_view(view: JsonDict) -> str:
     """The table as one player (or a spectator) sees it."""
     seat = view.get("seat")
     rules = view["rules"]
+    now = f"{PHASE_NAMES.get(view['phase'], '')}, {STEP_WORDS.get(view['step'], '')}"
+    if view["over"]:
+        now = "the game has ended"
     lines = [
-        f"[bold]Round {view['round']}[/bold] (cap {view['max_rounds']}) - phase: {view['phase']}, "
-        f"step: {view['step']}",
+        f"[bold]Round {view['round']}[/bold] (of at most {view['max_rounds']}): {now}",
         f"Pot: {counted(view['pot'], 'weed token')}. Coin bag: {counted(view['bag']['coins'], 'coin')}. "
         f"Trading table corners 1-4: {', '.join(str(c) for c in view['corners'])} coins (face down)",
         "Plant cards (cost:tokens): capacity "
@@ -102,8 +152,7 @@ def render_view(view: JsonDict) -> str:
         lines.append("Played this round: " + "; ".join(_play(p) for p in view["plays"]))
     trade = view.get("trade")
     if trade:
-        lines.append(f"Bids: {trade['bids']} counted as {trade['counts']}; choosing order: "
-                     f"{trade['order']}; corners taken: {trade['corners_chosen']}")
+        lines.append("Bids as they count: " + bids_as_counted(view))
     you: Any = view.get("you")
     if you:
         lines.append("")
@@ -122,14 +171,38 @@ def render_view(view: JsonDict) -> str:
         for note in you["notes"]:
             lines.append(f"  [dim]{note}[/dim]")
     if len(view["log"]) < 3 and view["last_round_log"]:
-        lines.append("Last round: " + "; ".join(view["last_round_log"][-8:]))
+        lines.append("Last round: " + "; ".join(map(log_words, view["last_round_log"][-8:])))
     if view["log"]:
-        lines.append("This round: " + "; ".join(view["log"][-8:]))
+        lines.append("This round: " + "; ".join(map(log_words, view["log"][-8:])))
     if view["over"]:
         lines.append(f"[bold green]Game over: {why_won(view)}[/bold green]")
     elif seat is not None and seat in view["acting"] and view["step"] in STEP_HELP:
         lines.append(f"[bold]Your move:[/bold] {STEP_HELP[view['step']]}")
     return "\n".join(lines)
+
+
+def bids_as_counted(view: JsonDict) -> str:
+    """Each bid as it counts, with why it differs from the hand (CHANTAL's take, STEVEN's +2), and its outcome."""
+    trade = view["trade"]
+    played = {p["card"]: p["seat"] for p in view["plays"] if not p["blocked"]}
+    parts = []
+    for seat, bid in enumerate(trade["bids"]):
+        hand, count = trade["hands"][seat], trade["counts"][seat]
+        why = []
+        if hand < bid:
+            why.append(f"CHANTAL took {bid - hand}")
+        if count > hand:
+            why.append(f"STEVEN +{count - hand}")
+        if played.get("CHANTAL") == seat:
+            why.append("played CHANTAL: the tokens taken go to the collection, not the bid")
+        text = f"seat {seat} bid {bid}" + (f", counts {count}" if count != bid else "")
+        text += f" ({'; '.join(why)})" if why else ""
+        if seat in trade["order"]:
+            text += f", chooses a corner {('first', 'second', 'third', 'fourth')[trade['order'].index(seat)]}"
+        elif count > 0:
+            text += ", tied: no corner, the bid goes back"
+        parts.append(text)
+    return "; ".join(parts)
 
 
 def why_won(view: JsonDict) -> str:
@@ -183,7 +256,8 @@ def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
         events = after["last_round_log"][len(before["log"]):]
         events += [f"[bold]Round {after['round']}[/bold] begins"] + after["log"]
         notes = list(you["notes"]) if you else []
-    lines.extend(f"[bold]{line}[/bold]" if line.startswith("phase: ") else line for line in events)
+    lines.extend(f"[bold]{log_words(line)}[/bold]" if line.startswith("phase: ") else log_words(line)
+                 for line in events)
     lines.extend(f"(only you know) {note}" for note in notes)
     if you:
         seen = set(was["dealt"]) | ({was["card"]} if was["card"] else set()) if was else set()
@@ -206,6 +280,22 @@ def action_words(view: JsonDict, action: Any) -> str:
     return words(view, you, parts) if words is not None else action
 
 
+def _paid(payment: str) -> int:
+    return sum(int(coin) for coin in payment.split("+") if coin)
+
+
+def _price(view: JsonDict, kind: str, parts: list[str]) -> int:
+    """The price of sowing or ploughing over a card now: the card's, halved (rounded up) by your FRANK."""
+    full = int(view["rules"]["sow_cost" if kind == "sow" else "plough_cost"][parts[0]])
+    frank = any(p["card"] == "FRANK" and not p["blocked"] and p["seat"] == view["seat"] for p in view["plays"])
+    return (full + 1) // 2 if frank else full
+
+
+def _paying(view: JsonDict, kind: str, parts: list[str]) -> str:
+    over = _paid(parts[1]) - _price(view, kind, parts)
+    return f"paying {parts[1]}" + (f" ({over} over: coins give no change)" if over > 0 else "")
+
+
 def _own_tokens(view: JsonDict, cost: str, noun: str) -> str:
     return counted(_tokens_on(view, view["seat"], cost), noun)
 
@@ -224,10 +314,10 @@ _WORDS: dict[str, Any] = {
     "block": lambda v, y, p: f"play JULITA: block {p[0]} and undo its effect",
     "take": lambda v, y, p: f"play DEN OLLANDER: take the unplayed card of seat {p[0]}",
     "ria": lambda v, y, p: {
-        "draw": "draw a card from the stack",
-        "skip": "take no card from the stack",
-        "left": "everyone passes to the left (to the next seat)",
-        "right": "everyone passes to the right (to the previous seat)",
+        "draw": "RIA: draw a card from the stack",
+        "skip": "RIA: draw no card",
+        "left": "RIA: everyone passes cards to the left (to the next seat)",
+        "right": "RIA: everyone passes cards to the right (to the previous seat)",
     }[p[0]],
     "keun": lambda v, y, p: f"take the {counted(_tokens_on(v, int(p[0]), p[1]), 'weed token')} on the {p[1]} card of "
     f"seat {p[0]}" + (" (yours)" if int(p[0]) == v["seat"] else ""),
@@ -236,9 +326,10 @@ _WORDS: dict[str, Any] = {
     "bernard": lambda v, y, p: f"block seat {p[0]} for the cultivate phase",
     "bid": lambda v, y, p: f"bid {counted(int(p[0]), 'weed token')}",
     "corner": lambda v, y, p: f"take corner {p[0]} ({counted(v['corners'][int(p[0]) - 1], 'coin')})",
-    "sow": lambda v, y, p: f"sow the {p[0]} plant card, paying {p[1]}",
+    "sow": lambda v, y, p: f"sow the {p[0]} plant card for {counted(_price(v, 'sow', p), 'coin')}, "
+    f"{_paying(v, 'sow', p)}",
     "plough": lambda v, y, p: f"plough over the {p[0]} card ({_own_tokens(v, p[0], 'token')}) into a "
-    f"potato sack, paying {p[1]}",
+    f"potato sack for {counted(_price(v, 'plough', p), 'coin')}, {_paying(v, 'plough', p)}",
     "harvest": lambda v, y, p: f"harvest the {_own_tokens(v, p[0], 'weed token')} on your {p[0]} card",
     "harvest_all": lambda v, y, p: "JOS: harvest all your plant cards at once",
     "keep": lambda v, y, p: f"keep {y.get('card') or 'your card'} for next round",

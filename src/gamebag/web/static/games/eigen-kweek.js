@@ -3,65 +3,23 @@
 // hands (shown as hidden, never their content), your own hand, coins and character, and the bids
 // revealed together.
 import { h, listWords, plural, pluralWords, sameJson, seatName } from "../js/common.js";
+import { characterArt, plantArt } from "./eigen-kweek-art.js";
+import { actionLabel, howToPlay, logWords, paymentGroups, paymentWords, phaseWords } from "./eigen-kweek-words.js";
+
+export { actionLabel, phaseWords };
 
 const GROUP_TITLES = {
   choose: "Choose your character", play: "Play a character", block: "Block a character", pass: "Pass",
   bid: "Bid weed tokens (secret)", corner: "Take a corner of the trading table", sow: "Sow a plant card",
   plough: "Plough a plant card over", harvest: "Harvest", harvest_all: "Harvest", keep: "Your character card",
-  hand_in: "Your character card", take: "Take a card", ria: "Ria", keun: "Keun", griet: "Griet", rob: "Rob",
-  bernard: "Bernard",
+  hand_in: "Your character card", take: "DEN OLLANDER: take a card", ria: "RIA", keun: "KEUN: take the weed of a plant card",
+  griet: "GRIET: fill a plant card", rob: "PASTOOR: take a coin", bernard: "BERNARD: block a player",
 };
+const ENDED_BY = { four_sacks: "a player has four potato sacks", round_cap: "the round limit was reached (most potato sacks win)" };
 const SEAT_KINDS = new Set(["take", "rob", "bernard", "keun"]);
 
 function names(context) {
   return context.table.seats.map((s) => s.name);
-}
-
-/** Words for an action string such as "sow:6:3+3" or "bid:4". */
-export function actionLabel(action, seatNames) {
-  if (typeof action !== "string") return JSON.stringify(action);
-  const [kind, ...rest] = action.split(":");
-  const who = (index) => (seatNames && seatNames[Number(index)]) || `seat ${index}`;
-  switch (kind) {
-    case "choose": return `Keep ${rest[0]}`;
-    case "pass": return "Pass";
-    case "play": return `Play ${rest[0]}`;
-    case "block": return `Block ${rest[0]}`;
-    case "take": return `Take from ${who(rest[0])}`;
-    case "ria": return `Pass cards ${rest[0]}`;
-    case "keun": return `${who(rest[0])}'s ${rest[1]}-card`;
-    case "griet": return `the ${rest[0]}-card`;
-    case "rob": return rest.length > 1 ? `Rob ${who(rest[0])} (a ${rest[1]})` : `Rob ${who(rest[0])}`;
-    case "bernard": return `Bernard on ${who(rest[0])}`;
-    case "bid": return rest[0];
-    case "corner": return `Corner ${rest[0]}`;
-    case "sow": return `Sow the ${rest[0]}-card (pay ${rest[1] || "?"})`;
-    case "plough": return `Plough the ${rest[0]}-card (pay ${rest[1] || "?"})`;
-    case "harvest": return `Harvest the ${rest[0]}-card`;
-    case "harvest_all": return "Harvest every full card";
-    case "keep": return "Keep the card";
-    case "hand_in": return "Hand the card in";
-    default: return action.replaceAll(":", " ");
-  }
-}
-
-const PHASES = {
-  deal: "Deal characters", growth: "Growth", trade: "Trading", cultivate: "Sow, plough and harvest",
-  hand_in: "Keep or hand in characters", over: "Game over",
-};
-const STEPS = {
-  choose: "everyone picks a character in secret", window: "characters may be played now", bid: "secret bids",
-  corner: "taking corners in bid order", ria_direction: "RIA passes the cards", keep: "keep your character or hand it in",
-  bernard: "BERNARD picks a target", cultivate: "each player sows, ploughs or harvests", rob: "ROB picks a target",
-};
-const ENDED_BY = { four_sacks: "a player has four potato sacks", round_cap: "the round limit was reached (most potato sacks win)" };
-
-/** Human words for the phase and step of the view (never the engine's codes). */
-export function phaseWords(view) {
-  if (view.over) return "Game over";
-  const phase = PHASES[view.phase] || String(view.phase || "").replaceAll("_", " ");
-  const step = view.step && view.step !== view.phase ? STEPS[view.step] || String(view.step).replaceAll("_", " ") : "";
-  return step ? `${phase}: ${step}` : phase;
 }
 
 // What each character does, shortened from the rulebook (phase in which it is played: effect).
@@ -98,7 +56,7 @@ const STEP_HINTS = {
 
 /** A line of the game's log in words: seat numbers as names, plural forms spelled out. */
 function withNames(text, seatNames) {
-  const named = String(text).replace(/\bseat (\d+)(?:, seat (\d+))*/g, (whole) => {
+  const named = logWords(text).replace(/\bseat (\d+)(?:, seat (\d+))*/g, (whole) => {
     const seats = whole.split(", ").map((part) => seatNames[Number(part.replace("seat ", ""))] || part);
     return listWords(seats);
   });
@@ -106,19 +64,31 @@ function withNames(text, seatNames) {
 }
 
 function plantCard(card, view) {
-  const capacity = view.rules && view.rules.capacity ? view.rules.capacity[String(card.cost)] : null;
+  const capacity = view.rules && view.rules.capacity ? Number(view.rules.capacity[String(card.cost)]) : null;
   const tokens = card.tokens || 0;
-  const cells = [];
-  const total = capacity || Math.max(tokens, 1);
-  for (let i = 0; i < total; i += 1) {
-    cells.push(h("span", { style: { width: "8px", height: "8px", borderRadius: "50%", display: "inline-block", background: i < tokens ? "#3d8b37" : "rgba(0,0,0,0.15)" } }));
+  const plough = view.rules && view.rules.plough_cost ? view.rules.plough_cost[String(card.cost)] : null;
+  let state;
+  let words;
+  if (card.status === "sack") {
+    state = "sack";
+    words = "potato sack";
+  } else if (card.status === "empty") {
+    state = "unsown";
+    words = `not sown: sow for ${card.cost}`;
+  } else if (capacity && tokens >= capacity) {
+    state = "full";
+    words = `full: ${tokens} weed${plough !== null ? `, plough for ${plough}` : ""}`;
+  } else {
+    state = "growing";
+    words = capacity ? `growing: ${tokens} of ${capacity} weed` : `${tokens} weed`;
   }
   return h(
     "div",
-    { class: "card plant", "data-cost": card.cost, title: `${card.cost}-coin plant card: ${card.status}`, style: { opacity: card.status === "empty" ? 0.55 : 1 } },
-    h("div", {}, h("strong", {}, `${card.cost}`), h("span", { class: "small" }, ` coins · ${card.status}`)),
-    h("div", { style: { display: "flex", flexWrap: "wrap", gap: "2px", marginTop: "3px" } }, cells),
-    capacity ? h("div", { class: "small" }, `${tokens}/${capacity} weed`) : null,
+    { class: `card plant ${state}`, "data-cost": card.cost, "data-state": state, title: `${card.cost}-coin plant card: ${words}`,
+      style: { opacity: state === "unsown" ? 0.7 : 1, borderStyle: state === "unsown" ? "dashed" : "solid" } },
+    h("div", {}, h("strong", {}, `${card.cost}`), h("span", { class: "small" }, "-card")),
+    plantArt(card.cost, card.status, tokens, capacity),
+    h("div", { class: "small" }, words),
   );
 }
 
@@ -130,11 +100,19 @@ function sacks(count) {
   return h("span", { class: "row", style: { gap: "3px" } }, items, h("span", { class: "small" }, `${count} of 4 sacks`));
 }
 
-/** A board's coins: their values on your own board (you know them), else only how many. */
+/** Coins and their worth: "no coins", "1 coin worth 3", "3 coins: 5 + 2 + 1 = 8". */
+function coinList(coins, value) {
+  if (!coins.length) return "no coins";
+  return coins.length === 1 ? `1 coin worth ${coins[0]}` : `${plural(coins.length, "coin")}: ${coins.join(" + ")} = ${value}`;
+}
+
+/** A board's coins: their values on your own board (you know them), after the game everyone's, else only how many. */
 function coinWords(context, entry) {
-  const you = context.view.you;
-  if (entry.seat === context.seat && you && Array.isArray(you.coins)) {
-    return you.coins.length ? `${plural(you.coins.length, "coin")}: ${you.coins.join(" + ")} = ${you.coin_value}` : "no coins";
+  const finalViews = context.result && context.result.final_views;
+  const final = finalViews && finalViews[entry.seat] && finalViews[entry.seat].you;
+  const you = final || (entry.seat === context.seat ? context.view.you : null);
+  if (you && Array.isArray(you.coins)) {
+    return coinList(you.coins, you.coin_value);
   }
   return entry.coins ? `${plural(entry.coins, "coin")} (values hidden)` : "no coins";
 }
@@ -151,8 +129,10 @@ function playerBoard(context, entry) {
   if (view.over && view.winners.includes(p)) badges.push(h("span", { class: "badge chosen" }, "winner"));
   const hidden = [];
   const finalViews = context.result && context.result.final_views;
-  const revealedCard = finalViews && finalViews[p] && finalViews[p].you ? finalViews[p].you.card : null;
-  if (revealedCard) hidden.push(h("span", { class: "badge revealed-card", title: characterWords(revealedCard) }, revealedCard));
+  // Everyone's card once the game is over; before that only your own (your view knows it), face up to you.
+  const own = p === seat && view.you ? view.you.card : null;
+  const revealedCard = finalViews && finalViews[p] && finalViews[p].you ? finalViews[p].you.card : own;
+  if (revealedCard) hidden.push(h("span", { class: "badge revealed-card", title: characterWords(revealedCard) }, characterArt(revealedCard, 20), " ", revealedCard));
   else if (entry.has_card) hidden.push(h("span", { class: "hidden-card", title: "a face-down character card" }, "?"));
   if (entry.hand_sealed) hidden.push(h("span", { class: "badge", title: "a closed hand held forward" }, "closed hand"));
   return h(
@@ -165,22 +145,47 @@ function playerBoard(context, entry) {
   );
 }
 
+/**
+ * The bids as they count, each with why it differs from the hand shown: CHANTAL's take (one token
+ * from every other hand) and STEVEN's +2; then who chooses first and who tied (and so takes nothing).
+ */
+function bidsAsCounted(view, context) {
+  const trade = view.trade;
+  if (!trade || !trade.bids || !trade.bids.some((b) => b !== null)) return null;
+  const seatNames = names(context);
+  const counts = trade.counts || trade.bids;
+  const hands = trade.hands || trade.bids;
+  const played = (card) => (view.plays || []).find((p) => p.card === card && !p.blocked);
+  const chantal = played("CHANTAL");
+  const steven = played("STEVEN");
+  const order = trade.order || [];
+  const rows = trade.bids.map((bid, p) => {
+    const why = [];
+    if (bid !== null && hands[p] < bid) why.push(`${chantal ? seatNames[chantal.seat] : "CHANTAL"}'s CHANTAL took ${bid - hands[p]}`);
+    if (bid !== null && counts[p] > hands[p]) why.push(`STEVEN +${counts[p] - hands[p]}`);
+    if (chantal && chantal.seat === p) why.push("played CHANTAL: the tokens taken go to the collection, not the bid");
+    let outcome = "";
+    if (order.includes(p)) outcome = ` → chooses a corner ${["first", "second", "third", "fourth"][order.indexOf(p)] || "next"}`;
+    else if (counts[p] > 0) outcome = " → tied: no corner, the bid goes back";
+    else if (bid !== null) outcome = " → no bid, no corner";
+    const shown = bid === null ? "—" : counts[p] !== bid ? `bid ${bid}, counts ${counts[p]}` : `bid ${bid}`;
+    return h("li", { "data-bid": p, class: context.animate ? "reveal" : "", style: { animationDelay: `${0.15 * p}s` } },
+      h("strong", {}, seatNames[p]), `: ${shown}`, why.length ? ` (${why.join("; ")})` : "", outcome);
+  });
+  const notes = [];
+  if (steven) notes.push("STEVEN adds 2 to a bid without paying them.");
+  if (chantal) notes.push("CHANTAL takes 1 from every other hand before the bids count.");
+  return h("div", { class: "small", id: "bids", style: { marginTop: "0.4em" } },
+    "Bids as they count (highest chooses a corner first; equal counts take nothing):",
+    h("ul", { class: "bid-list", style: { margin: "0.2em 0", paddingLeft: "1.2em" } }, rows),
+    notes.length ? h("div", {}, notes.join(" ")) : null);
+}
+
 function tradingTable(view, context) {
   const corners = (view.corners || []).map((count, i) =>
     h("div", { class: "card", "data-corner": i + 1, style: { textAlign: "center", minWidth: "70px" } }, h("div", { class: "small" }, `corner ${i + 1}`), h("strong", {}, plural(count, "coin"))),
   );
-  const trade = view.trade;
-  let bids = null;
-  if (trade && trade.bids && trade.bids.some((b) => b !== null)) {
-    bids = h(
-      "div",
-      { class: "small", id: "bids", style: { marginTop: "0.4em" } },
-      "Bids revealed: ",
-      trade.bids.map((bid, p) =>
-        h("span", { class: `badge${context.animate ? " reveal" : ""}`, style: { marginRight: "4px", animationDelay: `${0.15 * p}s` } }, `${names(context)[p]}: ${bid === null ? "—" : bid}`),
-      ),
-    );
-  }
+  const bids = bidsAsCounted(view, context);
   return h(
     "div",
     { id: "trading-table", class: "grow" },
@@ -199,7 +204,7 @@ function supplies(view) {
     h("div", { class: "small" }, `Coin bag: ${plural(view.bag ? view.bag.coins : 0, "coin")}`),
     h("div", { class: "small" }, `Character stack: ${plural(view.stack || 0, "card")}`),
     (view.plays || []).length
-      ? h("div", { class: "small", style: { marginTop: "0.4em" } }, "Played: ", (view.plays || []).map((play) => h("span", { class: "badge", style: { marginRight: "3px" } }, `${play.card}${play.blocked ? " (blocked)" : ""}`)))
+      ? h("div", { class: "small", style: { marginTop: "0.4em" } }, "Played: ", (view.plays || []).map((play) => h("span", { class: "badge played-card", style: { marginRight: "3px" } }, characterArt(play.card, 20), ` ${play.card}${play.blocked ? " (blocked)" : ""}`)))
       : null,
   );
 }
@@ -216,13 +221,32 @@ function privateArea(view, seatNames) {
       "dl",
       { class: "kv" },
       h("dt", {}, "Weed tokens in your hand"), h("dd", {}, String(you.tokens)),
-      h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
+      h("dt", {}, "Your coins"), h("dd", {}, coinList(coins, you.coin_value)),
       h("dt", {}, "Your character"), h("dd", {}, you.card || "none"),
       you.dealt && you.dealt.length ? [h("dt", {}, "Dealt to you"), h("dd", {}, you.dealt.join(", "))] : null,
       you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
       you.notes && you.notes.length ? [h("dt", {}, "Notes"), h("dd", {}, you.notes.map((n) => withNames(n, seatNames)).join("; "))] : null,
     ),
   );
+}
+
+/**
+ * One button per plant card to sow or plough over, with its price and the coins paid: the
+ * cheapest set (there is no change), and under "choose other coins" the other sets that pay it.
+ * The engine has one action per payment; the server checks whichever is sent.
+ */
+function paymentButtons(context, actions) {
+  const { act, view } = context;
+  return paymentGroups(view, actions).map((group) => {
+    const [best, ...others] = group.options;
+    const verb = group.kind === "sow" ? `Sow the ${group.cost}-card` : `Plough the ${group.cost}-card into a sack`;
+    const main = h("button", { class: "primary pay", "data-action": JSON.stringify(best.action), "data-price": group.price, onclick: () => act(best.action) },
+      h("strong", {}, `${verb}: ${plural(group.price, "coin")}`), h("br", {}), h("span", { class: "small" }, paymentWords(best, group.price)));
+    if (!others.length) return h("div", { class: "pay-group" }, main);
+    return h("div", { class: "pay-group" }, main, h("details", { class: "other-coins" },
+      h("summary", {}, "choose other coins"),
+      h("div", { class: "choices" }, others.map((option) => h("button", { "data-action": JSON.stringify(option.action), onclick: () => act(option.action) }, paymentWords(option, group.price))))));
+  });
 }
 
 function controlsFor(context) {
@@ -235,14 +259,19 @@ function controlsFor(context) {
     groups.get(kind).push(action);
   }
   for (const [kind, actions] of groups) {
-    controls.appendChild(h("h3", {}, GROUP_TITLES[kind] || kind));
-    // Many choices (a long list of sowing payments, say) go in a list; bids stay buttons up to 30.
+    controls.appendChild(h("h3", {}, GROUP_TITLES[kind] || "Your move"));
+    if (kind === "sow" || kind === "plough") {
+      controls.appendChild(h("div", { class: "choices pay-choices" }, paymentButtons(context, actions)));
+      if (kind === "sow" || !groups.has("sow")) controls.appendChild(h("p", { class: "small" }, "Coins give no change: what you pay above the price goes back into the bag."));
+      continue;
+    }
+    // Many choices go in a list; bids stay buttons up to 30.
     if (actions.length > (kind === "bid" ? 30 : 12)) {
       const mine = context.view.choices ? context.view.choices.mine : null;
       const select = h(
         "select",
-        { "data-kind": kind, "aria-label": GROUP_TITLES[kind] || kind },
-        actions.map((a) => h("option", { value: a, selected: a === mine }, actionLabel(a, seatNames))),
+        { "data-kind": kind, "aria-label": GROUP_TITLES[kind] || "Your move" },
+        actions.map((a) => h("option", { value: a, selected: a === mine }, actionLabel(a, seatNames, context.view))),
       );
       // The Confirm button carries the action picked in the list, so it is marked once chosen.
       const confirm = h("button", { class: "primary", "data-action": JSON.stringify(select.value), onclick: () => act(select.value) }, "Confirm");
@@ -253,10 +282,13 @@ function controlsFor(context) {
       continue;
     }
     controls.appendChild(
-      h("div", { class: "choices" }, actions.map((a) => h("button", {
-        "data-action": JSON.stringify(a), class: kind === "pass" ? "" : "primary", onclick: () => act(a),
-        title: kind === "choose" || kind === "play" ? characterWords(a.split(":")[1]) : null,
-      }, actionLabel(a, seatNames)))),
+      h("div", { class: "choices" }, actions.map((a) => {
+        const card = kind === "choose" || kind === "play" || kind === "block" ? a.split(":")[1] : null;
+        return h("button", {
+          "data-action": JSON.stringify(a), class: kind === "pass" ? "" : "primary", onclick: () => act(a),
+          title: card ? characterWords(card) : null,
+        }, card ? characterArt(card, 28) : null, card ? " " : null, actionLabel(a, seatNames, context.view));
+      })),
     );
   }
 }
@@ -290,20 +322,33 @@ function describe(previous, next, context) {
   const before = previous.log || [];
   const after = next.log || [];
   let fresh;
+  // A coin laid on a corner (corner 4 too, laid as the next round begins) is told before the round's news.
+  const refill = cornerLines(previous, next);
   if (previous.round === next.round && sameJson(after.slice(0, before.length), before)) {
     fresh = after.slice(before.length);
   } else {
     const finished = next.last_round_log || [];
-    fresh = [...finished.slice(previous.round + 1 === next.round ? before.length : 0)];
+    fresh = [...finished.slice(previous.round + 1 === next.round ? before.length : 0), ...refill];
     if (previous.round !== next.round) fresh.push({ kind: "round", text: `Round ${next.round} begins.` });
     fresh.push(...after);
   }
   const lines = fresh.map((line) => (typeof line === "string" ? withNames(line, seatNames) : line));
   if (!fresh.length) lines.push(...unlogged(previous, next, context));
+  else if (previous.round === next.round) lines.unshift(...refill);
   if (next.over && !previous.over) {
     const winners = (next.winners || []).map((p) => seatNames[p]);
     lines.push({ kind: "big", text: `Game over: ${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` });
   }
+  return lines;
+}
+
+/** A coin from the bag laid face down on a corner, one line per corner that got coins. */
+function cornerLines(previous, next) {
+  const lines = [];
+  (next.corners || []).forEach((count, i) => {
+    const added = count - ((previous.corners || [])[i] || 0);
+    if (added > 0) lines.push(`${plural(added, "coin")} from the bag ${added > 1 ? "go" : "goes"} face down on corner ${i + 1}.`);
+  });
   return lines;
 }
 
@@ -324,11 +369,7 @@ function newCard(before, after) {
  */
 function unlogged(previous, next, context) {
   const seatNames = names(context);
-  const lines = [];
-  (next.corners || []).forEach((count, i) => {
-    const added = count - ((previous.corners || [])[i] || 0);
-    if (added > 0) lines.push(`${plural(added, "coin")} from the bag ${added > 1 ? "go" : "goes"} face down on corner ${i + 1}.`);
-  });
+  const lines = cornerLines(previous, next);
   (next.table || []).forEach((entry, i) => {
     const before = (previous.table || [])[i] || {};
     if ((entry.dealt || 0) > (before.dealt || 0)) {
@@ -346,17 +387,8 @@ function unlogged(previous, next, context) {
 
 function label(action, view) {
   if (typeof action === "string" && action.startsWith("bid:")) return `a bid of ${action.slice(4)}`;
-  return actionLabel(action, null);
+  return actionLabel(action, null, view);
 }
-
-const howToPlay = [
-  "Goal: be the first with four potato sacks on your player board.",
-  "Each round: everyone keeps one of two character cards dealt in secret; characters can be played at their moment for a special action.",
-  "Growth: weed tokens grow on your sown plant cards.",
-  "Trading: everyone bids weed tokens from their hand in secret; highest bids take the coins on the trading table's corners first.",
-  "Then spend coins to sow plant cards (they grow weed tokens) or plough a full card over into a potato sack, or harvest weed tokens into your hand.",
-  "Your coins' values, your hand and your character are secret: they are shown next to your buttons.",
-];
 
 function hint(context) {
   const { view, legal } = context;
@@ -380,8 +412,8 @@ function privateInfo(context) {
     "dl",
     { class: "kv", id: "my-hand" },
     h("dt", {}, "Weed tokens in hand"), h("dd", {}, String(you.tokens)),
-    h("dt", {}, "Your coins"), h("dd", {}, coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"),
-    h("dt", {}, "Your character"), h("dd", {}, you.card ? characterWords(you.card) : "none"),
+    h("dt", {}, "Your coins"), h("dd", {}, coinList(coins, you.coin_value)),
+    h("dt", {}, "Your character"), h("dd", {}, you.card ? [characterArt(you.card, 32), " ", characterWords(you.card)] : "none"),
     you.sealed_bid !== null && you.sealed_bid !== undefined ? [h("dt", {}, "Your sealed bid"), h("dd", {}, String(you.sealed_bid))] : null,
     you.notes && you.notes.length
       ? [h("dt", {}, "You know"), h("dd", {}, you.notes.map((n) => withNames(n, names(context))).join("; "))]
@@ -414,7 +446,7 @@ function revealEnd(context, finalViews) {
         { "data-revealed": p },
         h("strong", {}, names[p]), ": ",
         `character ${you.card ? characterWords(you.card) : "none"}; `,
-        `coins ${coins.length ? `${coins.join(" + ")} = ${you.coin_value}` : "none"}; `,
+        `coins ${coinList(coins, you.coin_value)}; `,
         plural(you.tokens ?? 0, "weed token"), " in hand.",
       );
     }),

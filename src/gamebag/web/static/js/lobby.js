@@ -289,20 +289,21 @@ function openedWords(seconds) {
 
 function progressWords(table) {
   if (!table.finished) return `playing · ${plural(table.step, "event")} so far`;
-  const winners = table.winners || [];
+  const winners = table.winner_names || [];
   if (!winners.length) return "finished · no winner";
   return `finished · ${listWords(winners)} ${winners.length > 1 ? "shared the win" : "won"}`;
 }
 
 async function loadTables() {
   const response = await fetch("/api/tables");
+  if (!response.ok) return; // past this address's budget of listings (429): the list stays as it was
   const tables = await response.json();
   elements.tables.replaceChildren(
     ...tables.map((table) =>
       h(
         "tr",
         { "data-table": table.id },
-        h("td", {}, table.title, h("span", { class: "small muted opened" }, openedWords(table.opened_at))),
+        h("td", {}, table.title, h("span", { class: "small muted opened" }, openedWords(table.created_at))),
         h("td", { class: "small" }, table.seats.map(seatWords).join(", ")),
         h("td", { class: "small" }, progressWords(table)),
         h(
