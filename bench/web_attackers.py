@@ -1,10 +1,10 @@
 """The named attackers of ``bench/load_web.py --attack NAME[,NAME...]`` (issue 36, point 7).
 
-Each attacker runs from its own loopback address (``127.0.0.2``, so the server counts its
-budgets apart from the honest clients on ``127.0.0.1``) and keeps to the server's
-documented per-address limits (the ``Limits`` table of ``docs/web.md``) where the issue says
-"within every limit": the load generator raises the server's table and socket rates for the
-honest clients, so the attackers pace themselves to the defaults instead.
+Each attacker runs from a loopback address of its own (``127.0.0.2`` to ``127.0.0.8``, so
+the server counts its budgets apart from the honest clients on ``127.0.0.1`` and the other
+attackers) and keeps to the server's documented per-address limits (the ``Limits`` table of
+``docs/web.md``) where the issue says "within every limit": the load generator raises the
+server's table and socket rates for the honest clients, so the attackers pace themselves.
 
 * ``stale``: 54 seat sockets (18 seats of 6 tables it opened, 3 sockets a seat: the bound)
   each send 20 ``act`` messages a second naming step 0 (under the 50 a second bound);
@@ -35,7 +35,8 @@ import httpx
 from websockets.asyncio.client import connect
 
 ATTACKERS = ("stale", "lobby", "slow", "replays", "solves", "analysis", "xff")
-ATTACKER_ADDRESS = "127.0.0.2"
+# Each attacker from its own address: together they are seven clients, each within its limits.
+ADDRESSES = {name: f"127.0.0.{2 + number}" for number, name in enumerate(ATTACKERS)}
 FALLBACK_LINE = "playing the fallback move"
 
 
@@ -60,8 +61,8 @@ class Prepared:
     honest_analysis: str | None = None  # a finished game whose analysis an honest client asks for
 
 
-def attacker_http(timeout: float = 60) -> httpx.AsyncClient:
-    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER_ADDRESS)
+def attacker_http(name: str, timeout: float = 60) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=ADDRESSES[name])
     return httpx.AsyncClient(transport=transport, timeout=timeout)
 
 
@@ -78,7 +79,7 @@ async def _until(stop_at: float, pace: float) -> Any:
 
 
 async def stale_acts(base: str, game: str, stop_at: float, counts: dict[str, int]) -> None:
-    async with attacker_http() as http:
+    async with attacker_http("stale") as http:
         seats: list[tuple[str, str]] = []
         for _ in range(6):
             opened = await http.post(f"{base}/api/tables", json={"game": game, "players": 3, "seats": [{}] * 3})
@@ -95,7 +96,7 @@ async def stale_acts(base: str, game: str, stop_at: float, counts: dict[str, int
 
 
 async def _stale_socket(url: str, token: str, stop_at: float, counts: dict[str, int]) -> None:
-    async with connect(url, max_size=2**24, open_timeout=30, local_addr=(ATTACKER_ADDRESS, 0)) as ws:
+    async with connect(url, max_size=2**24, open_timeout=30, local_addr=(ADDRESSES["stale"], 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
 
         async def read() -> None:
@@ -114,7 +115,7 @@ async def _stale_socket(url: str, token: str, stop_at: float, counts: dict[str, 
 
 async def lobby_listings(base: str, prepared: Prepared, stop_at: float, counts: dict[str, int]) -> None:
     ids = prepared.finished + prepared.long_games
-    async with attacker_http() as http:
+    async with attacker_http("lobby") as http:
         index = 0
         async for _ in _until(stop_at, 1.0):
             listed, facts = await asyncio.gather(
@@ -138,7 +139,7 @@ async def slow_bodies(base: str, stop_at: float, counts: dict[str, int]) -> None
 async def _slow_connection(port: int, stop_at: float, counts: dict[str, int]) -> None:
     while time.monotonic() < stop_at:
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER_ADDRESS, 0))
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ADDRESSES["slow"], 0))
         except OSError:
             _count(counts, "slow_connect_failed")
             await asyncio.sleep(1)
@@ -161,12 +162,13 @@ async def _slow_connection(port: int, stop_at: float, counts: dict[str, int]) ->
             _count(counts, "slow_reset")
         finally:
             writer.close()
+        await asyncio.sleep(1.0)  # then a new slow connection in its place
 
 
 async def distinct_replays(base: str, prepared: Prepared, stop_at: float, counts: dict[str, int]) -> list[float]:
     urls = [f"{base}/api/tables/{t}/{kind}" for t in prepared.long_games for kind in ("replay", "record")]
     seconds: list[float] = []
-    async with attacker_http() as http:
+    async with attacker_http("replays") as http:
         index = 0
         async for _ in _until(stop_at, 2.0):
             before = time.perf_counter()
@@ -181,7 +183,7 @@ async def distinct_replays(base: str, prepared: Prepared, stop_at: float, counts
 async def solve_flood(base: str, stop_at: float, counts: dict[str, int]) -> list[float]:
     goals = iter(range(100, 1, -1))  # each a configuration not solved before
     seconds: list[float] = []
-    async with attacker_http(timeout=120) as http:
+    async with attacker_http("solves", timeout=120) as http:
 
         async def open_one(goal: int) -> None:
             table = {"game": "pig", "players": 2, "seats": [{}, {"bot": "optimal-win"}], "options": {"goal": goal}}
@@ -199,7 +201,7 @@ async def solve_flood(base: str, stop_at: float, counts: dict[str, int]) -> list
 
 async def analysis_flood(base: str, prepared: Prepared, stop_at: float, counts: dict[str, int]) -> None:
     ids = prepared.finished + prepared.long_games
-    async with attacker_http() as http:
+    async with attacker_http("analysis") as http:
         async for _ in _until(stop_at, 1.0):
             answers = await asyncio.gather(*(http.get(f"{base}/api/tables/{t}/analysis") for t in ids))
             for answer in answers:
@@ -209,7 +211,7 @@ async def analysis_flood(base: str, prepared: Prepared, stop_at: float, counts: 
 
 async def forwarded_rotation(base: str, game: str, stop_at: float, counts: dict[str, int]) -> None:
     rng = random.Random(36)
-    async with attacker_http() as http:
+    async with attacker_http("xff") as http:
         async for _ in _until(stop_at, 0.2):
             forwarded = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"
             table = {"game": game, "players": 2, "seats": [{}, {}]}
