@@ -113,17 +113,26 @@ async def _stale_socket(url: str, token: str, stop_at: float, counts: dict[str, 
             reader.cancel()
 
 
-async def lobby_listings(base: str, prepared: Prepared, stop_at: float, counts: dict[str, int]) -> None:
+async def lobby_listings(base: str, prepared: Prepared, stop_at: float, counts: dict[str, int]) -> list[float]:
+    """The lobby listed (timed: the first is the one after the restart) and unloaded tables' facts read."""
     ids = prepared.finished + prepared.long_games
+    seconds: list[float] = []
     async with attacker_http("lobby") as http:
+
+        async def listing() -> httpx.Response:
+            before = time.perf_counter()
+            listed = await http.get(f"{base}/api/tables")
+            seconds.append(time.perf_counter() - before)
+            return listed
+
         index = 0
         async for _ in _until(stop_at, 1.0):
-            listed, facts = await asyncio.gather(
-                http.get(f"{base}/api/tables"), http.get(f"{base}/api/tables/{ids[index % len(ids)]}")
-            )
+            listed, facts = await asyncio.gather(listing(), http.get(f"{base}/api/tables/{ids[index % len(ids)]}"))
             index += 1
             _count(counts, f"lobby_{listed.status_code}")
             _count(counts, f"facts_{facts.status_code}")
+    counts["lobby_first_listing_ms"] = round(1000 * seconds[0]) if seconds else 0
+    return seconds
 
 
 SLOW_HEAD = (
