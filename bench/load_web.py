@@ -29,7 +29,15 @@ every client left, and the growth of the server processes' memory over the run.
     .venv/bin/python bench/load_web.py --think 0      # every client acts at once: saturation
     .venv/bin/python bench/load_web.py --compare --clients 1000 --tables 250 --think 2 --duration 60
 
-``--attack`` adds clients that try to make the server wait for them (issue 27): first a long
+``--attack NAME[,NAME...]`` (or ``all``) runs the attackers of issue 36 while the players
+play (``bench/web_attackers.py`` says what each does and how it keeps to the limits), and
+adds the honest side's figures: a table opened every 2 s (its time), one analysis asked
+(its time), and the fallback moves the server logged at the honest tables.
+
+    .venv/bin/python bench/load_web.py --attack stale --clients 30 --tables 10 --bots 1 --duration 20
+    .venv/bin/python bench/load_web.py --attack all --clients 30 --tables 10 --bots 1 --duration 20
+
+``--attack`` alone (``flood``) adds clients that try to make the server wait for them (issue 27): first a long
 game is played out by bots (Eigen Kweek, 3 random bots, every coin worth 1, ploughing at 20,
 up to 90 rounds: about 1,600 steps); then, while the players above play their tables, four
 spectator sockets at that finished game flood ``sync`` (``--attack-syncs`` a second each) and
@@ -62,6 +70,9 @@ from typing import Any
 import httpx
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web_attackers import chosen_attackers, fallback_moves, honest_probes, prepare, run_attackers
 
 ROOT = Path(__file__).resolve().parent.parent
 # Open limits for one load generator on 127.0.0.1 (the server's defaults are per client address).
@@ -97,7 +108,7 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, db_url: str, sync: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db_url: str, sync: str, log: Path | None = None) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-c",
@@ -113,7 +124,8 @@ def start_server(port: int, db_url: str, sync: str) -> subprocess.Popen[bytes]:
         *OPEN_LIMITS,
     ]
     env = {**os.environ, "GAMEBAG_DB": db_url}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    output = log.open("ab") if log is not None else subprocess.DEVNULL  # the log: fallback moves are counted there
+    process = subprocess.Popen(command, stdout=output, stderr=output, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -362,12 +374,19 @@ def attack(arguments: tuple[str, str, float, float]) -> dict[str, Any]:
     return asyncio.run(attack_async(*arguments))
 
 
-async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int], pool: Any) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, bases: list[str], db_url: str, pids: list[int], pool: Any, restart: Any, log: Path
+) -> dict[str, Any]:
     seats_per_table = args.clients // args.tables
     players = seats_per_table + args.bots
     base = bases[0]
+    names = chosen_attackers(args.attack)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        attacked: tuple[str, int] | None = await long_finished_game(http, base) if args.attack else None
+        attacked: tuple[str, int] | None = await long_finished_game(http, base) if "flood" in names else None
+        prepared = await prepare(http, base, names, args.game, LONG_GAME)
+        if "lobby" in names:  # the tables are written: the lobby is listed after a restart
+            pids = await asyncio.to_thread(restart)
+        load_before = os.getloadavg()[0]
         tables = []
         for index in range(args.tables):
             seats = [{} for _ in range(seats_per_table)] + [{"bot": args.bot} for _ in range(args.bots)]
@@ -402,13 +421,19 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
                 specs.append(SeatSpec(len(specs), url, seat["token"], seat["seat"], seed))
         shares = [specs[k :: args.client_processes] for k in range(args.client_processes)]
         stop_wall = time.time() + args.duration
-        attackers = None
+        attackers = named = probes = None
         if attacked is not None:
             attackers = pool.apply_async(attack, [(base, attacked[0], stop_wall, args.attack_syncs)])
+        if set(names) - {"flood"}:
+            named = pool.apply_async(run_attackers, [(base, names, args.game, prepared, stop_wall)])
+            stop_at = time.monotonic() + (stop_wall - time.time())
+            probes = asyncio.create_task(honest_probes(base, args.game, prepared, stop_at))
         outcomes = await asyncio.to_thread(
             pool.map, play_share, [(share, stop_wall, args.think, args.arrival) for share in shares], 1
         )
         attack_report = await asyncio.to_thread(attackers.get, 120) if attackers is not None else None
+        named_report = await asyncio.to_thread(named.get, 180) if named is not None else None
+        probe_report = await probes if probes is not None else {}
         by_index: dict[int, ClientStats] = {}
         crashed: list[str] = []
         lateness: list[float] = []
@@ -462,6 +487,12 @@ async def run(args: argparse.Namespace, bases: list[str], db_url: str, pids: lis
         "client_lateness_ms_p50": round(1000 * percentile(lateness, 0.50), 2),
         "client_lateness_ms_p99": round(1000 * percentile(lateness, 0.99), 2),
         "load_average_1min": round(os.getloadavg()[0], 2),
+        "load_average_1min_at_start": round(load_before, 2),
+        "bot_fallback_moves_at_honest_tables": fallback_moves(
+            log.read_text("utf-8", "replace"), [t["id"] for t in tables]
+        ),
+        **probe_report,
+        **({} if named_report is None else {"attackers": ",".join(names), "attack_named": named_report}),
         "lost_actions": lost,
         "leaked_secrets": sum(len(s.leaks) for _, _, s in stats),
         "sockets_open_after": open_after,
@@ -559,16 +590,28 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
         else:
             db_url = f"sqlite:///{Path(folder) / 'bench.db'}"
         servers = []
+        log = Path(folder) / "server.log"
+
+        def restart() -> list[int]:
+            """Stop every server and start it again on its port: tables on disk, none in memory."""
+            for index, (port, process) in enumerate(servers):
+                process.terminate()
+                process.wait(timeout=30)
+                servers[index] = (port, start_server(port, db_url, args.sync, log))
+            return [process.pid for _, process in servers]
+
         try:
             for _ in range(processes):
                 port = free_port()
-                servers.append((port, start_server(port, db_url, args.sync)))
+                servers.append((port, start_server(port, db_url, args.sync, log)))
             bases = [f"http://127.0.0.1:{port}" for port, _ in servers]
             # The client processes are started (and have imported everything) before the clock runs.
-            workers = args.client_processes + (1 if args.attack else 0)  # the attackers' own process
+            names = chosen_attackers(args.attack)  # the attackers' own processes: the flood, the named ones
+            workers = args.client_processes + ("flood" in names) + bool(set(names) - {"flood"})
             with multiprocessing.get_context("spawn").Pool(workers) as pool:
                 pool.map(time.sleep, [0.0] * workers, 1)
-                report = asyncio.run(run(args, bases, db_url, [process.pid for _, process in servers], pool))
+                pids = [process.pid for _, process in servers]
+                report = asyncio.run(run(args, bases, db_url, pids, pool, restart, log))
             report = {"database": db, "processes": processes, "route": args.route, **report}
         finally:
             for _, process in servers:
@@ -615,7 +658,11 @@ def main() -> None:
         help="processes the clients are spread over (one event loop each), so the load generator is not the bottleneck",
     )
     parser.add_argument(
-        "--attack", action="store_true", help="4 spectators flood sync and 2 clients loop on a long game's replay"
+        "--attack",
+        nargs="?",
+        const="flood",
+        help="attackers, comma-separated: flood (alone: 4 spectators flood sync, 2 clients loop on a replay), "
+        "stale, lobby, slow, replays, solves, analysis, xff, or all (every named one; see bench/web_attackers.py)",
     )
     parser.add_argument("--attack-syncs", type=float, default=31.0, help="syncs a second each flooding spectator sends")
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
@@ -628,6 +675,10 @@ def main() -> None:
         raise SystemExit("bounded runs only: 1-8 processes, arrivals over 0-60 seconds")
     if not 0 < args.attack_syncs <= 100:
         raise SystemExit("bounded runs only: 0-100 syncs a second per attacker")
+    try:
+        chosen_attackers(args.attack)
+    except ValueError as error:  # an unknown name: one line naming the allowed ones, exit 2
+        parser.error(str(error))
     if args.processes > 1 and args.db != "postgres":
         raise SystemExit("several processes share PostgreSQL: add --db postgres")
     layouts = [(1, "postgres"), (2, "postgres")] if args.compare else [(args.processes, args.db)]
