@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.web.helpers import SHORT_OPTIONS, open_table, play_whole_game, receive_until
-from tests.web.loopwatch import store_long_tables, watched_client
+from web.helpers import SHORT_OPTIONS, open_table, play_whole_game, receive_until
+from web.loopwatch import store_long_tables, watched_client
 
 TABLES = 12
 
