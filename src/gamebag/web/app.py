@@ -289,7 +289,7 @@ def create_app(
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
         await rates.new_table(client_address(request.scope))
-        table = await manager_of(request).create(data)
+        table = await manager_of(request).create(data, client_address(request.scope))
         seats = []
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
