@@ -271,9 +271,9 @@ class WorkerPool:
         finally:
             if worker is not None:
                 self._idle.append(worker)
-            self.shares.release(lane)
-            if lane == SLOW_LANE:
+            if lane == SLOW_LANE:  # charged before the worker is handed on: the charge decides who is next
                 self.shares.charge(owner, took if took is not None else time.monotonic() - started)
+            self.shares.release(lane)
         self.jobs += 1
         if status != "ok":
             raise JobFailed(value)
