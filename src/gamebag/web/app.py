@@ -402,7 +402,7 @@ def create_app(
         if not isinstance(data, dict) or set(data) - {"agent"}:
             return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
         agent = check_agent_for(data.get("agent") or table.config.timeout_agent, table.game, "agent")
-        await manager.hand_to_bot(table, seat, agent)
+        await manager.hand_to_bot(table, seat, agent, client_address(request.scope))
         return {"table": manager.meta(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
@@ -421,7 +421,7 @@ def create_app(
             # Opening the rematch opens a table: it counts as one (else a bots-only game and its
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
-        following = await manager.rematch(table)
+        following = await manager.rematch(table, client_address(request.scope))
         answer = {"id": following.id, "path": rematch_path(following, seat)}
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token

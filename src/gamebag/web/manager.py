@@ -197,13 +197,14 @@ class TableManager(Owning, Forcing, Automating, Acting):
         for spec in specs:
             await self._build(config, options, spec, owner)
 
-    async def rematch(self, table: LiveTable) -> LiveTable:
-        """The rematch of a finished table (same game, options and seats), opened once."""
+    async def rematch(self, table: LiveTable, owner: str = "") -> LiveTable:
+        """The rematch of a finished table (same game, options and seats), opened once (a solve
+        charged to ``owner``'s address)."""
         if not table.is_over:
             raise LobbyError("a rematch can be started once the game is over")
         if table.config.next_id is None:
             config = rematch_config(table.config)
-            await self._build_agents(config)
+            await self._build_agents(config, owner)
             if table.config.next_id is None:  # nobody opened it while the agents were built
                 self.store.create_table(config)
                 self.store.set_rematch(table.id, config.id)
@@ -214,7 +215,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         self.publish(table)  # everyone still at the old table learns where the rematch is
         return rematch
 
-    async def hand_to_bot(self, table: LiveTable, seat: int, agent: str) -> None:
+    async def hand_to_bot(self, table: LiveTable, seat: int, agent: str, owner: str = "") -> None:
         """A person's seat (a no-show) is played by ``agent`` from now on; its link only watches."""
         if table.is_over:
             raise LobbyError("the game is over: there is nothing left to play for that seat")
@@ -222,7 +223,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
             raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
         if table.seats[seat].agent is not None:
             raise SeatError(f"seat {seat} is already played by a bot")
-        await self._build(table.config, json.dumps(table.config.options, sort_keys=True), agent)
+        await self._build(table.config, json.dumps(table.config.options, sort_keys=True), agent, owner)
         if table.seats[seat].agent is not None or table.is_over:
             return  # handed over (or finished) while the agent was built
         self.store.set_seat_agent(table.id, seat, agent)
