@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamebag.web.analysis import MAX_UNFINISHED, AnalysesBusy, TableAnalyses, in_words
+from gamebag.web.analysis import MAX_UNFINISHED, MAX_UNFINISHED_PER_ADDRESS, AnalysesBusy, TableAnalyses, in_words
 from gamebag.web.settings import Limits
 from gamebag.web.workers import JobFailed
 
@@ -49,7 +49,8 @@ def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> No
 
 
 def test_analyses_waiting_at_once_are_bounded() -> None:
-    """Past MAX_UNFINISHED analyses running or waiting, another table's request is refused."""
+    """Past MAX_UNFINISHED analyses running or waiting (of all addresses, or
+    MAX_UNFINISHED_PER_ADDRESS of one), another table's request is refused."""
 
     class StuckPool:
         size = 2
@@ -57,7 +58,7 @@ def test_analyses_waiting_at_once_are_bounded() -> None:
         def __init__(self) -> None:
             self.release = asyncio.Event()
 
-        async def run(self, job: Any, seconds: float, progress: Any = None) -> Any:
+        async def run(self, job: Any, seconds: float, progress: Any = None, **share: Any) -> Any:
             await self.release.wait()
             raise JobFailed("stopped")
 
@@ -66,10 +67,13 @@ def test_analyses_waiting_at_once_are_bounded() -> None:
         analyses = TableAnalyses(pool)  # type: ignore[arg-type]
         record = {"game": "pig", "players": 2, "options": {}, "events": [{"chance": 1}]}
         for table in range(MAX_UNFINISHED):
-            assert analyses.status(f"t{table}", record, ["a", "b"])["status"] == "running"
+            owner = f"address{table // MAX_UNFINISHED_PER_ADDRESS}"
+            assert analyses.status(f"t{table}", record, ["a", "b"], owner)["status"] == "running"
         assert analyses.status("t0", record, ["a", "b"])["status"] == "running"  # a known one is answered
         with pytest.raises(AnalysesBusy):
-            analyses.status("another", record, ["a", "b"])
+            analyses.status("another", record, ["a", "b"], "address-new")
+        with pytest.raises(AnalysesBusy):
+            analyses.status("another", record, ["a", "b"], "address0")
         pool.release.set()
         for _ in range(100):
             await asyncio.sleep(0.01)

@@ -3,11 +3,13 @@
 ``GET /api/tables/{id}/analysis`` answers 409 while the game goes on (so spectators, like everyone,
 see an analysis only after the game ends: it reads the record, public by then). The first request
 after the end starts the job in the bounded worker pool, never on the event loop, with a time
-budget (``ANALYSIS_SECONDS``) and the analysis's own bounded playouts, and at most all workers but
-one busy with analyses (the bots keep one); every request answers the
+budget (``ANALYSIS_SECONDS``, counted from its start) and the analysis's own bounded playouts, in
+the pool's slow lane (``fairshare.py``: the bots keep a worker; each client address waits in its
+own share, charged the worker seconds its analyses took); every request answers the
 job's state at once: ``running`` with its progress (events done of the total), ``done`` with the
 analysis, or ``failed`` with why. Results stay in a bounded cache (``KEPT_TABLES`` tables); at most
-``MAX_UNFINISHED`` analyses run or wait at once, a request that would start another gets 429.
+``MAX_UNFINISHED_PER_ADDRESS`` analyses one address started run or wait at once, and
+``MAX_UNFINISHED`` of all; a request that would start another gets 429.
 
 To the analysis's JSON the answer adds what the pages draw: ``curves`` (each seat's winning chance
 after each of its decisions, for the chart), ``worst`` (the costliest decisions, said in words) and
@@ -28,12 +30,15 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from gamebag.core.protocol import JsonDict
+from gamebag.web.guard import client_address
 from gamebag.web.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
 
 ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek: seconds, more on a busy server)
 KEPT_TABLES = 64  # analyses kept, least recently asked for first out
 WORST_SHOWN = 5
-MAX_UNFINISHED = 8  # analyses running or waiting at once; more are refused (429) until one ends
+MAX_UNFINISHED = 64  # analyses running or waiting at once, of all addresses; more are refused (429)
+MAX_UNFINISHED_PER_ADDRESS = 4  # of one client address: its flood never takes the others' places
+QUEUE_SECONDS = 600.0  # an analysis waiting longer than this for a worker fails (ask again)
 RETRY_SECONDS = 10
 
 
@@ -50,26 +55,31 @@ class TableAnalyses:
         self.started = 0  # jobs started so far (the rest were answered from the cache)
         self._entries: OrderedDict[str, JsonDict] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
-        # Analyses leave at least one worker to the bots (a pool of one is shared, in turn).
-        self._slots = asyncio.Semaphore(max(1, pool.size - 1))
 
-    def status(self, table_id: str, record: JsonDict, names: list[str]) -> JsonDict:
-        """The analysis of the finished game ``record`` as it stands, starting it if it is not."""
+    def status(self, table_id: str, record: JsonDict, names: list[str], owner: str = "") -> JsonDict:
+        """The analysis of the finished game ``record`` as it stands, starting it (for the client
+        address ``owner``, whose share it waits in) if it is not."""
         entry = self._entries.get(table_id)
         if entry is None:
+            if self.unfinished_of(owner) >= MAX_UNFINISHED_PER_ADDRESS:
+                raise AnalysesBusy(
+                    f"{MAX_UNFINISHED_PER_ADDRESS} analyses you asked for are already running or waiting; "
+                    "ask again soon"
+                )
             if self.unfinished >= MAX_UNFINISHED:
                 raise AnalysesBusy(f"{MAX_UNFINISHED} analyses are already running or waiting; ask again soon")
             entry = {"status": "running", "done": 0, "total": len(record["events"]), "since": time.monotonic()}
+            entry["owner"] = owner
             self._entries[table_id] = entry
             finished = [key for key, kept in self._entries.items() if kept["status"] != "running"]
             while len(self._entries) > KEPT_TABLES and finished:
                 del self._entries[finished.pop(0)]  # only finished ones: a running job stays counted
-            task = asyncio.get_running_loop().create_task(self._run(entry, record, names))
+            task = asyncio.get_running_loop().create_task(self._run(entry, record, names, owner))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             self.started += 1
         self._entries.move_to_end(table_id)
-        answer = {key: value for key, value in entry.items() if key != "since"}
+        answer = {key: value for key, value in entry.items() if key not in ("since", "owner")}
         answer.setdefault("seconds", round(time.monotonic() - entry["since"], 1))
         return answer
 
@@ -78,7 +88,11 @@ class TableAnalyses:
         """Analyses running or waiting for a worker."""
         return sum(1 for entry in self._entries.values() if entry["status"] == "running")
 
-    async def _run(self, entry: JsonDict, record: JsonDict, names: list[str]) -> None:
+    def unfinished_of(self, owner: str) -> int:
+        """Analyses the client address ``owner`` started that are running or waiting."""
+        return sum(1 for entry in self._entries.values() if entry["status"] == "running" and entry["owner"] == owner)
+
+    async def _run(self, entry: JsonDict, record: JsonDict, names: list[str], owner: str) -> None:
         options = json.dumps(record.get("options", {}), sort_keys=True)
         key = (str(record["game"]), int(record["players"]), options, "analysis")
 
@@ -86,9 +100,8 @@ class TableAnalyses:
             entry["done"], entry["total"] = done, total
 
         try:
-            async with self._slots:
-                entry["since"] = time.monotonic()  # the budget counts from the start, not the wait
-                result = await self.pool.run(AnalysisJob(key, record, None), self.seconds, progress)
+            job = AnalysisJob(key, record, None)
+            result = await self.pool.run(job, self.seconds, progress, owner=owner, queue_seconds=QUEUE_SECONDS)
         except (JobTimeout, JobFailed) as error:
             entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
             return
@@ -163,6 +176,6 @@ def register(
             analyses = request.app.state.analyses = TableAnalyses(pool_of(request))
         names = [str(seat.name) for seat in table.seats]
         try:
-            return analyses.status(table.id, table.record_json(), names)
+            return analyses.status(table.id, table.record_json(), names, client_address(request.scope))
         except AnalysesBusy as error:
             return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(RETRY_SECONDS)})

@@ -291,7 +291,7 @@ def create_app(
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
         await rates.new_table(client_address(request.scope))
-        table = await manager_of(request).create(data)
+        table = await manager_of(request).create(data, client_address(request.scope))
         seats = []
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
@@ -404,7 +404,7 @@ def create_app(
         if not isinstance(data, dict) or set(data) - {"agent"}:
             return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
         agent = check_agent_for(data.get("agent") or table.config.timeout_agent, table.game, "agent")
-        await manager.hand_to_bot(table, seat, agent)
+        await manager.hand_to_bot(table, seat, agent, client_address(request.scope))
         return {"table": manager.meta(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
@@ -423,7 +423,9 @@ def create_app(
             # Opening the rematch opens a table: it counts as one (else a bots-only game and its
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
-        following = await manager.rematch(table, "the host" if seat is None else table.seats[seat].name)
+        following = await manager.rematch(
+            table, "the host" if seat is None else table.seats[seat].name, client_address(request.scope)
+        )
         answer = {"id": following.id, "path": rematch_path(following, seat)}
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token

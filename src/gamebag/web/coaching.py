@@ -10,9 +10,11 @@ Routes (``docs/analysis.md``, the coach):
   now. Refused (403) without a seat token: spectators never get advice. Refused (409) unless the
   coach is on (offered, and every human seat agreed: ``coachsetting.CoachSetting``) and the seat has
   a choice to make. The first request at a step starts the job in the bounded worker pool (never on
-  the event loop), with a time budget (``COACH_SECONDS``); every request answers its state at once
-  (``running``, ``done`` with the advice, ``failed``). Answers stay in a bounded cache; at most
-  ``MAX_UNFINISHED`` jobs run or wait at once (429 past that).
+  the event loop), in the pool's slow lane with a share per client address (``fairshare.py``), with
+  a time budget (``COACH_SECONDS``); every request answers its state at once (``running``, ``done``
+  with the advice, ``failed``). Answers stay in a bounded cache; at most
+  ``MAX_UNFINISHED_PER_ADDRESS`` jobs of one address and ``MAX_UNFINISHED`` of all run or wait at
+  once (429 past that).
 
 The setting is stored with the table, changed in one transaction (read, change, write), and every
 reader's table message carries it (``table.coach``), so every seat and spectator sees whether the
@@ -38,6 +40,7 @@ from gamebag.core.protocol import JsonDict
 from gamebag.web.bounds import BadJsonError, parse_json
 from gamebag.web.coachsetting import CoachError, CoachSetting
 from gamebag.web.db import Store, TableRow
+from gamebag.web.guard import client_address
 from gamebag.web.live import LiveTable, SeatError
 from gamebag.web.workers import CoachJob, JobFailed, JobTimeout, WorkerPool
 
@@ -46,7 +49,9 @@ if TYPE_CHECKING:
 
 COACH_SECONDS = 30.0  # the time budget of one piece of advice (a cold worker compiles its playouts)
 KEPT_ADVICE = 256  # pieces of advice kept, least recently asked for first out
-MAX_UNFINISHED = 8  # advice jobs running or waiting at once; more are refused (429)
+MAX_UNFINISHED = 64  # advice jobs running or waiting at once, of all addresses; more are refused (429)
+MAX_UNFINISHED_PER_ADDRESS = 4  # of one client address: its flood never takes the others' places
+QUEUE_SECONDS = 120.0  # advice waiting longer than this for a worker fails (ask again)
 RETRY_SECONDS = 2
 
 
@@ -87,15 +92,19 @@ class CoachAdvice:
         self.started = 0
         self._entries: OrderedDict[tuple[str, int, int], JsonDict] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._slots = asyncio.Semaphore(max(1, pool.size - 1))  # one worker stays with the bots
 
-    def status(self, table: LiveTable, seat: int) -> JsonDict:
+    def status(self, table: LiveTable, seat: int, owner: str = "") -> JsonDict:
+        """The advice for ``seat`` now, starting its job (in the share of the client address ``owner``)."""
         key = (table.id, table.step, seat)
         entry = self._entries.get(key)
         if entry is None:
+            if self.unfinished_of(owner) >= MAX_UNFINISHED_PER_ADDRESS:
+                raise CoachBusy(
+                    f"{MAX_UNFINISHED_PER_ADDRESS} pieces of advice you asked for are being worked out; ask again soon"
+                )
             if self.unfinished >= MAX_UNFINISHED:
                 raise CoachBusy(f"{MAX_UNFINISHED} pieces of advice are already being worked out; ask again soon")
-            entry = {"status": "running", "step": table.step, "since": time.monotonic()}
+            entry = {"status": "running", "step": table.step, "since": time.monotonic(), "owner": owner}
             self._entries[key] = entry
             finished = [k for k, kept in self._entries.items() if kept["status"] != "running"]
             while len(self._entries) > KEPT_ADVICE and finished:
@@ -104,12 +113,12 @@ class CoachAdvice:
             config = table.config
             options = json.dumps(config.options, sort_keys=True)
             job = CoachJob((config.game, config.players, options, "coach"), record, seat)
-            task = asyncio.get_running_loop().create_task(self._run(entry, job))
+            task = asyncio.get_running_loop().create_task(self._run(entry, job, owner))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             self.started += 1
         self._entries.move_to_end(key)
-        answer = {k: v for k, v in entry.items() if k != "since"}
+        answer = {k: v for k, v in entry.items() if k not in ("since", "owner")}
         answer.setdefault("seconds", round(time.monotonic() - entry["since"], 1))
         return answer
 
@@ -117,11 +126,13 @@ class CoachAdvice:
     def unfinished(self) -> int:
         return sum(1 for entry in self._entries.values() if entry["status"] == "running")
 
-    async def _run(self, entry: JsonDict, job: CoachJob) -> None:
+    def unfinished_of(self, owner: str) -> int:
+        """Advice jobs the client address ``owner`` started that are running or waiting."""
+        return sum(1 for entry in self._entries.values() if entry["status"] == "running" and entry["owner"] == owner)
+
+    async def _run(self, entry: JsonDict, job: CoachJob, owner: str) -> None:
         try:
-            async with self._slots:
-                entry["since"] = time.monotonic()
-                advice = await self.pool.run(job, self.seconds)
+            advice = await self.pool.run(job, self.seconds, owner=owner, queue_seconds=QUEUE_SECONDS)
         except (JobTimeout, JobFailed) as error:
             entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
             return
@@ -192,6 +203,6 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
         if coach is None:
             coach = request.app.state.coach = CoachAdvice(manager.pool)
         try:
-            return coach.status(table, seat)
+            return coach.status(table, seat, client_address(request.scope))
         except CoachBusy as error:
             return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(RETRY_SECONDS)})

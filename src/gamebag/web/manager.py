@@ -32,6 +32,7 @@ from gamebag.web.cluster import Bus, new_node_id
 from gamebag.web.db import StoredTable, TableConfig, now
 from gamebag.web.faults import is_storage_fault
 from gamebag.web.forcing import Forcing
+from gamebag.web.guard import RateLimited
 from gamebag.web.live import LiveTable, SeatError, winners_of
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
 from gamebag.web.lobbyrows import fill_winners, lobby_rows
@@ -48,7 +49,7 @@ from gamebag.web.tablestate import (
     agent_key,
     closed_words,
 )
-from gamebag.web.workers import BuildJob, JobFailed, JobTimeout
+from gamebag.web.workers import BuildJob, JobFailed, JobTimeout, WorkersBusy, check_solve_budget
 
 __all__ = [
     "FORWARD_SECONDS",
@@ -176,27 +177,29 @@ class TableManager(Owning, Forcing, Automating, Acting):
         self.automate(table)
         return table
 
-    async def create(self, request: Any) -> LiveTable:
+    async def create(self, request: Any, owner: str = "") -> LiveTable:
         """Open a table from a lobby request (``LobbyError`` names what is wrong).
 
         Each agent is built once in the bot workers first, so that an agent this
         configuration does not allow, or whose solve would take too long, refuses the
-        table instead of leaving it without a bot.
+        table instead of leaving it without a bot. A new solve is charged to the opener's
+        address ``owner`` (``fairshare.py``).
         """
         config = parse_table_request(request, allow_seed=self.allow_seed)
         config = dataclasses.replace(config, host_token=secrets.token_urlsafe(24))
-        await self._build_agents(config)
+        await self._build_agents(config, owner)
         self.store.create_table(config)
         return self.get(config.id)
 
-    async def _build_agents(self, config: TableConfig) -> None:
+    async def _build_agents(self, config: TableConfig, owner: str = "") -> None:
         specs = sorted({seat.agent for seat in config.seats if seat.agent is not None} | {config.timeout_agent})
         options = json.dumps(config.options, sort_keys=True)
         for spec in specs:
-            await self._build(config, options, spec)
+            await self._build(config, options, spec, owner)
 
-    async def rematch(self, table: LiveTable, started_by: str | None = None) -> LiveTable:
-        """The rematch of a finished table (same game, options and seats), opened once.
+    async def rematch(self, table: LiveTable, started_by: str | None = None, owner: str = "") -> LiveTable:
+        """The rematch of a finished table (same game, options and seats), opened once (a solve
+        charged to ``owner``'s address).
 
         ``started_by``: who asked (a seat's name, or "the host"); whoever opens it is announced
         to everyone at the table then (a ``rematch`` message), so a friend's rematch is not missed.
@@ -206,7 +209,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         opened_now = False
         if table.config.next_id is None:
             config = rematch_config(table.config)
-            await self._build_agents(config)
+            await self._build_agents(config, owner)
             if table.config.next_id is None:  # nobody opened it while the agents were built
                 self.store.create_table(config)
                 self.store.set_rematch(table.id, config.id)
@@ -222,7 +225,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
                 connection.send(announcement)
         return rematch
 
-    async def hand_to_bot(self, table: LiveTable, seat: int, agent: str) -> None:
+    async def hand_to_bot(self, table: LiveTable, seat: int, agent: str, owner: str = "") -> None:
         """A person's seat (a no-show) is played by ``agent`` from now on; its link only watches."""
         if table.is_over:
             raise LobbyError("the game is over: there is nothing left to play for that seat")
@@ -230,7 +233,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
             raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
         if table.seats[seat].agent is not None:
             raise SeatError(f"seat {seat} is already played by a bot")
-        await self._build(table.config, json.dumps(table.config.options, sort_keys=True), agent)
+        await self._build(table.config, json.dumps(table.config.options, sort_keys=True), agent, owner)
         if table.seats[seat].agent is not None or table.is_over:
             return  # handed over (or finished) while the agent was built
         self.store.set_seat_agent(table.id, seat, agent)
@@ -244,10 +247,14 @@ class TableManager(Owning, Forcing, Automating, Acting):
         if self.owns(table):
             self.automate(table)  # elsewhere the owning process starts the bot when the bus tells it
 
-    async def _build(self, config: TableConfig, options: str, spec: str) -> None:
+    async def _build(self, config: TableConfig, options: str, spec: str, owner: str = "") -> None:
         seconds = self.limits.solve_seconds
+        job = BuildJob((config.game, config.players, options, spec))
+        check_solve_budget(self.pool, job, owner, self.limits.solve_budget_seconds)
         try:
-            await self.pool.run(BuildJob((config.game, config.players, options, spec)), seconds)
+            await self.pool.run(job, seconds, owner=owner)
+        except WorkersBusy:
+            raise RateLimited("the bot workers are busy preparing other tables; try again in a minute", 60) from None
         except JobTimeout:
             raise LobbyError(
                 f"agent {spec!r} for this configuration takes longer to prepare than this server's bound "

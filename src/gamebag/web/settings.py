@@ -30,6 +30,9 @@ class Limits:
     # from this range of seconds, as a person's tap might come: never sooner (docs/web.md)
     forced_pace: tuple[float, float] = (1.5, 4.0)
     solve_seconds: float = 60.0  # building an agent (a solve) past this refuses the table
+    # worker seconds of new solves one client address may cause in a minute (measured, charged
+    # to the table's opener); past it, tables needing a new solve are refused (429) for a while
+    solve_budget_seconds: float = 30.0
     # requests
     max_body: int = 64 * 1024  # bytes of a request body, counted while it is read
     tables_per_minute: int = 20  # new tables per client address

@@ -4,8 +4,10 @@ Every agent the server runs (a bot's move, a timed-out seat's default move,
 building an agent, which for the exact agents means a solve) runs in one of at
 most ``size`` worker processes, never in the server's event loop. Each job has
 a deadline; a worker that overruns it is killed (SIGKILL) and replaced, and the
-caller gets ``JobTimeout`` (a bot then plays its fallback move). Jobs wait in
-order for a free worker; the waiting counts against their deadline too, so a
+caller gets ``JobTimeout`` (a bot then plays its fallback move). Jobs wait for a
+free worker in two lanes (``fairshare.py``): moves first, with one worker kept for
+them; solves, analyses and coach advice by a share per client address, charged the
+worker seconds each took. A move's waiting counts against its deadline too, so a
 flood of costly bots slows bots down but never stops the server answering.
 
 Workers keep the agents they built (and, through them, solved tables) in a
@@ -27,10 +29,15 @@ from dataclasses import dataclass, field
 from multiprocessing.context import SpawnContext
 from typing import Any
 
+from gamebag.web.fairshare import MOVE_LANE, SLOW_LANE, FairShares
+from gamebag.web.guard import RateLimited
+
 log = logging.getLogger("gamebag.web")
 
 AGENT_CACHE = 16  # agents (with their solved tables) kept by each worker
 STARTUP_SECONDS = 60.0  # a fresh worker imports numpy and the agents; a loaded machine is slow
+MEASURED_BUILDS = 4096  # agents whose build time is remembered (the oldest forgotten first)
+QUICK_BUILD_SECONDS = 0.5  # an agent whose last build took at most this is built in the move lane
 
 AgentKey = tuple[str, int, str, str]  # game id, players, options as JSON, agent spec
 Progress = Callable[[int, int], None]
@@ -38,6 +45,10 @@ Progress = Callable[[int, int], None]
 
 class JobTimeout(Exception):
     """A job ran past its deadline (its worker was replaced)."""
+
+
+class WorkersBusy(JobTimeout):
+    """No worker came free for the job within its time (the job never started)."""
 
 
 class JobFailed(Exception):
@@ -82,6 +93,21 @@ class BuildJob:
 
 
 Job = MoveJob | BuildJob | AnalysisJob | CoachJob
+
+
+def check_solve_budget(pool: WorkerPool, job: BuildJob, owner: str, budget_seconds: float) -> None:
+    """Refuse (``RateLimited``, 429) a slow build (a new solve) for ``owner`` past its budget of
+    measured worker seconds in the last minute; quick builds (measured before) always pass."""
+    if pool.lane_of(job) != SLOW_LANE:
+        return
+    wait = pool.shares.retry_after(owner, budget_seconds)
+    if wait > 0:
+        raise RateLimited(
+            f"your tables' new solves took {pool.shares.spent(owner):.0f} worker seconds in the last minute "
+            f"(at most {budget_seconds:g}); choose options opened before, or try again in {wait} s",
+            wait,
+        )
+
 
 # ---- the worker process ----------------------------------------------------------------------
 
@@ -182,29 +208,55 @@ class WorkerPool:
         self._context: SpawnContext = multiprocessing.get_context("spawn")
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
-        self._free = asyncio.Semaphore(size)
+        self.shares = FairShares(size)
+        self.build_seconds: OrderedDict[AgentKey, float] = OrderedDict()  # each agent's last measured build (a solve)
         self.timeouts = 0
         self.jobs = 0
         self._closed = False
 
-    async def run(self, job: Job, seconds: float, progress: Progress | None = None) -> Any:
-        """The job's result; ``JobTimeout`` past ``seconds`` (waiting included), ``JobFailed`` on error.
+    def lane_of(self, job: Job) -> str:
+        """Moves, and builds measured quick before, go in the move lane; solves, analyses, advice in the slow one."""
+        if isinstance(job, MoveJob):
+            return MOVE_LANE
+        measured = self.build_seconds.get(job.key) if isinstance(job, BuildJob) else None
+        if measured is not None and measured <= QUICK_BUILD_SECONDS:
+            return MOVE_LANE
+        return SLOW_LANE
 
-        ``progress(done, total)`` hears what a long job reports on its way (an analysis, event by event).
+    async def run(
+        self,
+        job: Job,
+        seconds: float,
+        progress: Progress | None = None,
+        owner: str = "",
+        queue_seconds: float | None = None,
+    ) -> Any:
+        """The job's result; ``JobTimeout`` past ``seconds``, ``JobFailed`` on error.
+
+        ``owner`` (a client address) is charged the worker seconds of a slow-lane job and waits in
+        its own share. Waiting for a worker counts against ``seconds`` unless ``queue_seconds``
+        bounds the wait on its own (``WorkersBusy`` past it). ``progress(done, total)`` hears what
+        a long job reports on its way (an analysis, event by event).
         """
+        lane = self.lane_of(job)
         deadline = time.monotonic() + seconds
+        waiting = seconds if queue_seconds is None else queue_seconds
         try:
-            await asyncio.wait_for(self._free.acquire(), timeout=seconds)
+            await self.shares.acquire(lane, owner, waiting)
         except TimeoutError:
             self.timeouts += 1
-            raise JobTimeout(f"no bot worker was free within {seconds:g} s") from None
+            raise WorkersBusy(f"no bot worker was free within {waiting:g} s") from None
+        if queue_seconds is not None:
+            deadline = time.monotonic() + seconds
+        started = time.monotonic()
+        took: float | None = None  # the job's own time in its worker (a fresh worker's start not counted)
         worker: _Worker | None = None
         try:
             # Starting a process (fork and exec) takes tens of milliseconds: never on the event loop.
             taken = self._take(job.key)
             worker = taken if taken is not None else await asyncio.to_thread(self._spawn)
             remaining = max(0.001, deadline - time.monotonic())
-            status, value = await asyncio.to_thread(self._call, worker, job, remaining, progress)
+            status, value, took = await asyncio.to_thread(self._call, worker, job, remaining, progress)
         except JobTimeout:
             self.timeouts += 1
             if worker is not None:
@@ -219,12 +271,19 @@ class WorkerPool:
         finally:
             if worker is not None:
                 self._idle.append(worker)
-            self._free.release()
+            if lane == SLOW_LANE:  # charged before the worker is handed on: the charge decides who is next
+                self.shares.charge(owner, took if took is not None else time.monotonic() - started)
+            self.shares.release(lane)
         self.jobs += 1
         if status != "ok":
             raise JobFailed(value)
         worker_keys = worker.keys if worker is not None else set()
         worker_keys.add(job.key)
+        if isinstance(job, BuildJob) and took is not None:
+            self.build_seconds[job.key] = took
+            self.build_seconds.move_to_end(job.key)
+            while len(self.build_seconds) > MEASURED_BUILDS:
+                self.build_seconds.popitem(last=False)
         return value
 
     def _take(self, key: AgentKey) -> _Worker | None:
@@ -248,7 +307,8 @@ class WorkerPool:
         return worker
 
     @staticmethod
-    def _call(worker: _Worker, job: Job, seconds: float, progress: Progress | None = None) -> tuple[str, Any]:
+    def _call(worker: _Worker, job: Job, seconds: float, progress: Progress | None = None) -> tuple[str, Any, float]:
+        """Send ``job`` to ``worker``: its answer ``(status, value)`` and the seconds the job itself took."""
         if not worker.ready:
             # Starting a worker (importing the agents) is not the job's time.
             if not worker.connection.poll(STARTUP_SECONDS):
@@ -256,14 +316,15 @@ class WorkerPool:
             worker.connection.recv()
             worker.ready = True
         worker.connection.send(job)
-        deadline = time.monotonic() + seconds
+        sent = time.monotonic()
+        deadline = sent + seconds
         while True:
             if not worker.connection.poll(max(0.0, deadline - time.monotonic())):
                 doer = "analysis" if isinstance(job, AnalysisJob) else "coach" if isinstance(job, CoachJob) else "bot"
                 raise JobTimeout(f"the {doer} took longer than {seconds:.3g} s")
             reply: tuple[str, Any] = worker.connection.recv()
             if reply[0] != "progress":
-                return reply
+                return reply[0], reply[1], time.monotonic() - sent
             if progress is not None:
                 progress(*reply[1])
 
