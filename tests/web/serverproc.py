@@ -96,3 +96,19 @@ class ServerProcess:
                 self.process.kill()
                 self.process.wait(timeout=10)
         self.process = None
+
+
+def read_until_closed(raw: socket.socket, limit: float = 30.0) -> bytes:
+    """Everything the server sends until it closes the connection (or ``limit`` seconds pass)."""
+    raw.settimeout(limit)
+    answer = b""
+    while True:
+        try:
+            more = raw.recv(65536)
+        except TimeoutError:
+            return answer + b"<still open>"
+        except ConnectionResetError:
+            return answer
+        if not more:
+            return answer
+        answer += more

@@ -20,7 +20,7 @@ from gamebag.web.guard import BODY_SECONDS, QuietLine
 from gamebag.web.serving import CONNECTIONS_PER_ADDRESS, ConnectionBounds, is_named_proxy
 
 from . import serverproc
-from .serverproc import ServerProcess
+from .serverproc import ServerProcess, read_until_closed
 
 BODY = b'{"game": "pig", "players": 2, "seats": [{"name": "A"}, {"name": "B", "bot": "random"}]}'
 
@@ -31,20 +31,6 @@ def _post_head(length: int) -> bytes:
         b"Content-Length: %d\r\n\r\n" % length
     )
 
-
-def _answer(raw: socket.socket, limit: float = 30.0) -> bytes:
-    raw.settimeout(limit)
-    answer = b""
-    while True:
-        try:
-            more = raw.recv(65536)
-        except TimeoutError:
-            return answer + b"<still open>"
-        except ConnectionResetError:
-            return answer
-        if not more:
-            return answer
-        answer += more
 
 
 def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
@@ -58,7 +44,7 @@ def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
 def _health(port: int, source: str = "127.0.0.1") -> bytes:
     with _connect(port, source) as raw:
         raw.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        return _answer(raw)
+        return read_until_closed(raw)
 
 
 @pytest.mark.slow
@@ -78,14 +64,14 @@ def test_slow_aborted_and_too_many_connections(tmp_path: Path) -> None:
         # Connections from one address are bounded; another address is still served.
         for _ in range(CONNECTIONS_PER_ADDRESS + 5):
             held.append(_connect(server.port))
-        over = _answer(held[-1], limit=5)
+        over = read_until_closed(held[-1], limit=5)
         assert over.startswith(b"HTTP/1.1 503"), over
         assert b"too many open connections from your address" in over
         assert _health(server.port, source="127.0.0.2").startswith(b"HTTP/1.1 200")
         for raw in held:
             raw.close()
         held.clear()
-        slow_answer = _answer(slow)
+        slow_answer = read_until_closed(slow)
         waited = time.monotonic() - started
         assert slow_answer.startswith(b"HTTP/1.1 408"), slow_answer
         assert b"<still open>" not in slow_answer  # closed, not kept alive

@@ -12,23 +12,7 @@ import pytest
 
 from gamebag.web.serving import HEADER_SECONDS, MAX_HEADER_BYTES
 
-from .serverproc import ServerProcess
-
-
-def _answer(raw: socket.socket, limit: float = 30.0) -> bytes:
-    """Everything the server sends until it closes the connection (or ``limit`` seconds pass)."""
-    raw.settimeout(limit)
-    answer = b""
-    while True:
-        try:
-            more = raw.recv(65536)
-        except TimeoutError:
-            return answer + b"<still open>"
-        except ConnectionResetError:
-            return answer
-        if not more:
-            return answer
-        answer += more
+from .serverproc import ServerProcess, read_until_closed
 
 
 def _request(header_bytes: int) -> bytes:
@@ -53,14 +37,14 @@ def test_headers_are_bounded_in_size_and_time(tmp_path: Path) -> None:
         # One header of 60 KiB, sent in one piece, is refused (h11's own bound missed it) ...
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
             raw.sendall(_request(60 * 1024))
-            big = _answer(raw)
+            big = read_until_closed(raw)
         # ... and headers under the bound are served, as is everyone else meanwhile.
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
             raw.sendall(_request(MAX_HEADER_BYTES - 1024))
-            assert _answer(raw).startswith(b"HTTP/1.1 200")
+            assert read_until_closed(raw).startswith(b"HTTP/1.1 200")
         assert httpx.get(f"{server.base}/api/health", timeout=30).json()["ok"]
         deadline = started + HEADER_SECONDS + 20
-        answers = [_answer(raw, max(0.1, deadline - time.monotonic())) for raw in stalled]
+        answers = [read_until_closed(raw, max(0.1, deadline - time.monotonic())) for raw in stalled]
         waited = time.monotonic() - started
         assert big.startswith(b"HTTP/1.1 400") and b"over 16384 bytes" in big, f"a 60 KiB header: {big[:60]!r}"
         assert all(answer.startswith(b"HTTP/1.1 408") for answer in answers), answers[:2]

@@ -272,23 +272,9 @@ class EelFamilyGame(EelDraws):
                     winners=(),
                     over=False,
                 )
-            return make_state(
-                scores=tuple(scores),
-                reserves=self._nobody,
-                in_round=self._nobody_in,
-                bag_eels=self.eels,
-                bag_snakes=self.snakes,
-                centre=0,
-                round_no=state.round_no,
-                start=state.start,
-                grab_no=grab_no,
-                exit_grab=tuple(exit_grab),
-                lone_left=lone_left,
-                pending=None,
-                last=result,
-                winners=winners,
-                over=over,
-            )
+            # The game is over at this round's end: the tokens are back in the bag, nobody is in.
+            reserves, in_round = list(self._nobody), list(self._nobody_in)
+            bag_eels, bag_snakes, centre = self.eels, self.snakes, 0
         return make_state(
             scores=tuple(scores),
             reserves=tuple(reserves),
