@@ -21,7 +21,7 @@ from typing import Any
 from smoke import smoke_or
 
 import gamebag
-from gamebag.web.workers import BuildJob, JobTimeout, MoveJob, WorkerPool
+from gamebag.web.work.workers import BuildJob, JobTimeout, MoveJob, WorkerPool
 
 MOVE_SECONDS = 5.0
 # Rounds: each a new solve (a smoke run, bench/smoke.py, floods two small ones).

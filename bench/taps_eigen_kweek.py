@@ -8,7 +8,7 @@ it must choose), the taps it sent, and the moves the server made for it (``done_
 * ``--mode tap-all``: a person taps at every decision, a lone "Pass" included: the table as it
   was before issue 37 (nothing resolved by itself). Runs on any version of the server.
 * ``--mode real-choices``: a person taps only where it has more than one legal move; the
-  server makes the others (``web/forcing.py``). The server's pace for those moves is set to
+  server makes the others (``web/tables/forcing.py``). The server's pace for those moves is set to
   a few milliseconds here (``Limits.forced_pace``): it changes how long the game takes, not
   what anybody is asked.
 * ``--mode standing-pass``: as ``real-choices``, and a person who picks "pass" at a character

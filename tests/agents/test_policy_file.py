@@ -16,7 +16,7 @@ from gamebag.agents.registry import available_agents, make_agent, parse_spec
 from gamebag.core.errors import IllegalActionError, UnknownAgentError
 from gamebag.core.rng import derive_rng
 from gamebag.sim.tournament import TournamentSpec, run_tournament
-from gamebag.web.bounds import LobbyError, check_agent_spec
+from gamebag.web.admission.bounds import LobbyError, check_agent_spec
 
 POLICIES = """
 import numpy as np

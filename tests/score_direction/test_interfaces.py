@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import gamebag
 from gamebag.cli.app import app
-from gamebag.web.messages import result_json
+from gamebag.web.tables.messages import result_json
 
 from .conftest import TAKER
 

@@ -25,8 +25,8 @@ from fastapi.testclient import TestClient
 import gamebag
 from gamebag.core.match import Match
 from gamebag.web.app import create_app
-from gamebag.web.db import Store
 from gamebag.web.lobby import parse_table_request
+from gamebag.web.store.db import Store
 
 SLOW_SECONDS = 0.02  # the most one turn of the loop (a request handler's step, a socket message) may take
 

@@ -9,9 +9,15 @@ from typing import Any
 
 import pytest
 
-from gamebag.web.analysis import MAX_UNFINISHED, MAX_UNFINISHED_PER_ADDRESS, AnalysesBusy, TableAnalyses, in_words
 from gamebag.web.settings import Limits
-from gamebag.web.workers import JobFailed
+from gamebag.web.tables.analysis import (
+    MAX_UNFINISHED,
+    MAX_UNFINISHED_PER_ADDRESS,
+    AnalysesBusy,
+    TableAnalyses,
+    in_words,
+)
+from gamebag.web.work.workers import JobFailed
 
 from .helpers import open_table, web_client
 

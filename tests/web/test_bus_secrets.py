@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from gamebag.web.busseal import Sealer, SealError
-from gamebag.web.cluster import libpq_url, node_channel
-from gamebag.web.db import TABLES_CHANNEL
+from gamebag.web.store.busseal import Sealer, SealError
+from gamebag.web.store.cluster import libpq_url, node_channel
+from gamebag.web.store.db import TABLES_CHANNEL
 
 from .test_cluster_presence import STEADY_LEASE, _stop, _two_managers, _until
 

@@ -251,7 +251,7 @@ def test_processes_starting_together_on_a_fresh_database_all_start(pg_url: str) 
     """``serve --workers N`` on an empty database: every process creates the schema, one at a time."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from gamebag.web.db import Store
+    from gamebag.web.store.db import Store
 
     def start() -> str:
         store = Store(pg_url)  # each with its own engine, as each process has

@@ -18,10 +18,10 @@ import pytest
 from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketDenialResponse
 
-from gamebag.web.db import Store
-from gamebag.web.guard import RateLimited, RateLimits
-from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
+from gamebag.web.admission.guard import RateLimited, RateLimits
+from gamebag.web.admission.ratestore import PostgresRateStorage, SharedSocketCounts
 from gamebag.web.settings import Limits
+from gamebag.web.store.db import Store
 
 from .helpers import hello, open_table, receive_until, web_client
 

@@ -13,12 +13,12 @@ import json
 import time
 from typing import Any
 
-from gamebag.web.db import Store
-from gamebag.web.hub import Connection
-from gamebag.web.live import LiveTable
 from gamebag.web.lobby import parse_table_request
-from gamebag.web.manager import TableManager
 from gamebag.web.settings import Limits
+from gamebag.web.store.db import Store
+from gamebag.web.tables.hub import Connection
+from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.manager import TableManager
 
 LEASE = 1.0  # seconds: a process that stopped saying it is alive is forgotten after this
 # Where no process dies: long enough that a loaded machine never makes the owner lose its lease.

@@ -12,9 +12,9 @@ import pytest
 import gamebag
 from gamebag.analysis.coach import advise
 from gamebag.core.records import Record, replay
-from gamebag.web.coachsetting import CoachError, CoachSetting
 from gamebag.web.lobby import rematch_config
 from gamebag.web.settings import Limits
+from gamebag.web.tables.coachsetting import CoachError, CoachSetting
 
 from .helpers import open_table, web_client
 

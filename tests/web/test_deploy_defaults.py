@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from gamebag.web.addresses import allowed_host_names, host_of, rate_key
+from gamebag.web.admission.addresses import allowed_host_names, host_of, rate_key
 from gamebag.web.app import create_app
 from gamebag.web.settings import Limits
 

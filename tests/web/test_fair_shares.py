@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from gamebag.web.analysis import MAX_UNFINISHED_PER_ADDRESS, AnalysesBusy, TableAnalyses
-from gamebag.web.guard import RateLimited
-from gamebag.web.workers import (
+from gamebag.web.admission.guard import RateLimited
+from gamebag.web.tables.analysis import MAX_UNFINISHED_PER_ADDRESS, AnalysesBusy, TableAnalyses
+from gamebag.web.work.workers import (
     AnalysisJob,
     BuildJob,
     JobTimeout,

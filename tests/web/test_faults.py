@@ -17,8 +17,8 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 
-from gamebag.web import faults
-from gamebag.web.db import Store
+from gamebag.web.store import faults
+from gamebag.web.store.db import Store
 
 from .helpers import open_table, receive_until, web_client
 from .serverproc import HTTP_TIMEOUT, ServerProcess

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gamebag.web.bounds import MAX_JSON_DEPTH
+from gamebag.web.admission.bounds import MAX_JSON_DEPTH
 
 from .helpers import hello, open_table, play_whole_game, receive_until, web_client
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gamebag.web.guard import BODY_SECONDS, QuietLine
+from gamebag.web.admission.guard import BODY_SECONDS, QuietLine
 from gamebag.web.serving import CONNECTIONS_PER_ADDRESS, ConnectionBounds, is_named_proxy
 
 from . import serverproc

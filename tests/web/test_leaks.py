@@ -25,7 +25,7 @@ import pytest
 
 import gamebag
 from gamebag.core.match import Match
-from gamebag.web.messages import HISTORY_STEPS
+from gamebag.web.tables.messages import HISTORY_STEPS
 
 from .helpers import (
     Message,
@@ -45,7 +45,7 @@ GAMES = gamebag.game_ids()
 SEED = "leak-canary-seed-5f3e9a"
 # Everything a state message may hold; anything else would be a new channel to check.
 STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", "history", "trail"}
-OWN_KEYS = {"done_for_you", "standing_pass"}  # a seat's own facts (web/forcing.py): never a spectator's
+OWN_KEYS = {"done_for_you", "standing_pass"}  # a seat's own facts (web/tables/forcing.py): never a spectator's
 META_KEYS = {
     "id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "clock_waits", "finished",
     "step", "coach",

@@ -16,8 +16,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from gamebag.web.db import Store, safe_url
 from gamebag.web.settings import Limits
+from gamebag.web.store.db import Store, safe_url
 
 from .helpers import claim_seats, hello, open_table, play_whole_game, receive_until, web_client
 from .serverproc import ServerProcess, free_port
@@ -92,7 +92,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
     first = Store(f"sqlite:///{path}")
     try:
         other = subprocess.run(
-            [sys.executable, "-c", f"from gamebag.web.db import Store; Store('sqlite:///{path}')"],
+            [sys.executable, "-c", f"from gamebag.web.store.db import Store; Store('sqlite:///{path}')"],
             capture_output=True,
             text=True,
             timeout=60,

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import gamebag
 from gamebag.agents.solvers import solutions
-from gamebag.web.bounds import AGENT_PARAMETER_BOUNDS, OPTION_MAXIMA
+from gamebag.web.admission.bounds import AGENT_PARAMETER_BOUNDS, OPTION_MAXIMA
 from gamebag.web.lobby import clean_name
 from gamebag.web.settings import Limits
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gamebag.web.tablelist import ABANDONED_AFTER_S, listed
+from gamebag.web.tables.tablelist import ABANDONED_AFTER_S, listed
 from gamebag.web.variants import option_label, option_summary
 
 from .helpers import hello, open_table, play_whole_game, receive_until, web_client

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from gamebag.web.db import Store
+from gamebag.web.store.db import Store
 
 from .helpers import open_table, record_of, web_client
 

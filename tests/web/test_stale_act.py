@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gamebag.web.hub import SEAT_SYNC_BURST
 from gamebag.web.settings import Limits
+from gamebag.web.tables.hub import SEAT_SYNC_BURST
 
 from .helpers import hello, open_table, receive_until, web_client
 

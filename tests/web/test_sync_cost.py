@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-import gamebag.web.live as live_module
-from gamebag.web.db import StoredTable
-from gamebag.web.hub import SYNC_BURST
-from gamebag.web.live import HISTORY_STEPS, LiveTable
+import gamebag.web.tables.live as live_module
 from gamebag.web.lobby import parse_table_request
 from gamebag.web.settings import Limits
+from gamebag.web.store.db import StoredTable
+from gamebag.web.tables.hub import SYNC_BURST
+from gamebag.web.tables.live import HISTORY_STEPS, LiveTable
 
 from .helpers import hello, open_table, receive_until, web_client
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import gamebag
-from gamebag.web.invites import invite_base, lan_address, qr_rows
+from gamebag.web.tables.invites import invite_base, lan_address, qr_rows
 
 from .helpers import claim_seats, hello, open_table, play_whole_game, receive_until, web_client
 

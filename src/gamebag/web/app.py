@@ -27,18 +27,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
-from gamebag.web.addresses import allowed_host_names
-from gamebag.web.analysis import register as register_analysis
-from gamebag.web.bounds import BadJsonError, parse_json
-from gamebag.web.claims import invite_path
-from gamebag.web.coaching import change_setting
-from gamebag.web.coaching import register as register_coach
-from gamebag.web.db import Store
-from gamebag.web.downloads import Downloads
-from gamebag.web.faults import readiness, register_storage_faults
-from gamebag.web.guard import Guard, RateLimited, RateLimits, client_address
-from gamebag.web.invites import lan_address, qr_rows
-from gamebag.web.live import LiveTable, SeatError
+from gamebag.web.admission.addresses import allowed_host_names
+from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.guard import Guard, RateLimited, RateLimits, client_address
+from gamebag.web.admission.logsafe import guard_log
+from gamebag.web.admission.ratestore import PostgresRateStorage, SharedSocketCounts
 from gamebag.web.lobby import (
     agent_bounds,
     agents_for,
@@ -48,13 +41,20 @@ from gamebag.web.lobby import (
     preferred_bot,
     rules_markdown,
 )
-from gamebag.web.logsafe import guard_log
-from gamebag.web.manager import HostError, TableClosedError, TableManager, UnknownTableError
-from gamebag.web.messages import rematch_path, result_json
-from gamebag.web.ratestore import PostgresRateStorage, SharedSocketCounts
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
-from gamebag.web.tablelist import listed
-from gamebag.web.ws import table_socket
+from gamebag.web.store.db import Store
+from gamebag.web.store.faults import readiness, register_storage_faults
+from gamebag.web.tables.analysis import register as register_analysis
+from gamebag.web.tables.claims import invite_path
+from gamebag.web.tables.coaching import change_setting
+from gamebag.web.tables.coaching import register as register_coach
+from gamebag.web.tables.downloads import Downloads
+from gamebag.web.tables.invites import lan_address, qr_rows
+from gamebag.web.tables.live import LiveTable, SeatError
+from gamebag.web.tables.manager import HostError, TableClosedError, TableManager, UnknownTableError
+from gamebag.web.tables.messages import rematch_path, result_json
+from gamebag.web.tables.tablelist import listed
+from gamebag.web.tables.ws import table_socket
 
 APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
 SETTINGS_ENV = "GAMEBAG_SERVE_SETTINGS"  # the settings ``serve`` hands to those processes (JSON)

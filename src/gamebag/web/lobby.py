@@ -26,14 +26,14 @@ from gamebag.agents.registry import available_agents, default_agent, refusal
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.protocol import Game
-from gamebag.web.bounds import (
+from gamebag.web.admission.bounds import (
     AGENT_PARAMETER_BOUNDS,
     OPTION_MAXIMA,
     LobbyError,
     check_agent_spec,
     check_options,
 )
-from gamebag.web.db import SeatConfig, TableConfig, now
+from gamebag.web.store.db import SeatConfig, TableConfig, now
 from gamebag.web.variants import option_label, option_summary
 
 __all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]

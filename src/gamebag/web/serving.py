@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from gamebag.web.addresses import rate_key
+from gamebag.web.admission.addresses import rate_key
 
 HEADER_SECONDS = 10.0  # a request's line and headers must have arrived by then
 MAX_HEADER_BYTES = 16 * 1024  # a request's line and headers, in all

@@ -100,7 +100,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from gamebag.web.app import APP_FACTORY, SETTINGS_ENV, ServeSettings, create_app
-        from gamebag.web.db import DatabaseInUseError, lock_sqlite, safe_url, sqlite_path, unlock_sqlite
+        from gamebag.web.store.db import DatabaseInUseError, lock_sqlite, safe_url, sqlite_path, unlock_sqlite
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         if sync not in SYNC_MODES:
@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
         except DatabaseInUseError as error:
             typer.echo(f"error: {error}", err=True)
             sys.exit(1)
-        from gamebag.web.invites import invite_base
+        from gamebag.web.tables.invites import invite_base
 
         names = (*given_names, *(address.strip("[]") for address in _addresses(host)))
         base = invite_base(host, port, public_url)

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import JsonDict
-from gamebag.web.busseal import Sealer
-from gamebag.web.cluster import Bus
-from gamebag.web.db import Store, StoredTable, sqlite_path
-from gamebag.web.faults import StorageHealth, watch_sqlite_files
-from gamebag.web.hub import Hub
-from gamebag.web.live import LiveTable, Submission
 from gamebag.web.settings import Limits
-from gamebag.web.workers import AgentKey, WorkerPool
+from gamebag.web.store.busseal import Sealer
+from gamebag.web.store.cluster import Bus
+from gamebag.web.store.db import Store, StoredTable, sqlite_path
+from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
+from gamebag.web.tables.hub import Hub
+from gamebag.web.tables.live import LiveTable, Submission
+from gamebag.web.work.workers import AgentKey, WorkerPool
 
 
 class UnknownTableError(LookupError):

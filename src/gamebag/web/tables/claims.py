@@ -17,7 +17,7 @@ import secrets
 
 from sqlalchemy import update
 
-from gamebag.web.db import SeatRow, Store
+from gamebag.web.store.db import SeatRow, Store
 
 # What a seat's sockets are told when the host re-issues its invite (``code`` "moved").
 MOVED_TEXT = "the host re-issued this seat's invite: this device no longer holds the seat"

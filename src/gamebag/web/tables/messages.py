@@ -19,9 +19,9 @@ from typing import Any
 
 from gamebag.core.protocol import JsonDict
 from gamebag.core.results import LOWER_IS_BETTER, competition_ranks, standing_keys
-from gamebag.web.coachsetting import CoachSetting
-from gamebag.web.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
-from gamebag.web.live import LiveTable
+from gamebag.web.tables.coachsetting import CoachSetting
+from gamebag.web.tables.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
+from gamebag.web.tables.live import LiveTable
 
 
 def dumps(message: JsonDict) -> str:

@@ -24,13 +24,13 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
-from gamebag.web.bounds import BadJsonError, parse_json
-from gamebag.web.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault
-from gamebag.web.guard import RateLimited, RateLimits, client_address
-from gamebag.web.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SYNC_RATE, Connection
-from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.manager import StaleStepError, TableClosedError, TableManager, UnknownTableError
-from gamebag.web.messages import dumps, error_message
+from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.guard import RateLimited, RateLimits, client_address
+from gamebag.web.store.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault
+from gamebag.web.tables.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SYNC_RATE, Connection
+from gamebag.web.tables.live import LiveTable, SeatError
+from gamebag.web.tables.manager import StaleStepError, TableClosedError, TableManager, UnknownTableError
+from gamebag.web.tables.messages import dumps, error_message
 
 MAX_MESSAGE = 4096
 MESSAGE_TYPES = ("hello", "act", "sync", "ping", "standing_pass")

@@ -30,8 +30,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from gamebag.core.protocol import JsonDict
-from gamebag.web.guard import client_address
-from gamebag.web.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
+from gamebag.web.admission.guard import client_address
+from gamebag.web.work.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
 
 ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek: seconds, more on a busy server)
 KEPT_TABLES = 64  # analyses kept, least recently asked for first out

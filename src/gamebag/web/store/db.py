@@ -41,9 +41,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from gamebag.web import lobbyrows
-from gamebag.web.lobbyrows import Seats
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
+from gamebag.web.tables import lobbyrows
+from gamebag.web.tables.lobbyrows import Seats
 
 
 class Base(DeclarativeBase):

@@ -17,10 +17,10 @@ import time
 from typing import Any
 
 from gamebag.core.rng import derive_rng
-from gamebag.web.db import StoredTable
-from gamebag.web.live import LiveTable
-from gamebag.web.tablestate import ForwardError, ManagerState, StaleStepError, TableAutomation, agent_key
-from gamebag.web.workers import JobFailed, JobTimeout, MoveJob
+from gamebag.web.store.db import StoredTable
+from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.tablestate import ForwardError, ManagerState, StaleStepError, TableAutomation, agent_key
+from gamebag.web.work.workers import JobFailed, JobTimeout, MoveJob
 
 log = logging.getLogger("gamebag.web")
 

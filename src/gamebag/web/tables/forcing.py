@@ -29,9 +29,9 @@ from typing import Any
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import JsonDict
 from gamebag.core.rng import derive_rng
-from gamebag.web.autopass import PASS_RULES, pass_rule
-from gamebag.web.live import LiveTable
-from gamebag.web.tablestate import ManagerState, StaleStepError, TableAutomation
+from gamebag.web.tables.autopass import PASS_RULES, pass_rule
+from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.tablestate import ManagerState, StaleStepError, TableAutomation
 
 log = logging.getLogger("gamebag.web")
 

@@ -37,15 +37,15 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import select, update
 
 from gamebag.core.protocol import JsonDict
-from gamebag.web.bounds import BadJsonError, parse_json
-from gamebag.web.coachsetting import CoachError, CoachSetting
-from gamebag.web.db import Store, TableRow
-from gamebag.web.guard import client_address
-from gamebag.web.live import LiveTable, SeatError
-from gamebag.web.workers import CoachJob, JobFailed, JobTimeout, WorkerPool
+from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.guard import client_address
+from gamebag.web.store.db import Store, TableRow
+from gamebag.web.tables.coachsetting import CoachError, CoachSetting
+from gamebag.web.tables.live import LiveTable, SeatError
+from gamebag.web.work.workers import CoachJob, JobFailed, JobTimeout, WorkerPool
 
 if TYPE_CHECKING:
-    from gamebag.web.manager import TableManager
+    from gamebag.web.tables.manager import TableManager
 
 COACH_SECONDS = 30.0  # the time budget of one piece of advice (a cold worker compiles its playouts)
 KEPT_ADVICE = 256  # pieces of advice kept, least recently asked for first out

@@ -26,8 +26,8 @@ from gamebag.core.errors import IllegalActionError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.records import apply_event
-from gamebag.web.coachsetting import CoachSetting
-from gamebag.web.db import SeatConfig, Store, StoredTable, TableConfig
+from gamebag.web.store.db import SeatConfig, Store, StoredTable, TableConfig
+from gamebag.web.tables.coachsetting import CoachSetting
 
 HISTORY_STEPS = 40  # steps of history in a full sync (hello, sync)
 

@@ -19,14 +19,14 @@ import logging
 from typing import Any
 
 from gamebag.core.errors import GamebagError
-from gamebag.web.acting import changed_choices
-from gamebag.web.busseal import Sealer, SealError
-from gamebag.web.claims import MOVED_TEXT
-from gamebag.web.cluster import new_node_id, node_channel
-from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
-from gamebag.web.live import LiveTable
-from gamebag.web.messages import dumps
-from gamebag.web.tablestate import ForwardError, ManagerState, StaleStepError, closed_words
+from gamebag.web.store.busseal import Sealer, SealError
+from gamebag.web.store.cluster import new_node_id, node_channel
+from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError
+from gamebag.web.tables.acting import changed_choices
+from gamebag.web.tables.claims import MOVED_TEXT
+from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.messages import dumps
+from gamebag.web.tables.tablestate import ForwardError, ManagerState, StaleStepError, closed_words
 
 log = logging.getLogger("gamebag.web")
 

@@ -23,22 +23,22 @@ import secrets
 import time
 from typing import Any
 
-from gamebag.web.acting import Acting
-from gamebag.web.automation import Automating
-from gamebag.web.bounds import LobbyError
-from gamebag.web.busseal import Sealer, bus_key
-from gamebag.web.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
-from gamebag.web.cluster import Bus, new_node_id
-from gamebag.web.db import StoredTable, TableConfig, now
-from gamebag.web.faults import is_storage_fault
-from gamebag.web.forcing import Forcing
-from gamebag.web.guard import RateLimited
-from gamebag.web.live import LiveTable, SeatError, winners_of
+from gamebag.web.admission.bounds import LobbyError
+from gamebag.web.admission.guard import RateLimited
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
-from gamebag.web.lobbyrows import fill_winners, lobby_rows
-from gamebag.web.messages import dumps
-from gamebag.web.ownership import FORWARD_SECONDS, Owning
-from gamebag.web.tablestate import (
+from gamebag.web.store.busseal import Sealer, bus_key
+from gamebag.web.store.cluster import Bus, new_node_id
+from gamebag.web.store.db import StoredTable, TableConfig, now
+from gamebag.web.store.faults import is_storage_fault
+from gamebag.web.store.ownership import FORWARD_SECONDS, Owning
+from gamebag.web.tables.acting import Acting
+from gamebag.web.tables.automation import Automating
+from gamebag.web.tables.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
+from gamebag.web.tables.forcing import Forcing
+from gamebag.web.tables.live import LiveTable, SeatError, winners_of
+from gamebag.web.tables.lobbyrows import fill_winners, lobby_rows
+from gamebag.web.tables.messages import dumps
+from gamebag.web.tables.tablestate import (
     ForwardError,
     HostError,
     StaleStepError,
@@ -49,7 +49,7 @@ from gamebag.web.tablestate import (
     agent_key,
     closed_words,
 )
-from gamebag.web.workers import BuildJob, JobFailed, JobTimeout, WorkersBusy, check_solve_budget
+from gamebag.web.work.workers import BuildJob, JobFailed, JobTimeout, WorkersBusy, check_solve_budget
 
 __all__ = [
     "FORWARD_SECONDS",

@@ -40,8 +40,8 @@ from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import ClientDisconnect
 
-from gamebag.web.addresses import host_refusal, rate_key
-from gamebag.web.ratestore import SharedSocketCounts, SocketKey
+from gamebag.web.admission.addresses import host_refusal, rate_key
+from gamebag.web.admission.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
 
 Scope = MutableMapping[str, Any]

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from multiprocessing.context import SpawnContext
 from typing import Any
 
-from gamebag.web.fairshare import MOVE_LANE, SLOW_LANE, FairShares
-from gamebag.web.guard import RateLimited
+from gamebag.web.admission.guard import RateLimited
+from gamebag.web.work.fairshare import MOVE_LANE, SLOW_LANE, FairShares
 
 log = logging.getLogger("gamebag.web")
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from gamebag.web.db import TABLES_CHANNEL
+from gamebag.web.store.db import TABLES_CHANNEL
 
 log = logging.getLogger("gamebag.web")
 

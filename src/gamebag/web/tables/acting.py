@@ -12,13 +12,13 @@ import logging
 from collections.abc import Collection
 from typing import Any
 
-from gamebag.web.db import TABLES_CHANNEL, LeaseLostError
-from gamebag.web.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault, retry_delay
-from gamebag.web.hub import Connection
-from gamebag.web.live import LiveTable, Staged, Submission
-from gamebag.web.messages import dumps, state_message, sync_text, table_meta
-from gamebag.web.summary import end_summary
-from gamebag.web.tablestate import (
+from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError
+from gamebag.web.store.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault, retry_delay
+from gamebag.web.tables.hub import Connection
+from gamebag.web.tables.live import LiveTable, Staged, Submission
+from gamebag.web.tables.messages import dumps, state_message, sync_text, table_meta
+from gamebag.web.tables.summary import end_summary
+from gamebag.web.tables.tablestate import (
     ForwardError,
     ManagerState,
     StaleStepError,

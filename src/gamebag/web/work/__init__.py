@@ -1,0 +1,1 @@
+"""Worker processes and their fair queues: bot moves, solves, analyses and coach advice off the event loop."""
