@@ -39,15 +39,15 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from gamebag.web.people import schema as people_schema
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
+from gamebag.web.store.base import Base
 from gamebag.web.tables import lobbyrows
 from gamebag.web.tables.lobbyrows import Seats
 
-
-class Base(DeclarativeBase):
-    """Declarative base of the web schema."""
+PEOPLE_TABLES = (people_schema.AccountRow, people_schema.SeatOwnerRow)  # declared on Base by importing them
 
 
 class TableRow(Base):
