@@ -9,9 +9,9 @@ never behind the record. The rest of what the lobby shows (game, players, option
 names, finished) is in ``web_tables`` and ``web_seats`` already: ``lobby_rows`` reads all of
 it with one statement (the server calls it off the event loop) and rebuilds no game.
 
-A database from before this table gets its rows when a server starts (``prepare``): each
-table's step counted from its stored events, its winners unknown until it is next loaded
-(``write`` then fills them in).
+A database from before this table gets its rows when it is brought under migrations
+(``backfill``, from ``store/migrate.py``): each table's step counted from its stored events, its
+winners unknown until it is next loaded (``write`` then fills them in).
 """
 
 from __future__ import annotations
@@ -22,16 +22,14 @@ from typing import Any
 
 from sqlalchemy import Float, Integer, String, Text, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
+
+from gamebag.web.store.base import Base
 
 Seats = Sequence[int] | None  # a finished game's winners (None: not over, or not known)
 
 
-class SummaryBase(DeclarativeBase):
-    """The summary table's own schema (created beside ``db.Base``'s tables)."""
-
-
-class SummaryRow(SummaryBase):
+class SummaryRow(Base):
     """What the lobby shows of a table that only its game could tell."""
 
     __tablename__ = "web_summaries"
@@ -72,9 +70,8 @@ _LOBBY = (
 )
 
 
-def prepare(connection: Connection) -> None:
-    """Create the summary table if need be, and give every table without a row its row."""
-    SummaryBase.metadata.create_all(connection)
+def backfill(connection: Connection) -> None:
+    """Give every table without a summary row its row (a database from before the summaries)."""
     connection.execute(text(_BACKFILL))
 
 
