@@ -44,7 +44,8 @@ def _restore(database: str, request: pytest.FixtureRequest, tmp_path: Path) -> s
     url: str = request.getfixturevalue("pg_url")
     cluster: PostgresCluster = request.getfixturevalue("postgres")
     command = [str(cluster.bin / "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(cluster.port)]
-    command += ["-U", cluster.user, "-d", url.rsplit("/", 1)[1], "-f", str(RELEASE_DIR / "release-66427e3.postgresql.sql")]
+    dump = RELEASE_DIR / "release-66427e3.postgresql.sql"
+    command += ["-U", cluster.user, "-d", url.rsplit("/", 1)[1], "-f", str(dump)]
     subprocess.run(command, check=True, capture_output=True, timeout=60)
     return url
 
@@ -55,7 +56,8 @@ def _contents(url: str) -> dict[str, Any]:
     try:
         with engine.connect() as connection:
             events: dict[str, list[Any]] = {}
-            for table_id, data in connection.execute(text("SELECT table_id, data FROM web_events ORDER BY table_id, idx")):
+            rows = connection.execute(text("SELECT table_id, data FROM web_events ORDER BY table_id, idx"))
+            for table_id, data in rows:
                 events.setdefault(table_id, []).append(json.loads(data))
             pending = {
                 (row[0], row[1]): json.loads(row[2])

@@ -5,8 +5,8 @@ rights or not, so nothing secret may go on the bus in clear. Table changes carry
 (a pending choice is announced by seat only; replicas read it from the database with the
 servers' own rights). An action forwarded from a replica's process to the table's owner
 is a seat's choice, possibly a secret one: it is sealed with a key kept in the database
-(``web_bus_key``, a table of the schema's migrations; its one row made by the first server), which only roles with rights on the
-servers' tables can read.
+(``web_bus_key``, a table of the schema's migrations; its one row made by the first server),
+which only roles with rights on the servers' tables can read.
 
 The seal is encrypt-then-MAC from the standard library: a keystream of HMAC-SHA256 blocks
 over a random nonce and a counter (a PRF in counter mode) XORed with the JSON text, and an

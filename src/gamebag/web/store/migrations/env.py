@@ -16,7 +16,8 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 
 from gamebag.web.settings import database_url
-from gamebag.web.store.schema import Base, only_on
+from gamebag.web.store.base import Base
+from gamebag.web.store.schema import only_on  # importing it registers every room's tables on Base
 
 
 def include_object(item: Any, name: str | None, kind: str, reflected: bool, compare_to: Any) -> bool:
