@@ -11,8 +11,6 @@ starts on it and every unfinished table is played to its end through the API.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +18,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from gamebag.web.store import migrate
+from web.helpers import SeatPlayer, record_of, run_players, web_client
+from web.release_db import MANIFEST, restore_release
 
-from .helpers import SeatPlayer, record_of, run_players, web_client
-from .postgres import PostgresCluster
-
-RELEASE_DIR = Path(__file__).parent / "release_db"
-MANIFEST = json.loads((RELEASE_DIR / "manifest.json").read_text())
 UNFINISHED = {
     "unfinished",
     "pending secret choice",
@@ -34,20 +29,6 @@ UNFINISHED = {
     "invites unclaimed",
     "unfinished, with a bot",
 }
-
-
-def _restore(database: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The release's database, restored as it was written; its URL."""
-    if database == "sqlite":
-        shutil.copy(RELEASE_DIR / "release-66427e3.sqlite", tmp_path / "web.db")
-        return f"sqlite:///{tmp_path / 'web.db'}"
-    url: str = request.getfixturevalue("pg_url")
-    cluster: PostgresCluster = request.getfixturevalue("postgres")
-    command = [str(cluster.bin / "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(cluster.port)]
-    dump = RELEASE_DIR / "release-66427e3.postgresql.sql"
-    command += ["-U", cluster.user, "-d", url.rsplit("/", 1)[1], "-f", str(dump)]
-    subprocess.run(command, check=True, capture_output=True, timeout=60)
-    return url
 
 
 def _contents(url: str) -> dict[str, Any]:
@@ -95,7 +76,7 @@ def test_a_release_database_upgrades_and_its_tables_play_to_the_end(
     database: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     roles: dict[str, str] = MANIFEST[database]
-    url = _restore(database, request, tmp_path)
+    url = restore_release(database, request, tmp_path)
     before = _contents(url)
     assert set(before["tables"]) == set(roles) and before["pending"], "the release's database as it was written"
 

@@ -20,20 +20,25 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import inspect, text
+from sqlalchemy import MetaData
 from sqlalchemy.engine import Connection, Engine
 
+from gamebag.web.store.base import Base
 from gamebag.web.store.migrations import baseline
+from gamebag.web.store.schema import only_on
 
 MIGRATIONS_PACKAGE = "gamebag.web.store.migrations"
 BASELINE_REVISION = "0001"
@@ -161,6 +166,23 @@ def upgrade(engine: Engine, allowed: bool = True) -> Migration:
             command.stamp(alembic_config(connection), BASELINE_REVISION)
         command.upgrade(alembic_config(connection), "head")
         return Migration(state, state.head)
+
+
+def comparison_options(dialect: str) -> dict[str, Any]:
+    """How the models are compared with a database (autogenerate in ``env.py``, and ``differences``):
+    column types too; a table of the PostgreSQL cluster alone only on PostgreSQL."""
+
+    def include_object(item: Any, name: str | None, kind: str, reflected: bool, compare_to: Any) -> bool:
+        return only_on(item, dialect) if kind == "table" and not reflected else True
+
+    chosen: Callable[..., bool] = include_object
+    return {"include_object": chosen, "compare_type": True}
+
+
+def differences(connection: Connection, metadata: MetaData = Base.metadata) -> list[Any]:
+    """What autogenerate would write for the database on ``connection`` (empty: the models match it)."""
+    context = MigrationContext.configure(connection, opts=comparison_options(connection.dialect.name))
+    return list(compare_metadata(context, metadata))
 
 
 def current(engine: Engine) -> SchemaState:

@@ -9,31 +9,21 @@ of the PostgreSQL cluster alone is compared on PostgreSQL only.
 
 from __future__ import annotations
 
-from typing import Any
-
 from alembic import context
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 
 from gamebag.web.settings import database_url
 from gamebag.web.store.base import Base
-from gamebag.web.store.schema import only_on  # importing it registers every room's tables on Base
-
-
-def include_object(item: Any, name: str | None, kind: str, reflected: bool, compare_to: Any) -> bool:
-    """Compare a table of the models only where its dialect keeps it (a database's own stray table always)."""
-    if kind == "table" and not reflected:
-        return only_on(item, context.get_context().dialect.name)
-    return True
+from gamebag.web.store.migrate import comparison_options  # its import registers every room's tables
 
 
 def run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=Base.metadata,
-        include_object=include_object,
-        compare_type=True,
         render_as_batch=True,  # SQLite changes a column by copying its table: batch operations do that
+        **comparison_options(connection.dialect.name),
     )
     with context.begin_transaction():
         context.run_migrations()
