@@ -16,6 +16,7 @@ from gamebag.cli.commands import serve
 from gamebag.web.store import migrate
 from gamebag.web.store.base import Base
 from gamebag.web.store.db import Store
+from gamebag.web.store.migrations import baseline
 from web.release_db import restore_release
 
 
@@ -50,6 +51,24 @@ def test_a_model_changed_without_a_revision_is_caught(tmp_path: Path) -> None:
     finally:
         store.close()
     assert [(d[0], d[2], d[3].name) for d in found] == [("add_column", "web_tables", "rating")]
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_failed_upgrade_changes_nothing(
+    database: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    create = baseline.create
+
+    def create_then_fail(connection: Any, checkfirst: bool) -> None:
+        create(connection, checkfirst)
+        raise RuntimeError("the disk filled up")
+
+    monkeypatch.setattr(baseline, "create", create_then_fail)
+    engine = create_engine(_url(database, request, tmp_path))
+    with pytest.raises(RuntimeError, match="disk filled up"):
+        migrate.upgrade(engine)
+    assert inspect(engine).get_table_names() == [], "the tables made before the failure were rolled back"
+    engine.dispose()
 
 
 def test_a_database_newer_than_the_code_is_refused_and_left_alone(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ so an installed wheel carries them). A database is in one of four states:
 * at a revision this code knows: upgraded to head (nothing to do at head);
 * at a revision this code does not know (a newer gamebag upgraded it): refused, with the reason.
 
-On PostgreSQL all of it happens in one transaction holding an advisory lock, so the processes
-of a cluster starting together upgrade once: the first does it, the others wait, then find the
-database at head. On SQLite one process owns the file (``sqlitelock.py``).
+All of it happens in one transaction, so a failed upgrade changes nothing. On PostgreSQL the
+transaction holds an advisory lock, so the processes of a cluster starting together upgrade
+once: the first does it, the others wait, then find the database at head. On SQLite one
+process owns the file (``sqlitelock.py``).
 """
 
 from __future__ import annotations
@@ -154,6 +155,10 @@ def upgrade(engine: Engine, allowed: bool = True) -> Migration:
     with _quiet_alembic(), engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text(_UPGRADE_LOCK))
+        elif connection.dialect.name == "sqlite":
+            # Python's sqlite3 opens no transaction before DDL, so each CREATE or ALTER would
+            # commit alone: one explicit transaction makes a failed upgrade change nothing.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         state = read_state(connection)
         if not state.known:
             raise SchemaError(TEXTS["newer"].format(revision=state.revision, head=state.head))
