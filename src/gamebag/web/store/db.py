@@ -8,8 +8,9 @@ derives chance from the seed and the event index) and re-submitting the pending
 choices, so it continues exactly where it was.
 
 SQLite (a file in the working folder) is the default; one server process owns
-an SQLite file (a second one is refused, ``DatabaseInUseError``). PostgreSQL
-serves several processes (see ``cluster.py``).
+an SQLite file (a second one is refused, ``DatabaseInUseError``, ``sqlitelock.py``).
+PostgreSQL serves several processes (see ``cluster.py``). The tables are declared in
+``schema.py``; ``Store`` brings the database's schema to head on start (``migrate.py``).
 """
 
 from __future__ import annotations
