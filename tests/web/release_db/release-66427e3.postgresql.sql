@@ -2,7 +2,6 @@
 -- PostgreSQL database dump
 --
 
-\restrict z8X6XEI2nQU5tFMJelerWaLRjLol8ihuabOMU3mSV94ywSxlrqfO08sxQX8F88A
 
 -- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
 -- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
@@ -556,5 +555,4 @@ ALTER TABLE ONLY public.web_seats
 -- PostgreSQL database dump complete
 --
 
-\unrestrict z8X6XEI2nQU5tFMJelerWaLRjLol8ihuabOMU3mSV94ywSxlrqfO08sxQX8F88A
 
