@@ -44,6 +44,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from gamebag.web.people import schema as people_schema
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 from gamebag.web.store.base import Base
+from gamebag.web.store.seataid import SeatAidRow  # noqa: F401  (declared on Base: create_all makes web_seat_aid)
 from gamebag.web.tables import lobbyrows
 from gamebag.web.tables.lobbyrows import Seats
 
