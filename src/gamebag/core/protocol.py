@@ -100,6 +100,12 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         own: tuple[Preset, ...] = cls.__dict__.get("preset_specs", ())
         return game_presets(own)
 
+    def table_numbers(self) -> dict[str, str]:
+        """Numbers this configuration plays with where an option leaves them to the player count
+        (an option of none: "the rulebook's for N players"), by option name, for the players' rules
+        page of a table; a game whose options say every number itself has none."""
+        return {}
+
     def __init__(self, players: int | None = None, **options: Any) -> None:
         self._check_declarations()
         if players is None:

@@ -71,6 +71,10 @@ class EelFamilyGame(EelDraws):
     # Everyone still in chooses a count at once; between the choice and the reveal the others' counts are hidden.
     traits: Traits = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
 
+    def table_numbers(self) -> dict[str, str]:
+        """The grab limit and the outbreak's snakes of this player count (the rulebook's where not set)."""
+        return {"max_grab": str(self.max_grab), "outbreak_snakes": str(self.threshold)}
+
     def _configure(self) -> None:
         n = self.num_players
         self.settings = settings = typed_options(EelOptions, self.options)

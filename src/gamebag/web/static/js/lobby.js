@@ -201,11 +201,8 @@ function showVariantsNote() {
   showSetup();
   const setup = elements.preset.value;
   const chosen = setup !== CUSTOM && setup !== "preset:rulebook" ? elements.preset.selectedOptions[0] : null;
-  elements.variantsNote.textContent = chosen
-    ? `· ${chosen.textContent}`
-    : changed.length
-      ? `· ${plural(changed.length, "rule")} changed from the rulebook`
-      : "· the rulebook's setup";
+  const count = changed.length ? `${plural(changed.length, "rule")} changed from the rulebook` : "the rulebook's setup";
+  elements.variantsNote.textContent = chosen ? `· ${chosen.textContent} (${count})` : `· ${count}`;
 }
 
 function renderOptions(game) {
