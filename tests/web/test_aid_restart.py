@@ -55,19 +55,23 @@ def test_a_standing_pass_and_its_note_survive_a_restart_for_that_seat_only(tmp_p
             sockets[ASKING].send_text(json.dumps({"type": "standing_pass", "on": True}))
             receive_until(sockets[ASKING], lambda m: m["type"] == "state" and m["standing_pass"]["on"])
 
-    with web_client(tmp_path, limits=Limits(forced_pace=QUICK)) as client:
-        with _seated(client, table["id"], tokens) as (sockets, states):
-            assert states[ASKING]["step"] == window
-            assert states[ASKING]["standing_pass"]["on"] is True, "the restart forgot the standing pass"
-            assert all(states[seat]["standing_pass"]["on"] is False for seat in range(PLAYERS) if seat != ASKING)
-            revealed = receive_until(sockets[ASKING], lambda m: m["type"] == "state" and m["step"] > window)[-1]
-            assert {"step": window, "action": "pass", "why": "asked"} in revealed["done_for_you"]
+    with (
+        web_client(tmp_path, limits=Limits(forced_pace=QUICK)) as client,
+        _seated(client, table["id"], tokens) as (sockets, states),
+    ):
+        assert states[ASKING]["step"] == window
+        assert states[ASKING]["standing_pass"]["on"] is True, "the restart forgot the standing pass"
+        assert all(states[seat]["standing_pass"]["on"] is False for seat in range(PLAYERS) if seat != ASKING)
+        revealed = receive_until(sockets[ASKING], lambda m: m["type"] == "state" and m["step"] > window)[-1]
+        assert {"step": window, "action": "pass", "why": "asked"} in revealed["done_for_you"]
 
-    with web_client(tmp_path, limits=Limits(forced_pace=QUICK)) as client:
-        with _seated(client, table["id"], [None, *tokens]) as (_, states):
-            spectator, *seats = states
-            assert {"step": window, "action": "pass", "why": "asked"} in seats[ASKING]["done_for_you"]
-            for seat, state in enumerate(seats):
-                if seat != ASKING:
-                    assert all(note["why"] != "asked" for note in state.get("done_for_you", []))
-            assert "done_for_you" not in spectator and "standing_pass" not in spectator
+    with (
+        web_client(tmp_path, limits=Limits(forced_pace=QUICK)) as client,
+        _seated(client, table["id"], [None, *tokens]) as (_, states),
+    ):
+        spectator, *seats = states
+        assert {"step": window, "action": "pass", "why": "asked"} in seats[ASKING]["done_for_you"]
+        for seat, state in enumerate(seats):
+            if seat != ASKING:
+                assert all(note["why"] != "asked" for note in state.get("done_for_you", []))
+        assert "done_for_you" not in spectator and "standing_pass" not in spectator
