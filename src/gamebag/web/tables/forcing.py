@@ -125,12 +125,15 @@ class Forcing(ManagerState):
     async def _keep_aid(self, table: LiveTable, automation: TableAutomation, seat: int) -> None:
         """Store ``seat``'s standing pass and notes as they are now (in a thread); a failure is logged,
         and what this process holds stays as it is (the next change stores it again)."""
-        passing = automation.aid.passing.get(seat)
-        notes = list(automation.aid.notes.get(seat, ()))
-        try:
-            await asyncio.to_thread(save_seat_aid, self.store.engine, self.store.node, table.id, seat, passing, notes)
-        except Exception:
-            log.exception("the standing pass and notes of table %s seat %d were not saved", table.id, seat)
+        async with automation.aid.saving:
+            passing = automation.aid.passing.get(seat)
+            notes = list(automation.aid.notes.get(seat, ()))
+            try:
+                await asyncio.to_thread(
+                    save_seat_aid, self.store.engine, self.store.node, table.id, seat, passing, notes
+                )
+            except Exception:
+                log.exception("the standing pass and notes of table %s seat %d were not saved", table.id, seat)
 
     def _read_aid(self, table_id: str) -> SeatAid:
         """The seats' standing passes and notes of ``table_id`` as stored (read in a thread, or where
@@ -169,19 +172,21 @@ class Forcing(ManagerState):
         if not self.owns(table):
             raise StandingPassError("this table is served by another process just now; try again in a moment")
         period = rule.period(table.game.observation(table.match.state, seat)) if on else None
-        automation = self._automation.setdefault(table.id, TableAutomation())
-        notes = list(automation.aid.notes.get(seat, ()))
-        try:
-            await asyncio.to_thread(save_seat_aid, self.store.engine, self.store.node, table.id, seat, period, notes)
-        except Exception:
-            log.exception("the standing pass of table %s seat %d was not saved", table.id, seat)
-            raise StandingPassError(UNSAVED_PASS) from None
+        aid = self._automation.setdefault(table.id, TableAutomation()).aid
+        async with aid.saving:  # stored first, with the notes held when the write starts
+            notes = list(aid.notes.get(seat, ()))
+            try:
+                await asyncio.to_thread(
+                    save_seat_aid, self.store.engine, self.store.node, table.id, seat, period, notes
+                )
+            except Exception:
+                log.exception("the standing pass of table %s seat %d was not saved", table.id, seat)
+                raise StandingPassError(UNSAVED_PASS) from None
+            if on:
+                aid.passing[seat] = period
+            else:
+                aid.passing.pop(seat, None)
         if not self.owns(table):
             raise StandingPassError("this table is served by another process just now; try again in a moment")
-        automation = self._automation.setdefault(table.id, TableAutomation())
-        if on:
-            automation.aid.passing[seat] = period
-        else:
-            automation.aid.passing.pop(seat, None)
         self.publish(table, {seat})
         self.automate(table)
