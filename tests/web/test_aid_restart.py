@@ -75,3 +75,29 @@ def test_a_standing_pass_and_its_note_survive_a_restart_for_that_seat_only(tmp_p
             if seat != ASKING:
                 assert all(note["why"] != "asked" for note in state.get("done_for_you", []))
         assert "done_for_you" not in spectator and "standing_pass" not in spectator
+
+
+def test_in_a_cluster_only_the_process_holding_the_lease_stores_a_seat_s_aid(pg_url: str) -> None:
+    """PostgreSQL: a process writes a seat's standing pass and notes only while it holds the table's
+    lease; another process's write is refused and changes nothing."""
+    from gamebag.web.lobby import parse_table_request
+    from gamebag.web.store.db import Store
+    from gamebag.web.store.seataid import LeaseHeldElsewhereError, load_seat_aid, save_seat_aid
+
+    owner, other = Store(pg_url), Store(pg_url)
+    try:
+        owner.node, other.node = "owner", "other"
+        config = parse_table_request({"game": "eigen-kweek", "players": PLAYERS}, allow_seed=False)
+        owner.create_table(config)
+        assert owner.acquire(config.id, 30.0)
+        note = {"step": 4, "action": "pass", "why": "asked"}
+        save_seat_aid(owner.engine, owner.node, config.id, ASKING, 1, [note])
+        with pytest.raises(LeaseHeldElsewhereError):
+            save_seat_aid(other.engine, other.node, config.id, ASKING, None, [])
+        notes, passing = load_seat_aid(other.engine, config.id, 20)
+        assert passing == {ASKING: 1} and list(notes[ASKING]) == [note]
+        save_seat_aid(owner.engine, owner.node, config.id, ASKING, None, [])  # nothing left: no row
+        assert load_seat_aid(owner.engine, config.id, 20) == ({}, {})
+    finally:
+        owner.close()
+        other.close()
