@@ -5,7 +5,7 @@ import { h, markdownNodes } from "./common.js";
 // The page's words, in one place (translation catalogues come next).
 const WORDS = {
   title: (title) => `${title}: the rules`,
-  setup: (players) => `As played at a table of ${players}.`,
+  setup: (players) => `As played at a table of ${players} players.`,
   play: (title) => `Play ${title} online`,
   failed: "The rules could not be loaded; reload the page to try again.",
   noGame: "There is no such game here; the lobby lists every game.",
