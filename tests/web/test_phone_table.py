@@ -4,13 +4,17 @@ One server for the module; each test opens its own table and browser context (sh
 seconds each). Catch A Dragon's eggs are dice to tap, an illegal tap says why; the move panel
 stays a bottom sheet whatever "What just happened" holds; the top bar is one row; the lobby's
 game cards are buttons a keyboard reaches, and it passes axe (WCAG 2.1 A/AA); a broken link
-explains itself and leads back to the lobby.
+explains itself and leads back to the lobby. The lobby's "Variants" offer the game's presets above
+the fields, and rules changed by hand are saved under a name on this device and offered again
+after a reload; the players' rules page shows a table's numbers and fits the phone.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -295,5 +299,69 @@ def test_the_host_lands_in_her_own_seat_and_shares_the_others_links(browser: Any
     page.wait_for_load_state()
     wait_for(page, "() => !!document.body.dataset.turn")
     assert page.inner_text("#who") == "you are Ann"
+    context.close()
+    assert not errors, errors
+
+
+# ---- presets, house rules and the players' rules page (issue 37, point 4) ----------------------
+def _variants_of(page: Any, game: str) -> None:
+    page.locator(f'.game-card[data-game="{game}"]').click()
+    wait_for(page, "(game) => document.querySelector(`.game-card[data-game='${game}']`).ariaPressed === 'true'", game)
+    if not page.evaluate("() => document.getElementById('variants').open"):
+        page.locator("#variants summary").click()
+
+
+def test_the_lobby_offers_presets_and_keeps_house_rules_on_this_device(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#games .game-card")
+    _variants_of(page, "catch-a-dragon")
+    offered = page.locator("#preset option").all_inner_texts()
+    assert offered == ["The rulebook", "A quick game", "Gentler busts", "Your own changes"], offered
+    assert page.input_value("#preset") == "preset:rulebook"
+    assert page.get_attribute("#rules-link", "href") == "/rules/catch-a-dragon"
+    # A preset sets the fields; the fold says which setup it is.
+    page.select_option("#preset", "preset:quick")
+    wait_for(page, "() => document.getElementById('option-rounds').value === '2'")
+    assert "A quick game" in page.inner_text("#variants-note")
+    assert "Two rounds" in page.inner_text("#preset-says")
+    # A rule changed by hand is "your own"; saved under a name, it is offered again after a reload.
+    page.locator("#option-cyclic").uncheck()
+    wait_for(page, "() => document.getElementById('preset').value === 'custom'")
+    page.fill("#house-name", "Our kitchen table")
+    page.locator("#house-save").click()
+    wait_for(page, "() => document.getElementById('preset').selectedOptions[0].textContent === 'Our kitchen table'")
+    violations = _axe_wcag21(page)
+    assert not violations, violations
+    page.reload()
+    page.wait_for_selector("#games .game-card")
+    _variants_of(page, "catch-a-dragon")
+    assert page.input_value("#option-rounds") == "4" and page.is_checked("#option-cyclic")  # the rulebook again
+    saved = page.locator("#preset optgroup[label='House rules you saved'] option")
+    assert saved.all_inner_texts() == ["Our kitchen table"]
+    page.select_option("#preset", label="Our kitchen table")
+    wait_for(page, "() => document.getElementById('option-rounds').value === '2'")
+    assert not page.is_checked("#option-cyclic")
+    # Another game keeps its own list: nothing saved for Pig.
+    _variants_of(page, "pig")
+    assert not page.locator("#preset optgroup[label='House rules you saved']").count()
+    context.close()
+    assert not errors, errors
+
+
+def test_the_rules_page_shows_the_table_s_numbers_and_fits_a_phone(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    query = urlencode({"players": 3, "options": json.dumps({"max_rounds": 15})})
+    page.goto(f"{server.base}/rules/eigen-kweek?{query}")
+    wait_for(page, "() => document.getElementById('rules-title').textContent === 'Eigen Kweek: the rules'")
+    headings = page.locator("#rules-text h2").all_inner_texts()
+    assert {"Setup", "A round", "Scoring", "The end of the game", "The options of this table"} <= set(headings)
+    text = page.inner_text("#rules-text")
+    assert "after 15 rounds" in " ".join(text.split()) and "--" not in text
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    violations = _axe_wcag21(page)
+    assert not violations, violations
+    page.goto(f"{server.base}/rules/chess")
+    wait_for(page, "() => document.querySelector('#rules-text .notice') !== null")
     context.close()
     assert not errors, errors

@@ -41,6 +41,7 @@ from gamebag.web.lobby import (
     preferred_bot,
     rules_markdown,
 )
+from gamebag.web.rulespage import rules_router
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
 from gamebag.web.store.faults import readiness, register_storage_faults
@@ -241,6 +242,8 @@ def create_app(
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "replay.html")
+
+    app.include_router(rules_router(STATIC_DIR))  # the players' rules page and its text (rulespage.py)
 
     # ---- lobby API ----------------------------------------------------------------------------
     @app.get("/api/games")

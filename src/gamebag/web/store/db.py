@@ -455,10 +455,9 @@ class Store:
 
     def set_seat_agent(self, table_id: str, seat: int, agent: str) -> None:
         """Hand a person's seat to a bot (its token stops working for people)."""
+        query = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
         with self.engine.begin() as connection:
-            connection.execute(
-                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
-            )
+            connection.execute(query)
             self.announce(connection, table_id, -1, "seats")
 
     def set_rematch(self, table_id: str, next_id: str) -> None:

@@ -64,11 +64,14 @@ class SeatAid:
 
     ``notes``: the moves made for each seat (its only legal move, or a pass it asked for),
     newest last, told to that seat alone; ``passing``: the period (an Eigen Kweek round) for
-    which each seat asked to pass the character windows unless it acts.
+    which each seat asked to pass the character windows unless it acts. Both are stored
+    (``store/seataid.py``), one write at a time (``saving``).
     """
 
     notes: dict[int, deque[JsonDict]] = field(default_factory=dict)
     passing: dict[int, Any] = field(default_factory=dict)
+    # one write of a table's aid at a time, each storing what is held when it starts (forcing.py)
+    saving: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 @dataclass
@@ -195,6 +198,12 @@ class ManagerState:
             ...
 
         def own_facts(self, table: LiveTable, seat: int | None) -> JsonDict:
+            ...
+
+        def _read_aid(self, table_id: str) -> SeatAid:
+            ...
+
+        def _adopt_aid(self, table_id: str, aid: SeatAid) -> None:
             ...
 
         def _on_presence(self, table: LiveTable) -> None:

@@ -173,7 +173,7 @@ async def _handle_frame(
             rate = f"at most {SYNC_RATE:g} a second, bursts of {SYNC_BURST:g}"
             connection.send(dumps(error_message(f"too many syncs: {rate}; extra ones are ignored", ref)))
     elif kind == "standing_pass":
-        _standing_pass(message, connection, table, manager)
+        await _standing_pass(message, connection, table, manager)
     else:
         await _act(message, connection, table, manager)
 
@@ -217,7 +217,9 @@ async def _hello(
         manager.announce_presence(table)  # everyone learns that this seat is here now
 
 
-def _standing_pass(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+async def _standing_pass(
+    message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager
+) -> None:
     """A seat turns its standing pass on or off; its own connections alone hear of it."""
     ref = message.get("ref")
     on = message.get("on")
@@ -227,7 +229,7 @@ def _standing_pass(message: dict[str, Any], connection: Connection, table: LiveT
         connection.send(dumps(error_message("a 'standing_pass' message needs 'on': true or false", ref)))
     else:
         try:
-            manager.set_standing_pass(table, connection.seat, on)
+            await manager.set_standing_pass(table, connection.seat, on)
         except GamebagError as error:
             connection.send(dumps(error_message(str(error), ref)))
 

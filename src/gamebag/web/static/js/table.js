@@ -586,9 +586,17 @@ async function openRules() {
   if (!rulesLoaded && current) {
     rulesLoaded = true;
     try {
-      const response = await fetch(`/api/games/${encodeURIComponent(current.table.game)}/rules`);
+      // The players' rules with this table's own numbers; the same text has a page of its own.
+      const setup = new URLSearchParams({ players: current.table.players, options: JSON.stringify(current.table.options) });
+      const game = encodeURIComponent(current.table.game);
+      const response = await fetch(`/api/games/${game}/players-rules?${setup}`);
       const answer = await response.json();
-      byId("rules-full").replaceChildren(...markdownNodes(answer.markdown || "No rules page for this game."));
+      if (!response.ok) throw new Error(answer.error);
+      const [first, ...rest] = answer.markdown.split("\n");
+      byId("rules-full").replaceChildren(
+        h("p", {}, h("a", { href: `/rules/${game}?${setup}`, target: "_blank", rel: "noopener" }, "Open the full rules on a page of their own")),
+        ...markdownNodes(first.startsWith("# ") ? rest.join("\n") : answer.markdown),
+      );
     } catch (error) {
       rulesLoaded = false;
       byId("rules-full").textContent = "The rules could not be loaded; try again.";
