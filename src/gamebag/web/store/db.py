@@ -43,11 +43,13 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from gamebag.web.people import schema as people_schema
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
+from gamebag.web.store import chatstore
 from gamebag.web.store.base import Base
 from gamebag.web.tables import lobbyrows
 from gamebag.web.tables.lobbyrows import Seats
 
 PEOPLE_TABLES = (people_schema.AccountRow, people_schema.SeatOwnerRow)  # declared on Base by importing them
+CHAT_TABLES = (chatstore.ChatLineRow, chatstore.ChatSettingRow)
 
 
 class TableRow(Base):
