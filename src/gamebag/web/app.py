@@ -46,6 +46,7 @@ from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
 from gamebag.web.store.faults import readiness, register_storage_faults
 from gamebag.web.tables.analysis import register as register_analysis
+from gamebag.web.tables.chatroutes import router as chat_router
 from gamebag.web.tables.claims import invite_path
 from gamebag.web.tables.coaching import change_setting
 from gamebag.web.tables.coaching import register as register_coach
@@ -480,6 +481,7 @@ def create_app(
         return Response(body, media_type="application/json")
 
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
+    app.include_router(chat_router)
     register_coach(app, manager_of)
 
     @app.get("/api/health")

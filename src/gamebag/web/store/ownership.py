@@ -168,6 +168,10 @@ class Owning(ManagerState):
 
     async def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
         kind = message.get("k")
+        if kind in ("chat", "chatset"):  # told by the chat of another process (chat.py); ours is told already
+            if message.get("n") != self.node:
+                self._spawn_task(self.chat.on_bus(message))
+            return
         if channel == TABLES_CHANNEL:
             if message.get("n") == self.node and kind in ("events", "pending", "clock"):
                 return

@@ -31,10 +31,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 # (one line per module; the names are kept so the imports are not unused).
 from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.store.base import Base
+from gamebag.web.store.chatstore import ChatLineRow, ChatSettingRow
 from gamebag.web.store.seataid import SeatAidRow
 from gamebag.web.tables.lobbyrows import SummaryRow
 
-ROOM_TABLES = (AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow)  # declared in their rooms, registered here
+# declared in their rooms, registered here
+ROOM_TABLES = (AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow, ChatLineRow, ChatSettingRow)
 POSTGRESQL_ONLY = {"dialects": ("postgresql",)}  # ``Table.info`` of a table a cluster alone uses
 
 

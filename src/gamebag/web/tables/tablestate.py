@@ -24,6 +24,7 @@ from gamebag.web.store.busseal import Sealer
 from gamebag.web.store.cluster import Bus
 from gamebag.web.store.db import Store, StoredTable, sqlite_path
 from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
+from gamebag.web.tables.chat import TableChat
 from gamebag.web.tables.hub import Hub
 from gamebag.web.tables.live import LiveTable, Submission
 from gamebag.web.work.workers import AgentKey, WorkerPool
@@ -140,6 +141,7 @@ class ManagerState:
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
         self.sealer: Sealer | None = None  # seals forwarded actions on the bus (busseal.py)
+        self.chat = TableChat(self)  # the tables' chat and reactions (chat.py)
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table
