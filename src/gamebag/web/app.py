@@ -41,6 +41,8 @@ from gamebag.web.lobby import (
     preferred_bot,
     rules_markdown,
 )
+from gamebag.web.people import seatroutes
+from gamebag.web.people.routes import register as register_people
 from gamebag.web.rulespage import rules_router
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
@@ -111,6 +113,7 @@ class ServeSettings:
     limits: Limits
     invite_base: str | None = None
     host_names: tuple[str, ...] = ()  # names besides the defaults this server answers to
+    secure_cookies: bool = False  # behind TLS: session cookies get the Secure flag (serve --secure-cookies)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -132,6 +135,7 @@ class ServeSettings:
             "limits": self.limits,
             "invite_base": self.invite_base,
             "host_names": self.host_names,
+            "secure_cookies": self.secure_cookies,
         }
 
 
@@ -152,6 +156,7 @@ def create_app(
     limits: Limits | None = None,
     invite_base: str | None = None,
     host_names: tuple[str, ...] = (),
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """A server on the database at ``db_url``; unfinished tables carry on when first asked for.
 
@@ -159,6 +164,8 @@ def create_app(
     this server at; invite links and QR codes use it (None: the address the host opened).
     ``host_names``: the names (Host headers) this server answers to besides the loopback
     names, the LAN address and ``invite_base``'s host; other Hosts get 421 (DNS rebinding).
+    ``secure_cookies``: the server is reached over TLS (a proxy's https), so session cookies are
+    marked Secure (``people/sessions.py``).
     """
     limits = limits or Limits()
     guard_log(log)  # what clients put in the log cannot forge lines
@@ -186,6 +193,7 @@ def create_app(
     app.state.rates = rates
     app.state.downloads = downloads
     names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
+    register_people(app, STATIC_DIR, secure_cookies)  # accounts, sessions, seats that follow people
     app.add_middleware(Guard, limits=limits, host_names=names)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -349,6 +357,7 @@ def create_app(
         table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         code = manager.reissue(table, seat)
+        await seatroutes.release_owner(request, table.id, seat)  # the seat's account loses it too
         change_setting(manager, table, forget=seat)  # another person may hold the seat now: asked afresh
         return {"seat": seat, "invite": invite_path(table.id, code)}
 
@@ -364,7 +373,9 @@ def create_app(
         if not isinstance(code, str) or not 0 < len(code) <= 128:
             return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
         table = await table_of(request, table_id)
+        await seatroutes.check_reserved(request, table, code)  # a seat kept for an account: that account's
         seat, token = manager_of(request).claim(table, code)
+        await seatroutes.own_claimed(request, table.id, seat)  # signed in: the seat follows its claimer
         return {"seat": seat, "token": token, "play": f"/play/{table.id}"}
 
     @app.get("/api/tables/{table_id}/host")
@@ -376,12 +387,13 @@ def create_app(
         manager.check_host(table, request.headers.get("x-host-token"))
         meta = manager.meta(table)
         base = invite_base or str(request.base_url).rstrip("/")
+        kept = await seatroutes.kept_for(request, table)  # unclaimed seats kept for a friend's account
         seats = []
         for seat, facts in zip(table.seats, meta["seats"], strict=True):
             item: dict[str, Any] = dict(facts)
             if seat.agent is None and not seat.claimed:
                 link = base + invite_path(table.id, seat.token)
-                item.update(invite=link, qr=qr_rows(link))
+                item.update(invite=link, qr=qr_rows(link), kept_for=kept.get(seat.seat))
             seats.append(item)
         spectate = f"{base}/play/{table.id}"
         return {

@@ -87,6 +87,12 @@ def register(app: typer.Typer) -> None:
             help="A reverse proxy's address or network (repeatable or comma-separated) whose X-Forwarded-For "
             "names the client. Default: none, so every client counts under its own address.",
         ),
+        secure_cookies: bool = typer.Option(
+            False,
+            "--secure-cookies",
+            help="The server is reached over TLS (a reverse proxy's https): sign-in cookies are sent over https "
+            "only. Requests that arrive as https (X-Forwarded-Proto from a --forwarded-allow proxy) get it anyway.",
+        ),
         host_name: list[str] = typer.Option(
             [],
             "--host-name",
@@ -131,7 +137,7 @@ def register(app: typer.Typer) -> None:
 
         names = (*given_names, *(address.strip("[]") for address in _addresses(host)))
         base = invite_base(host, port, public_url)
-        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names)
+        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names, secure_cookies)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
         if base:

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 # Every module declaring tables on Base is imported here, so ``Base.metadata`` holds them all
 # (one line per module; the names are kept so the imports are not unused).
+from gamebag.web.people.credentials import ChallengeRow, PasskeyRow, PasswordRow, RecoveryCodeRow, SessionRow
 from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.store.base import Base
 from gamebag.web.store.chatstore import ChatLineRow, ChatSettingRow
@@ -36,7 +37,10 @@ from gamebag.web.store.seataid import SeatAidRow
 from gamebag.web.tables.lobbyrows import SummaryRow
 
 # declared in their rooms, registered here
-ROOM_TABLES = (AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow, ChatLineRow, ChatSettingRow)
+ROOM_TABLES = (
+    AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow, ChatLineRow, ChatSettingRow,
+    PasswordRow, SessionRow, PasskeyRow, RecoveryCodeRow, ChallengeRow,
+)
 POSTGRESQL_ONLY = {"dialects": ("postgresql",)}  # ``Table.info`` of a table a cluster alone uses
 
 

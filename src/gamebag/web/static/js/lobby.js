@@ -1,5 +1,5 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { claimInvite, h, listWords, plural } from "./common.js";
+import { claimInvite, h, listWords, plural, session } from "./common.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -47,6 +47,10 @@ const HOUSE_KEY = "gamebag-house-rules"; // localStorage: { gameId: [{ name, opt
 const MOST_HOUSE_RULES = 20;
 const HOUSE_NAME_MOST = 40;
 const CUSTOM = "custom";
+// The header names whoever is signed in (their account page); a guest sees "Sign in", never a wall.
+session().then(({ account }) => {
+  if (account) document.getElementById("account-link").textContent = account.name;
+});
 
 let games = [];
 let selected = null;
