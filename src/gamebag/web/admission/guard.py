@@ -292,6 +292,7 @@ class RateLimits:
         self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
         self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
         self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
+        self._seat_item = RateLimitItemPerMinute(limits.seat_takes_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -376,6 +377,10 @@ class RateLimits:
     async def agent_check(self, address: str) -> None:
         """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
         await self._hit_async([self._agents_item], address, "bot questions")
+
+    async def seat_take(self, address: str) -> None:
+        """Count a free seat taken or a "Play now" request; ``RateLimited`` past the rate."""
+        await self._hit_async([self._seat_item], address, "seats taken")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

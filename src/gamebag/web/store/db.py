@@ -42,6 +42,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from gamebag.web.people import schema as people_schema
+from gamebag.web.people import standingrows  # noqa: F401  (declares its tables on Base for create_all)
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 from gamebag.web.store.base import Base
 from gamebag.web.tables import lobbyrows
