@@ -151,7 +151,7 @@ def _rate(
             select(RatingRow)
             .where(RatingRow.account_id.in_(sorted(set(owners.values()))), RatingRow.game == game, RatingRow.players == players)
             .with_for_update()  # two processes settling two tables of one account: one after the other
-        ).scalars()
+        ).all()
     }
     teams = []
     for seat in range(players):
@@ -214,7 +214,7 @@ def ratings_of(connection: Connection, account_id: str) -> list[dict[str, Any]]:
     ratings = []
     rows = connection.execute(
         select(RatingRow).where(RatingRow.account_id == account_id).order_by(RatingRow.game, RatingRow.players)
-    ).scalars()
+    ).all()
     for row in rows:
         history = connection.execute(
             select(RatingHistoryRow.at, RatingHistoryRow.mu, RatingHistoryRow.sigma, RatingHistoryRow.table_id)
@@ -232,12 +232,12 @@ def ratings_export(connection: Connection, account_id: str) -> dict[str, Any]:
     """The account's ratings and their whole history, for its data export (the accounts' ``export_sections``)."""
     current = [
         {"game": row.game, "players": row.players, "mu": row.mu, "sigma": row.sigma, "games": row.games, "updated_at": row.updated_at}
-        for row in connection.execute(select(RatingRow).where(RatingRow.account_id == account_id)).scalars()
+        for row in connection.execute(select(RatingRow).where(RatingRow.account_id == account_id)).all()
     ]
     history = [
         {"game": row.game, "players": row.players, "table": row.table_id, "mu": row.mu, "sigma": row.sigma, "at": row.at}
         for row in connection.execute(
             select(RatingHistoryRow).where(RatingHistoryRow.account_id == account_id).order_by(RatingHistoryRow.id)
-        ).scalars()
+        ).all()
     ]
     return {"model": "openskill Plackett-Luce", "ratings": current, "history": history}
