@@ -18,7 +18,7 @@ import gamebag
 from gamebag.web.admission.bounds import BadJsonError, LobbyError, parse_json
 from gamebag.web.admission.guard import RateLimits, client_address
 from gamebag.web.people.homepage import home_rows, my_seats, parse_home
-from gamebag.web.people.listing import set_public
+from gamebag.web.people.listing import Listing, listing_of, set_public
 from gamebag.web.people.owners import account_names
 from gamebag.web.people.ratings import LEADERBOARD_LIMIT, leaderboard, ratings_of
 from gamebag.web.people.seating import parse_quick, quick_play, take_seat
@@ -105,6 +105,19 @@ async def make_public(request: Request, table_id: str) -> dict[str, Any]:
         raise LobbyError(TEXT["public"])
     await asyncio.to_thread(set_public, manager.store.engine, table.id, data["public"])
     return {"id": table.id, "public": data["public"]}
+
+
+@router.get("/api/tables/{table_id}/listing")
+async def listing(request: Request, table_id: str) -> dict[str, Any]:
+    """How a table is offered (public facts: the lobby shows them): public, rated, quick play."""
+    table = await _table(request, table_id)
+
+    def read() -> Listing | None:
+        with _manager(request).store.engine.connect() as connection:
+            return listing_of(connection, table.id)
+
+    found = await asyncio.to_thread(read) or Listing()
+    return {"id": table.id, "public": found.public, "rated": found.rated, "quick": found.quick}
 
 
 @router.post("/api/quickplay")
