@@ -192,7 +192,7 @@ def _axe_wcag21(page: Any) -> list[str]:
 
 
 def test_the_lobby_s_game_cards_are_buttons_a_keyboard_reaches(browser: Any, server: ServerProcess) -> None:
-    table = _open(server, {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"bot": "heuristic"}]})
+    table = _open(server, {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"bot": "heuristic"}], "public": True})
     context, page, errors = _phone_page(browser)
     page.goto(f"{server.base}/")
     page.wait_for_selector("#games .game-card")
