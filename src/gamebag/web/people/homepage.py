@@ -65,7 +65,12 @@ def parse_home(data: Any) -> HomeRequest:
         if not isinstance(item, dict) or set(item) != {"table", "token"}:
             raise LobbyError(TEXT["body"])
         table, token = item["table"], item["token"]
-        if not isinstance(table, str) or not isinstance(token, str) or not 0 < len(table) <= 64 or not 0 < len(token) <= 128:
+        if (
+            not isinstance(table, str)
+            or not isinstance(token, str)
+            or not 0 < len(table) <= 64
+            or not 0 < len(token) <= 128
+        ):
             raise LobbyError(TEXT["body"])
         tokens.append((table, token))
     return HomeRequest(tuple(tokens), page)
@@ -110,7 +115,9 @@ def home_rows(engine: Engine, mine: Mine, page: int) -> dict[str, Any]:
     ids = sorted(mine)
     with engine.connect() as connection:
         tables = connection.execute(
-            select(TableRow.id, TableRow.game, TableRow.players, TableRow.finished, TableRow.closed, TableRow.created_at)
+            select(
+                TableRow.id, TableRow.game, TableRow.players, TableRow.finished, TableRow.closed, TableRow.created_at
+            )
             .where(TableRow.id.in_(ids))
             .order_by(TableRow.created_at.desc())
         ).all()
@@ -121,7 +128,9 @@ def home_rows(engine: Engine, mine: Mine, page: int) -> dict[str, Any]:
             names.setdefault(str(table_id), {})[int(seat)] = str(name)
         winners = {
             str(t): json.loads(w)
-            for t, w in connection.execute(select(SummaryRow.table_id, SummaryRow.winners).where(SummaryRow.table_id.in_(ids)))
+            for t, w in connection.execute(
+                select(SummaryRow.table_id, SummaryRow.winners).where(SummaryRow.table_id.in_(ids))
+            )
             if w is not None
         }
         outcomes: dict[str, dict[int, tuple[int, float, bool]]] = {}
@@ -136,8 +145,13 @@ def home_rows(engine: Engine, mine: Mine, page: int) -> dict[str, Any]:
         seat = mine[str(table_id)]
         seat_names = names.get(str(table_id), {})
         row: dict[str, Any] = {
-            "id": table_id, "game": game, "players": players, "created_at": created_at, "seat": seat,
-            "seat_names": [seat_names.get(s, "") for s in range(players)], "play": f"/play/{table_id}",
+            "id": table_id,
+            "game": game,
+            "players": players,
+            "created_at": created_at,
+            "seat": seat,
+            "seat_names": [seat_names.get(s, "") for s in range(players)],
+            "play": f"/play/{table_id}",
         }
         if finished:
             row.update(_finished_facts(str(table_id), seat, winners.get(str(table_id)), outcomes.get(str(table_id))))
@@ -147,7 +161,7 @@ def home_rows(engine: Engine, mine: Mine, page: int) -> dict[str, Any]:
     start = page * PAGE_SIZE
     return {
         "open": open_rows[:OPEN_LIMIT],
-        "finished": finished_rows[start:start + PAGE_SIZE],
+        "finished": finished_rows[start : start + PAGE_SIZE],
         "page": page,
         "more": len(finished_rows) > start + PAGE_SIZE,
         "stats": statistics(finished_rows[:STATS_LIMIT]),

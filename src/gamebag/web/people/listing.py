@@ -104,8 +104,13 @@ def copy_listing(engine: Engine, table_id: str, rematch_id: str) -> None:
         if present is None:
             connection.execute(
                 insert(ListingRow).values(
-                    table_id=rematch_id, public=False, rated=bool(rated), quick=False, filled=False,
-                    settled=False, created_at=now(),
+                    table_id=rematch_id,
+                    public=False,
+                    rated=bool(rated),
+                    quick=False,
+                    filled=False,
+                    settled=False,
+                    created_at=now(),
                 )
             )
 
@@ -131,7 +136,12 @@ def set_public(engine: Engine, table_id: str, public: bool) -> None:
         if not changed:
             connection.execute(
                 insert(ListingRow).values(
-                    table_id=table_id, public=public, rated=False, quick=False, filled=False,
-                    settled=False, created_at=now(),
+                    table_id=table_id,
+                    public=public,
+                    rated=False,
+                    quick=False,
+                    filled=False,
+                    settled=False,
+                    created_at=now(),
                 )
             )

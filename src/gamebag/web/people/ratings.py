@@ -71,7 +71,9 @@ def rating_json(mu: float, sigma: float, games: int) -> dict[str, Any]:
     }
 
 
-def _final_places(game_id: str, players: int, options: dict[str, Any], events: list[Any]) -> tuple[list[int], list[float], list[bool]]:
+def _final_places(
+    game_id: str, players: int, options: dict[str, Any], events: list[Any]
+) -> tuple[list[int], list[float], list[bool]]:
     """Each seat's place, score and win in the finished game the record's events tell."""
     game = gamebag.make(game_id, players, **options)
     state = game.initial_state()
@@ -126,8 +128,16 @@ def settle(engine: Engine, table_id: str) -> bool:
         connection.execute(
             insert(OutcomeRow),
             [
-                {"table_id": table_id, "seat": seat, "game": table.game, "players": table.players,
-                 "place": places[seat], "score": scores[seat], "won": won[seat], "finished_at": at}
+                {
+                    "table_id": table_id,
+                    "seat": seat,
+                    "game": table.game,
+                    "players": table.players,
+                    "place": places[seat],
+                    "score": scores[seat],
+                    "won": won[seat],
+                    "finished_at": at,
+                }
                 for seat in range(table.players)
             ],
         )
@@ -138,18 +148,29 @@ def settle(engine: Engine, table_id: str) -> bool:
 
 
 def _rate(
-    connection: Connection, table_id: str, game: str, players: int, places: list[int],
-    agents: dict[int, str | None], at: float,
+    connection: Connection,
+    table_id: str,
+    game: str,
+    players: int,
+    places: list[int],
+    agents: dict[int, str | None],
+    at: float,
 ) -> None:
     """Update the ratings of the accounts owning the table's people's seats (bots anchor, guests at the prior)."""
-    owners = {seat: account for seat, account in owners_of_table(connection, table_id).items() if agents.get(seat) is None}
+    owners = {
+        seat: account for seat, account in owners_of_table(connection, table_id).items() if agents.get(seat) is None
+    }
     if not owners:
         return
     current = {
         row.account_id: row
         for row in connection.execute(
             select(RatingRow)
-            .where(RatingRow.account_id.in_(sorted(set(owners.values()))), RatingRow.game == game, RatingRow.players == players)
+            .where(
+                RatingRow.account_id.in_(sorted(set(owners.values()))),
+                RatingRow.game == game,
+                RatingRow.players == players,
+            )
             .with_for_update()  # two processes settling two tables of one account: one after the other
         ).all()
     }
@@ -173,7 +194,9 @@ def _rate(
         row = current.get(account)
         if row is None:
             connection.execute(
-                insert(RatingRow).values(account_id=account, game=game, players=players, mu=mu, sigma=sigma, games=1, updated_at=at)
+                insert(RatingRow).values(
+                    account_id=account, game=game, players=players, mu=mu, sigma=sigma, games=1, updated_at=at
+                )
             )
         else:
             connection.execute(
@@ -199,13 +222,20 @@ def leaderboard(connection: Connection, game: str, players: int, limit: int, off
     ).all()
     names = account_names(connection, [row[0] for row in rows])
     entries = [
-        {"rank": offset + index + 1, "account": row[0], "name": names.get(row[0], "?"), **rating_json(row[1], row[2], row[3])}
+        {
+            "rank": offset + index + 1,
+            "account": row[0],
+            "name": names.get(row[0], "?"),
+            **rating_json(row[1], row[2], row[3]),
+        }
         for index, row in enumerate(rows)
     ]
     total = connection.execute(
         select(func.count()).select_from(RatingRow).where(RatingRow.game == game, RatingRow.players == players)
     ).scalar()
-    anchors = [{"agent": name, "mu": mu, "sigma": ANCHOR_SIGMA} for name, mu in sorted(ANCHORS.items(), key=lambda kv: -kv[1])]
+    anchors = [
+        {"agent": name, "mu": mu, "sigma": ANCHOR_SIGMA} for name, mu in sorted(ANCHORS.items(), key=lambda kv: -kv[1])
+    ]
     return {"game": game, "players": players, "total": int(total or 0), "entries": entries, "anchors": anchors}
 
 
@@ -218,24 +248,48 @@ def ratings_of(connection: Connection, account_id: str) -> list[dict[str, Any]]:
     for row in rows:
         history = connection.execute(
             select(RatingHistoryRow.at, RatingHistoryRow.mu, RatingHistoryRow.sigma, RatingHistoryRow.table_id)
-            .where(and_(RatingHistoryRow.account_id == account_id, RatingHistoryRow.game == row.game,
-                        RatingHistoryRow.players == row.players))
+            .where(
+                and_(
+                    RatingHistoryRow.account_id == account_id,
+                    RatingHistoryRow.game == row.game,
+                    RatingHistoryRow.players == row.players,
+                )
+            )
             .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.id.desc())
             .limit(HISTORY_POINTS)
         ).all()
-        points = [{"at": at, "mu": round(mu, 2), "sigma": round(sigma, 2), "table": table} for at, mu, sigma, table in reversed(history)]
-        ratings.append({"game": row.game, "players": row.players, **rating_json(row.mu, row.sigma, row.games), "history": points})
+        points = [
+            {"at": at, "mu": round(mu, 2), "sigma": round(sigma, 2), "table": table}
+            for at, mu, sigma, table in reversed(history)
+        ]
+        ratings.append(
+            {"game": row.game, "players": row.players, **rating_json(row.mu, row.sigma, row.games), "history": points}
+        )
     return ratings
 
 
 def ratings_export(connection: Connection, account_id: str) -> dict[str, Any]:
     """The account's ratings and their whole history, for its data export (the accounts' ``export_sections``)."""
     current = [
-        {"game": row.game, "players": row.players, "mu": row.mu, "sigma": row.sigma, "games": row.games, "updated_at": row.updated_at}
+        {
+            "game": row.game,
+            "players": row.players,
+            "mu": row.mu,
+            "sigma": row.sigma,
+            "games": row.games,
+            "updated_at": row.updated_at,
+        }
         for row in connection.execute(select(RatingRow).where(RatingRow.account_id == account_id)).all()
     ]
     history = [
-        {"game": row.game, "players": row.players, "table": row.table_id, "mu": row.mu, "sigma": row.sigma, "at": row.at}
+        {
+            "game": row.game,
+            "players": row.players,
+            "table": row.table_id,
+            "mu": row.mu,
+            "sigma": row.sigma,
+            "at": row.at,
+        }
         for row in connection.execute(
             select(RatingHistoryRow).where(RatingHistoryRow.account_id == account_id).order_by(RatingHistoryRow.id)
         ).all()

@@ -122,7 +122,7 @@ async def listing(request: Request, table_id: str) -> dict[str, Any]:
 
 @router.post("/api/quickplay")
 async def play_now(request: Request) -> JSONResponse:
-    """"Play now": a seat at an open quick-play table of this game and player count, or a new one."""
+    """ "Play now": a seat at an open quick-play table of this game and player count, or a new one."""
     address = client_address(request.scope)
     rates = _rates(request)
     await rates.seat_take(address)
@@ -182,7 +182,9 @@ async def leaderboard_api(request: Request) -> dict[str, Any]:
     game = request.query_params.get("game")
     if game not in gamebag.game_ids():
         raise LobbyError(TEXT["game"].format(games=", ".join(gamebag.game_ids())))
-    players = _whole(request.query_params.get("players"), gamebag.entry(game).game_class.default_players, TEXT["players"])
+    players = _whole(
+        request.query_params.get("players"), gamebag.entry(game).game_class.default_players, TEXT["players"]
+    )
     page = _whole(request.query_params.get("page"), 0, TEXT["page"])
 
     def read() -> dict[str, Any]:

@@ -80,9 +80,7 @@ def _seat_held(table: LiveTable, token: str | None) -> int | None:
     return None
 
 
-async def take_seat(
-    manager: TableManager, table: LiveTable, account: str | None, held_token: str | None
-) -> Taken:
+async def take_seat(manager: TableManager, table: LiveTable, account: str | None, held_token: str | None) -> Taken:
     """The lowest free seat of a public table, claimed for the asker (``SeatError``/``LobbyError`` why not)."""
     engine = manager.store.engine
     listing, owners = await asyncio.to_thread(_public_and_owners, engine, table.id)
@@ -118,7 +116,11 @@ class QuickRequest:
 
 def parse_quick(data: Any) -> QuickRequest:
     """A "Play now" request, checked (``LobbyError`` in players' words)."""
-    if not isinstance(data, dict) or not {"game", "players", "wait"} <= set(data) or set(data) - {"game", "players", "wait", "held"}:
+    if (
+        not isinstance(data, dict)
+        or not {"game", "players", "wait"} <= set(data)
+        or set(data) - {"game", "players", "wait", "held"}
+    ):
         raise LobbyError(TEXT["quick_body"])
     game_id, players, wait, held = data["game"], data["players"], data["wait"], data.get("held", [])
     if not isinstance(game_id, str) or game_id not in gamebag.game_ids():
@@ -151,7 +153,10 @@ def open_quick_tables(engine: Engine, game: str, players: int, limit: int = 5) -
 
 
 async def quick_play(
-    manager: TableManager, request: QuickRequest, account: str | None, opener: str,
+    manager: TableManager,
+    request: QuickRequest,
+    account: str | None,
+    opener: str,
     charge_open: Callable[[], Awaitable[None]],
 ) -> tuple[Taken, bool]:
     """Seat the asker at an open quick-play table or open one; (the seat, whether a table was opened)."""

@@ -16,6 +16,7 @@ each claims it with one conditional UPDATE first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from sqlalchemy import select, update
@@ -37,16 +38,22 @@ def due_fills(engine: Engine, limit: int = ROUND_LIMIT) -> list[str]:
     """Quick-play tables whose wait ran out, claimed for this process (one conditional UPDATE each)."""
     claimed = []
     with engine.begin() as connection:
-        due = connection.execute(
-            select(ListingRow.table_id)
-            .join(TableRow, TableRow.id == ListingRow.table_id)
-            .where(ListingRow.quick.is_(True), ListingRow.filled.is_(False), ListingRow.fill_at <= now())
-            .where(TableRow.closed.is_(None), TableRow.finished.is_(False))
-            .limit(limit)
-        ).scalars().all()
+        due = (
+            connection.execute(
+                select(ListingRow.table_id)
+                .join(TableRow, TableRow.id == ListingRow.table_id)
+                .where(ListingRow.quick.is_(True), ListingRow.filled.is_(False), ListingRow.fill_at <= now())
+                .where(TableRow.closed.is_(None), TableRow.finished.is_(False))
+                .limit(limit)
+            )
+            .scalars()
+            .all()
+        )
         for table_id in due:
             taken = connection.execute(
-                update(ListingRow).where(ListingRow.table_id == table_id, ListingRow.filled.is_(False)).values(filled=True)
+                update(ListingRow)
+                .where(ListingRow.table_id == table_id, ListingRow.filled.is_(False))
+                .values(filled=True)
             ).rowcount
             if taken:
                 claimed.append(str(table_id))
@@ -69,10 +76,8 @@ class Upkeep:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
     def wake(self) -> None:
         """Run a round now (a quick-play table opened with no wait)."""
@@ -80,10 +85,8 @@ class Upkeep:
 
     async def _run(self) -> None:
         while True:
-            try:
+            with contextlib.suppress(TimeoutError):  # the round's time came before any wake-up
                 await asyncio.wait_for(self._wake.wait(), timeout=self.seconds)
-            except TimeoutError:
-                pass
             self._wake.clear()
             try:
                 await self.round()
