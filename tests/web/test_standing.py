@@ -189,7 +189,7 @@ def _home(client: TestClient, account: str) -> dict[str, Any]:
     return answer
 
 
-@pytest.mark.parametrize("database", DATABASES)
+@pytest.mark.parametrize("database", ["sqlite"])  # PostgreSQL: the two-process test below
 def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_does_not(
     tmp_path: Path, database: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -256,7 +256,7 @@ def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_doe
         assert client.get("/api/people/nobody").status_code == 404
 
 
-@pytest.mark.parametrize("database", DATABASES)
+@pytest.mark.parametrize("database", ["sqlite"])  # PostgreSQL: the two-process test below
 def test_home_puts_your_move_first_shows_only_public_facts_and_rematches_are_tallied(
     tmp_path: Path, database: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -299,3 +299,35 @@ def test_home_puts_your_move_first_shows_only_public_facts_and_rematches_are_tal
         assert [row["wins"] for row in tally["wins"]] == expected and sum(expected) >= 2
         assert [row["name"] for row in tally["wins"]] == ["Ann", "Bob"]
         assert client.get(f"/api/tables/{first['id']}/series").json()["wins"] == tally["wins"]
+
+
+def test_two_processes_on_postgresql_seat_rate_and_fill_each_table_once(
+    tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two servers on one PostgreSQL database: a seat taken on the process that does not own the
+    table, the rated game settled once (both processes run their rounds), a quick-play table
+    joined through the other process and filled with one bot."""
+    monkeypatch.setattr(seating, "QUICK_WAITS", (0, 1, 30, 120))
+    with (
+        signed_in_client(tmp_path, pg_url, monkeypatch) as first,
+        signed_in_client(tmp_path, pg_url, monkeypatch) as second,
+    ):
+        add_accounts(first, "ann")
+        seats = [{}, {"bot": "heuristic"}]
+        rated = open_raw(first, game="catch-a-dragon", players=2, seats=seats, public=True, rated=True, seed=8)
+        assert rated["id"] in {row["id"] for row in second.get("/api/tables").json()}
+        taken = second.post(f"/api/tables/{rated['id']}/take", headers=as_account("ann")).json()
+        _played_by(second, rated["id"], taken["token"], seed=9)
+        wait_until(lambda: _profile(first, "ann")["ratings"], "the rated table was not rated")
+        time.sleep(0.5)  # both processes' rounds have passed over the finished table meanwhile
+        rating = _profile(second, "ann")["ratings"][0]
+        assert rating["games"] == 1 and len(rating["history"]) == 1  # settled once, not once per process
+
+        opened = first.post("/api/quickplay", json={"game": "wriggle-roulette", "players": 3, "wait": 1}).json()
+        joined = second.post("/api/quickplay", json={"game": "wriggle-roulette", "players": 3, "wait": 30}).json()
+        assert joined["id"] == opened["id"] and joined["seat"] == 1
+        table_id = opened["id"]
+        wait_until(lambda: first.get(f"/api/tables/{table_id}").json()["table"]["seats"][2]["bot"], "no bot")
+        for client in (first, second):
+            seats_now = client.get(f"/api/tables/{table_id}").json()["table"]["seats"]
+            assert [seat["bot"] for seat in seats_now] == [False, False, True]
