@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 import gamebag
 from gamebag.web.admission.bounds import BadJsonError, LobbyError, parse_json
-from gamebag.web.admission.guard import RateLimits, client_address
+from gamebag.web.admission.guard import RateLimited, RateLimits, client_address
 from gamebag.web.people.homepage import home_rows, my_seats, parse_home
 from gamebag.web.people.listing import Listing, listing_of, set_public
 from gamebag.web.people.owners import account_names
@@ -155,13 +155,17 @@ async def home(request: Request) -> dict[str, Any]:
     engine = manager.store.engine
     mine = await asyncio.to_thread(my_seats, engine, wanted.tokens, account_of(request))
     rows = await asyncio.to_thread(home_rows, engine, mine, wanted.page)
+    address = client_address(request.scope)
     for row in rows["open"]:
+        row["your_move"] = None  # unknown: the table could not be loaded just now
         try:
+            if not manager.is_loaded(row["id"]):
+                await _rates(request).table_load(address)  # each load counts, as a table page's does
             table = await manager.get_async(row["id"])  # whose move it is: public at the table
             row["your_move"] = row["seat"] in table.waiting_for() and not table.is_over
-        except LookupError:
-            row["your_move"] = False
-    rows["open"].sort(key=lambda row: not row["your_move"])  # stable: newest first within each
+        except (LookupError, RateLimited):
+            continue
+    rows["open"].sort(key=lambda row: row["your_move"] is not True)  # stable: newest first within each
     account = account_of(request)
     rows["account"] = account
     return rows
