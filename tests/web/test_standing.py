@@ -217,6 +217,8 @@ def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_doe
         model = PlackettLuce()
         expected = model.rate([[model.rating()], [model.create_rating([25.0, 1.0])]], ranks=places)
         assert rating["mu"] == round(expected[0][0].mu, 2) and rating["sigma"] == round(expected[0][0].sigma, 2)
+        profile = client.get("/api/people/ann")  # public facts only: no seat token, no view of any seat
+        assert ann["token"] not in profile.text and set(profile.json()) == {"account", "name", "ratings", "stats"}
         with engine_of(client).connect() as connection:  # the bot has no rating of its own to move
             assert connection.execute(select(RatingRow.account_id)).scalars().all() == ["ann"]
 
