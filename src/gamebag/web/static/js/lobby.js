@@ -239,6 +239,8 @@ async function createTable(event) {
     window.location.assign(`/play/${encodeURIComponent(answer.id)}`); // nobody to invite: straight to her seat
     return;
   }
+  // What the server changed or chose (a rated request with a variant opened casual, a bot's fallback).
+  document.getElementById("table-notices").textContent = (answer.notices || []).join(" ");
   showInvites(answer, own && !elements.error.textContent ? own : null);
   loadTables();
 }
