@@ -253,6 +253,8 @@ def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_doe
         ordinals = [entry["ordinal"] for entry in board["entries"]]
         assert ordinals == sorted(ordinals, reverse=True) and board["entries"][0]["account"] == "cy"
         assert board["entries"][0]["name"] == "Cy" and not board["entries"][0]["provisional"]
+        many = client.get("/api/leaderboard", params={"game": "pig", "players": 5})
+        assert many.status_code == 400 and many.json()["error"] == "'players' must be from 2 to 2 for pig"
         bad = client.get("/api/leaderboard", params={"game": "chess"})
         assert bad.status_code == 400 and bad.json()["error"].startswith("'game' must be one of")
         assert client.get("/api/people/nobody").status_code == 404

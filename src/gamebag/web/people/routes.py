@@ -33,6 +33,7 @@ TEXT = {
     "public": 'the body must be {"public": true} or {"public": false}',
     "game": "'game' must be one of: {games}",
     "players": "'players' must be a whole number of players",
+    "count": "'players' must be from {low} to {high} for {game}",
     "page": "'page' must be a whole number from 0",
     "account": "there is no such person on this server",
 }
@@ -186,9 +187,10 @@ async def leaderboard_api(request: Request) -> dict[str, Any]:
     game = request.query_params.get("game")
     if game not in gamebag.game_ids():
         raise LobbyError(TEXT["game"].format(games=", ".join(gamebag.game_ids())))
-    players = _whole(
-        request.query_params.get("players"), gamebag.entry(game).game_class.default_players, TEXT["players"]
-    )
+    cls = gamebag.entry(game).game_class
+    players = _whole(request.query_params.get("players"), cls.default_players, TEXT["players"])
+    if not cls.min_players <= players <= cls.max_players:
+        raise LobbyError(TEXT["count"].format(game=game, low=cls.min_players, high=cls.max_players))
     page = _whole(request.query_params.get("page"), 0, TEXT["page"])
 
     def read() -> dict[str, Any]:

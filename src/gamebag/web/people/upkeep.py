@@ -60,6 +60,12 @@ def due_fills(engine: Engine, limit: int = ROUND_LIMIT) -> list[str]:
     return claimed
 
 
+def release_fill(engine: Engine, table_id: str) -> None:
+    """A fill that failed (the bot workers busy, say) is tried again at the next round."""
+    with engine.begin() as connection:
+        connection.execute(update(ListingRow).where(ListingRow.table_id == table_id).values(filled=False))
+
+
 class Upkeep:
     """The rounds of one server process (started and stopped with it)."""
 
@@ -117,5 +123,8 @@ class Upkeep:
             for seat in table.seats:
                 if seat.agent is None and not seat.claimed and not table.is_over:
                     await self.manager.hand_to_bot(table, seat.seat, agent)
+        except LookupError:
+            return  # closed or gone meanwhile: nothing to fill
         except Exception:
-            log.warning("the free seats of quick-play table %s could not be filled", table_id, exc_info=True)
+            log.warning("the free seats of quick-play table %s could not be filled yet", table_id, exc_info=True)
+            await asyncio.to_thread(release_fill, self.manager.store.engine, table_id)
