@@ -335,3 +335,18 @@ def test_two_processes_on_postgresql_seat_rate_and_fill_each_table_once(
         for client in (first, second):
             seats_now = client.get(f"/api/tables/{table_id}").json()["table"]["seats"]
             assert [seat["bot"] for seat in seats_now] == [False, False, True]
+
+
+def test_a_quick_play_wait_that_runs_out_while_the_server_is_down_is_filled_at_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(seating, "QUICK_WAITS", (0, 1, 30, 120))
+    with signed_in_client(tmp_path, None, monkeypatch) as client:
+        opened = client.post("/api/quickplay", json={"game": "pig", "players": 2, "wait": 1}).json()
+    time.sleep(1.2)  # the wait runs out while no server runs
+    with signed_in_client(tmp_path, None, monkeypatch) as client:
+
+        def bots() -> list[bool]:
+            return [seat["bot"] for seat in client.get(f"/api/tables/{opened['id']}").json()["table"]["seats"]]
+
+        wait_until(lambda: bots() == [False, True], "the free seat got no bot after the restart")
