@@ -33,6 +33,7 @@ const elements = {
 // What the open tables and "Play now" say (whole sentences, for the translation catalogues).
 const TEXT = {
   takeSeat: "Take a seat",
+  rated: "rated",
   freeSeats: (count) => `${plural(count, "free seat")}`,
   takeFailed: (why) => `The seat could not be taken: ${why}`,
   quickFailed: (why) => `No table could be found or opened: ${why}`,
@@ -323,7 +324,8 @@ async function loadTables() {
       h(
         "tr",
         { "data-table": table.id },
-        h("td", {}, table.title, h("span", { class: "small muted opened" }, openedWords(table.created_at))),
+        h("td", {}, table.title, table.rated ? h("span", { class: "small rated" }, ` · ${TEXT.rated}`) : null,
+          h("span", { class: "small muted opened" }, openedWords(table.created_at))),
         h("td", { class: "small" }, table.seats.map(seatWords).join(", "),
           table.free_seats && table.free_seats.length ? h("div", { class: "muted" }, TEXT.freeSeats(table.free_seats.length)) : null),
         h("td", { class: "small" }, progressWords(table)),
