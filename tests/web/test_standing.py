@@ -1,5 +1,5 @@
 """Open tables, Play now, ratings, home pages and rematch tallies over HTTP (``gamebag.web.people``),
-on SQLite and on PostgreSQL.
+on SQLite and on two server processes sharing one PostgreSQL database.
 
 People are signed in by a test-only middleware that reads an account id from a test header
 (the sign-in layer sets ``request.state.account_id`` in production); accounts are inserted
@@ -27,7 +27,6 @@ from gamebag.web.people.standingrows import RatingRow
 from web.helpers import SeatPlayer, claim_seats
 
 SIGN_IN_HEADER = b"x-test-account"
-DATABASES = ["sqlite", "postgresql"]
 
 
 class SignInForTests:
@@ -53,10 +52,6 @@ def signed_in_client(tmp_path: Path, url: str | None, monkeypatch: pytest.Monkey
     app.add_middleware(SignInForTests)
     with TestClient(app) as client:
         yield client
-
-
-def _url(database: str, request: pytest.FixtureRequest) -> str | None:
-    return str(request.getfixturevalue("pg_url")) if database == "postgresql" else None
 
 
 def engine_of(client: TestClient) -> Any:
@@ -98,12 +93,11 @@ def finished(client: TestClient, table_id: str) -> bool:
     return bool(client.get(f"/api/tables/{table_id}").json()["table"]["finished"])
 
 
-@pytest.mark.parametrize("database", DATABASES)
 def test_only_public_tables_are_listed_anyone_takes_a_free_seat_and_play_now_fills_with_bots(
-    tmp_path: Path, database: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(seating, "QUICK_WAITS", (0, 1, 30, 120))  # a one-second wait, for the test
-    with signed_in_client(tmp_path, _url(database, request), monkeypatch) as client:
+    with signed_in_client(tmp_path, None, monkeypatch) as client:
         add_accounts(client, "ann")
         private = open_raw(client, game="pig", players=2)
         public = open_raw(client, game="pig", players=2, public=True)
@@ -189,13 +183,12 @@ def _home(client: TestClient, account: str) -> dict[str, Any]:
     return answer
 
 
-@pytest.mark.parametrize("database", ["sqlite"])  # PostgreSQL: the two-process test below
 def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_does_not(
-    tmp_path: Path, database: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from openskill.models import PlackettLuce
 
-    with signed_in_client(tmp_path, _url(database, request), monkeypatch) as client:
+    with signed_in_client(tmp_path, None, monkeypatch) as client:
         add_accounts(client, "ann", "bob", "cy")
         seats = [{}, {"bot": "heuristic"}]
         rated = open_raw(client, game="catch-a-dragon", players=2, seats=seats, public=True, rated=True, seed=3)
@@ -260,11 +253,10 @@ def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_doe
         assert client.get("/api/people/nobody").status_code == 404
 
 
-@pytest.mark.parametrize("database", ["sqlite"])  # PostgreSQL: the two-process test below
 def test_home_puts_your_move_first_shows_only_public_facts_and_rematches_are_tallied(
-    tmp_path: Path, database: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with signed_in_client(tmp_path, _url(database, request), monkeypatch) as client:
+    with signed_in_client(tmp_path, None, monkeypatch) as client:
         older = claim_seats(client, open_raw(client, game="pig", players=2, seed=1))
         newer = claim_seats(client, open_raw(client, game="pig", players=2, seed=2))
         manager = client.app.state.manager  # type: ignore[attr-defined]
