@@ -183,13 +183,13 @@ def _home(client: TestClient, account: str) -> dict[str, Any]:
     return answer
 
 
-def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_does_not(
+def test_rated_games_rate_accounts_against_fixed_bots_and_guests_and_casual_ones_do_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from openskill.models import PlackettLuce
 
     with signed_in_client(tmp_path, None, monkeypatch) as client:
-        add_accounts(client, "ann", "bob", "cy")
+        add_accounts(client, "ann", "bob", "cy", "dee")
         seats = [{}, {"bot": "heuristic"}]
         rated = open_raw(client, game="catch-a-dragon", players=2, seats=seats, public=True, rated=True, seed=3)
         assert rated["rated"] and rated["public"]
@@ -225,12 +225,27 @@ def test_a_rated_game_rates_its_account_against_a_fixed_bot_and_a_casual_one_doe
         )
         assert _profile(client, "ann")["ratings"][0]["games"] == 1  # the casual game changed nothing
 
+        # A rated table with a guest: bob is rated as against a newcomer at the prior; the guest is stored nowhere.
+        with_guest = open_raw(client, game="catch-a-dragon", players=2, public=True, rated=True, seed=5)
+        bob = client.post(f"/api/tables/{with_guest['id']}/take", headers=as_account("bob")).json()
+        guest = client.post(f"/api/tables/{with_guest['id']}/take").json()
+        guest_player = SeatPlayer(client, with_guest["id"], guest["token"], 11)
+        guest_player.start()
+        _played_by(client, with_guest["id"], bob["token"], seed=12)
+        guest_player.join(timeout=30)
+        wait_until(lambda: _profile(client, "bob")["ratings"], "the table with a guest was not rated")
+        places = client.get(f"/api/tables/{with_guest['id']}").json()["result"]["places"]
+        expected = model.rate([[model.rating()], [model.rating()]], ranks=places)
+        assert _profile(client, "bob")["ratings"][0]["mu"] == round(expected[0][0].mu, 2)
+        with engine_of(client).connect() as connection:
+            assert sorted(connection.execute(select(RatingRow.account_id)).scalars().all()) == ["ann", "bob"]
+
         variant = open_raw(client, game="catch-a-dragon", players=2, options={"rounds": 2}, rated=True)
         assert not variant["rated"] and any("only the rulebook's setup is rated" in n for n in variant["notices"])
 
         # the leaderboard: best ordinal (mu - 3 sigma) first, whatever the mean alone says
         with engine_of(client).begin() as connection:
-            for account, mu, sigma in (("bob", 30.0, 6.0), ("cy", 28.0, 2.0)):  # ordinals 12 and 22
+            for account, mu, sigma in (("dee", 30.0, 6.0), ("cy", 28.0, 2.0)):  # ordinals 12 and 22
                 connection.execute(
                     insert(RatingRow).values(
                         account_id=account,
