@@ -308,7 +308,8 @@ def _fits(page: Any) -> bool:
 
 def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: ServerProcess) -> None:
     """Issue 38: a guest takes a free seat of a public table from the lobby with the keyboard and
-    finds the table on the home page; a profile's rating plot is SVG; all axe clean at 360 px."""
+    finds the table on the home page; Play now seats them with a bot at once; a profile's rating
+    plot is SVG; all axe clean at 360 px."""
     from sqlalchemy import create_engine, insert
 
     from gamebag.web.people.schema import AccountRow
@@ -353,6 +354,20 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
     assert "Rating 27" in text and "15 and 39" in text and "Provisional" in text
     assert page.locator("svg.rating-plot circle").count() == 3
     assert _fits(page) and _axe_wcag21(page) == []
+
+    # Play now from the lobby, with no wait: a seat of a new pig table, its other seat a bot at once.
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#quick-game option", state="attached")
+    page.select_option("#quick-game", "pig")
+    page.select_option("#quick-wait", "0")
+    page.click("#quick-play")
+    page.wait_for_url("**/play/*")
+    quick_id = page.url.rsplit("/", 1)[1]
+    assert page.evaluate(f"() => !!window.localStorage.getItem('gamebag-seat:{quick_id}')")
+    deadline = time.monotonic() + 30
+    while not httpx.get(f"{server.base}/api/tables/{quick_id}", timeout=10).json()["table"]["seats"][1]["bot"]:
+        assert time.monotonic() < deadline, "Play now's free seat got no bot"
+        time.sleep(0.1)
 
     page.goto(f"{server.base}/leaderboard?game=pig&players=2")
     wait_for(page, "() => document.querySelectorAll('#board tr a').length === 1")

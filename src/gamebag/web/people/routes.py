@@ -123,7 +123,7 @@ async def listing(request: Request, table_id: str) -> dict[str, Any]:
 
 @router.post("/api/quickplay")
 async def play_now(request: Request) -> JSONResponse:
-    """ "Play now": a seat at an open quick-play table of this game and player count, or a new one."""
+    """Play now: a seat at an open quick-play table of this game and player count, or a new one."""
     address = client_address(request.scope)
     rates = _rates(request)
     await rates.seat_take(address)
