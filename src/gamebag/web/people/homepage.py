@@ -174,7 +174,7 @@ def _finished_facts(
     facts: dict[str, Any] = {
         "winners": winners,
         "replay": f"/replay/{table_id}",
-        "analysis": f"/api/tables/{table_id}/analysis",
+        "analysis": f"/api/tables/{table_id}/analysis",  # the replay page shows it step by step
         "record": f"/api/tables/{table_id}/record",
         "place": None,
         "score": None,

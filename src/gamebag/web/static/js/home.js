@@ -17,8 +17,7 @@ const TEXT = {
   noOpen: "No open tables: open one in the lobby, or press Play now there.",
   noFinished: "No finished games yet.",
   play: "Go to the table",
-  replay: "Replay",
-  analysis: "Analysis",
+  replay: "Replay with the analysis",
   record: "Record",
   placed: (place, players) => `You placed ${place} of ${players}.`,
   won: "You won.",
@@ -50,7 +49,6 @@ function finishedItem(row) {
     row.scores ? ` ${TEXT.scores(row.scores)}` : "",
     h("div", { class: "actions small" },
       h("a", { href: row.replay }, TEXT.replay), " · ",
-      h("a", { href: row.analysis }, TEXT.analysis), " · ",
       h("a", { href: row.record }, TEXT.record)));
 }
 
