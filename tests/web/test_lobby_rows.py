@@ -17,7 +17,7 @@ from .helpers import open_table, record_of, web_client
 
 
 def _finished_bots_table(client: Any) -> dict[str, Any]:
-    table = open_table(client, "pig", 2, bots={0: "random", 1: "random"}, options={"goal": 20})
+    table = open_table(client, "pig", 2, bots={0: "random", 1: "random"}, options={"goal": 20}, public=True)
     deadline = time.monotonic() + 60
     while not client.get(f"/api/tables/{table['id']}").json()["table"]["finished"]:
         assert time.monotonic() < deadline, "the bots did not finish"
@@ -29,7 +29,7 @@ def _finished_bots_table(client: Any) -> dict[str, Any]:
 def test_the_lobby_row_follows_the_game_to_its_end(tmp_path: Path, database: str, request: Any) -> None:
     url = request.getfixturevalue("pg_url") if database == "postgresql" else None
     with web_client(tmp_path, url=url) as client:
-        playing = open_table(client, "pig", 2)
+        playing = open_table(client, "pig", 2, public=True)
         table = _finished_bots_table(client)
         record = record_of(client, table["id"])
         info = client.get(f"/api/tables/{table['id']}").json()

@@ -12,6 +12,7 @@ schema stays at ``/openapi.json``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -42,7 +43,11 @@ from gamebag.web.lobby import (
     rules_markdown,
 )
 from gamebag.web.people import seatroutes
+from gamebag.web.people.listing import TEXT as LISTING_TEXT
+from gamebag.web.people.listing import copy_listing, is_rated_setup, split_listing, write_listing
 from gamebag.web.people.routes import register as register_people
+from gamebag.web.people.standingroutes import router as people_router
+from gamebag.web.people.upkeep import Upkeep
 from gamebag.web.rulespage import rules_router
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
@@ -180,11 +185,14 @@ def create_app(
         manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
         await manager.start()
+        app.state.upkeep = upkeep = Upkeep(manager)  # quick play's bot fill, finished tables rated
+        upkeep.start()
         if manager.node is not None:  # a cluster: open sockets count over every live process
             rates.share_sockets(SharedSocketCounts(store.engine, manager.node))
         try:
             yield
         finally:
+            await upkeep.stop()
             await rates.stop()
             await manager.stop()
             store.close()
@@ -303,7 +311,12 @@ def create_app(
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
         await rates.new_table(client_address(request.scope))
+        listing, data = split_listing(data)  # public and rated: the table's listing (people/listing.py)
         table = await manager_of(request).create(data, client_address(request.scope))
+        rated = listing.rated and is_rated_setup(table.game.game_id, table.game.num_players, table.config.options)
+        await asyncio.to_thread(
+            write_listing, manager_of(request).store.engine, table.id, dataclasses.replace(listing, rated=rated)
+        )
         seats = []
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
@@ -315,10 +328,13 @@ def create_app(
         # The bot of a seat whose timer runs out, and why it is not the heuristic where the game has none.
         preferred = preferred_bot(table.game)
         fallback = preferred["notice"] if table.config.timeout_agent == preferred["agent"] else None
+        casual = LISTING_TEXT["casual"] if listing.rated and not rated else None
         return JSONResponse(
             {
                 "timeout_agent": table.config.timeout_agent,
-                "notices": [fallback] if fallback else [],
+                "notices": [notice for notice in (fallback, casual) if notice],
+                "public": listing.public,
+                "rated": rated,
                 "id": table.id,
                 "game": table.game.game_id,
                 "players": table.game.num_players,
@@ -442,6 +458,7 @@ def create_app(
         following = await manager.rematch(
             table, "the host" if seat is None else table.seats[seat].name, client_address(request.scope)
         )
+        await asyncio.to_thread(copy_listing, manager.store.engine, table.id, following.id)  # rated as its table
         answer = {"id": following.id, "path": rematch_path(following, seat)}
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token
@@ -492,6 +509,7 @@ def create_app(
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)
         return Response(body, media_type="application/json")
 
+    app.include_router(people_router)  # open tables, quick play, ratings, home pages (people/standingroutes.py)
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
     app.include_router(chat_router)
     register_coach(app, manager_of)

@@ -297,6 +297,7 @@ class RateLimits:
             RateLimitItemPerHour(limits.sign_ins_per_hour),
         ]
         self._account_failure_item = RateLimitItemPerHour(limits.account_failures_per_hour)
+        self._seat_item = RateLimitItemPerMinute(limits.seat_takes_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -403,6 +404,10 @@ class RateLimits:
             await self._off_loop(self._account_check, account, failed)
         else:
             self._account_check(account, failed)
+
+    async def seat_take(self, address: str) -> None:
+        """Count a free seat taken or a "Play now" request; ``RateLimited`` past the rate."""
+        await self._hit_async([self._seat_item], address, "seats taken")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 # (one line per module; the names are kept so the imports are not unused).
 from gamebag.web.people.credentials import ChallengeRow, PasskeyRow, PasswordRow, RecoveryCodeRow, SessionRow
 from gamebag.web.people.schema import AccountRow, SeatOwnerRow
+from gamebag.web.people.standingrows import ListingRow, OutcomeRow, RatingHistoryRow, RatingRow
 from gamebag.web.store.base import Base
 from gamebag.web.store.chatstore import ChatLineRow, ChatSettingRow
 from gamebag.web.store.seataid import SeatAidRow
@@ -40,6 +41,7 @@ from gamebag.web.tables.lobbyrows import SummaryRow
 ROOM_TABLES = (
     AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow, ChatLineRow, ChatSettingRow,
     PasswordRow, SessionRow, PasskeyRow, RecoveryCodeRow, ChallengeRow,
+    ListingRow, OutcomeRow, RatingRow, RatingHistoryRow,
 )
 POSTGRESQL_ONLY = {"dialects": ("postgresql",)}  # ``Table.info`` of a table a cluster alone uses
 

@@ -59,11 +59,14 @@ _BACKFILL = (
     "ON CONFLICT (table_id) DO NOTHING"
 )
 
+# Only public tables (``web_listings``, ``people/listing.py``): a private table is reached by invite only.
 _LOBBY = (
     "SELECT t.id, t.game, t.players, t.options, t.turn_seconds, t.finished, t.created_at, "
     "s.step, s.winners, COALESCE(s.updated_at, t.last_active, t.created_at), "
-    "seat.seat, seat.name, seat.agent, seat.claimed "
-    "FROM (SELECT * FROM web_tables WHERE closed IS NULL ORDER BY created_at DESC LIMIT :n) t "
+    "seat.seat, seat.name, seat.agent, seat.claimed, l.rated, l.quick "
+    "FROM (SELECT * FROM web_tables WHERE closed IS NULL "
+    "AND id IN (SELECT table_id FROM web_listings WHERE public) ORDER BY created_at DESC LIMIT :n) t "
+    "JOIN web_listings l ON l.table_id = t.id "
     "LEFT JOIN web_summaries s ON s.table_id = t.id "
     "JOIN web_seats seat ON seat.table_id = t.id "
     "ORDER BY t.created_at DESC, t.id, seat.seat"
@@ -97,7 +100,7 @@ def fill_winners(engine: Engine, table_id: str, winners: Seats) -> None:
 
 
 def lobby_rows(engine: Engine, limit: int) -> list[dict[str, Any]]:
-    """The newest ``limit`` open tables as the lobby lists them (without who is connected,
+    """The newest ``limit`` open public tables as the lobby lists them (without who is connected,
     which only the server's memory knows), newest first: one statement, no game rebuilt."""
     tables: dict[str, dict[str, Any]] = {}
     with engine.connect() as connection:
@@ -117,6 +120,8 @@ def lobby_rows(engine: Engine, limit: int) -> list[dict[str, Any]]:
                 "step": int(row[7] or 0),
                 "winners": None if row[8] is None else json.loads(row[8]),
                 "updated_at": row[9],
+                "rated": bool(row[14]),
+                "quick": bool(row[15]),
                 "seats": [],
             }
         bot = row[12] is not None

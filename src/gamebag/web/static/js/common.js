@@ -170,6 +170,23 @@ async function accountSeat(tableId) {
   if (mine.token) return mine.token;
   const invite = /#invite=([A-Za-z0-9_-]+)/.exec(mine.invite || "");
   return invite ? claimInvite(tableId, invite[1]).catch(() => null) : null;
+/** Keep a seat's own token on this device (a seat taken at an open table or by "Play now"). */
+export function keepSeat(tableId, token) {
+  window.localStorage.setItem(seatKey(tableId), token);
+}
+
+/** Every seat this device keeps: ``[{table, token}]`` (the home page asks about these only). */
+export function keptSeats() {
+  const kept = [];
+  try {
+    for (let index = 0; index < window.localStorage.length; index += 1) {
+      const key = window.localStorage.key(index);
+      if (key && key.startsWith("gamebag-seat:")) kept.push({ table: key.slice("gamebag-seat:".length), token: window.localStorage.getItem(key) });
+    }
+  } catch (error) {
+    return kept;
+  }
+  return kept;
 }
 
 export function forgetSeat(tableId) {

@@ -1,5 +1,5 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { claimInvite, h, listWords, plural, session } from "./common.js";
+import { claimInvite, h, keepSeat, keptSeats, listWords, plural, session, storedSeat } from "./common.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -27,6 +27,24 @@ const elements = {
   houseForget: document.getElementById("house-forget"),
   houseNote: document.getElementById("house-note"),
   rulesLink: document.getElementById("rules-link"),
+  listingPublic: document.getElementById("listing-public"),
+  listingRated: document.getElementById("listing-rated"),
+  takeError: document.getElementById("take-error"),
+  quickGame: document.getElementById("quick-game"),
+  quickPlayers: document.getElementById("quick-players"),
+  quickWait: document.getElementById("quick-wait"),
+  quickPlay: document.getElementById("quick-play"),
+  quickError: document.getElementById("quick-error"),
+};
+
+// What the open tables and "Play now" say (whole sentences, for the translation catalogues).
+const TEXT = {
+  takeSeat: "Take a seat",
+  rated: "rated",
+  freeSeats: (count) => `${plural(count, "free seat")}`,
+  takeFailed: (why) => `The seat could not be taken: ${why}`,
+  quickFailed: (why) => `No table could be found or opened: ${why}`,
+  failed: (status) => `the server answered ${status}`,
 };
 
 // The players' words of the setup chooser, in one place (translation catalogues come next).
@@ -359,6 +377,7 @@ async function createTable(event) {
   const request = {
     game: selected.id, players: count, options: optionValues(), seats,
     turn_seconds: turn === "" ? null : Number(turn),
+    public: elements.listingPublic.checked, rated: elements.listingRated.checked,
   };
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
@@ -383,6 +402,8 @@ async function createTable(event) {
     window.location.assign(`/play/${encodeURIComponent(answer.id)}`); // nobody to invite: straight to her seat
     return;
   }
+  // What the server changed or chose (a rated request with a variant opened casual, a bot's fallback).
+  document.getElementById("table-notices").textContent = (answer.notices || []).join(" ");
   showInvites(answer, own && !elements.error.textContent ? own : null);
   loadTables();
 }
@@ -465,12 +486,16 @@ async function loadTables() {
       h(
         "tr",
         { "data-table": table.id },
-        h("td", {}, table.title, h("span", { class: "small muted opened" }, openedWords(table.created_at))),
-        h("td", { class: "small" }, table.seats.map(seatWords).join(", ")),
+        h("td", {}, table.title, table.rated ? h("span", { class: "small rated" }, ` · ${TEXT.rated}`) : null,
+          h("span", { class: "small muted opened" }, openedWords(table.created_at))),
+        h("td", { class: "small" }, table.seats.map(seatWords).join(", "),
+          table.free_seats && table.free_seats.length ? h("div", { class: "muted" }, TEXT.freeSeats(table.free_seats.length)) : null),
         h("td", { class: "small" }, progressWords(table)),
         h(
           "td",
           {},
+          table.free_seats && table.free_seats.length
+            ? [h("button", { type: "button", class: "take-seat", onclick: () => takeSeat(table.id) }, TEXT.takeSeat), " · "] : null,
           h("a", { href: `/play/${table.id}` }, "watch"),
           table.finished ? [" · ", h("a", { href: `/replay/${table.id}` }, "replay"), " · ", h("a", { href: `/api/tables/${table.id}/record` }, "record")] : null,
         ),
@@ -478,6 +503,48 @@ async function loadTables() {
     ),
   );
   if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
+}
+
+/** Take the lowest free seat of an open table: its token is kept on this device, then to the table. */
+async function takeSeat(tableId) {
+  elements.takeError.textContent = "";
+  const held = storedSeat(tableId);
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/take`, {
+    method: "POST", headers: { "content-type": "application/json", ...(held ? { "x-seat-token": held } : {}) }, body: "{}",
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    elements.takeError.textContent = TEXT.takeFailed(answer.error || TEXT.failed(response.status));
+    return;
+  }
+  keepSeat(answer.id, answer.token);
+  window.location.assign(answer.play);
+}
+
+function quickPlayers() {
+  const game = games.find((g) => g.id === elements.quickGame.value) || games[0];
+  elements.quickPlayers.replaceChildren();
+  for (let n = Math.max(2, game.min_players); n <= game.max_players; n += 1) {
+    elements.quickPlayers.appendChild(h("option", { value: n, selected: n === game.default_players }, n));
+  }
+}
+
+async function playNow() {
+  elements.quickError.textContent = "";
+  const request = {
+    game: elements.quickGame.value, players: Number(elements.quickPlayers.value), wait: Number(elements.quickWait.value),
+    held: keptSeats().map((seat) => seat.table).slice(-50),
+  };
+  const response = await fetch("/api/quickplay", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    elements.quickError.textContent = TEXT.quickFailed(answer.error || TEXT.failed(response.status));
+    return;
+  }
+  keepSeat(answer.id, answer.token);
+  window.location.assign(answer.play);
 }
 
 async function start() {
@@ -506,6 +573,10 @@ async function start() {
   elements.houseSave.addEventListener("click", saveHouseRules);
   elements.houseForget.addEventListener("click", forgetHouseRules);
   elements.form.addEventListener("submit", createTable);
+  elements.quickGame.replaceChildren(...games.map((game) => h("option", { value: game.id }, game.title)));
+  elements.quickGame.addEventListener("change", quickPlayers);
+  quickPlayers();
+  elements.quickPlay.addEventListener("click", playNow);
   loadTables();
   showHosted();
 }

@@ -515,10 +515,22 @@ function renderSummary(message, context) {
         h("a", { href: replayHref, class: "button" }, "Replay step by step"),
         h("button", { type: "button", id: "analysis-open", onclick: (event) => openAnalysis(event, table.id, names) }, "Analysis")),
       h("p", { class: "notice", id: "rematch-notice", role: "alert" }),
-      rematchNews ? h("p", { id: "rematch-news", class: "rematch-news", role: "status" }, rematchNews) : null),
+      rematchNews ? h("p", { id: "rematch-news", class: "rematch-news", role: "status" }, rematchNews) : null,
+      h("p", { id: "series-tally", hidden: true })),
     h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
     h("div", { class: "analysis", id: "analysis", hidden: true }),
   );
+  showTally(table.id);
+}
+
+/** Wins per seat over this table's series of rematches, under the result (from the second game on). */
+async function showTally(id) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(id)}/series`).catch(() => null);
+  const tally = response && response.ok ? await response.json() : null;
+  const line = byId("series-tally");
+  if (!tally || !line || tally.games < 2) return;
+  line.textContent = `Over ${tally.games} games of this series: ${tally.wins.map((w) => `${w.name} ${plural(w.wins, "win")}`).join(", ")}.`;
+  line.hidden = false;
 }
 
 /** Who opened the rematch, told to everyone at the table as it opens (next to its Join button). */
