@@ -7,7 +7,8 @@ tell apart from ``s``, drawn from the distribution ``games/eigen_kweek/views.res
   cards, RIA's drawn card held by another) and the stack pool their cards; every card whose place
   the player tracks (``stack_known``, taken in the rules engine's sorted order: by card name, then
   place) goes to a free stack position or its one possible hidden place, uniformly among them; the
-  rest are dealt over the free positions in a uniformly random order. Other observers' knowledge is
+  rest are dealt over the free positions in a uniformly random order (of the cards as a set: the
+  draw depends on what the player knows only, as the rules engine's does). Other observers' knowledge is
   rewritten to the new cards, their tracked cards forgotten, and DEN OLLANDER's hidden take follows
   the card it took;
 * coins: the values of every coin the player cannot see (other collections unless coins are open,
@@ -217,15 +218,21 @@ def resample_coins(s: Row, cfg: Config, player: int, key: np.uint64, ctr: UInts)
     count += 1
     bag = count - 1
     sizes = np.zeros(COIN_PLACES, np.int64)
-    pool = np.zeros(MAX_COINS, np.int64)
-    total = 0
+    unseen = np.zeros(VALUES, np.int64)
     for place in range(count):
         for v in range(VALUES):
             have = s[starts[place] + v] - (s[BAG_SEEN + v] if place == bag else 0)
             sizes[place] += have
-            for _ in range(have):
-                pool[total] = v
-                total += 1
+            unseen[v] += have
+    # The pool in value order before the shuffle: the same for every position the player cannot tell
+    # apart, so one key draws one world from all of them (the analysis of a seat cannot depend on
+    # where the unseen coins really are).
+    pool = np.zeros(MAX_COINS, np.int64)
+    total = 0
+    for v in range(VALUES):
+        for _ in range(unseen[v]):
+            pool[total] = v
+            total += 1
     for i in range(total - 1, 0, -1):
         j = _draw(key, ctr, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
