@@ -45,6 +45,7 @@ def test_every_decision_is_judged_to_five_points_or_marked_undecided() -> None:
         if d["judged"]:
             assert "undecided" not in d
             assert half_width(d["value_interval"]) <= JUDGED_HALF_WIDTH + 1e-12, d
+            assert half_width(d["best_value_interval"]) <= JUDGED_HALF_WIDTH + 1e-12, d
             assert half_width(d["loss_interval"]) <= JUDGED_HALF_WIDTH + 1e-12, d
         else:
             assert d["undecided"] and "value_interval" not in d and d["label"] is None, d

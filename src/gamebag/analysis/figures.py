@@ -121,6 +121,7 @@ class DecisionReport:
             data["undecided"] = self.undecided  # the figures above are a guess: no interval is given
         elif not self.exact:
             data["value_interval"] = [_round(self.value.low), _round(self.value.high)]
+            data["best_value_interval"] = [_round(self.best_value.low), _round(self.best_value.high)]
             data["loss_interval"] = [_round(self.loss.low), _round(self.loss.high)]
         if self.points is not None:
             data["points"] = {key: _round(value) for key, value in self.points.items()}
