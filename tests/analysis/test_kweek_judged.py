@@ -56,7 +56,7 @@ def test_every_decision_is_judged_to_five_points_or_marked_undecided() -> None:
 
 
 def test_a_decision_the_budget_cannot_judge_says_so_instead_of_a_wide_number(monkeypatch: pytest.MonkeyPatch) -> None:
-    game, record = short_game()
+    _, record = short_game()
     monkeypatch.setattr(batched, "DECISION_COST", 20_000)
     monkeypatch.setattr(batched, "LUCK_COST", 2_000)
     found = analyse_record(record, AnalysisSettings(seats=(0,), seed=2))

@@ -108,7 +108,9 @@ def test_compiled_draws_follow_the_rules_engines_distribution() -> None:
     state = next(
         s
         for s in states[len(states) // 5 :]
-        if s.held[1] is not None and 1 not in {seen for obs, seen, _ in s.knowledge if obs == 0} and sum(s.corners[0]) > 1
+        if s.held[1] is not None
+        and 1 not in {seen for obs, seen, _ in s.knowledge if obs == 0}
+        and sum(s.corners[0]) > 1
     )
     seat = 0
     compiled = [
@@ -150,7 +152,10 @@ def test_one_key_draws_one_world_from_states_the_seat_cannot_tell_apart() -> Non
     sampler = sampler_for(game)
     states = playout_states(game, seed=9)
     fields = np.zeros(L.RULES_WIDTH, np.bool_)
-    for start, width in ((L.TOKENS, 4), (L.BIDS, 4), (L.COINS, 20), (L.CORNER_COINS, 20), (L.BAG, 5), (L.DEALT, 8), (L.HELD, 4), (L.STACK, 1), (L.RIA_CARD, 1)):  # fmt: skip
+    for start, width in (
+        (L.TOKENS, 4), (L.BIDS, 4), (L.COINS, 20), (L.CORNER_COINS, 20), (L.BAG, 5), (L.DEALT, 8), (L.HELD, 4),
+        (L.STACK, 1), (L.RIA_CARD, 1),
+    ):  # fmt: skip
         fields[start : start + width] = True
     for index in range(0, len(states), max(1, len(states) // 25)):
         state = states[index]

@@ -54,6 +54,18 @@ SLACK = 3.0  # a decision may spend this many times its share of what is left
 # decisions get most of it, chance events (luck) the rest.
 DECISION_COST = 5_000_000
 LUCK_COST = 1_200_000
+# The method in words (``Analysis.method``), and why a decision is undecided (the ``undecided`` field),
+# each one whole sentence.
+METHOD = (
+    "estimate: compiled playouts by heuristic players from the seat's information set, until each decision's "
+    "value, best value and loss are within +-{half} (95%), within a budget per game; a decision that cannot be "
+    "judged within it is marked undecided"
+)
+OVER_CAP = "It would need about {needed:,.0f} draws, more than the {cap:,} one decision may use."
+OVER_BUDGET = (
+    "It would need about {needed:,.0f} draws and the game's budget left it {draws:,}, "
+    "which reached ±{reached:.3f} where ±{wanted} is wanted."
+)
 LUCK_SETTLED = 0.03  # a chance event's luck stops once its interval is within this
 MAX_LUCK_DRAWS = 512
 
@@ -106,11 +118,7 @@ class BatchedEvaluator(Evaluator):
         self.seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
         self.seed = seed
         self.playouts = 0  # the most draws any decision used (reported as playouts per value)
-        self.method = (
-            f"estimate: compiled playouts by heuristic players from the seat's information set, until each "
-            f"decision's value, best value and loss are within +-{JUDGED_HALF_WIDTH} (95%), within a budget per "
-            "game; a decision that cannot be judged within it is marked undecided"
-        )
+        self.method = METHOD.format(half=JUDGED_HALF_WIDTH)
         self.cost = 0  # work done so far (rounds played out)
         self._decisions = _Share(float(DECISION_COST if decision_cost is None else decision_cost), 0.0)
         self._luck = _Share(float(LUCK_COST if luck_cost is None else luck_cost), 0.0)
@@ -154,7 +162,9 @@ class BatchedEvaluator(Evaluator):
         undecided: str | None = None
         seed = f"{self.seed}:choice:{event}:{seat}"
         while True:
-            out, cost = self.sampler.choice_playouts(state, seat, actions, live.tolist(), seed, BLOCK * len(blocks), BLOCK)
+            out, cost = self.sampler.choice_playouts(
+                state, seat, actions, live.tolist(), seed, BLOCK * len(blocks), BLOCK
+            )
             blocks.append(out)
             spent += cost
             shares = np.concatenate(blocks)
@@ -173,17 +183,14 @@ class BatchedEvaluator(Evaluator):
             per_draw = cost / BLOCK * live.sum() / max(1, int(np.count_nonzero(~np.isnan(out[0]))))
             projected = spent + (needed - draws) * per_draw
             if needed > MAX_DRAWS:
-                undecided = f"needs about {needed:,.0f} draws, more than the {MAX_DRAWS:,} one decision may use"
+                undecided = OVER_CAP.format(needed=needed, cap=MAX_DRAWS)
                 break
             if projected > allowance:
-                undecided = (
-                    f"needs about {needed:,.0f} draws; the game's budget left it {draws:,} "
-                    f"(±{widest:.3f} reached, ±{JUDGED_HALF_WIDTH} wanted)"
-                )
+                undecided = OVER_BUDGET.format(needed=needed, draws=draws, reached=widest, wanted=JUDGED_HALF_WIDTH)
                 break
         self._decisions.spend(spent, weight)
         self.cost += spent
-        self.playouts = max(self.playouts, len(shares))
+        self.playouts = max(self.playouts or 0, len(shares))
         return _choices(actions, shares, live, t, undecided)
 
     # ---- chance events ---------------------------------------------------------------------

@@ -191,7 +191,9 @@ def resample_cards(s: Row, cfg: Config, player: int, key: np.uint64, ctr: UInts)
 
 
 @helper
-def _may_hold(position: int, places: int, kind: npt.NDArray[np.int64], seat_of: npt.NDArray[np.int64], where: int) -> bool:  # pragma: no cover
+def _may_hold(
+    position: int, places: int, kind: npt.NDArray[np.int64], seat_of: npt.NDArray[np.int64], where: int
+) -> bool:  # pragma: no cover
     """Whether a tracked card said to be at ``where`` (or in the stack) may go to ``position``."""
     if position >= places:
         return True  # a stack position

@@ -14,6 +14,7 @@ result with the rules engine, and ``row_from_state`` of it with the row, so no o
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -66,7 +67,14 @@ class KweekSampler:
         return row
 
     def choice_playouts(
-        self, state: KweekState, seat: int, actions: Sequence[str], live: Sequence[bool], seed: str, first: int, count: int
+        self,
+        state: KweekState,
+        seat: int,
+        actions: Sequence[str],
+        live: Sequence[bool],
+        seed: str,
+        first: int,
+        count: int,
     ) -> tuple[Floats, int]:
         """``(shares, cost)``: ``shares[i, j]`` is ``seat``'s win share after ``actions[j]`` in draw
         ``first + i`` of the run ``seed`` (NaN where ``live[j]`` is false); ``cost`` the rounds played."""
@@ -171,4 +179,3 @@ def state_with_hidden(game: EigenKweek, template: KweekState, row: npt.NDArray[n
 
 def _with_took(play: Play, took: str | None) -> Play:
     return Play(play.seat, play.card, play.phase, play.step, play.blocked, play.target, took)
-

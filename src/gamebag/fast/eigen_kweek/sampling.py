@@ -102,7 +102,9 @@ def choice_playouts(
             if p == seat or not acting(world, quiet, p):
                 continue
             if codes[p] == LEARNED_CODE:
-                chosen[p] = pick(world, quiet, acts, pays, p, codes[p], masks[p], key, ctr, w, values, shape, obs, buffers)
+                chosen[p] = pick(
+                    world, quiet, acts, pays, p, codes[p], masks[p], key, ctr, w, values, shape, obs, buffers
+                )
             else:
                 chosen[p] = choose(world, quiet, acts, pays, p, codes[p], masks[p], key, ctr, w)
         playout = game_key(key, np.int64(PLAYOUT_STREAM))
@@ -117,7 +119,9 @@ def choice_playouts(
             apply_moves(s, quiet, acts, moves, w)
             start = s[ROUND]
             ctr[0] = 0
-            if run_game(s, quiet, acts, pays, codes, masks, playout, ctr, w, moves, records, values, shape, obs, buffers):
+            if run_game(
+                s, quiet, acts, pays, codes, masks, playout, ctr, w, moves, records, values, shape, obs, buffers
+            ):
                 out[i, j] = share(s, seat, n)
             else:
                 out[i, j] = RUNAWAY
@@ -175,7 +179,9 @@ def chance_pairs(
             s = real if column == 0 else again
             start = s[ROUND]
             ctr[0] = 0
-            if run_game(s, quiet, acts, pays, codes, masks, playout, ctr, w, moves, records, values, shape, obs, buffers):
+            if run_game(
+                s, quiet, acts, pays, codes, masks, playout, ctr, w, moves, records, values, shape, obs, buffers
+            ):
                 out[i, column] = share(s, seat, n)
             else:
                 out[i, column] = RUNAWAY
