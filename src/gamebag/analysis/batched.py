@@ -61,6 +61,7 @@ METHOD = (
     "value, best value and loss are within +-{half} (95%), within a budget per game; a decision that cannot be "
     "judged within it is marked undecided"
 )
+SPENT = "The game's budget was spent before this decision."
 OVER_CAP = "It would need about {needed:,.0f} draws, more than the {cap:,} one decision may use."
 OVER_BUDGET = (
     "It would need about {needed:,.0f} draws and the game's budget left it {draws:,}, "
@@ -161,6 +162,13 @@ class BatchedEvaluator(Evaluator):
         spent = 0
         undecided: str | None = None
         seed = f"{self.seed}:choice:{event}:{seat}"
+        if self._decisions.left <= 0:
+            # The game's budget is spent: one pair of draws gives the figures something to say, and the
+            # decision is undecided (the overrun is two draws per such decision, not a block).
+            shares, cost = self.sampler.choice_playouts(state, seat, actions, live.tolist(), seed, 0, 2)
+            self.cost += cost
+            self._decisions.spend(cost, weight)
+            return _choices(actions, shares, live, t, SPENT)
         while True:
             out, cost = self.sampler.choice_playouts(
                 state, seat, actions, live.tolist(), seed, BLOCK * len(blocks), BLOCK
