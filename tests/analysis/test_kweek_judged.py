@@ -50,9 +50,6 @@ def test_every_decision_is_judged_to_five_points_or_marked_undecided() -> None:
         else:
             assert d["undecided"] and "value_interval" not in d and d["label"] is None, d
     assert sum(d["judged"] for d in decisions) > len(decisions) // 2
-    # The same record and seed give the same analysis.
-    again = analyse_record(record, AnalysisSettings(seed=2)).to_json()
-    assert again["decisions"] == decisions
 
 
 def test_a_decision_the_budget_cannot_judge_says_so_instead_of_a_wide_number(monkeypatch: pytest.MonkeyPatch) -> None:
