@@ -66,10 +66,12 @@ def test_a_decision_the_budget_cannot_judge_says_so_instead_of_a_wide_number(mon
     judged = [d for d in found.decisions if d.undecided is None]
     seat = found.seats[0]
     assert seat.to_json()["undecided"] == len(undecided)
-    if judged:  # accuracy is the mean over the judged decisions only
-        assert seat.accuracy is not None
-    else:
-        assert seat.accuracy is None
+    assert judged and seat.accuracy is not None  # the mean over the judged decisions only
+    # With the budget spent before the first decision, every decision says so (two draws each).
+    monkeypatch.setattr(batched, "DECISION_COST", 0)
+    spent = analyse_record(record, AnalysisSettings(seats=(0,), seed=2))
+    assert spent.decisions and all(d.undecided == batched.SPENT for d in spent.decisions)
+    assert spent.seats[0].accuracy is None and spent.playouts == 2
 
 
 def test_a_seats_choices_do_not_depend_on_what_it_could_not_see() -> None:

@@ -168,6 +168,7 @@ class BatchedEvaluator(Evaluator):
             shares, cost = self.sampler.choice_playouts(state, seat, actions, live.tolist(), seed, 0, 2)
             self.cost += cost
             self._decisions.spend(cost, weight)
+            self.playouts = max(self.playouts or 0, len(shares))
             return _choices(actions, shares, live, t, SPENT)
         while True:
             out, cost = self.sampler.choice_playouts(
