@@ -106,3 +106,22 @@ def test_fixed_count_playouts_remain_for_comparison_and_an_explicit_budget() -> 
     game, _ = short_game()
     assert isinstance(select_evaluator(game, AnalysisSettings(batched=False)), RolloutEvaluator)
     assert isinstance(select_evaluator(game, AnalysisSettings(playouts=20)), RolloutEvaluator)
+
+
+def test_the_terminal_and_the_pages_leave_undecided_decisions_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gamebag.cli.commands.analyse import UNDECIDED, show
+    from gamebag.web.tables.analysis import presentation
+
+    _, record = short_game()
+    monkeypatch.setattr(batched, "DECISION_COST", 0)  # every decision undecided
+    data = analyse_record(record, AnalysisSettings(seats=(0,), seed=2)).to_json()
+    count = len(data["decisions"])
+    assert count and all("undecided" in d for d in data["decisions"])
+    shown = presentation(data, record.to_json(), ["Ann", "Bob", "Cy"])
+    assert shown["curves"]["0"] == [[len(record.events), data["seats"][0]["result"]]] and shown["worst"] == []
+    show(data)
+    printed = capsys.readouterr().out
+    assert " ".join(UNDECIDED.format(count=count).split()) in " ".join(printed.split())
+    assert "No decision lost winning chance." in printed  # no undecided guess in the table
