@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from .helpers import Message, hello, receive_until, web_client
+from .helpers import Message, as_before_migrations, hello, receive_until, web_client
 
 
 @contextmanager
@@ -187,6 +187,7 @@ def test_tables_from_before_claims_keep_their_seats(
     engine = create_engine(url)
     with engine.begin() as connection:  # the schema as it was
         connection.execute(text("ALTER TABLE web_seats DROP COLUMN claimed"))
+        as_before_migrations(connection)
     engine.dispose()
     with web_client(tmp_path, url=url) as client:
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:

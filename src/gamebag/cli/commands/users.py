@@ -30,9 +30,19 @@ USERS_TEXTS = {
 
 
 def _engine(db: str | None) -> Store:
+    """The server's database, checked first: a bad URL or a missing SQLite file is one line (exit 2),
+    and nothing is created (accounts live only in a database a server already made)."""
+    from gamebag.cli.database import sqlite_file, unreachable
     from gamebag.web.store.db import Store
 
-    return Store(database_url(db))
+    url = database_url(db)
+    sqlite_file(url, must_exist=True)
+    try:
+        return Store(url)
+    except OptionError:
+        raise
+    except Exception as error:
+        raise OptionError(unreachable(url, error)) from None
 
 
 def _find(connection: Connection, name: str) -> Account:
