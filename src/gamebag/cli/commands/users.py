@@ -110,7 +110,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Delete an account and its personal data, as its owner can from the profile page."""
         from gamebag.web.people.accounts import delete_account
+        from gamebag.web.people.ratings import register_personal_data
 
+        register_personal_data()  # the ratings and their history go with the account
         if not yes:
             raise OptionError(USERS_TEXTS["confirm"].format(name=name))
         store = _engine(db)
