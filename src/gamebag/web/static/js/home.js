@@ -52,9 +52,19 @@ function finishedItem(row) {
       h("a", { href: row.record }, TEXT.record)));
 }
 
+// A signed-in person's seats come from their account: the session's CSRF token goes with the
+// request (a POST), or the server answers as for a guest, from this browser's tokens alone.
+let csrf;
+
 async function load() {
+  if (csrf === undefined) {
+    const me = await fetch("/api/me").then((response) => response.json()).catch(() => ({}));
+    csrf = me.csrf || null;
+  }
+  const headers = { "content-type": "application/json" };
+  if (csrf) headers["x-csrf-token"] = csrf;
   const response = await fetch("/api/home", {
-    method: "POST", headers: { "content-type": "application/json" },
+    method: "POST", headers,
     body: JSON.stringify({ seats: keptSeats().slice(-100), page }),
   });
   const answer = await response.json().catch(() => ({}));
