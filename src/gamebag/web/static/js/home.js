@@ -1,6 +1,6 @@
 // The home page: this person's tables (their move first), finished games and statistics. A guest's
 // seats are the tokens this browser keeps; the server answers only about the seats it is shown.
-import { h, keptSeats, listWords } from "./common.js";
+import { changeHeaders, h, keptSeats, listWords } from "./common.js";
 
 const elements = {
   error: document.getElementById("home-error"),
@@ -52,19 +52,11 @@ function finishedItem(row) {
       h("a", { href: row.record }, TEXT.record)));
 }
 
-// A signed-in person's seats come from their account: the session's CSRF token goes with the
-// request (a POST), or the server answers as for a guest, from this browser's tokens alone.
-let csrf;
-
 async function load() {
-  if (csrf === undefined) {
-    const me = await fetch("/api/me").then((response) => response.json()).catch(() => ({}));
-    csrf = me.csrf || null;
-  }
-  const headers = { "content-type": "application/json" };
-  if (csrf) headers["x-csrf-token"] = csrf;
+  // Signed in, the session's CSRF token goes along (changeHeaders): the server then answers with the
+  // account's seats on every device; without it, a POST is answered as for a guest, from this browser's tokens.
   const response = await fetch("/api/home", {
-    method: "POST", headers,
+    method: "POST", headers: await changeHeaders(),
     body: JSON.stringify({ seats: keptSeats().slice(-100), page }),
   });
   const answer = await response.json().catch(() => ({}));
