@@ -11,6 +11,7 @@ page passes axe (WCAG 2.1 A/AA) in both of its views and is used by keyboard.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -179,3 +180,129 @@ def test_passkey_sign_up_and_sign_in(browser: Any, server: ServerProcess) -> Non
     assert _signed_in_as(page) == "Lea"
     assert not errors, errors
     context.close()
+
+
+class PigSeat:
+    """One seat of a Pig table played over its own socket with the seat's token (as the device that
+    holds it would): roll until 20 points this turn, then hold."""
+
+    def __init__(self, server: ServerProcess, table_id: str, token: str) -> None:
+        from websockets.sync.client import connect
+
+        self.socket = connect(f"{server.ws_base}/ws/tables/{table_id}", open_timeout=30)
+        self.socket.send(json.dumps({"type": "hello", "token": token}))
+        self.over = False
+        self.sent: set[int] = set()
+
+    def pump(self) -> None:
+        """Read what has come, and act when it is this seat's move."""
+        while not self.over:
+            try:
+                message = json.loads(self.socket.recv(timeout=0.02))
+            except TimeoutError:
+                return
+            if message["type"] == "error":
+                raise AssertionError(message)
+            if message["type"] != "state":
+                continue
+            if message["result"] is not None:
+                self.over = True
+                self.socket.close()
+                return
+            step, view = message["step"], message["view"]
+            if message["seat"] in view["choices"]["waiting_for"] and message["legal"] and step not in self.sent:
+                action = "hold" if view.get("turn_total", 0) >= 20 else "roll"
+                self.sent.add(step)
+                self.socket.send(json.dumps({"type": "act", "action": action, "step": step}))
+
+
+def _play_to_the_end(seats: list[PigSeat]) -> None:
+    deadline = time.monotonic() + 120
+    while not all(seat.over for seat in seats):
+        assert time.monotonic() < deadline, "the Pig game did not end"
+        for seat in seats:
+            seat.pump()
+
+
+def _sign_in(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/account")
+    page.fill("#sign-in-name", name)
+    page.fill("#sign-in-password", PASSWORD)
+    page.click("#sign-in-form button[type=submit]")
+    wait_for(page, "() => !document.getElementById('profile-view').hidden")
+
+
+def test_done_when_rated_games_on_two_devices_reach_home_and_leaderboard_then_the_data_goes(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Issue 38's "Done when", at 360 px: Mia signs up on one phone and plays a rated Pig game against
+    a friend who stays a guest (invite link, no sign-up wall), then on her second phone presses Play
+    now for a rated game against a bot; both games are on her home page, her rating (two games) is
+    on the leaderboard; she downloads her data and deletes her account."""
+    base = _base(server)
+    one, page, errors = _phone(browser)
+    page.goto(f"{base}/account")
+    page.fill("#sign-up-name", "Mia")
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up-form button[type=submit]")
+    wait_for(page, "() => !document.getElementById('profile-view').hidden")
+    # A rated Pig game (the rulebook's) against a friend, who plays by the link as a guest.
+    request = {"game": "pig", "players": 2, "seats": [{"name": "M."}, {"name": "Friend"}], "rated": True}
+    with_friend = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
+    assert with_friend["rated"], with_friend
+    page.goto(f"{base}{with_friend['seats'][0]['invite']}")
+    wait_for(page, SEAT_OF, with_friend["id"])
+    friend, friend_page, friend_errors = _phone(browser)
+    friend_page.goto(f"{base}{with_friend['seats'][1]['invite']}")
+    wait_for(friend_page, SEAT_OF, with_friend["id"])
+    assert friend_page.url.startswith(f"{base}/play/") and _signed_in_as(friend_page) is None  # no wall
+    names = [s["name"] for s in httpx.get(f"{server.base}/api/tables/{with_friend['id']}").json()["table"]["seats"]]
+    assert names == ["Mia", "Friend"]  # her seat shows her account's name, not the one the host typed
+    _play_to_the_end(
+        [
+            PigSeat(server, with_friend["id"], page.evaluate(SEAT_OF, with_friend["id"])),
+            PigSeat(server, with_friend["id"], friend_page.evaluate(SEAT_OF, with_friend["id"])),
+        ]
+    )
+    # Her second phone: signed in, "Play now" (no wait) seats her against a bot at a rated table.
+    two, other, other_errors = _phone(browser)
+    _sign_in(other, base, "mia")
+    other.goto(f"{base}/")
+    wait_for(other, "() => [...document.querySelectorAll('#quick-game option')].some((o) => o.value === 'pig')")
+    other.select_option("#quick-game", "pig")
+    other.select_option("#quick-wait", "0")
+    other.click("#quick-play")
+    wait_for(other, "() => location.pathname.startsWith('/play/')")
+    with_bot = other.evaluate("() => location.pathname.split('/')[2]")
+    _play_to_the_end([PigSeat(server, with_bot, other.evaluate(SEAT_OF, with_bot))])
+
+    def rated_games() -> int:
+        board = httpx.get(f"{server.base}/api/leaderboard", params={"game": "pig", "players": 2}).json()
+        return sum(entry["games"] for entry in board["entries"] if entry["name"] == "Mia")
+
+    deadline = time.monotonic() + 60
+    while rated_games() < 2:  # both tables settled by the server's rounds
+        assert time.monotonic() < deadline, "the two games were not both rated"
+        time.sleep(0.1)
+    # The first phone's home page has both games, the one played on the other phone too.
+    page.goto(f"{base}/home")
+    finished = "(ids) => ids.every((id) => document.querySelector(`#home-finished li[data-table='${id}']`))"
+    wait_for(page, finished, [with_friend["id"], with_bot])
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    page.goto(f"{base}/leaderboard?game=pig&players=2")
+    wait_for(page, "() => /Mia/.test(document.getElementById('board').textContent)")
+    # Her data: both ratings' history in the download; then the account is deleted.
+    page.goto(f"{base}/account")
+    wait_for(page, "() => !document.getElementById('profile-view').hidden")
+    with page.expect_download() as download:
+        page.click("#export-link")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert [(r["game"], r["games"]) for r in exported["ratings"]["ratings"]] == [("pig", 2)]
+    assert {point["table"] for point in exported["ratings"]["history"]} == {with_friend["id"], with_bot}
+    page.fill("#delete-name", "Mia")
+    page.click("#delete-account")
+    wait_for(page, "() => !document.getElementById('guest-view').hidden")
+    assert rated_games() == 0 and _signed_in_as(other) is None
+    assert not errors and not friend_errors and not other_errors, errors + friend_errors + other_errors
+    for context in (one, friend, two):
+        context.close()
