@@ -39,9 +39,7 @@ def seats_of_account(connection: Connection, account_id: str) -> list[tuple[str,
 
 def set_owner(connection: Connection, table_id: str, seat: int, account_id: str | None) -> None:
     """Give a seat to an account (``None``: to nobody), replacing any earlier owner."""
-    connection.execute(
-        delete(SeatOwnerRow).where(SeatOwnerRow.table_id == table_id, SeatOwnerRow.seat == seat)
-    )
+    connection.execute(delete(SeatOwnerRow).where(SeatOwnerRow.table_id == table_id, SeatOwnerRow.seat == seat))
     if account_id is not None:
         connection.execute(insert(SeatOwnerRow).values(table_id=table_id, seat=seat, account_id=account_id))
 
