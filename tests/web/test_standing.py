@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import insert, select
+from sqlalchemy import create_engine, insert, select, update
 
 from gamebag.web.app import create_app
 from gamebag.web.people import seating, upkeep
 from gamebag.web.people.owners import owners_of_table
 from gamebag.web.people.schema import AccountRow
 from gamebag.web.people.sessions import CSRF_HEADER, SESSION_COOKIE, start_session
-from gamebag.web.people.standingrows import RatingRow
+from gamebag.web.people.standingrows import ListingRow, RatingRow
 from web.helpers import SeatPlayer, claim_seats
 
 SESSIONS: dict[str, dict[str, str]] = {}  # account id -> the headers of its signed-in browser
@@ -350,10 +350,14 @@ def test_two_processes_on_postgresql_seat_rate_and_fill_each_table_once(
 def test_a_quick_play_wait_that_runs_out_while_the_server_is_down_is_filled_at_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(seating, "QUICK_WAITS", (0, 1, 30, 120))
     with signed_in_client(tmp_path, None, monkeypatch) as client:
-        opened = client.post("/api/quickplay", json={"game": "pig", "players": 2, "wait": 1}).json()
-    time.sleep(1.2)  # the wait runs out while no server runs
+        opened = client.post("/api/quickplay", json={"game": "pig", "players": 2, "wait": 30}).json()
+        assert opened["opened"], opened
+    engine = create_engine(f"sqlite:///{tmp_path / 'web.db'}")
+    with engine.begin() as connection:  # the wait runs out while no server runs (no sleeping through it)
+        due = update(ListingRow).where(ListingRow.table_id == opened["id"]).values(fill_at=time.time() - 1)
+        connection.execute(due)
+    engine.dispose()
     with signed_in_client(tmp_path, None, monkeypatch) as client:
 
         def bots() -> list[bool]:
