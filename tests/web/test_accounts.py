@@ -262,9 +262,17 @@ def test_seats_follow_people(two_servers: tuple[TestClient, TestClient]) -> None
     # The host still never sees a claimed seat's token.
     host_view = json.dumps(laptop.get(f"/api/tables/{table['id']}/host", headers=host).json())
     assert all(token not in host_view for token in (claimed.json()["token"], guest_token, mine.json()["token"]))
-    # Re-issuing a seat's invite takes it from its account too.
+    # The seats show their accounts' names (the host typed P0, P1, P2), on both servers; a rename too.
+    for server in (laptop, phone):
+        assert _seat_names(server, table["id"]) == ["Fay", "Gus", "Gus"]
+    renamed = guest.post("/api/me/name", json={"name": "Gustav"}, headers={"x-csrf-token": gus})
+    assert renamed.status_code == 200, renamed.text
+    for server in (laptop, phone):
+        assert _seat_names(server, table["id"]) == ["Fay", "Gustav", "Gustav"]
+    # Re-issuing a seat's invite takes it from its account too, and its name with it.
     assert laptop.post(f"/api/tables/{table['id']}/seats/2/reissue", headers=host).status_code == 200
     assert [s["seat"] for s in guest.get("/api/me/seats").json()["seats"]] == [1]
+    assert _seat_names(laptop, table["id"]) == ["Fay", "Gustav", "Player 3"]
 
 
 def wait_until(predicate: Any, what: str, seconds: float = 60.0) -> None:

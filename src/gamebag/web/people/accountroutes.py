@@ -21,7 +21,7 @@ from gamebag.web.admission.guard import client_address
 from gamebag.web.people import accounts, sessions
 from gamebag.web.people.accounts import Account
 from gamebag.web.people.credentials import PasskeyRow
-from gamebag.web.people.owners import SeatNames
+from gamebag.web.people.owners import SeatNames, rename_owned_seats
 from gamebag.web.people.passwords import (
     check_password,
     needs_rehash,
@@ -162,10 +162,24 @@ async def sign_out(request: Request) -> JSONResponse:
 
 @router.post("/api/me/name")
 async def change_name(request: Request) -> dict[str, Any]:
-    """Rename yourself: ``{"name"}`` (the same rules as at sign-up)."""
+    """Rename yourself: ``{"name"}`` (the same rules as at sign-up). Your seats, at every table, show
+    the new name: renaming counts against the address's sign-in rate, as the name's other changes do."""
     account_id = signed_in(request)
     data = await json_fields(request, ("name",))
-    return {"name": await in_transaction(request, lambda c: accounts.rename(c, account_id, data["name"]))}
+    await rates_of(request).sign_in(client_address(request.scope))
+    manager = manager_of(request)
+
+    def change(connection: Connection) -> tuple[str, SeatNames]:
+        shown = accounts.rename(connection, account_id, data["name"])
+        renamed = rename_owned_seats(connection, account_id, shown)
+        for table_id in renamed:
+            manager.store.announce(connection, table_id, -1, "seats")  # other processes reload the names
+        return shown, renamed
+
+    shown, renamed = await in_transaction(request, change)
+    for table_id, names in renamed.items():
+        manager.rename_seats(table_id, names)
+    return {"name": shown}
 
 
 @router.post("/api/me/password")

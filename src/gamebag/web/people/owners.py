@@ -2,8 +2,9 @@
 
 A seat that becomes an account's (claimed or taken while signed in, or adopted) takes the
 account's name in ``web_seats`` itself, so the table, the lobby, home pages, records and every
-process of a cluster show it with no lookup; when the account is deleted its seats are renamed
-to the anonymous name a seat nobody named has (``lobby.person_seat_name``). The callers tell the
+process of a cluster show it with no lookup; a renamed account's seats take the new name; when
+the account is deleted (or the host re-issues a seat's invite) the seat takes the anonymous name
+a seat nobody named has (``lobby.person_seat_name``). The callers tell the
 live tables (``TableManager.rename_seats``) and, on PostgreSQL, the other processes (``"seats"``).
 """
 
@@ -63,6 +64,15 @@ def anonymise_seats(connection: Connection, account_id: str) -> SeatNames:
     renamed: SeatNames = {}
     for table_id, seat in seats_of_account(connection, account_id):
         name = person_seat_name(seat)
+        name_seat(connection, table_id, seat, name)
+        renamed.setdefault(table_id, {})[seat] = name
+    return renamed
+
+
+def rename_owned_seats(connection: Connection, account_id: str, name: str) -> SeatNames:
+    """An account renamed: every seat it owns shows the new name (what changed is returned)."""
+    renamed: SeatNames = {}
+    for table_id, seat in seats_of_account(connection, account_id):
         name_seat(connection, table_id, seat, name)
         renamed.setdefault(table_id, {})[seat] = name
     return renamed

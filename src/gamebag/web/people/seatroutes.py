@@ -26,6 +26,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from gamebag.web.lobby import person_seat_name
 from gamebag.web.people import accounts
 from gamebag.web.people.owners import account_names, name_seat, owners_of_table, set_owner
 from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, manager_of, signed_in, table_of
@@ -190,8 +191,22 @@ async def own_claimed(request: Request, table_id: str, seat: int) -> None:
 
 
 async def release_owner(request: Request, table_id: str, seat: int) -> None:
-    """The host re-issued the seat's invite: it belongs to nobody until claimed again."""
-    await in_transaction(request, lambda c: set_owner(c, table_id, seat, None))
+    """The host re-issued the seat's invite: it belongs to nobody until claimed again, and a seat
+    an account held no longer shows that account's name (another person may take it now)."""
+    manager = manager_of(request)
+
+    def release(connection: Connection) -> str | None:
+        if owners_of_table(connection, table_id).get(seat) is None:
+            return None
+        set_owner(connection, table_id, seat, None)
+        name = person_seat_name(seat)
+        name_seat(connection, table_id, seat, name)
+        manager.store.announce(connection, table_id, -1, "seats")
+        return name
+
+    name = await in_transaction(request, release)
+    if name is not None:
+        manager.rename_seats(table_id, {seat: name})
 
 
 async def kept_for(request: Request, table: LiveTable) -> dict[int, str]:
