@@ -120,14 +120,21 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Delete an account and its personal data, as its owner can from the profile page."""
         from gamebag.web.people.accounts import delete_account
+        from gamebag.web.people.ratings import register_personal_data
 
+        register_personal_data()  # the ratings and their history go with the account
         if not yes:
             raise OptionError(USERS_TEXTS["confirm"].format(name=name))
         store = _engine(db)
+        if store.is_postgresql:  # a cluster's servers hear of renamed seats on the bus, as from one of them
+            from gamebag.web.store.cluster import new_node_id
+
+            store.node = new_node_id()
         try:
             with store.engine.begin() as connection:
                 account = _find(connection, name)
-                delete_account(connection, account.id)
+                for table_id in delete_account(connection, account.id):
+                    store.announce(connection, table_id, -1, "seats")  # a cluster's processes reload the names
         finally:
             store.close()
         typer.echo(f"{account.name}: deleted")
