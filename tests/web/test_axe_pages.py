@@ -82,6 +82,11 @@ FINISH_ANIMATIONS = """() => {
 }"""
 
 
+# axe leaves text of one or two characters unchecked ("too short to tell it is text"): a die's
+# number, a score of 0. They are text people must read, so its contrast check takes them too.
+EVERY_TEXT = {"checks": {"color-contrast": {"options": {"ignoreLength": True}}}}
+
+
 def _findings(results: Any, where: str) -> list[str]:
     return [
         f"{where}: {v['id']} ({v.get('impact')}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
@@ -100,11 +105,12 @@ def axe_wcag21(page: Any, where: str, within: str | None = None) -> list[str]:
     context = {"include": [[within]]} if within else None
     try:
         page.evaluate(GRADIENTS_AS, True)
-        every_rule = {"runOnly": {"type": "tag", "values": WCAG21_A_AA}}
+        every_rule = {"runOnly": {"type": "tag", "values": WCAG21_A_AA}, **EVERY_TEXT}
         found = _findings(axe.run(page, context=context, options=every_rule), where)
         on_gradients = f"{within or ''} [data-axe-gradient]".strip()
         if page.evaluate(GRADIENTS_AS, False) and page.locator(on_gradients).count():
-            contrast = axe.run(page, context={"include": [[on_gradients]]}, options={"runOnly": ["color-contrast"]})
+            only_contrast = {"runOnly": ["color-contrast"], **EVERY_TEXT}
+            contrast = axe.run(page, context={"include": [[on_gradients]]}, options=only_contrast)
             found += _findings(contrast, f"{where}, gradients at their darkest")
     finally:
         page.evaluate(RESTORE_GRADIENTS)
