@@ -15,7 +15,7 @@ function colourOf(name) {
 }
 
 // The die's number in white or near-black, whichever stands out more on its colour: white on
-// gold is 2.3:1, under WCAG's 4.5:1 for text of its size.
+// gold is 2.4:1, under WCAG's 4.5:1 for text of its size.
 function rgbOf(colour) {
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
   if (hex) {
