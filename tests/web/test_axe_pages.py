@@ -4,13 +4,15 @@ One server (bots at delay 0) and one browser for the module, every page at 360x7
 *Variants* open and with the invites of a table just opened, the host page; for every game, a
 person's table page waiting for the other person (the turn clock waits for their link), with
 *How to play* open, in the middle of the game at a decision with a choice (its log drawer open
-too), and at the end; the replay page and the end screen's analysis view once.
+too), and at the end; Catch A Dragon's dice once some are picked and one cannot join them; the
+replay page and the end screen's analysis view once.
 
 axe cannot tell the colour behind text on a gradient (the board's felt, the result banner, Eel's
-bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe's contrast
-rule twice more with every gradient painted in one of its own colours, its lightest and then its
-darkest: a colour between two stops lies between them in luminance, so text that passes on both
-passes everywhere on the gradient (``GRADIENTS_AS``).
+bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe with every
+gradient painted in its lightest colour stop, then its contrast rule once more on those parts
+with them painted in their darkest: a colour between two stops lies between them in luminance,
+so text that passes on both passes everywhere on the gradient (``GRADIENTS_AS``). Text of one
+character (a die's number, a score of 0), which axe skips as too short, is checked too.
 """
 
 from __future__ import annotations
@@ -234,6 +236,27 @@ def test_every_state_of_a_table_page(phone: tuple[Any, list[str]], server: Serve
     assert mid_game_checked, f"Ann never had a choice after her second move in {moves} moves"
     page.wait_for_selector("#summary:not([hidden]) #result-banner #rematch")  # her seat's end screen
     found += axe_wcag21(page, f"{game_id} the end")
+    assert not found, "\n".join(found)
+
+
+def test_catch_a_dragon_s_dice_that_cannot_join_stay_legible(
+    phone: tuple[Any, list[str]], server: ServerProcess
+) -> None:
+    # Seed 2: her first roll holds a pair, so once dice are picked some die cannot join them.
+    request = {"game": "catch-a-dragon", "players": 2, "seed": 2, "seats": [{"name": "Ann"}, {"bot": "random"}]}
+    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
+    page, _ = phone
+    page.goto(f"{server.base}{table['seats'][0]['invite']}")
+    wait_for(page, "() => document.body.dataset.turn === 'mine' && !!document.querySelector('#controls .die-pick')")
+    loose = page.locator("#controls button.die-pick.no-fit")
+    for _ in range(page.locator("#controls button.die-pick").count()):
+        if loose.count():
+            break
+        page.locator("#controls button.die-pick.fits[aria-pressed='false']").first.tap()
+    assert loose.count(), "seed 2 no longer rolls a pair for her: choose another seed"
+    loose.first.tap()  # refused: the reason shows under the dice
+    page.wait_for_selector("#collect-why:not([hidden])")
+    found = axe_wcag21(page, "Catch A Dragon, dice picked, one that cannot join")
     assert not found, "\n".join(found)
 
 
