@@ -1,11 +1,11 @@
 """axe-core finds no WCAG 2.1 A/AA violation, of any impact, on any page a phone shows (issue 37).
 
-One server (bots at delay 0) and one browser for the module, every page at 360x740. The lobby with
-*Variants* open and with the invites of a table just opened, the host page; for every game, a
-person's table page waiting for the other person (the turn clock waits for their link), with
-*How to play* open, in the middle of the game at a decision with a choice (its log drawer open
-too), and at the end; Catch A Dragon's dice once some are picked and one cannot join them; the
-replay page and the end screen's analysis view once.
+One server (bots at delay 0) and one browser for the module, every page at 360x740: the lobby
+with *Variants* open and with the invites of a table just opened, the host page, a mistyped
+table's link; for every game, a person's table page waiting for the other person (the turn clock
+waits for their link), with *How to play* open, in the middle of the game at a decision with a
+choice (its log drawer open too), at the end and with a rematch to join; Catch A Dragon's dice
+once some are picked and one cannot join them; the replay page and the end screen's analysis.
 
 axe cannot tell the colour behind text on a gradient (the board's felt, the result banner, Eel's
 bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe with every
@@ -157,6 +157,9 @@ def test_the_lobby_and_the_host_page(phone: tuple[Any, list[str]], server: Serve
     page.click("#host-page")
     page.wait_for_selector('#host-seats [data-invite="1"]')
     found += axe_wcag21(page, "the host page")
+    page.goto(f"{server.base}/play/nosuchtable")  # a mistyped link: the table page says so
+    page.wait_for_selector("#gone")
+    found += axe_wcag21(page, "a table that does not exist")
     assert not found, "\n".join(found)
 
 
@@ -236,6 +239,14 @@ def test_every_state_of_a_table_page(phone: tuple[Any, list[str]], server: Serve
     assert mid_game_checked, f"Ann never had a choice after her second move in {moves} moves"
     page.wait_for_selector("#summary:not([hidden]) #result-banner #rematch")  # her seat's end screen
     found += axe_wcag21(page, f"{game_id} the end")
+    # The host opens the rematch: her end screen offers to join it and says who started it.
+    rematch = httpx.post(
+        f"{server.base}/api/tables/{table['id']}/rematch", headers={"x-host-token": table["host_token"]}, timeout=30
+    )
+    assert rematch.status_code == 200, rematch.text
+    page.wait_for_selector("#rematch-join")
+    page.wait_for_selector("#rematch-news")
+    found += axe_wcag21(page, f"{game_id} the end, a rematch to join")
     assert not found, "\n".join(found)
 
 
