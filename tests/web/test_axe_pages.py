@@ -46,26 +46,37 @@ PLAYERS = {"eigen-kweek": 3}  # its fewest players
 
 # Paints every gradient background in its lightest (``true``) or darkest colour stop and marks it
 # ``data-axe-gradient``, keeping what it replaced so that ``RESTORE_GRADIENTS`` puts the page back.
+# A colour between two stops whose channels all rise (or all fall) from one to the other lies
+# between them in luminance, so the lightest and darkest stops bound the whole gradient; a gradient
+# with two neighbouring stops whose channels go opposite ways (red to green: the middle is darker
+# than both) has no such bound, and is returned in ``unbounded`` to be checked by a person.
 GRADIENTS_AS = """(lightest) => {
   const luminance = ([r, g, b]) => {
     const linear = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
     return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
   };
+  const oneWay = (a, b) => {
+    const steps = [0, 1, 2].map((i) => Math.sign(b[i] - a[i])).filter((d) => d !== 0);
+    return steps.every((d) => d === steps[0]);
+  };
   let painted = 0;
+  const unbounded = [];
   for (const element of document.querySelectorAll('*')) {
     const image = element.__axeKept ? element.__axeKept[2] : getComputedStyle(element).backgroundImage;
     if (!image.includes('gradient(')) continue;
     const stops = [...image.matchAll(/rgba?\\(([^)]*)\\)/g)].map((m) => m[1].split(',').map(Number));
     if (!stops.length) continue;
-    stops.sort((a, b) => luminance(a) - luminance(b));
-    const [r, g, b, a = 1] = lightest ? stops[stops.length - 1] : stops[0];
+    const bounded = stops.every((stop, i) => i === 0 || oneWay(stops[i - 1], stop));
+    if (!bounded) unbounded.push(`${element.className}: ${image}`);
+    const sorted = [...stops].sort((a, b) => luminance(a) - luminance(b));
+    const [r, g, b, a = 1] = lightest ? sorted[sorted.length - 1] : sorted[0];
     element.__axeKept = element.__axeKept || [element.style.backgroundImage, element.style.backgroundColor, image];
     element.style.backgroundImage = 'none';
     element.style.backgroundColor = `rgba(${r}, ${g}, ${b}, ${a})`;
     element.dataset.axeGradient = '';
     painted += 1;
   }
-  return painted;
+  return { painted, unbounded };
 }"""
 RESTORE_GRADIENTS = """() => {
   for (const element of document.querySelectorAll('[data-axe-gradient]')) {
@@ -106,11 +117,12 @@ def axe_wcag21(page: Any, where: str, within: str | None = None) -> list[str]:
     page.evaluate(FINISH_ANIMATIONS)
     context = {"include": [[within]]} if within else None
     try:
-        page.evaluate(GRADIENTS_AS, True)
+        unbounded = page.evaluate(GRADIENTS_AS, True)["unbounded"]
+        found = [f"{where}: a gradient its stops do not bound, check its text by hand: {g}" for g in unbounded]
         every_rule = {"runOnly": {"type": "tag", "values": WCAG21_A_AA}, **EVERY_TEXT}
-        found = _findings(axe.run(page, context=context, options=every_rule), where)
+        found += _findings(axe.run(page, context=context, options=every_rule), where)
         on_gradients = f"{within or ''} [data-axe-gradient]".strip()
-        if page.evaluate(GRADIENTS_AS, False) and page.locator(on_gradients).count():
+        if page.evaluate(GRADIENTS_AS, False)["painted"] and page.locator(on_gradients).count():
             only_contrast = {"runOnly": ["color-contrast"], **EVERY_TEXT}
             contrast = axe.run(page, context={"include": [[on_gradients]]}, options=only_contrast)
             found += _findings(contrast, f"{where}, gradients at their darkest")
