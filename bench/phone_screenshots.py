@@ -72,6 +72,10 @@ MOVE = """(index) => {
   return button.dataset.action;
 }"""
 CHOICES = "() => document.querySelectorAll('#controls button[data-action], #controls button.die-pick').length"
+# The page's socket is up and every seat shows as connected (a bot always does): the dots are
+# the same from one run to the next.
+CONNECTED = ("() => document.getElementById('status').classList.contains('online')"
+             " && !document.querySelector('#seats .status-dot:not(.online)')")
 MINE = "document.body.dataset.turn === 'mine' && !document.querySelector('#controls button.chosen')"
 
 
@@ -136,6 +140,7 @@ def save(page: Any, path: Path) -> None:
     """The phone's screen as it shows once its animations have ended, in ``COLOURS`` colours."""
     from PIL import Image
 
+    wait_for(page, CONNECTED)
     page.screenshot(path=str(path), animations="disabled")
     with Image.open(path) as picture:
         reduced = picture.convert("RGB").quantize(colors=COLOURS, dither=Image.Dither.NONE)

@@ -10,8 +10,9 @@ once some are picked and one cannot join them; the replay page and the end scree
 axe cannot tell the colour behind text on a gradient (the board's felt, the result banner, Eel's
 bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe with every
 gradient painted in its lightest colour stop, then its contrast rule once more on those parts
-with them painted in their darkest: a colour between two stops lies between them in luminance,
-so text that passes on both passes everywhere on the gradient (``GRADIENTS_AS``). Text of one
+with them painted in their darkest: where each channel runs one way between neighbouring stops,
+the colours between lie between the stops in luminance, so text that passes on both passes
+everywhere on the gradient (``GRADIENTS_AS``; a gradient of another kind is reported). Text of one
 character (a die's number, a score of 0), which axe skips as too short, is checked too.
 """
 
