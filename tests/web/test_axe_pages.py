@@ -286,8 +286,9 @@ def test_catch_a_dragon_s_dice_that_cannot_join_stay_legible(
 
 def test_the_replay_page_and_the_analysis_view(phone: tuple[Any, list[str]], server: ServerProcess) -> None:
     page, _ = phone
-    request = {"game": "pig", "players": 2, "seed": 3, "options": {"goal": 20},
-               "seats": [{"bot": "random"}, {"bot": "heuristic"}]}
+    # Three seats: the chart's legend names each in its own colour.
+    request = {"game": "wriggle-roulette", "players": 3, "seed": 3, "options": {"target": 8},
+               "seats": [{"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}]}
     table = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
     found: list[str] = []
     page.goto(f"{server.base}/play/{table['id']}")
