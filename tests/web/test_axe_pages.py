@@ -1,11 +1,11 @@
 """axe-core finds no WCAG 2.1 A/AA violation, of any impact, on any page a phone shows (issue 37).
 
 One server (bots at delay 0) and one browser for the module, every page at 360x740: the lobby
-with *Variants* open and with the invites of a table just opened, the host page, a mistyped
-table's link; for every game, a person's table page waiting for the other person (the turn clock
-waits for their link), with *How to play* open, in the middle of the game at a decision with a
-choice (its log drawer open too), at the end and with a rematch to join; Catch A Dragon's dice
-once some are picked and one cannot join them; the replay page and the end screen's analysis.
+with *Variants* open, with the invites of a table just opened and listing it, the host page, a
+mistyped table's link; for every game, a person's table page waiting for the other person (the
+turn clock waits for their link), with *How to play* open, in the middle of the game at a
+decision with a choice (its log drawer open too), at the end and with a rematch to join; Catch A
+Dragon's dice once some are picked and one cannot join them; the replay page and the analysis.
 
 axe cannot tell the colour behind text on a gradient (the board's felt, the result banner, Eel's
 bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe with every
@@ -170,6 +170,10 @@ def test_the_lobby_and_the_host_page(phone: tuple[Any, list[str]], server: Serve
     page.click("#host-page")
     page.wait_for_selector('#host-seats [data-invite="1"]')
     found += axe_wcag21(page, "the host page")
+    page.goto(f"{server.base}/")  # the table is listed now, and kept under "Tables you opened in this tab"
+    page.wait_for_selector("#tables tr[data-table]")
+    page.wait_for_selector("#hosted li")
+    found += axe_wcag21(page, "the lobby listing tables")
     page.goto(f"{server.base}/play/nosuchtable")  # a mistyped link: the table page says so
     page.wait_for_selector("#gone")
     found += axe_wcag21(page, "a table that does not exist")
