@@ -4,8 +4,9 @@ One server (bots at delay 0) and one browser for the module, every page at 360x7
 with *Variants* open, with the invites of a table just opened and listing it, the host page, a
 mistyped table's link; for every game, a person's table page waiting for the other person (the
 turn clock waits for their link), with *How to play* open, in the middle of the game at a
-decision with a choice (its log drawer open too), at the end and with a rematch to join; Catch A
-Dragon's dice once some are picked and one cannot join them; the replay page and the analysis.
+decision with a choice (the coach offered; its log drawer open too), at the end and with a
+rematch to join; Catch A Dragon's dice once some are picked and one cannot join them; the replay
+page and the analysis.
 
 axe cannot tell the colour behind text on a gradient (the board's felt, the result banner, Eel's
 bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe with every
@@ -236,6 +237,13 @@ def test_every_state_of_a_table_page(phone: tuple[Any, list[str]], server: Serve
         json={"agent": "random"}, headers={"x-host-token": table["host_token"]}, timeout=30,
     )
     assert handed.status_code == 200, handed.text
+    # The host offers the coach: the move panel's neighbour asks Ann to agree (checked mid-game).
+    offered = httpx.post(
+        f"{server.base}/api/tables/{table['id']}/coach",
+        json={"on": True}, headers={"x-host-token": table["host_token"]}, timeout=30,
+    )
+    assert offered.status_code == 200, offered.text
+    page.wait_for_selector("#coach-consent")
     rng = random.Random(game_id)
     moves, mid_game_checked = 0, False
     while page.evaluate("document.body.dataset.turn") != "over":
