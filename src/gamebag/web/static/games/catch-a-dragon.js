@@ -14,7 +14,7 @@ function colourOf(name) {
   return `hsl(${hash}, 55%, 45%)`;
 }
 
-// The die's number in white or near-black, whichever stands out more on its colour: white on
+// The die's number in white or black, whichever stands out more on its colour: white on
 // gold is 2.4:1, under WCAG's 4.5:1 for text of its size.
 function rgbOf(colour) {
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
@@ -38,7 +38,7 @@ function luminance(colour) {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-const DARK_INK = "#111";
+const DARK_INK = "#000"; // pure black: with white, one of the two always reaches 4.58:1
 
 function inkOn(colour) {
   const background = luminance(colour);
