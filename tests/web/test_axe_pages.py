@@ -171,8 +171,15 @@ def test_the_lobby_and_the_host_page(phone: tuple[Any, list[str]], server: Serve
     page.click("#host-page")
     page.wait_for_selector('#host-seats [data-invite="1"]')
     found += axe_wcag21(page, "the host page")
-    page.goto(f"{server.base}/")  # the table is listed now, and kept under "Tables you opened in this tab"
-    page.wait_for_selector("#tables tr[data-table]")
+    # A public table is listed in the lobby; hers is kept under "Tables you opened in this tab".
+    listed = httpx.post(
+        f"{server.base}/api/tables",
+        json={"game": "pig", "players": 2, "seats": [{"name": "Cleo"}, {"bot": "random"}], "public": True},
+        timeout=30,
+    )
+    assert listed.status_code == 201, listed.text
+    page.goto(f"{server.base}/")
+    page.wait_for_selector(f'#tables tr[data-table="{listed.json()["id"]}"]')
     page.wait_for_selector("#hosted li")
     found += axe_wcag21(page, "the lobby listing tables")
     page.goto(f"{server.base}/play/nosuchtable")  # a mistyped link: the table page says so
