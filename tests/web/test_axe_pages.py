@@ -6,7 +6,7 @@ mistyped table's link; for every game, a person's table page waiting for the oth
 turn clock waits for their link), with *How to play* open, in the middle of the game at a
 decision with a choice (the coach offered; its log drawer open too), at the end and with a
 rematch to join; Catch A Dragon's dice once some are picked and one cannot join them; the replay
-page and the analysis.
+page and the analysis; the home, account, leaderboard and rules pages as a guest sees them.
 
 axe cannot tell the colour behind text on a gradient (the board's felt, the result banner, Eel's
 bag), so it leaves that text unchecked ("incomplete"). Each check therefore runs axe with every
@@ -185,6 +185,18 @@ def test_the_lobby_and_the_host_page(phone: tuple[Any, list[str]], server: Serve
     page.goto(f"{server.base}/play/nosuchtable")  # a mistyped link: the table page says so
     page.wait_for_selector("#gone")
     found += axe_wcag21(page, "a table that does not exist")
+    assert not found, "\n".join(found)
+
+
+def test_the_home_account_leaderboard_and_rules_pages(phone: tuple[Any, list[str]], server: ServerProcess) -> None:
+    page, _ = phone
+    found: list[str] = []
+    for path, ready in (("/home", "main"), ("/account", "main"), ("/leaderboard", "main"),
+                        ("/rules/eigen-kweek", "main h2")):  # the longest rules page
+        page.goto(f"{server.base}{path}")
+        page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")  # what the page asks the server for is drawn
+        found += axe_wcag21(page, f"{path} (a guest)")
     assert not found, "\n".join(found)
 
 
