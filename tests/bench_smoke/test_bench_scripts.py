@@ -85,6 +85,8 @@ SMOKE_RUNS: dict[str, SmokeRun] = {
     "learned_targets.py": SmokeRun(("--games", "100", "--where"), extras=("gymnasium",)),
     "load_web.py": SmokeRun(("--clients", "2", "--tables", "1", "--duration", "10", "--think", "0", "--bot", "random")),
     "fair_shares.py": SmokeRun(),
+    # One short game of Pig in chromium; the pictures go to a throw-away folder, never docs/img.
+    "phone_screenshots.py": SmokeRun(("--only", "pig")),
     "slow_connections.py": SmokeRun(("--connections", "70", "--requests", "3", "--files", "512")),
     "taps_eigen_kweek.py": SmokeRun(("--rounds", "1")),
     "trajectory_hashes.py": SmokeRun(extras=RL),
