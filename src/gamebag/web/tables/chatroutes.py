@@ -3,6 +3,8 @@
 * ``POST /api/tables/{id}/chat/settings`` with ``X-Host-Token``: ``{"spectators": true|false}``
   turns the spectators' channel on or off; ``{"seat": n, "muted": true|false}`` mutes or unmutes a
   seat. The answer is the settings after the change. The host reads nothing more than anyone at the table.
+* ``GET /api/tables/{id}/chat/settings`` with ``X-Host-Token``: the settings as they stand (the
+  host page's switches), in the same shape as the answer above.
 * ``GET /api/tables/{id}/chat``: the players' channel of a table (at most ``MAX_LINES_PER_TABLE``
   lines, each at most ``MAX_CHARS`` characters: the answer's size is bounded), counted as a download.
   The spectators' channel is never in it.
@@ -68,6 +70,16 @@ async def chat_settings(request: Request, table_id: str) -> JSONResponse | dict[
         settings = await manager.chat.change(table, mute=(seat, data["muted"]))
     else:
         return JSONResponse({"error": SETTINGS_SHAPE}, status_code=400)
+    return {"spectators": settings.spectators, "muted": sorted(settings.muted)}
+
+
+@router.get("/api/tables/{table_id}/chat/settings")
+async def chat_settings_now(request: Request, table_id: str) -> dict[str, Any]:
+    """The host reads the settings as they stand: whether spectators chat, and the muted seats."""
+    manager = _manager(request)
+    table = await _table(request, table_id)
+    manager.check_host(table, request.headers.get("x-host-token"))
+    settings = await asyncio.to_thread(manager.chat.store.settings, table.id)
     return {"spectators": settings.spectators, "muted": sorted(settings.muted)}
 
 
