@@ -41,6 +41,7 @@ BROWSER_MODULES = (
     "tests/web/test_phone_table.py",
     "tests/web/test_kweek_browser.py",
     "tests/web/test_accounts_browser.py",
+    "tests/web/test_chat_browser.py",
 )
 
 
