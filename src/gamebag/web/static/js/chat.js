@@ -36,7 +36,7 @@ export function chatItem(line, fresh) {
     ? h("span", { class: "chat-reaction", role: "img", "aria-label": `${TEXTS.reacted}: ${reaction.name}`, title: reaction.name }, reaction.emoji)
     : h("span", { class: "chat-body" }, line.body);
   return h("li", { class: `chat-line${fresh ? " fresh" : ""}`, "data-chat-id": line.id, "data-step": line.step },
-    h("span", { class: "chat-name" }, line.name), " ", body);
+    h("span", { class: "chat-name" }, line.name), ": ", body);
 }
 
 const byId = (id) => document.getElementById(id);
@@ -48,7 +48,8 @@ export class TableChat {
     this.seat = null;
     this.settings = { spectators: false, muted: false };
     this.unread = 0;
-    this.pending = ""; // the text last sent, given back to the input if the server refuses it
+    this.sent = new Map(); // ref -> the text of a line sent lately, given back to the input if it is refused
+    this.ref = 0;
     this.elements = {
       panel: byId("chat-panel"), lines: byId("chat-lines"), spectatorBox: byId("chat-spectators"),
       spectatorLines: byId("chat-spectator-lines"), form: byId("chat-form"), input: byId("chat-input"),
@@ -69,8 +70,10 @@ export class TableChat {
       event.preventDefault();
       const text = e.input.value.trim();
       if (!text) return;
-      if (this.send({ type: "chat", text })) {
-        this.pending = text;
+      this.ref += 1;
+      if (this.send({ type: "chat", text, ref: `chat-${this.ref}` })) {
+        this.sent.set(`chat-${this.ref}`, text);
+        if (this.sent.size > 20) this.sent.delete(this.sent.keys().next().value);
         e.input.value = "";
       }
     });
@@ -124,8 +127,8 @@ export class TableChat {
     if (message.type === "error" && message.code === "chat") {
       // Refused: why, next to the input; what was typed comes back to be sent again.
       this.elements.notice.textContent = message.message;
-      if (this.pending && !this.elements.input.value) this.elements.input.value = this.pending;
-      this.pending = "";
+      const text = this.sent.get(message.ref);
+      if (text && !this.elements.input.value) this.elements.input.value = text;
       return true;
     }
     return false;
@@ -143,7 +146,6 @@ export class TableChat {
       if (list.querySelector(`[data-chat-id="${Number(line.id)}"]`)) continue; // told twice (a reconnect)
       list.appendChild(chatItem(line, !history));
       if (!history && !(this.seat !== null && line.seat === this.seat)) news += 1;
-      if (!history && line.seat === this.seat && line.channel === (this.seat === null ? "spectators" : "players")) this.pending = "";
     }
     for (const list of [e.lines, e.spectatorLines]) list.scrollTop = list.scrollHeight;
     if (news && !this.visible()) {
