@@ -105,3 +105,33 @@ def test_the_host_reads_the_chat_settings(tmp_path: Path) -> None:
             refused = client.get(url, headers=headers)
             assert refused.status_code == 403 and "host token" in refused.json()["error"], refused.text
         assert client.get(f"/api/tables/nosuchtable/chat/settings", headers=host).status_code == 404
+
+
+def test_closing_a_table_deletes_its_chat(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, func, select
+
+    from gamebag.web.store.chatstore import ChatLineRow, ChatSettingRow
+
+    def rows(table_id: str) -> tuple[int, int]:
+        engine = create_engine(f"sqlite:///{tmp_path / 'web.db'}")
+        try:
+            with engine.connect() as connection:
+                counted = [
+                    connection.execute(select(func.count()).select_from(row).where(row.table_id == table_id)).scalar_one()
+                    for row in (ChatLineRow, ChatSettingRow)
+                ]
+        finally:
+            engine.dispose()
+        return counted[0], counted[1]
+
+    with web_client(tmp_path) as client, ExitStack() as stack:
+        closing, staying = _open_pig(client), _open_pig(client)
+        for table in (closing, staying):
+            host = {"x-host-token": table["host_token"]}
+            client.post(f"/api/tables/{table['id']}/chat/settings", json={"spectators": True}, headers=host)
+            _say(stack, client, table["id"], _claim(client, table, 0), ["see you"])
+        assert rows(closing["id"]) == (2, 1) and rows(staying["id"]) == (2, 1)
+        closed = client.post(f"/api/tables/{closing['id']}/close", headers={"x-host-token": closing["host_token"]})
+        assert closed.status_code == 200, closed.text
+        assert rows(closing["id"]) == (0, 0)  # the closed table's lines and settings are gone
+        assert rows(staying["id"]) == (2, 1)  # another table's are not
