@@ -165,3 +165,58 @@ def test_chat_and_reactions_at_a_phone_table(browser: Any, server: ServerProcess
     for context in contexts:
         context.close()
     assert not errors, errors
+
+
+def test_the_replay_shows_each_line_at_the_step_it_was_said(browser: Any, server: ServerProcess) -> None:
+    opened = httpx.post(
+        f"{server.base}/api/tables",
+        json={"game": "pig", "players": 2, "options": {"goal": 20}, "seats": [{"name": "Ann"}, {"bot": "random"}]},
+        timeout=60,
+    )
+    assert opened.status_code == 201, opened.text
+    table = opened.json()
+    errors: list[str] = []
+    context = new_context(browser, **PHONE)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.base}{table['seats'][0]['invite']}")
+    wait_for(page, "() => document.body.dataset.turn === 'mine'")
+    page.locator("#chat-open").tap()
+    page.fill("#chat-input", "good luck")
+    page.keyboard.press("Enter")
+    wait_for(page, "() => document.querySelectorAll('#chat-lines li').length === 1")
+    step = page.evaluate("document.body.dataset.step")
+    page.locator("#controls button", has_text="Roll").first.tap()
+    wait_for(page, "step => document.body.dataset.step !== step", step)
+    page.fill("#chat-input", "here we go")
+    page.keyboard.press("Enter")
+    wait_for(page, "() => document.querySelectorAll('#chat-lines li').length === 2")
+    # A bot plays Ann's seat to the end; the replay shows each line from the step it was said at.
+    handed = httpx.post(
+        f"{server.base}/api/tables/{table['id']}/seats/0/bot",
+        json={"agent": "random"}, headers={"x-host-token": table["host_token"]}, timeout=60,
+    )
+    assert handed.status_code == 200 or "game is over" in handed.text, handed.text  # the bot may have won already
+    wait_for(page, "() => document.body.dataset.turn === 'over'")
+    context.close()  # Ann's seat is a bot's now: the replay as spectators saw it, on another phone
+    context = new_context(browser, **PHONE)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    lines = httpx.get(f"{server.base}/api/tables/{table['id']}/chat", timeout=60).json()["lines"]
+    said = [line["replay_step"] for line in lines]
+    assert said[0] == 0 and said[1] > 0, lines  # the first decision's step, then a later one
+    page.goto(f"{server.base}/replay/{table['id']}")
+    wait_for(page, "() => !document.getElementById('replay-chat').hidden")
+    assert _chat_texts(page) == ["Ann: good luck"]
+    page.locator("#slider").fill(str(said[1]))
+    wait_for(page, "() => document.querySelectorAll('#chat-lines li').length === 2")
+    page.locator("#slider").fill(str(said[1] - 1))
+    wait_for(page, "() => document.querySelectorAll('#chat-lines li').length === 1")
+    assert _chat_texts(page) == ["Ann: good luck"]
+    page.locator("#last").tap()
+    wait_for(page, "() => document.querySelectorAll('#chat-lines li').length === 2")
+    assert "2 lines of the game's 2" in page.inner_text("#replay-chat-count")
+    violations = _axe_wcag21(page)
+    assert not violations, violations
+    context.close()
+    assert not errors, errors

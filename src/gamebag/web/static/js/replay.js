@@ -27,7 +27,7 @@ let evaluate = null;
 let renderer = null;
 let index = 0;
 let playing = null;
-let chatLines = []; // the players' chat of the game, each line with the step it was said at
+let chatLines = []; // the players' chat of the game, each line with the replay's step it was said at
 
 function show(target, animate) {
   index = Math.max(0, Math.min(data.steps.length - 1, target));
@@ -59,8 +59,8 @@ function show(target, animate) {
 
 /** The players' chat up to this step: each line appears at the step it was said at. */
 function showChat(animate) {
-  const said = chatLines.filter((line) => line.step <= index);
-  elements.chatLines.replaceChildren(...said.map((line) => chatItem(line, animate && line.step === index)));
+  const said = chatLines.filter((line) => line.replay_step <= index);
+  elements.chatLines.replaceChildren(...said.map((line) => chatItem(line, animate && line.replay_step === index)));
   elements.chatCount.textContent = CHAT_TEXT.count.replace("{said}", plural(said.length, "line")).replace("{total}", String(chatLines.length));
   elements.chatLines.scrollTop = elements.chatLines.scrollHeight;
 }
