@@ -94,7 +94,7 @@ def test_chat_and_reactions_at_a_phone_table(browser: Any, server: ServerProcess
     assert layout["sheetFixed"], layout  # Ann is playing: her moves are in the bottom sheet
     assert not _overlap(layout["chat"], layout["board"]), layout
     assert not _overlap(layout["chat"], layout["sheet"], "viewTop", "viewBottom"), layout  # on screen, too
-    assert 0 <= layout["chat"]["viewTop"] and layout["chat"]["viewBottom"] <= layout["viewport"], layout
+    assert layout["chat"]["viewTop"] >= 0 and layout["chat"]["viewBottom"] <= layout["viewport"], layout
 
     # A line holding markup: typed and sent with Enter; everyone reads it as text, no element is made.
     ann.keyboard.type(MARKUP)

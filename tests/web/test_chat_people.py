@@ -54,7 +54,7 @@ def _say(stack: ExitStack, client: TestClient, table_id: str, token: str, texts:
     welcome: dict[str, Any] = receive_until(ws, lambda m: m["type"] == "chat")[-1]
     for text in texts:
         ws.send_text(json.dumps({"type": "chat", "text": text}))
-        receive_until(ws, lambda m: m["type"] == "chat" and m["lines"][0]["body"] == text)
+        receive_until(ws, lambda m, said=text: m["type"] == "chat" and m["lines"][0]["body"] == said)
     ws.send_text(json.dumps({"type": "react", "reaction": "party"}))
     receive_until(ws, lambda m: m["type"] == "chat" and m["lines"][0]["kind"] == "reaction")
     return welcome
@@ -82,7 +82,8 @@ def test_deleting_an_account_deletes_what_its_seats_wrote(tmp_path: Path) -> Non
         _say(stack, guest, first["id"], guest_first, ["from the guest's seat 1"])
         _say(stack, guest, second["id"], guest_second, ["from the guest's seat 0"])
         _say(stack, hal, second["id"], hal_second, ["from Hal's seat 1"])
-        assert _said(hal, first["id"]) == [(0, "from Hal's seat 0"), (0, "party"), (1, "from the guest's seat 1"), (1, "party")]
+        everyone = [(0, "from Hal's seat 0"), (0, "party"), (1, "from the guest's seat 1"), (1, "party")]
+        assert _said(hal, first["id"]) == everyone
 
         assert hal.post("/api/me/delete", json={"name": "Hal"}, headers=csrf).status_code == 200
         # What Hal's seats wrote is gone, lines and reactions; the guest's lines at the same seats'
@@ -104,7 +105,7 @@ def test_the_host_reads_the_chat_settings(tmp_path: Path) -> None:
         for headers in ({}, {"x-host-token": "nope"}):
             refused = client.get(url, headers=headers)
             assert refused.status_code == 403 and "host token" in refused.json()["error"], refused.text
-        assert client.get(f"/api/tables/nosuchtable/chat/settings", headers=host).status_code == 404
+        assert client.get("/api/tables/nosuchtable/chat/settings", headers=host).status_code == 404
 
 
 def test_closing_a_table_deletes_its_chat(tmp_path: Path) -> None:
@@ -117,7 +118,8 @@ def test_closing_a_table_deletes_its_chat(tmp_path: Path) -> None:
         try:
             with engine.connect() as connection:
                 counted = [
-                    connection.execute(select(func.count()).select_from(row).where(row.table_id == table_id)).scalar_one()
+                    connection.execute(select(func.count()).select_from(row).where(row.table_id == table_id))
+                    .scalar_one()
                     for row in (ChatLineRow, ChatSettingRow)
                 ]
         finally:
