@@ -45,7 +45,7 @@ const byId = (id) => document.getElementById(id);
 export class TableChat {
   constructor(client) {
     this.client = client;
-    this.seat = null;
+    this.seat = undefined; // unknown until the server welcomes this reader (null: a spectator)
     this.settings = { spectators: false, muted: false };
     this.unread = 0;
     this.sent = new Map(); // ref -> the text of a line sent lately, given back to the input if it is refused
