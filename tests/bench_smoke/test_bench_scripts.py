@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SMOKE_ENV = "GAMEBAG_BENCH_SMOKE"
 # Modules the scripts import, not scripts: they have no ``__main__`` block.
-HELPERS = frozenset({"plain_rules.py", "smoke.py", "web_attackers.py"})
+HELPERS = frozenset({"chat_attack.py", "plain_rules.py", "smoke.py", "web_attackers.py"})
 LIMIT_SECONDS = 300  # one script's wall-clock limit (a cold numba cache compiles kernels first)
 
 

@@ -18,7 +18,11 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from gamebag.web.admission.guard import client_address
-from gamebag.web.people import accounts, sessions
+from gamebag.web.people import (
+    accounts,
+    chatdeletion,  # noqa: F401  (its import registers the chat's deletion step)
+    sessions,
+)
 from gamebag.web.people.accounts import Account
 from gamebag.web.people.credentials import PasskeyRow
 from gamebag.web.people.owners import SeatNames, rename_owned_seats
