@@ -53,6 +53,7 @@ from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
 from gamebag.web.store.faults import readiness, register_storage_faults
 from gamebag.web.tables.analysis import register as register_analysis
+from gamebag.web.tables.bankroutes import router as bank_router
 from gamebag.web.tables.chatroutes import router as chat_router
 from gamebag.web.tables.claims import invite_path
 from gamebag.web.tables.coaching import change_setting
@@ -512,6 +513,7 @@ def create_app(
     app.include_router(people_router)  # open tables, quick play, ratings, home pages (people/standingroutes.py)
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
     app.include_router(chat_router)
+    app.include_router(bank_router)  # a seat's vacation from its time bank (tables/bankroutes.py)
     register_coach(app, manager_of)
 
     @app.get("/api/health")

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 from gamebag.web.store import migrate
 from gamebag.web.store.base import Base
+from gamebag.web.store.clockstore import bank_runs
 from gamebag.web.store.schema import EventRow, NodeRow, PendingRow, SeatRow, TableRow
 from gamebag.web.store.sqlitelock import DatabaseInUseError, lock_sqlite, sqlite_path, unlock_sqlite
 from gamebag.web.tables import lobbyrows
@@ -94,6 +95,7 @@ class TableConfig:
     closed: str | None = None
     next_id: str | None = None  # the rematch table (same seats), once one is opened
     coach: str = ""  # the coach setting as JSON text (``coachsetting.CoachSetting``); empty: never offered
+    bank: str = ""  # the time bank settings as JSON text (``turnclock.BankSettings``); empty: none
 
 
 @dataclass(frozen=True)
@@ -474,6 +476,7 @@ class Store:
                 select(TableRow.id)
                 .where(TableRow.finished.is_(False), TableRow.closed.is_(None))
                 .where((activity < before) | (activity.is_(None) & (TableRow.created_at < before)))
+                .where(~bank_runs(TableRow.id))  # a running time bank keeps its table (turn-based play)
                 .order_by(TableRow.created_at)
                 .limit(limit)
             )

@@ -90,6 +90,7 @@ class Owning(ManagerState):
         self._remote_clocks.pop(table_id, None)
         self._inherit_clock(stored)
         self._adopt_aid(table_id, self._read_aid(table_id))  # the seats' standing passes and notes
+        self._load_table_banks(table)  # the time banks run on from the stored deadlines
         self.takeovers += 1
         log.warning("table %s taken over at step %d", table_id, table.step)
         self.automate(table)

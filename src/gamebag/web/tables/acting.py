@@ -66,6 +66,7 @@ class Acting(ManagerState):
                     raise ForwardError("the table has moved on; choose again") from None
                 await self._write(table, staged)
             submission = table.apply(staged)
+            await self.bank_after_move(table, seat)  # stored before anyone is told of the move
             self.actions_accepted += 1
             only = changed_choices(chosen_before, table)
             self.publish(table, None if only is None else only | {seat})
@@ -120,7 +121,9 @@ class Acting(ManagerState):
         remote = self._remote_clocks.get(table.id)
         if deadline is None and remote is not None and remote[0] == table.step and not self.owns(table):
             deadline = remote[1]  # the owner's clock, as it announced it
-        return table_meta(table, self.connected_seats(table.id), deadline, self.clock_waits(table))
+        meta = table_meta(table, self.connected_seats(table.id), deadline, self.clock_waits(table))
+        meta["banks"] = self.bank_facts(table)
+        return meta
 
     def sync(self, connection: Connection, table: LiveTable, history: bool = True) -> None:
         """Send one connection the whole picture, with its seat's recent history (``history``).

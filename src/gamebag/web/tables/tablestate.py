@@ -27,6 +27,7 @@ from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
 from gamebag.web.tables.chat import TableChat
 from gamebag.web.tables.hub import Hub
 from gamebag.web.tables.live import LiveTable, Submission
+from gamebag.web.tables.turnclock import BankClock, TableBanks
 from gamebag.web.work.workers import AgentKey, WorkerPool
 
 
@@ -142,6 +143,9 @@ class ManagerState:
         self.takeovers = 0
         self.sealer: Sealer | None = None  # seals forwarded actions on the bus (busseal.py)
         self.chat = TableChat(self)  # the tables' chat and reactions (chat.py)
+        self.banks: dict[str, TableBanks] = {}  # time banks of loaded tables (banks.py)
+        self.bank_clock = BankClock()  # the one source of time for banks (tests move it by days)
+        self._bank_checker: asyncio.Task[None] | None = None
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table
@@ -215,6 +219,15 @@ class ManagerState:
             ...
 
         def connected_seats(self, table_id: str) -> set[int]:
+            ...
+
+        async def bank_after_move(self, table: LiveTable, seat: int) -> None:
+            ...
+
+        def bank_facts(self, table: LiveTable) -> JsonDict | None:
+            ...
+
+        def _load_table_banks(self, table: LiveTable) -> None:
             ...
 
 
