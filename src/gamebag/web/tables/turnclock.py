@@ -168,17 +168,18 @@ def after_change(
     banks: dict[int, SeatBank], at: float, waiting: set[int], moved: int | None, increment: float
 ) -> dict[int, SeatBank]:
     """The seats' banks after the table changed at ``at``: each settled, ``moved`` (the seat that
-    acted, if it had to) given the increment, and running exactly for the seats ``waiting``."""
+    acted, if it had to) given the increment, and running exactly for the seats ``waiting``.
+    Only the seats whose bank changes are returned: a bank that runs on (or stays stopped) keeps
+    its stored numbers, whose deadline settling would not change anyway."""
     changed: dict[int, SeatBank] = {}
     for seat, bank in banks.items():
-        if bank.out:
+        gains = seat == moved and bank.running
+        if bank.out or (not gains and bank.running == (seat in waiting)):
             continue
         after = bank.settled(at)
-        if seat == moved and bank.running:
+        if gains:
             after = replace(after, bank=after.bank + increment)
-        after = replace(after, running=seat in waiting)
-        if after != bank:
-            changed[seat] = after
+        changed[seat] = replace(after, running=seat in waiting)
     return changed
 
 
