@@ -444,3 +444,38 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
     assert _fits(page) and _axe_wcag21(page) == []
     assert errors == []
     context.close()
+
+
+def test_time_banks_show_on_every_seat_and_a_vacation_is_a_key_press_away(browser: Any, server: ServerProcess) -> None:
+    """Issue 40: a turn-based table's banks on the seat list at 360 px, beside (not over) the board;
+    the vacation button is reached by keyboard and its effect is shown to everyone; axe clean."""
+    clock = {"mode": "turn", "bank_seconds": 3 * 86400, "increment_seconds": 3600, "vacation_days": 2}
+    seats = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]
+    answer = _open(server, {"game": "eel-harvest", "players": 3, "seats": seats, "clock": clock})
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}{answer['seats'][0]['invite']}")
+    wait_for(page, "() => document.querySelectorAll('#seats [data-bank]').length === 3")
+    assert "3 d 0 h" in page.inner_text("#seats") or "2 d 23 h" in page.inner_text("#seats")
+    assert "Ann's bank" in page.inner_text("#seats .visually-hidden >> nth=0")
+    overlap = page.evaluate(
+        """() => { const b = document.getElementById('board').getBoundingClientRect();
+        return [...document.querySelectorAll('#seats .badge.bank')].some((e) => { const r = e.getBoundingClientRect();
+        return r.bottom > b.top + 1 && r.top < b.bottom - 1 && r.right > b.left && r.left < b.right; }); }"""
+    )
+    assert not overlap
+    assert _fits(page)
+    button = page.locator("#vacation")
+    assert button.is_visible() and button.inner_text() == "Take a vacation"
+    for _ in range(60):  # the keyboard reaches it
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement && document.activeElement.id") == "vacation":
+            break
+    else:
+        raise AssertionError("Tab never reached the vacation button")
+    page.keyboard.press("Enter")
+    wait_for(page, "() => document.getElementById('vacation').textContent === 'End my vacation'")
+    assert "on vacation until" in page.inner_text("#bank-own-says")
+    assert "vacation" in page.inner_text("#seats")
+    assert _axe_wcag21(page) == []
+    context.close()
+    assert not errors, errors

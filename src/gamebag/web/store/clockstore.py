@@ -11,10 +11,12 @@ blocks: call it in a thread, or where the store is already called synchronously 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, case, delete, exists, insert, select
+from sqlalchemy import text as text_clause
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
@@ -136,3 +138,12 @@ def forfeited_seats(connection: Connection, table_id: str) -> set[int]:
         select(SeatClockRow.seat).where(SeatClockRow.table_id == table_id, SeatClockRow.out.is_(True))
     )
     return {int(row[0]) for row in rows}
+
+
+def database_offset(engine: Engine) -> float:
+    """The database's clock less this machine's, in seconds (PostgreSQL: one clock for a cluster)."""
+    with engine.connect() as connection:
+        before = time.time()
+        database = float(connection.execute(text_clause("SELECT EXTRACT(EPOCH FROM clock_timestamp())")).scalar_one())
+        after = time.time()
+    return database - (before + after) / 2

@@ -27,6 +27,7 @@ from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.admission.guard import RateLimited
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
 from gamebag.web.store.busseal import Sealer, bus_key
+from gamebag.web.store.clockstore import database_offset
 from gamebag.web.store.cluster import Bus, new_node_id
 from gamebag.web.store.db import StoredTable, TableConfig, now
 from gamebag.web.store.faults import is_storage_fault
@@ -84,6 +85,7 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
             self.sealer = Sealer(await asyncio.to_thread(bus_key, self.store.engine))
             self.bus = Bus(self.store.url, self.node)
             self.store.heartbeat(self.limits.lease_seconds)  # alive before anyone hears of this process
+            self.bank_clock.offset = await asyncio.to_thread(database_offset, self.store.engine)
             await self.bus.start(self._on_bus, self._reload_replicas)
             self._leases = loop.create_task(self._keep_leases())
 

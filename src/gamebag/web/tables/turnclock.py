@@ -196,12 +196,16 @@ def forced_places(places: list[int], out: set[int]) -> list[int]:
 
 @dataclass
 class BankClock:
-    """The one source of time for banks: wall-clock seconds, moved by ``shift`` (tests move days)."""
+    """The one source of time for banks: wall-clock seconds, moved by ``shift`` (tests move days).
+
+    ``offset``: the database's clock less this machine's, measured as a cluster's process starts
+    (``clockstore.database_offset``), so that every process of a cluster counts the same deadlines."""
 
     shift: float = 0.0
+    offset: float = 0.0
 
     def now(self) -> float:
-        return time.time() + self.shift
+        return time.time() + self.offset + self.shift
 
 
 @dataclass
