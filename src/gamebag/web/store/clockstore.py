@@ -98,9 +98,17 @@ def save_banks(engine: Engine, node: str | None, table_id: str, banks: Iterable[
         return
     with engine.begin() as connection:
         _check_lease(connection, table_id, node)
-        seats = [bank.seat for bank in changed]
-        connection.execute(delete(SeatClockRow).where(SeatClockRow.table_id == table_id, SeatClockRow.seat.in_(seats)))
-        connection.execute(insert(SeatClockRow), [_row(table_id, bank) for bank in changed])
+        write_banks(connection, table_id, changed)
+
+
+def write_banks(connection: Connection, table_id: str, banks: Iterable[SeatBank]) -> None:
+    """Replace these seats' rows within the caller's transaction (a move's own, ``Store.save_events``)."""
+    changed = list(banks)
+    if not changed:
+        return
+    seats = [bank.seat for bank in changed]
+    connection.execute(delete(SeatClockRow).where(SeatClockRow.table_id == table_id, SeatClockRow.seat.in_(seats)))
+    connection.execute(insert(SeatClockRow), [_row(table_id, bank) for bank in changed])
 
 
 def _deadline_sql() -> ColumnElement[float]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,6 +174,10 @@ _CLOCK_SQL = (
 )
 
 
+# More writes made in a move's own transaction (``Store.save_events``, ``Store.save_pending``).
+Also = Callable[[Connection], None] | None
+
+
 class LeaseLostError(RuntimeError):
     """This process wrote to a table whose lease another process has taken; nothing was written."""
 
@@ -265,8 +269,8 @@ class Store:
             text("SELECT pg_notify(:channel, :payload)"), {"channel": TABLES_CHANNEL, "payload": payload}
         )
 
-    def save_pending(self, table_id: str, seat: int, action_json: Any, step: int = 0) -> None:
-        """Store (or replace) one secret choice, in its own transaction."""
+    def save_pending(self, table_id: str, seat: int, action_json: Any, step: int = 0, also: Also = None) -> None:
+        """Store (or replace) one secret choice, in its own transaction (``also``: more writes in it, SQLite)."""
         action = json.dumps(action_json)
         if self.node is not None:
             # The notice names the seat, never its secret choice: any database role may LISTEN,
@@ -279,11 +283,22 @@ class Store:
             self._touch(connection, table_id, {"last_active": now()}, step, "pending")
             connection.execute(delete(pending).where(pending.c.table_id == table_id, pending.c.seat == seat))
             connection.execute(insert(pending), [{"table_id": table_id, "seat": seat, "action": action}])
+            if also is not None:
+                also(connection)
 
     def save_events(
-        self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool, won: Seats = None
+        self,
+        table_id: str,
+        first_index: int,
+        events: Iterable[Mapping[str, Any]],
+        finished: bool,
+        won: Seats = None,
+        also: Also = None,
     ) -> None:
-        """Append record events, clear the pending choices and update the lobby's summary, in one transaction."""
+        """Append record events, clear the pending choices and update the lobby's summary, in one transaction.
+
+        ``also``: more writes in that transaction (the time banks the move stops and starts); on
+        SQLite only: a cluster's write is one statement, and the caller writes those after it."""
         datas = [json.dumps(data) for data in events]
         step = first_index + len(datas)
         if self.node is not None:
@@ -305,6 +320,8 @@ class Store:
             pending = Base.metadata.tables[PendingRow.__tablename__]
             connection.execute(delete(pending).where(pending.c.table_id == table_id))
             lobbyrows.write(connection, table_id, step, won, values["last_active"])
+            if also is not None:
+                also(connection)
 
     def _write_in_one(self, sql: str, values: dict[str, Any], notice: dict[str, Any]) -> None:
         """A cluster's hot write: the lease check, the change and its notice in one statement.

@@ -24,8 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from gamebag.web.store.clockstore import create_banks, load_banks, next_deadlines, save_banks
 from gamebag.web.store.db import TableConfig
-from gamebag.web.tables.live import LiveTable, SeatError
-from gamebag.web.tables.tablestate import ForwardError, ManagerState, TableClosedError, UnknownTableError
+from gamebag.web.tables.live import LiveTable, SeatError, Staged
+from gamebag.web.tables.tablestate import (
+    BankChanges,
+    ForwardError,
+    ManagerState,
+    TableClosedError,
+    UnknownTableError,
+)
 from gamebag.web.tables.turnclock import DAY, BankSettings, SeatBank, TableBanks, after_change
 
 log = logging.getLogger("gamebag.web")
@@ -65,12 +71,15 @@ class Banking(ManagerState):
             self._store_banks(table, self._bank_changes(table, None))
 
     # ---- accounting -------------------------------------------------------------------------
-    def _bank_changes(self, table: LiveTable, moved: int | None) -> dict[int, SeatBank]:
+    def _bank_changes(
+        self, table: LiveTable, moved: int | None, waiting_now: tuple[int, ...] | None = None
+    ) -> dict[int, SeatBank]:
+        """The banks to change now: the seats that must choose (``waiting_now``, else the table's) run."""
         banks = self.banks.get(table.id)
         if banks is None:
             return {}
         people = set(table.human_seats())
-        waiting = set() if table.is_over else set(table.waiting_for()) & people
+        waiting = set(table.waiting_for() if waiting_now is None else waiting_now) & people
         return after_change(banks.seats, self.bank_clock.now(), waiting, moved, banks.settings.increment_seconds)
 
     def _store_banks(self, table: LiveTable, changed: dict[int, SeatBank]) -> None:
@@ -92,10 +101,22 @@ class Banking(ManagerState):
         else:
             await asyncio.to_thread(save_banks, self.store.engine, self.node, table.id, changed.values())
 
-    async def bank_after_move(self, table: LiveTable, seat: int) -> None:
-        """After ``seat``'s accepted action: its bank stops (with the increment), the next ones run."""
-        if table.id in self.banks:
-            await self._save_banks(table, self._bank_changes(table, seat))
+    def banks_after(self, table: LiveTable, staged: Staged) -> BankChanges:
+        """The banks ``staged`` changes: its seat's stops (with the increment), the next ones run.
+        On SQLite they are written in the action's own transaction (``Acting._write``)."""
+        if table.id not in self.banks:
+            return {}
+        return self._bank_changes(table, staged.seat, table.waiting_after(staged))
+
+    async def banks_written(self, table: LiveTable, changed: BankChanges) -> None:
+        """The action that changed these banks is committed: hold them (a cluster: store them now;
+        its action was one statement, ``Store.save_events``, so they follow in their own)."""
+        if not changed:
+            return
+        if self.store.is_sqlite:
+            self.banks[table.id].seats.update(changed)
+        else:
+            await self._save_banks(table, changed)
 
     # ---- what readers and the notifications see -------------------------------------------------
     def bank_facts(self, table: LiveTable) -> dict[str, Any] | None:

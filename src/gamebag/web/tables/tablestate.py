@@ -26,8 +26,8 @@ from gamebag.web.store.db import Store, StoredTable, sqlite_path
 from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
 from gamebag.web.tables.chat import TableChat
 from gamebag.web.tables.hub import Hub
-from gamebag.web.tables.live import LiveTable, Submission
-from gamebag.web.tables.turnclock import BankClock, TableBanks
+from gamebag.web.tables.live import LiveTable, Staged, Submission
+from gamebag.web.tables.turnclock import BankClock, SeatBank, TableBanks
 from gamebag.web.work.workers import AgentKey, WorkerPool
 
 
@@ -98,6 +98,8 @@ def agent_key(table: LiveTable, spec: str) -> AgentKey:
     config = table.config
     return (config.game, config.players, json.dumps(config.options, sort_keys=True), spec)
 
+
+BankChanges = dict[int, SeatBank]  # the seats' banks an action changes (``banks.py``)
 
 LOADS_AT_ONCE = 2  # tables read and rebuilt in threads at once; more wait their turn
 
@@ -221,7 +223,10 @@ class ManagerState:
         def connected_seats(self, table_id: str) -> set[int]:
             ...
 
-        async def bank_after_move(self, table: LiveTable, seat: int) -> None:
+        def banks_after(self, table: LiveTable, staged: Staged) -> BankChanges:
+            ...
+
+        async def banks_written(self, table: LiveTable, changed: BankChanges) -> None:
             ...
 
         def bank_facts(self, table: LiveTable) -> JsonDict | None:
