@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from web.helpers import Message, open_table, web_client
+from web.helpers import Message, hello, open_table, receive_until, web_client
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -165,32 +165,35 @@ def test_a_running_bank_keeps_its_table_from_idle_expiry(tmp_path: Path) -> None
         assert client.get(f"/api/tables/{banked['id']}").status_code == 200
 
 
-@pytest.mark.parametrize(
-    ("clock", "words"),
-    [
-        ({"mode": "turn", "bank_seconds": 60}, "from 3600 to 2.592e+06 seconds"),
-        ({"mode": "realtime", "bank_seconds": 7200}, "from 10 to 3600 seconds"),
-        ({"mode": "blitz", "bank_seconds": 60}, "realtime or turn"),
-        ({"mode": "turn", "bank_seconds": DAY, "on_empty": "cry"}, "bot or forfeit"),
-        ({"mode": "turn", "bank_seconds": DAY, "vacation_days": 99}, "from 0 to 30"),
-        ({"mode": "realtime", "bank_seconds": 60, "vacation_days": 1}, "turn-based tables only"),
-        ({"mode": "turn", "bank_seconds": DAY, "increment_seconds": -1}, "'clock.increment_seconds'"),
-        ({"mode": "turn", "bank_seconds": DAY, "colour": "red"}, "unknown field"),
-        ("fast", "must be an object"),
-    ],
-)
-def test_bad_clock_settings_are_refused_with_what_is_allowed(tmp_path: Path, clock: Any, words: str) -> None:
+BAD_CLOCKS: list[tuple[Any, str]] = [
+    ({"mode": "turn", "bank_seconds": 60}, "from 3600 to 2.592e+06 seconds"),
+    ({"mode": "realtime", "bank_seconds": 7200}, "from 10 to 3600 seconds"),
+    ({"mode": "blitz", "bank_seconds": 60}, "realtime or turn"),
+    ({"mode": "turn", "bank_seconds": DAY, "on_empty": "cry"}, "bot or forfeit"),
+    ({"mode": "turn", "bank_seconds": DAY, "vacation_days": 99}, "from 0 to 30"),
+    ({"mode": "turn", "bank_seconds": DAY, "vacation_days": 1.5}, "whole number"),
+    ({"mode": "realtime", "bank_seconds": 60, "vacation_days": 1}, "turn-based tables only"),
+    ({"mode": "turn", "bank_seconds": DAY, "increment_seconds": -1}, "'clock.increment_seconds'"),
+    ({"mode": "turn", "bank_seconds": "lots"}, "'clock.bank_seconds' must be a number"),
+    ({"mode": "turn", "bank_seconds": DAY, "colour": "red"}, "unknown field"),
+    ("fast", "must be an object"),
+]
+
+
+def test_bad_clock_settings_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
     with web_client(tmp_path) as client:
-        response = client.post("/api/tables", json={"game": "eel-harvest", "players": 3, "clock": clock})
-        assert response.status_code == 400
-        assert words in response.json()["error"]
+        for clock, words in BAD_CLOCKS:
+            response = client.post("/api/tables", json={"game": "eel-harvest", "players": 3, "clock": clock})
+            assert response.status_code == 400, clock
+            error = response.json()["error"]
+            assert words in error and error.count("\n") == 0, (clock, error)
         both = client.post(
             "/api/tables", json={"game": "eel-harvest", "players": 3, "turn_seconds": 30, "clock": TURN}
         )
         assert both.status_code == 400 and "not both" in both.json()["error"]
-        assert client.get("/api/tables").json() == [] or all(
-            row.get("game") != "eel-harvest" for row in client.get("/api/tables").json()
-        )
+        with _manager(client).store.engine.connect() as connection:  # nothing was opened
+            assert connection.execute(text("SELECT count(*) FROM web_tables")).scalar() == 0
+            assert connection.execute(text("SELECT count(*) FROM web_clock_settings")).scalar() == 0
 
 
 def test_a_restart_keeps_every_bank_to_the_second(tmp_path: Path) -> None:
@@ -253,3 +256,25 @@ async def _cancel(task: Any) -> None:
 
 async def _promote(manager: Any, table_id: str) -> bool:
     return bool(manager._promote(table_id))
+
+
+def test_a_real_time_bank_waits_for_everyone_then_runs(tmp_path: Path) -> None:
+    clock = {"mode": "realtime", "bank_seconds": 300, "increment_seconds": 5, "on_empty": "forfeit"}
+    with web_client(tmp_path) as client:
+        table = open_table(client, "eel-harvest", 3, seed=2, clock=clock)
+        manager = _manager(client)
+        manager.bank_clock.shift += 3600  # an hour before anyone comes: nothing is spent
+        _table(client, table["id"])
+        assert _deadlines(client, table["id"]) == {0: None, 1: None, 2: None}
+        with (
+            client.websocket_connect(f"/ws/tables/{table['id']}") as first,
+            client.websocket_connect(f"/ws/tables/{table['id']}") as second,
+            client.websocket_connect(f"/ws/tables/{table['id']}") as third,
+        ):
+            for ws, seat in ((first, 0), (second, 1), (third, 2)):
+                hello(ws, table["seats"][seat]["token"])
+            state = receive_until(third, lambda m: m["type"] == "state" and any(
+                b["running"] for b in (m["table"]["banks"] or {"seats": []})["seats"]
+            ))[-1]
+            running = [b for b in state["table"]["banks"]["seats"] if b["running"]]
+            assert running and all(b["bank_left"] == pytest.approx(300, abs=2) for b in running)

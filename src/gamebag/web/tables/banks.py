@@ -29,6 +29,7 @@ from gamebag.web.tables.tablestate import (
     BankChanges,
     ForwardError,
     ManagerState,
+    TableAutomation,
     TableClosedError,
     UnknownTableError,
 )
@@ -67,7 +68,15 @@ class Banking(ManagerState):
             self.banks.pop(table.id, None)
             return
         self.banks[table.id] = TableBanks(settings, seats)
+        if any(bank.running or bank.out for bank in seats.values()):
+            # the clock ran before this load (a restart, a takeover): it runs on, nobody is awaited
+            self._automation.setdefault(table.id, TableAutomation()).everyone_came = True
         if self.owns(table):
+            self._store_banks(table, self._bank_changes(table, None))
+
+    def start_banks(self, table: LiveTable) -> None:
+        """Everyone came (or the host said start): a real-time table's banks start running."""
+        if table.id in self.banks and self.owns(table):
             self._store_banks(table, self._bank_changes(table, None))
 
     # ---- accounting -------------------------------------------------------------------------
@@ -80,6 +89,9 @@ class Banking(ManagerState):
             return {}
         people = set(table.human_seats())
         waiting = set(table.waiting_for() if waiting_now is None else waiting_now) & people
+        automation = self._automation.get(table.id)
+        if banks.settings.mode == "realtime" and (automation is None or not automation.everyone_came):
+            waiting = set()  # a real-time bank waits for every person's first visit, as the per-move timer
         return after_change(banks.seats, self.bank_clock.now(), waiting, moved, banks.settings.increment_seconds)
 
     def _store_banks(self, table: LiveTable, changed: dict[int, SeatBank]) -> None:

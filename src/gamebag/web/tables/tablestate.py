@@ -235,6 +235,9 @@ class ManagerState:
         def _load_table_banks(self, table: LiveTable) -> None:
             ...
 
+        def start_banks(self, table: LiveTable) -> None:
+            ...
+
 
 def closed_words(reason: str) -> str:
     return "closed by its host" if reason == "host" else "closed after a long time with no move"
