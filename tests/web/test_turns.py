@@ -224,15 +224,20 @@ def test_a_cluster_takeover_keeps_every_bank_to_the_second(tmp_path: Path, pg_ur
     with web_client(tmp_path, url=pg_url) as first, web_client(tmp_path, url=pg_url) as second:
         table = open_table(first, "eel-harvest", 3, seed=13, clock=TURN)
         manager = _manager(first)
+        second_manager = _manager(second)
+        replica = _table(second, table["id"])
+        assert not second_manager.owns(replica)
         for _ in range(2):
             seat = _wait_for_bot_turn_to_pass(first, table["id"])
             manager.bank_clock.shift += 9 * HOUR
             _move(first, table["id"], seat)
         seat = _wait_for_bot_turn_to_pass(first, table["id"])
         before = _deadlines(first, table["id"])
-        second_manager = _manager(second)
-        replica = _table(second, table["id"])
-        assert not second_manager.owns(replica)
+        for _ in range(500):  # the replica's readers see the owner's banks (told on the bus)
+            if _deadlines(second, table["id"]) == before:
+                break
+            time.sleep(0.01)
+        assert _deadlines(second, table["id"]) == before
         # the owner stops renewing (as if it froze): its lease runs out by the database's clock
         if manager._leases is not None:
             first.portal.call(_cancel, manager._leases)

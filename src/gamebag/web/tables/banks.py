@@ -18,6 +18,7 @@ last (``turnclock.forced_places``: the end screen, and the outcome that ratings 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -102,7 +103,28 @@ class Banking(ManagerState):
         if self.store.is_sqlite:
             save_banks(self.store.engine, self.node, table.id, changed.values())
         else:
-            self._spawn_task(asyncio.to_thread(save_banks, self.store.engine, self.node, table.id, changed.values()))
+            self._spawn_task(self._save_and_tell(table.id, changed))
+
+    async def _save_and_tell(self, table_id: str, changed: BankChanges) -> None:
+        await asyncio.to_thread(save_banks, self.store.engine, self.node, table_id, changed.values())
+        await self._tell_replicas(table_id, changed)
+
+    async def _tell_replicas(self, table_id: str, changed: BankChanges) -> None:
+        """A cluster: the other processes' replicas of the table take the stored banks (public numbers)."""
+        if self.bus is not None:
+            rows = [dataclasses.asdict(bank) for bank in changed.values()]
+            await self._send_quietly({"k": "banks", "t": table_id, "n": self.node, "b": rows})
+
+    def take_banks(self, table_id: str, message: dict[str, Any]) -> None:
+        """The owner's banks for a table this process watches (a replica): shown from now on."""
+        banks = self.banks.get(table_id)
+        replica = self.replicas.get(table_id)
+        if banks is None or replica is None:
+            return
+        for row in message.get("b", ()):
+            bank = SeatBank(**row)
+            banks.seats[bank.seat] = bank
+        self.publish(replica)
 
     async def _save_banks(self, table: LiveTable, changed: dict[int, SeatBank]) -> None:
         if not changed:
@@ -112,6 +134,7 @@ class Banking(ManagerState):
             save_banks(self.store.engine, self.node, table.id, changed.values())  # a local file, as the moves
         else:
             await asyncio.to_thread(save_banks, self.store.engine, self.node, table.id, changed.values())
+            await self._tell_replicas(table.id, changed)
 
     def banks_after(self, table: LiveTable, staged: Staged) -> BankChanges:
         """The banks ``staged`` changes: its seat's stops (with the increment), the next ones run.
@@ -236,4 +259,7 @@ class Banking(ManagerState):
             ...
 
         async def get_async(self, table_id: str) -> LiveTable:
+            ...
+
+        async def _send_quietly(self, message: dict[str, Any]) -> None:
             ...

@@ -238,6 +238,9 @@ class ManagerState:
         def start_banks(self, table: LiveTable) -> None:
             ...
 
+        def take_banks(self, table_id: str, message: dict[str, Any]) -> None:
+            ...
+
 
 def closed_words(reason: str) -> str:
     return "closed by its host" if reason == "host" else "closed after a long time with no move"
