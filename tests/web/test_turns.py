@@ -126,6 +126,15 @@ def test_a_forfeited_seat_is_placed_last(tmp_path: Path) -> None:
         assert result["places"][sleeper] == 3
         assert sleeper not in result["winners"]
         assert sorted(p for seat, p in enumerate(result["places"]) if seat != sleeper)[0] == 1
+        # the outcome that ratings and home pages read places the seat last too
+        from gamebag.web.people.ratings import settle
+
+        settle(manager.store.engine, table["id"])  # (or the upkeep did already)
+        with manager.store.engine.connect() as connection:
+            places = dict(connection.execute(
+                text("SELECT seat, place FROM people_outcomes WHERE table_id = :t"), {"t": table["id"]}
+            ).all())
+        assert places == dict(enumerate(result["places"]))
 
 
 def test_vacation_pauses_the_bank_within_the_host_s_bound(tmp_path: Path) -> None:
