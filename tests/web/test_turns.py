@@ -126,6 +126,9 @@ def test_a_forfeited_seat_is_placed_last(tmp_path: Path) -> None:
         assert result["places"][sleeper] == 3
         assert sleeper not in result["winners"]
         assert sorted(p for seat, p in enumerate(result["places"]) if seat != sleeper)[0] == 1
+        meta = client.get(f"/api/tables/{table['id']}/record").json()["meta"]
+        assert meta["forfeited"] == [sleeper] and meta["places"] == result["places"]
+        assert meta["winners"] == result["winners"]
         # the outcome that ratings and home pages read places the seat last too
         from gamebag.web.people.ratings import settle
 

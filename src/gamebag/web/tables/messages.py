@@ -151,6 +151,18 @@ def forfeit_result(result: JsonDict, out: set[int]) -> JsonDict:
     return {**result, "places": places, "winners": winners, "forfeited": sorted(out)}
 
 
+def record_with_forfeits(table: LiveTable, out: set[int]) -> JsonDict:
+    """The finished table's record (``LiveTable.record_json``); where seats forfeited (their bank ran
+    out), its metadata says which, with the standings that place them last and the winners without them.
+    The events are the game as played (the timeout agent's decisions for the forfeited seats included)."""
+    record = table.record_json()
+    result = result_json(table)
+    if out and result is not None:
+        forced = forfeit_result(result, out)
+        record["meta"].update(forfeited=forced["forfeited"], places=forced["places"], winners=forced["winners"])
+    return record
+
+
 def rematch_path(rematch: LiveTable, seat: int | None) -> str:
     """Where a reader continues at the ``rematch`` table.
 
