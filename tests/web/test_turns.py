@@ -111,6 +111,10 @@ def test_a_turn_based_table_over_days_a_bank_runs_out_and_a_bot_takes_the_seat(t
         assert live.is_over
         state = client.get(f"/api/tables/{table['id']}").json()
         assert "forfeited" not in (state.get("result") or {})
+        rematch = client.post(f"/api/tables/{table['id']}/rematch", headers={"X-Host-Token": table["host_token"]})
+        assert rematch.status_code == 200, rematch.text
+        following = _table(client, rematch.json()["id"])
+        assert _manager(client).banks[following.id].settings == _manager(client).banks[table["id"]].settings
 
 
 def test_a_forfeited_seat_is_placed_last(tmp_path: Path) -> None:

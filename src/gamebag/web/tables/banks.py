@@ -59,7 +59,8 @@ class Banking(ManagerState):
             return
         at = self.bank_clock.now()
         vacation = settings.vacation_days * DAY
-        banks = [SeatBank(s.seat, settings.bank_seconds, at, vacation_left=vacation) for s in config.seats]
+        people = [s.seat for s in config.seats if s.agent is None]  # bots have no bank
+        banks = [SeatBank(seat, settings.bank_seconds, at, vacation_left=vacation) for seat in people]
         create_banks(self.store.engine, config.id, settings, banks)
 
     def _load_table_banks(self, table: LiveTable) -> None:
@@ -69,6 +70,8 @@ class Banking(ManagerState):
             self.banks.pop(table.id, None)
             return
         self.banks[table.id] = TableBanks(settings, seats)
+        if not table.config.bank:  # kept with the configuration, so that a rematch has the same clock
+            table.reconfigure(replace(table.config, bank=settings.dumps()))
         if any(bank.running or bank.out for bank in seats.values()):
             # the clock ran before this load (a restart, a takeover): it runs on, nobody is awaited
             self._automation.setdefault(table.id, TableAutomation()).everyone_came = True
