@@ -64,8 +64,10 @@ class Banking(ManagerState):
         create_banks(self.store.engine, config.id, settings, banks)
 
     def _load_table_banks(self, table: LiveTable) -> None:
-        """Read a table's banks as it is installed; start the ones that must run (an owned table)."""
-        settings, seats = load_banks(self.store.engine, table.id)
+        """Hold a table's banks as it is installed (read with its rows in the loading thread, else
+        here); start the ones that must run (an owned table)."""
+        read = self._banks_read.pop(table.id, None)
+        settings, seats = read if read is not None else load_banks(self.store.engine, table.id)
         if settings is None:
             self.banks.pop(table.id, None)
             return

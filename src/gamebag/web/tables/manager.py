@@ -27,7 +27,7 @@ from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.admission.guard import RateLimited
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
 from gamebag.web.store.busseal import Sealer, bus_key
-from gamebag.web.store.clockstore import database_offset
+from gamebag.web.store.clockstore import database_offset, load_banks
 from gamebag.web.store.cluster import Bus, new_node_id
 from gamebag.web.store.db import StoredTable, TableConfig, now
 from gamebag.web.store.faults import is_storage_fault
@@ -149,6 +149,7 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
                     or self.replicas.get(table_id)
                     or self._install(stored, owner, built, aid)
                 )
+                self._banks_read.pop(table_id, None)  # (unused if it was loaded meanwhile: never kept stale)
         return table
 
     def _read_and_rebuild(self, table_id: str) -> tuple[StoredTable, str | None, LiveTable, SeatAid | None]:
@@ -158,6 +159,7 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
         writer = self.store if self.node is None or owner == self.node else None
         table = LiveTable.rebuild(stored, writer)
+        self._banks_read[table_id] = load_banks(self.store.engine, table_id)  # off the loop, with the rows
         if table.is_over and writer is not None:  # a table finished before the lobby's rows kept winners
             fill_winners(self.store.engine, table_id, winners_of(table.game, table.match.state))
         return stored, owner, table, None if writer is None else self._read_aid(table_id)

@@ -27,7 +27,7 @@ from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
 from gamebag.web.tables.chat import TableChat
 from gamebag.web.tables.hub import Hub
 from gamebag.web.tables.live import LiveTable, Staged, Submission
-from gamebag.web.tables.turnclock import BankClock, SeatBank, TableBanks
+from gamebag.web.tables.turnclock import BankClock, BankSettings, SeatBank, TableBanks
 from gamebag.web.work.workers import AgentKey, WorkerPool
 
 
@@ -148,6 +148,8 @@ class ManagerState:
         self.banks: dict[str, TableBanks] = {}  # time banks of loaded tables (banks.py)
         self.bank_clock = BankClock()  # the one source of time for banks (tests move it by days)
         self._bank_checker: asyncio.Task[None] | None = None
+        # banks read in a loading thread with their table's rows, taken as it is installed (banks.py)
+        self._banks_read: dict[str, tuple[BankSettings | None, dict[int, SeatBank]]] = {}
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table

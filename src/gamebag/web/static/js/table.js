@@ -503,7 +503,7 @@ function bankSentence(seat, bank) {
 function bankBadge(seat) {
   const banks = current && current.table.banks;
   const bank = banks && banks.seats.find((b) => b.seat === seat.seat);
-  if (!bank) return null;
+  if (!bank || (seat.bot && !bank.out)) return null; // a seat a bot took has no clock left to show
   const shown = bank.out ? "out" : bank.vacation ? "vacation" : bankDuration(bankNow(bank).left);
   // The badge is short (seen at 360 px); the whole sentence is for screen readers and the tooltip.
   return h(
