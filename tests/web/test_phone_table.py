@@ -479,3 +479,31 @@ def test_time_banks_show_on_every_seat_and_a_vacation_is_a_key_press_away(browse
     assert _axe_wcag21(page) == []
     context.close()
     assert not errors, errors
+
+
+def test_the_lobby_opens_a_turn_based_table_with_the_host_s_bank(browser: Any, server: ServerProcess) -> None:
+    """The lobby's time bank fields appear for the mode chosen (in its units), pass axe, and open the table."""
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/?game=pig")
+    page.locator('.game-card[data-game="pig"]').tap()
+    page.fill("#seat-name-0", "Ann")
+    page.select_option("#seat-kind-1", "random")
+    assert not page.locator("#clock-bank").is_visible()
+    page.select_option("#clock-mode", "turn")
+    assert page.inner_text("#clock-bank-unit") == "days per player" and page.locator("#clock-vacation").is_visible()
+    page.fill("#clock-bank", "2")
+    page.fill("#clock-increment", "6")
+    page.select_option("#clock-empty", "forfeit")
+    page.fill("#clock-vacation", "1")
+    assert _fits(page) and _axe_wcag21(page) == []
+    page.click("#create")
+    page.wait_for_url(lambda url: "/play/" in url)
+    wait_for(page, "() => document.querySelectorAll('#seats [data-bank]').length === 1")  # Ann's; the bot has none
+    table_id = page.url.split("/play/", 1)[1].split("#", 1)[0]
+    banks = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=30).json()["table"]["banks"]
+    assert banks["settings"] == {
+        "mode": "turn", "bank_seconds": 172800.0, "increment_seconds": 21600.0, "on_empty": "forfeit",
+        "vacation_days": 1,
+    }
+    context.close()
+    assert not errors, errors
