@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
+from gamebag.web.store.clockstore import running_banks
 from web.helpers import Message, hello, open_table, receive_until, web_client
 
 DAY = 86400.0
@@ -230,6 +231,11 @@ def test_a_restart_keeps_every_bank_to_the_second(tmp_path: Path) -> None:
         _table(client, table["id"])
         after = _deadlines(client, table["id"])
         assert after.keys() == before.keys()
+        # what the notifications read: the seats that must act now, from the database alone
+        live = _table(client, table["id"])
+        assert dict(_manager(client).seats_to_act(live)) == {s: d for s, d in after.items() if d is not None}
+        stored = running_banks(_manager(client).store.engine, [table["id"], "no-such-table"])
+        assert stored == {table["id"]: {s: pytest.approx(d) for s, d in after.items() if d is not None}}
         for seat, deadline in before.items():
             assert (deadline is None) == (after[seat] is None)
             if deadline is not None:

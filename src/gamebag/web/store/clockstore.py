@@ -133,6 +133,28 @@ def next_deadlines(engine: Engine, limit: int = 100) -> list[tuple[float, str]]:
     return [(float(at), str(table_id)) for at, table_id in rows]
 
 
+def running_banks(engine: Engine, table_ids: Iterable[str]) -> dict[str, dict[int, float]]:
+    """For each of ``table_ids`` (open, unfinished) with a bank running: its seats that must act
+    now and each one's wall-clock deadline. Read from the database alone (no table is loaded), for
+    the "your move" lists and notices; call it in a thread."""
+    ids = list(table_ids)
+    if not ids:
+        return {}
+    deadline = _deadline_sql()
+    tables = Base.metadata.tables["web_tables"]
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(SeatClockRow.table_id, SeatClockRow.seat, deadline)
+            .join(tables, tables.c.id == SeatClockRow.table_id)
+            .where(SeatClockRow.table_id.in_(ids), SeatClockRow.running.is_(True), SeatClockRow.out.is_(False))
+            .where(tables.c.closed.is_(None), tables.c.finished.is_(False))
+        ).all()
+    found: dict[str, dict[int, float]] = {}
+    for table_id, seat, at in rows:
+        found.setdefault(str(table_id), {})[int(seat)] = float(at)
+    return found
+
+
 def bank_runs(table_id_column: Any) -> ColumnElement[bool]:
     """A clause: the table of ``table_id_column`` has a bank running (its idle expiry waits)."""
     return exists().where(
