@@ -126,9 +126,14 @@ class Banking(ManagerState):
         replica = self.replicas.get(table_id)
         if banks is None or replica is None:
             return
-        for row in message.get("b", ()):
-            bank = SeatBank(**row)
-            banks.seats[bank.seat] = bank
+        try:
+            told = [SeatBank(**row) for row in message.get("b", ())]
+        except (TypeError, ValueError):
+            log.warning("a malformed banks notice for table %s was ignored", table_id)
+            return
+        for bank in told:
+            if bank.seat in banks.seats:
+                banks.seats[bank.seat] = bank
         self.publish(replica)
 
     async def _save_banks(self, table: LiveTable, changed: dict[int, SeatBank]) -> None:
