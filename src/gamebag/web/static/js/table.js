@@ -1,5 +1,6 @@
 // The table page: one seat's (or a spectator's) live view of a game, with what just happened,
 // a hint for each decision, the log and the chat (drawers on phones), the rules sheet and the end summary.
+import { TableBanks } from "./banks.js";
 import { TableClient } from "./client.js";
 import { TableChat } from "./chat.js";
 import { renderCoach } from "./coach.js";
@@ -24,18 +25,10 @@ const elements = {
   clockWaits: byId("clock-waits"), clockStart: byId("clock-start"),
   bankOwn: byId("bank-own"), bankOwnSays: byId("bank-own-says"), vacation: byId("vacation"),
 };
-// The time banks' sentences (one place, for the translation catalogues).
-const BANK_WORDS = {
-  running: (name, left) => `${name}'s bank: ${left} left, running.`,
-  paused: (name, left) => `${name}'s bank: ${left} left.`,
-  vacation: (name, until) => `${name} is on vacation until ${until}.`,
-  out: (name) => `${name}'s bank ran out.`,
-  yours: (left) => `Your bank: ${left} left.`,
-  yoursVacation: (until) => `You are on vacation until ${until}; your bank is paused.`,
-  take: "Take a vacation",
-  end: "End my vacation",
-  failed: "The vacation could not be changed.",
-};
+const banks = new TableBanks({
+  elements: { seats: elements.seats, bankOwn: elements.bankOwn, bankOwnSays: elements.bankOwnSays, vacation: elements.vacation },
+  tableId, token, current: () => current, notice: (text) => showNotice(text),
+});
 // Lines of the log shown under "What just happened" when the page opens (the rest: the Log).
 const HAPPENED_ON_ARRIVAL = 6;
 
@@ -55,7 +48,6 @@ let soundOn = window.localStorage.getItem("gamebag-sound") === "on";
 let toldDone = new Set(); // steps whose "done for you" line is in the log already
 let rematchNews = null; // who started the rematch, as announced
 let lastError = null; // the server's last error message (it says why a table is gone)
-let banksAt = null; // performance.now() when the last banks arrived (they count down from then)
 
 const client = new TableClient(tableId, token, {
   status(online) {
@@ -150,7 +142,7 @@ function onState(message) {
   if (fresh.length) holdHappened(fresh.map((entry) => entry.line));
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
-  banksAt = performance.now();
+  banks.arrived();
   render(animate);
 }
 
@@ -462,100 +454,12 @@ function renderSeats() {
         seat.name,
         seat.bot ? h("span", { class: "badge" }, "bot") : null,
         state,
-        bankBadge(seat),
+        banks.badge(current, seat),
       );
     }),
   );
-  renderOwnBank();
+  banks.renderOwn(current);
 }
-
-// ---- time banks (the server's ``banks``: public facts of every seat's bank) ----
-function bankDuration(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const days = Math.floor(s / 86400);
-  const hours = Math.floor((s % 86400) / 3600);
-  const minutes = Math.floor((s % 3600) / 60);
-  if (days) return `${days} d ${hours} h`;
-  if (hours) return `${hours} h ${minutes} min`;
-  return `${minutes}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function bankNow(bank) {
-  // Seconds passed since the message: a vacation's allowance drains first, then a running bank.
-  let passed = banksAt === null ? 0 : (performance.now() - banksAt) / 1000;
-  let vacationLeft = bank.vacation_left;
-  if (bank.vacation) {
-    const used = Math.min(passed, vacationLeft);
-    vacationLeft -= used;
-    passed -= used;
-  }
-  return { left: bank.running ? Math.max(0, bank.bank_left - passed) : bank.bank_left, vacationLeft };
-}
-
-function dateWords(epochSeconds) {
-  return new Date(epochSeconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-}
-
-function bankSentence(seat, bank) {
-  if (bank.out) return BANK_WORDS.out(seat.name);
-  if (bank.vacation) return BANK_WORDS.vacation(seat.name, dateWords(bank.vacation_until));
-  const left = bankDuration(bankNow(bank).left);
-  return bank.running ? BANK_WORDS.running(seat.name, left) : BANK_WORDS.paused(seat.name, left);
-}
-
-function bankBadge(seat) {
-  const banks = current && current.table.banks;
-  const bank = banks && banks.seats.find((b) => b.seat === seat.seat);
-  if (!bank || (seat.bot && !bank.out)) return null; // a seat a bot took has no clock left to show
-  const shown = bank.out ? "out" : bank.vacation ? "vacation" : bankDuration(bankNow(bank).left);
-  // The badge is short (seen at 360 px); the whole sentence is for screen readers and the tooltip.
-  return h(
-    "span",
-    { class: `badge bank${bank.running ? " running" : ""}`, title: bankSentence(seat, bank) },
-    h("span", { "aria-hidden": "true", "data-bank": seat.seat }, `⏱ ${shown}`),
-    h("span", { class: "visually-hidden" }, bankSentence(seat, bank)),
-  );
-}
-
-function renderOwnBank() {
-  const banks = current && current.table.banks;
-  const me = current ? current.seat : null;
-  const bank = banks && me !== null ? banks.seats.find((b) => b.seat === me) : null;
-  elements.bankOwn.hidden = !bank || Boolean(current.result);
-  if (elements.bankOwn.hidden) return;
-  elements.bankOwnSays.textContent = bank.vacation
-    ? BANK_WORDS.yoursVacation(dateWords(bank.vacation_until))
-    : BANK_WORDS.yours(bankDuration(bankNow(bank).left));
-  const allowed = banks.settings.vacation_days > 0 && !bank.out && (bank.vacation || bank.vacation_left > 0);
-  elements.vacation.hidden = !allowed;
-  elements.vacation.textContent = bank.vacation ? BANK_WORDS.end : BANK_WORDS.take;
-  elements.vacation.setAttribute("aria-pressed", bank.vacation ? "true" : "false");
-}
-
-function tickBanks() {
-  const banks = current && current.table.banks;
-  if (!banks || current.result) return;
-  for (const bank of banks.seats) {
-    const badge = elements.seats.querySelector(`[data-bank="${bank.seat}"]`);
-    if (badge && bank.running && !bank.vacation && !bank.out) badge.textContent = `⏱ ${bankDuration(bankNow(bank).left)}`;
-  }
-  const mine = current.seat === null ? null : banks.seats.find((b) => b.seat === current.seat);
-  if (mine && !mine.vacation && mine.running) elements.bankOwnSays.textContent = BANK_WORDS.yours(bankDuration(bankNow(mine).left));
-}
-
-elements.vacation.addEventListener("click", async () => {
-  const banks = current && current.table.banks;
-  const mine = banks && banks.seats.find((b) => b.seat === current.seat);
-  if (!mine || !token) return;
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/vacation`, {
-    method: "POST", headers: { "content-type": "application/json", "x-seat-token": token },
-    body: JSON.stringify({ on: !mine.vacation }),
-  });
-  if (!response.ok) {
-    const answer = await response.json().catch(() => ({}));
-    showNotice(answer.error || BANK_WORDS.failed);
-  }
-});
 
 // ---- the end of the game ----
 /** The final scores, best first in the game's own direction: by place (share of the win, then
@@ -790,5 +694,5 @@ if (inviteProblem) {
 
 window.setInterval(tick, 250);
 const chat = new TableChat(client);
-window.setInterval(tickBanks, 1000);
+window.setInterval(() => banks.tick(current), 1000);
 client.connect();
