@@ -235,3 +235,19 @@ def test_a_claim_writes_off_the_event_loop_and_still_once(tmp_path: Path, monkey
         results = client.portal.call(both)  # type: ignore[union-attr]
         assert sorted(type(result).__name__ for result in results) == ["SeatError", "tuple"]
         assert writes == [False, False, False]
+
+
+def test_a_seat_handed_to_a_bot_tells_its_old_device_to_watch(tmp_path: Path) -> None:
+    """The device that held a seat the host handed to a bot is told the seat is gone (code
+    ``seat_gone``) when it says hello with the old token, and then watches as a spectator."""
+    with web_client(tmp_path) as client:
+        table = _open(client)
+        token = _claim(client, table["id"], _code(table["seats"][1]["invite"])).json()["token"]
+        host = {"x-host-token": table["host_token"]}
+        assert client.post(f"/api/tables/{table['id']}/seats/1/bot", json={}, headers=host).status_code == 200
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            refusal = receive_until(ws, lambda m: m["type"] in ("error", "welcome"))[-1]
+            assert refusal["type"] == "error" and refusal["code"] == "seat_gone", refusal
+            assert "played by a bot" in refusal["message"]
+            assert hello(ws, None)[-1]["seat"] is None  # the same socket goes on watching

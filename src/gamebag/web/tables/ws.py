@@ -200,7 +200,11 @@ async def _hello(
         try:
             seat = table.seat_of_token(token)
         except SeatError as error:
-            connection.send(dumps(error_message(str(error))))
+            # The token held no seat here (re-issued, handed to a bot, or never this table's): the
+            # page forgets it and watches instead (code "seat_gone"), rather than retrying for ever.
+            refusal = error_message(str(error))
+            refusal["code"] = "seat_gone"
+            connection.send(dumps(refusal))
             return
         if not await rates.take_seat(table.id, seat):
             limit = rates.limits.sockets_per_seat

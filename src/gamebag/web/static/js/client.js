@@ -56,6 +56,12 @@ export class TableClient {
     });
   }
 
+  /** Go on as a spectator: the seat's token is gone (re-issued or handed to a bot). */
+  watch() {
+    this.token = null;
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "hello" }));
+  }
+
   send(message) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));

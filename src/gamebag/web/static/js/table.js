@@ -79,7 +79,8 @@ async function handle(message) {
   } else if (message.type === "rematch") {
     announceRematch(message.by);
   } else if (message.type === "error") {
-    if (message.code === "moved") forgetSeat(tableId); // the host re-issued this seat's invite
+    // The host re-issued this seat's invite or handed it to a bot: this device watches from now on.
+    if (message.code === "moved" || message.code === "seat_gone") { forgetSeat(tableId); client.watch(); }
     lastError = message.message;
     showNotice(message.message);
   }
