@@ -26,6 +26,7 @@ from gamebag.analysis.estimate import RolloutEvaluator
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Analysis, DecisionReport, Estimate, SeatReport
 from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator, win_solvable
+from gamebag.analysis.words import action_said, seat_words
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import Game
 from gamebag.core.records import Record, apply_event, decode_moves, replay
@@ -151,7 +152,7 @@ def analyse_record(
                 legal = game.legal_actions(state, seat)
                 if seat in reports and len(legal) > 1:
                     found = evaluator.choices(state, seat, legal, index)
-                    reports[seat].decisions.append(_decision(game, index, seat, moves[seat], found))
+                    reports[seat].decisions.append(_decision(game, state, index, seat, moves[seat], found))
         else:
             for seat in seats:
                 reports[seat].luck_events.append((index, evaluator.chance_change(state, after, seat, index)))
@@ -183,7 +184,16 @@ def _demand(game: Game[Any, Any, Any], record: Record, states: Sequence[Any], se
     return demand
 
 
-def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable, found: Choices) -> DecisionReport:
+def _decision(
+    game: Game[Any, Any, Any], state: Any, event: int, seat: int, action: Hashable, found: Choices
+) -> DecisionReport:
+    """The decision's figures, where it stands and its actions in the game's words (read off the seat's view)."""
+    place, place_said, view = seat_words(game, state, seat)
+    said = {
+        "place": place_said,
+        "action": action_said(game, view, action),
+        "best": [action_said(game, view, best) for best in found.best],
+    }
     points = None
     if found.points is not None:
         best_points = max(found.points.values())
@@ -199,4 +209,6 @@ def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable
         loss=found.losses[action],
         exact=found.exact,
         points=points,
+        place=place,
+        said=said,
     )

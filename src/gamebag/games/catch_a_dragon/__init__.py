@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.catch_a_dragon.places import locate, place_words
 from gamebag.games.catch_a_dragon.render import action_words, decision_help, narrate, render_view
 from gamebag.games.catch_a_dragon.rules import CatchADragon, DragonState
 
@@ -16,4 +17,13 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-register(CatchADragon, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)
+register(
+    CatchADragon,
+    render_view,
+    rules_text,
+    narrate=narrate,
+    action_words=action_words,
+    decision_help=decision_help,
+    locate=locate,
+    place_words=place_words,
+)

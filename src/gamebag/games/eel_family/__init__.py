@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.eel_family.places import locate, place_words
 from gamebag.games.eel_family.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eel_family.rules import EelFamilyGame, EelHarvest, EelState, WriggleRoulette
 
@@ -17,4 +18,13 @@ def rules_text() -> str:
 
 
 for _rules in (EelHarvest, WriggleRoulette):
-    register(_rules, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)
+    register(
+        _rules,
+        render_view,
+        rules_text,
+        narrate=narrate,
+        action_words=action_words,
+        decision_help=decision_help,
+        locate=locate,
+        place_words=place_words,
+    )

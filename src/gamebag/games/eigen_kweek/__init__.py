@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.eigen_kweek.places import locate, place_words
 from gamebag.games.eigen_kweek.game import EigenKweek
 from gamebag.games.eigen_kweek.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eigen_kweek.state import KweekState
@@ -17,4 +18,13 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-register(EigenKweek, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)
+register(
+    EigenKweek,
+    render_view,
+    rules_text,
+    narrate=narrate,
+    action_words=action_words,
+    decision_help=decision_help,
+    locate=locate,
+    place_words=place_words,
+)
