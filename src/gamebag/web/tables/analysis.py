@@ -12,9 +12,12 @@ analysis, or ``failed`` with why. Results stay in a bounded cache (``KEPT_TABLES
 ``MAX_UNFINISHED`` of all; a request that would start another gets 429.
 
 To the analysis's JSON the answer adds what the pages draw: ``curves`` (each seat's winning chance
-after each of its decisions, for the chart), ``worst`` (the costliest decisions, said in words) and
-``steps`` (the record's event index of each step of the replay page, whose steps end at each
-``moves`` event).
+after each of its decisions, for the chart), ``headline`` (the first line: who played most
+accurately, who had the most luck), ``worst`` (the costliest judged decisions, said in words),
+``evaluations`` (each decision in words, by the record's event index, for the replay), ``how``
+(the "How is this computed?" fold's sentences), ``luck_unit`` and ``accuracy_unit`` (what the
+figures mean, one line each) and ``steps`` (the record's event index of each step of the replay
+page, whose steps end at each ``moves`` event). The words are ``gamebag.analysis.words``'s.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from gamebag.analysis.words import ACCURACY_UNIT, LUCK_UNIT, NEGLIGIBLE, decision_sentence, headline, how_computed
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.guard import client_address
 from gamebag.web.work.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
@@ -114,50 +118,37 @@ class TableAnalyses:
 
 
 def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> JsonDict:
-    """What the pages draw from an analysis: the curves, the worst decisions in words, the replay's steps."""
+    """What the pages draw from an analysis: the curves, the first line, the worst decisions and each
+    replay step's decisions in words (``analysis.words``), the fold's lines, the replay's steps."""
     events = record["events"]
     curves: dict[str, list[list[float]]] = {str(seat["seat"]): [] for seat in analysis["seats"]}
     for decision in analysis["decisions"]:
         curves[str(decision["seat"])].append([decision["event"], decision["value"]])
     for seat in analysis["seats"]:
         curves[str(seat["seat"])].append([len(events), seat["result"]])
-    costly = sorted((d for d in analysis["decisions"] if d["loss"] > 0), key=lambda d: -d["loss"])[:WORST_SHOWN]
+    costly = sorted(
+        (d for d in analysis["decisions"] if d["loss"] >= NEGLIGIBLE and d.get("judged", True)), key=lambda d: -d["loss"]
+    )[:WORST_SHOWN]
     worst = [{**d, "words": in_words(d, names)} for d in costly]
+    evaluations: dict[str, list[str]] = {}
+    for decision in analysis["decisions"]:
+        evaluations.setdefault(str(decision["event"]), []).append(in_words(decision, names))
     steps = [index for index, event in enumerate(events) if "moves" in event] + [len(events)]
-    return {"curves": curves, "worst": worst, "steps": steps}
+    return {
+        "curves": curves,
+        "worst": worst,
+        "steps": steps,
+        "headline": headline(analysis, names),
+        "how": how_computed(analysis),
+        "luck_unit": LUCK_UNIT,
+        "accuracy_unit": ACCURACY_UNIT,
+        "evaluations": evaluations,
+    }
 
 
 def in_words(decision: JsonDict, names: list[str]) -> str:
-    """A decision said in words: what was played, what was better, and what it cost."""
-    who = names[decision["seat"]] if decision["seat"] < len(names) else f"seat {decision['seat']}"
-    best = " or ".join(_action(b) for b in decision["best"])
-    lost = 100 * decision["loss"]
-    text = (
-        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {_percent(decision['best_value'])} "
-        f"winning chance against {_percent(decision['value'])} (−{lost:.1f} points"
-    )
-    if "loss_interval" in decision:
-        low, high = decision["loss_interval"]
-        text += f", between {100 * low:.1f} and {100 * high:.1f} with 95% confidence"
-    text += ")"
-    if "points" in decision and decision["points"]["loss"] > 0:
-        text += f", and {decision['points']['loss']:.2f} expected points of the turn"
-    label = decision.get("label")
-    return f"{text}{': ' + _article(label) + ' ' + label if label else ''}."
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
-def _percent(value: float) -> str:
-    return f"{max(0.0, 100 * value):.0f}%"  # never "-0%" from a rounding below zero
-
-
-def _action(action: Any) -> str:
-    if isinstance(action, list):
-        return "+".join(_action(a) for a in action)
-    return str(action)
+    """A decision said in words: where, what was played, what was better and what it cost."""
+    return decision_sentence(decision, names)
 
 
 def register(

@@ -13,6 +13,7 @@ const elements = {
   notice: document.getElementById("notice"),
   download: document.getElementById("download"),
   evaluation: document.getElementById("evaluation"),
+  evaluationList: document.getElementById("evaluation-list"),
 };
 let data = null;
 let analysis = null; // the game's analysis, once the server has it (static/js/analysis.js)
@@ -42,8 +43,8 @@ function show(target, animate) {
     reportFailure(`${table.game} replay`, error, elements.notice);
   }
   elements.log.replaceChildren(...describeRun(renderer, data.steps.slice(0, index + 1), context).map((line, i, all) => logItem(line, animate && i === all.length - 1)));
-  const evaluation = evaluate ? evaluate(analysis, index, context.names) : null;
-  elements.evaluation.replaceChildren(...(evaluation || []).map((line) => h("li", {}, line)));
+  const evaluation = evaluate ? evaluate(analysis, index) : null;
+  elements.evaluationList.replaceChildren(...(evaluation || []).map((line) => h("li", {}, line)));
   elements.evaluation.hidden = !evaluation;
   elements.log.scrollTop = elements.log.scrollHeight;
 }
