@@ -97,7 +97,9 @@ def test_play_with_the_coach_at_the_terminal(tmp_path: Path) -> None:
     )
     assert played.returncode == 0, played.stderr
     said = " ".join(played.stdout.split())  # the terminal wraps long lines
-    assert "Coach: The solver's choice here: roll the die. Win chance after each choice: roll the die (66%), hold" in said
+    assert (
+        "Coach: The solver's choice here: roll the die. Win chance after each choice: roll the die (66%), hold" in said
+    )
     assert json.loads(record.read_text())["meta"]["coach"] == {"on": [[0, None]]}
     refused = subprocess.run(
         [*command, "--seats", "human,human", "--coach", "--record", str(tmp_path / "no.json")],

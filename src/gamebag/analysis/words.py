@@ -45,15 +45,13 @@ TEXT = {
     "mistake": "That is a mistake.",
     "blunder": "That is a blunder.",
     "headline": "{accurate} played most accurately ({accuracy}), and {lucky} had the most luck ({luck} win chance).",
-    "headline_same": "{accurate} played most accurately ({accuracy}) and also had the most luck ({luck} win "
-    "chance).",
+    "headline_same": "{accurate} played most accurately ({accuracy}) and also had the most luck ({luck} win chance).",
     "headline_one": "{accurate} played with an accuracy of {accuracy}, and luck moved their win chance by {luck}.",
     "no_decisions": "Nobody had a choice to make in this game, so only luck decided it.",
     "seat": "seat {seat}",
     "round": "round {round}",
     "either": "{first} or {second}",
-    "how_exact": "Every win chance here is exact: it comes from the solved game, as a perfect player would "
-    "see it.",
+    "how_exact": "Every win chance here is exact: it comes from the solved game, as a perfect player would see it.",
     "how_estimated": "Win chances here are estimated by playing the rest of the game out many times from "
     "what the player could know at that moment (up to {playouts} games per value), so each comes with a "
     "95% range.",
@@ -107,7 +105,6 @@ def seat_words(game: Game[Any, Any, Any], state: Any, seat: int) -> tuple[JsonDi
         return place, TEXT["round"].format(**place), view
     place = found.locate(view)
     return place, found.place_words(place), view
-
 
 
 def action_said(game: Game[Any, Any, Any], view: JsonDict, action: Hashable) -> str:
@@ -187,9 +184,13 @@ def headline(analysis: JsonDict, names: Sequence[str]) -> str:
     lucky = max(seats, key=lambda s: s["luck"])
     accuracy = f"{accurate['accuracy']:.0f}%"
     if len(seats) == 1:
-        return TEXT["headline_one"].format(accurate=who(accurate), accuracy=accuracy, luck=percent_change(lucky["luck"]))
+        return TEXT["headline_one"].format(
+            accurate=who(accurate), accuracy=accuracy, luck=percent_change(lucky["luck"])
+        )
     if lucky is accurate:
-        return TEXT["headline_same"].format(accurate=who(accurate), accuracy=accuracy, luck=percent_change(lucky["luck"]))
+        return TEXT["headline_same"].format(
+            accurate=who(accurate), accuracy=accuracy, luck=percent_change(lucky["luck"])
+        )
     return TEXT["headline"].format(
         accurate=who(accurate), accuracy=accuracy, lucky=who(lucky), luck=percent_change(lucky["luck"])
     )

@@ -127,7 +127,8 @@ def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> Json
     for seat in analysis["seats"]:
         curves[str(seat["seat"])].append([len(events), seat["result"]])
     costly = sorted(
-        (d for d in analysis["decisions"] if d["loss"] >= NEGLIGIBLE and d.get("judged", True)), key=lambda d: -d["loss"]
+        (d for d in analysis["decisions"] if d["loss"] >= NEGLIGIBLE and d.get("judged", True)),
+        key=lambda d: -d["loss"],
     )[:WORST_SHOWN]
     worst = [{**d, "words": in_words(d, names)} for d in costly]
     evaluations: dict[str, list[str]] = {}
