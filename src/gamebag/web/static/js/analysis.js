@@ -25,6 +25,7 @@ const TEXT = {
   costliest: "The costliest decisions",
   none: "No decision lost win chance.",
   chart: "Each player's win chance through the game",
+  figures: "Each player's accuracy and luck",
   seat: "seat {seat}",
 };
 
@@ -118,7 +119,8 @@ export async function showAnalysis(box, tableId, names) {
     h("td", {}, seat.accuracy === null ? "–" : `${seat.accuracy.toFixed(1)}%`),
     h("td", {}, luckText(seat)),
     h("td", {}, `${seat.inaccuracies} / ${seat.mistakes} / ${seat.blunders}`)));
-  const table = h("div", { class: "table-scroll" }, h("table", { class: "list", id: "analysis-seats" },
+  // A narrow screen scrolls the table sideways: the region takes the keyboard's focus to do so.
+  const table = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": TEXT.figures }, h("table", { class: "list", id: "analysis-seats" },
     h("thead", {}, h("tr", {}, [TEXT.player, TEXT.accuracy, TEXT.luck, TEXT.labels].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows)));
   const units = h("p", { class: "small muted", id: "analysis-units" }, answer.accuracy_unit, " ", answer.luck_unit);
