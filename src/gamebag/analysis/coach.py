@@ -128,6 +128,8 @@ def advice_json(
     for action in order:
         value = found.values[action]
         item: JsonDict = {"action": game.action_to_json(action), "value": value.mean}
+        if view is not None:
+            item["said"] = action_said(game, view, action)  # the choice in the game's words
         if not value.is_exact:
             item["interval"] = [value.low, value.high]
         if found.points is not None:
