@@ -9,6 +9,9 @@ the finished answer:
 
 * ``fresh worker``: a new pool, so a worker process is started (importing numpy and the agents)
   and loads or solves what the game needs (the solved tables, the compiled playout kernels);
+* ``warmed at the end``: a new pool whose worker got ready for the configuration when the game
+  ended (the server sends ``WarmJob`` then, ``web/tables/automation.py``; the bench waits for it, as
+  a player reading the end screen for a few seconds does), then the analysis is asked for;
 * ``warm worker``: a second game of the same configuration on the same pool, whose worker is
   already running and has done one;
 * ``start``: what starting a worker alone costs (a trivial job on a new pool), to read the first
@@ -30,8 +33,8 @@ import gamebag
 from gamebag.agents.registry import heuristic_for
 from gamebag.core.rng import derive_rng
 from gamebag.sim.play import play_game
-from gamebag.web.tables.analysis import TableAnalyses
-from gamebag.web.work.workers import BuildJob, WorkerPool
+from gamebag.web.tables.analysis import TableAnalyses, analysis_key
+from gamebag.web.work.workers import BuildJob, WarmJob, WorkerPool
 
 TARGET_S = 3.0  # issue 37: a bag game's or Catch A Dragon's analysis on screen within 3 s
 CONFIGURATIONS = (
@@ -76,16 +79,29 @@ async def worker_start() -> float:
     return seconds
 
 
-async def measure(game_id: str, players: int, seed: int, poll: float) -> tuple[float, float]:
+async def measure(game_id: str, players: int, seed: int, poll: float) -> tuple[float, float, float, float]:
+    """Seconds to the answer on a fresh worker, the warm-up's own seconds, the answer after the
+    warm-up (another new pool), and on a warm worker."""
+    first, second = record_of(game_id, players, seed, 0), record_of(game_id, players, seed, 1)
     pool = WorkerPool(1)
     analyses = TableAnalyses(pool)
     try:
-        fresh = await time_to_answer(analyses, "fresh", record_of(game_id, players, seed, 0), poll)
-        warm = await time_to_answer(analyses, "warm", record_of(game_id, players, seed, 1), poll)
+        fresh = await time_to_answer(analyses, "fresh", first, poll)
+        warm = await time_to_answer(analyses, "warm", second, poll)
     finally:
         await analyses.stop()
         pool.close()
-    return fresh, warm
+    pool = WorkerPool(1)
+    analyses = TableAnalyses(pool)
+    try:
+        started = time.perf_counter()
+        await pool.run(WarmJob(analysis_key(game_id, players, first.get("options", {}))), 600.0)
+        warming = time.perf_counter() - started
+        warmed = await time_to_answer(analyses, "warmed", first, poll)
+    finally:
+        await analyses.stop()
+        pool.close()
+    return fresh, warming, warmed, warm
 
 
 async def main() -> None:
@@ -97,17 +113,17 @@ async def main() -> None:
     chosen = [(g, int(n)) for g, n in (item.split(":") for item in args.only)] if args.only else CONFIGURATIONS
     print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
     print(f"start of a worker alone: {await worker_start():.2f} s")
-    print("| game | players | fresh worker s | warm worker s |")
-    print("|---|---|---|---|")
+    print("| game | players | fresh worker s | warm-up at the end s | warmed at the end s | warm worker s |")
+    print("|---|---|---|---|---|---|")
     missed = []
     for game_id, players in chosen:
-        fresh, warm = await measure(game_id, players, args.seed, args.poll)
-        print(f"| {game_id} | {players} | {fresh:.2f} | {warm:.2f} |", flush=True)
-        if game_id in TARGETED and warm > TARGET_S:
+        fresh, warming, warmed, warm = await measure(game_id, players, args.seed, args.poll)
+        print(f"| {game_id} | {players} | {fresh:.2f} | {warming:.2f} | {warmed:.2f} | {warm:.2f} |", flush=True)
+        if game_id in TARGETED and max(warmed, warm) > TARGET_S:
             missed.append(f"{game_id}:{players}")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     verdict = "met" if not missed else f"missed by {', '.join(missed)}"
-    print(f"target: bag games and Catch A Dragon within {TARGET_S:g} s on a warm worker: {verdict}")
+    print(f"target: bag games and Catch A Dragon within {TARGET_S:g} s, warmed at the end or warm: {verdict}")
 
 
 if __name__ == "__main__":

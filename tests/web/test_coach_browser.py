@@ -74,7 +74,8 @@ def test_the_coach_is_offered_agreed_to_and_advises_on_a_phone(browser: Any, ser
     )
     assert answer.json()["coach"]["on"] is True
     wait_for(page, "() => document.getElementById('coach-status').textContent.includes('Coach on')")
-    advised = "() => (document.getElementById('coach-advice') || {}).textContent?.includes('Win chance after each choice')"
+    said = "Win chance after each choice"
+    advised = f"() => (document.getElementById('coach-advice') || {{}}).textContent?.includes('{said}')"
     wait_for(page, advised, timeout=120.0)
     advice = page.inner_text("#coach-advice")
     assert "roll the die" in advice and "hold: bank your turn total" in advice and "%" in advice  # Pig's words

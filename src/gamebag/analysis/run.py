@@ -30,6 +30,7 @@ from gamebag.analysis.words import action_said, seat_words
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import Game
 from gamebag.core.records import Record, apply_event, decode_moves, replay
+from gamebag.core.rng import Rng
 
 # Playouts per estimated value: the default keeps an estimated analysis of a whole game to a few
 # seconds with compiled playouts (bench/bench_analysis.py); playouts on the rules engine (a game
@@ -112,6 +113,31 @@ def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings, dema
     if supports_score(type(game)):
         return WithPoints(estimator, TurnPoints(game))
     return estimator
+
+
+WARM_STEPS = 10_000  # a bound on the walk to the first decision of a warm-up (games end far sooner)
+
+
+def warm_up(game: Game[Any, Any, Any]) -> None:
+    """Load what an analysis of ``game``'s configuration needs (the solved tables, the compiled playout
+    kernels) by valuing the choices of its first decision: a worker that did this analyses the
+    configuration's next game without the cold start (``web.tables.analysis``)."""
+    evaluator = select_evaluator(game, AnalysisSettings())
+    state, rng = game.initial_state(), Rng(0)
+    for _ in range(WARM_STEPS):
+        if game.is_terminal(state):
+            return
+        acting = game.acting_players(state)
+        if not acting:
+            state = game.advance_chance(state, rng)
+            continue
+        by_seat = game.legal_actions_by_seat(state)
+        for seat, legal in by_seat.items():
+            if len(legal) > 1:
+                evaluator.prepare([state])
+                evaluator.choices(state, seat, legal, 0)
+                return
+        state = game.apply_chosen(state, {seat: legal[0] for seat, legal in by_seat.items()}, by_seat)
 
 
 def finished_game(record: Record) -> tuple[Game[Any, Any, Any], Any]:

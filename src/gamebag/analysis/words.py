@@ -199,10 +199,11 @@ def headline(analysis: JsonDict, names: Sequence[str]) -> str:
 def how_computed(analysis: JsonDict) -> list[str]:
     """The sentences of the "How is this computed?" fold (the method's details)."""
     lines = []
-    if analysis["exact"]:
+    if analysis.get("exact", True):
         lines.append(TEXT["how_exact"])
     else:
-        lines.append(TEXT["how_estimated"].format(playouts=analysis["playouts"]))
+        lines.append(TEXT["how_estimated"].format(playouts=analysis.get("playouts")))
         lines.append(TEXT["how_undecided"].format(width=amount(UNDECIDED_HALF_WIDTH)))
-    lines.append(TEXT["how_method"].format(method=analysis["method"]))
+    if analysis.get("method"):
+        lines.append(TEXT["how_method"].format(method=analysis["method"]))
     return lines

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -35,7 +36,7 @@ from fastapi.responses import JSONResponse
 from gamebag.analysis.words import ACCURACY_UNIT, LUCK_UNIT, NEGLIGIBLE, decision_sentence, headline, how_computed
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.guard import client_address
-from gamebag.web.work.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
+from gamebag.web.work.workers import AgentKey, AnalysisJob, JobFailed, JobTimeout, WorkerPool
 
 ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek: seconds, more on a busy server)
 KEPT_TABLES = 64  # analyses kept, least recently asked for first out
@@ -44,6 +45,16 @@ MAX_UNFINISHED = 64  # analyses running or waiting at once, of all addresses; mo
 MAX_UNFINISHED_PER_ADDRESS = 4  # of one client address: its flood never takes the others' places
 QUEUE_SECONDS = 600.0  # an analysis waiting longer than this for a worker fails (ask again)
 RETRY_SECONDS = 10
+
+
+def analysis_key(game: str, players: int, options: dict[str, Any]) -> AgentKey:
+    """The worker pool's key of a configuration's analyses: the job goes to a worker that holds it
+    (warmed when a table's game ended, ``tables.automation``, or that analysed one before)."""
+    return (game, players, json.dumps(options, sort_keys=True), "analysis")
+
+
+FAILED_WORDS = "the analysis finished but could not be put in words; please report this game"
+log = logging.getLogger("gamebag.web")
 
 
 class AnalysesBusy(Exception):
@@ -97,8 +108,7 @@ class TableAnalyses:
         return sum(1 for entry in self._entries.values() if entry["status"] == "running" and entry["owner"] == owner)
 
     async def _run(self, entry: JsonDict, record: JsonDict, names: list[str], owner: str) -> None:
-        options = json.dumps(record.get("options", {}), sort_keys=True)
-        key = (str(record["game"]), int(record["players"]), options, "analysis")
+        key = analysis_key(str(record["game"]), int(record["players"]), record.get("options", {}))
 
         def progress(done: int, total: int) -> None:
             entry["done"], entry["total"] = done, total
@@ -109,7 +119,13 @@ class TableAnalyses:
         except (JobTimeout, JobFailed) as error:
             entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
             return
-        entry.update(presentation(result, record, names))
+        try:
+            shown = presentation(result, record, names)
+        except (KeyError, TypeError, ValueError, IndexError):  # never left "running" for ever: said, and logged
+            log.exception("the analysis of a %s game could not be put in words", record.get("game"))
+            entry.update(status="failed", error=FAILED_WORDS, seconds=round(time.monotonic() - entry["since"], 1))
+            return
+        entry.update(shown)
         entry.update(analysis=result, seconds=round(time.monotonic() - entry["since"], 1), status="done")
 
     async def stop(self) -> None:
