@@ -16,6 +16,7 @@ from gamebag.web.tables.analysis import (
     MAX_UNFINISHED_PER_ADDRESS,
     AnalysesBusy,
     TableAnalyses,
+    analysis_key,
     in_words,
 )
 from gamebag.web.work.workers import JobFailed
@@ -32,6 +33,12 @@ def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> No
         deadline = time.monotonic() + 120
         while client.get(f"/api/tables/{table_id}").json()["result"] is None:
             assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.05)
+        # The game's end got a worker ready for its analysis before anyone asked (its tables loaded).
+        pool = client.app.state.manager.pool  # type: ignore[attr-defined]
+        options = client.get(f"/api/tables/{table_id}/record").json()["options"]  # the analysis job's key too
+        while not pool.holds(analysis_key("pig", 2, options)):
+            assert time.monotonic() < deadline, "no worker got ready for the analysis when the game ended"
             time.sleep(0.05)
         answer = client.get(f"/api/tables/{table_id}/analysis").json()
         assert answer["status"] in ("running", "done") and answer["total"] > 0
