@@ -69,9 +69,9 @@ _SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 # ---- numbers as players read them ------------------------------------------------------------
-def percent(value: float) -> str:
-    """A win chance: ``0.48`` is ``48%`` (never ``-0%``)."""
-    return f"{max(0.0, 100 * value):.0f}%"
+def percent(value: float, digits: int = 0) -> str:
+    """A win chance: ``0.48`` is ``48%`` (never ``-0%``); ``digits`` after the point."""
+    return f"{max(0.0, 100 * value):.{digits}f}%"
 
 
 def percent_change(value: float) -> str:
@@ -146,8 +146,9 @@ def decision_sentence(decision: JsonDict, names: Sequence[str]) -> str:
         "who": names[seat] if seat < len(names) else TEXT["seat"].format(seat=seat),
         "action": named(said.get("action") or short(decision["action"]), names),
         "best": named(either(said.get("best") or [short(b) for b in decision["best"]]), names),
-        "value": percent(decision["value"]),
-        "best_value": percent(decision["best_value"]),
+        # A loss under 1% shows the two chances with a decimal, so they differ as the loss says.
+        "value": percent(decision["value"], 1 if decision["loss"] < 0.01 else 0),
+        "best_value": percent(decision["best_value"], 1 if decision["loss"] < 0.01 else 0),
         "lost": amount(decision["loss"]),
     }
     if decision.get("judged") is False:
