@@ -120,7 +120,8 @@ class TableAnalyses:
             entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
             return
         try:
-            shown = presentation(result, record, names)
+            # A long game's hundreds of sentences: off the event loop (it must answer within 20 ms).
+            shown = await asyncio.to_thread(presentation, result, record, names)
         except (KeyError, TypeError, ValueError, IndexError):  # never left "running" for ever: said, and logged
             log.exception("the analysis of a %s game could not be put in words", record.get("game"))
             entry.update(status="failed", error=FAILED_WORDS, seconds=round(time.monotonic() - entry["since"], 1))
