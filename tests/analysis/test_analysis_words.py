@@ -22,6 +22,7 @@ from gamebag.analysis.words import (
     decision_sentence,
     headline,
     how_computed,
+    is_undecided,
     seat_words,
 )
 from gamebag.core.protocol import Game
@@ -79,7 +80,7 @@ def test_each_decision_is_located_and_named_in_the_games_words(
         assert decision["said"]["action"].startswith(actions), decision["said"]
         assert not JARGON.search(sentence), sentence
         assert "[" not in sentence  # the terminal's colour markup is taken out
-        if decision["judged"] and decision["loss"] >= 0.005:
+        if not is_undecided(decision) and decision["loss"] >= 0.005:
             assert f"lost about {100 * decision['loss']:.0f}% win chance" in sentence or "lost about 0." in sentence
     first = headline(analysis, NAMES)
     assert "played most accurately" in first and "% win chance" in first and not JARGON.search(first)
@@ -127,27 +128,30 @@ def estimated(loss: Estimate) -> DecisionReport:
 
 def test_an_interval_too_wide_to_judge_says_so_instead_of_a_number() -> None:
     wide = estimated(Estimate(0.03, -0.09, 0.15)).to_json()  # "-9 to 15": could be nothing, could be a blunder
-    assert wide["judged"] is False and wide["label"] is None
+    assert is_undecided(wide) and wide["label"] is None
     sentence = decision_sentence(wide, NAMES)
     assert sentence == "Round 2, Trade: secret bids: Ben chose bid 2 weed tokens; against bid 4 weed tokens it is " \
         "too close to judge at this budget."  # fmt: skip
     assert not re.search(r"\d+%", sentence)
     narrow = estimated(Estimate(0.03, -0.01, 0.07)).to_json()  # small whatever the noise: judged
-    assert narrow["judged"] is True and UNDECIDED not in decision_sentence(narrow, NAMES)
+    assert not is_undecided(narrow) and UNDECIDED not in decision_sentence(narrow, NAMES)
     clear = estimated(Estimate(0.12, 0.02, 0.22)).to_json()  # wide, but surely a loss: judged, and labelled
-    assert clear["judged"] is True and clear["label"] == "mistake"
+    assert not is_undecided(clear) and clear["label"] == "mistake"
     assert decision_sentence(clear, NAMES) == (
         "Round 2, Trade: secret bids: Ben chose bid 2 weed tokens; bid 4 weed tokens was better, and the choice "
         "lost about 12% win chance (30% instead of 33%; between 2% and 22% with 95% confidence). That is a mistake."
     )
     exact = DecisionReport(7, 1, "hold", ["roll"], Estimate.exact(0.5), Estimate.exact(0.5), Estimate.exact(0.0), True)
-    assert exact.to_json()["judged"] is True
+    assert not is_undecided(exact.to_json())
+    # The estimator's own verdict (its budget ran out, ``batched``) reads the same.
+    spent = {**narrow, "undecided": "the budget ran out"}
+    assert is_undecided(spent) and UNDECIDED in decision_sentence(spent, NAMES)
 
 
 def test_luck_and_points_have_their_units() -> None:
     analysis = analysed("catch-a-dragon", 3, 6)
     assert "win chance" in LUCK_UNIT and "%" in LUCK_UNIT and len(LUCK_UNIT.splitlines()) == 1
-    with_points = [d for d in analysis["decisions"] if d["judged"] and d["points"]["loss"] >= 0.005]
+    with_points = [d for d in analysis["decisions"] if not is_undecided(d) and d["points"]["loss"] >= 0.005]
     assert with_points, "no decision lost expected points"
     for decision in with_points:
         assert f"gave up {decision['points']['loss']:.2f} game points expected this turn" in decision_sentence(

@@ -12,7 +12,7 @@ Definitions (``docs/analysis.md`` sets them beside lichess's and GNU Backgammon'
 * a decision's **accuracy** is lichess's move accuracy of the loss in percentage points,
   ``103.1668 * exp(-0.04354 * 100 * loss) - 3.1669`` clipped to 0..100; a seat's accuracy is the
   mean over its decisions that had a choice (lichess also weights by volatility; we do not);
-* an estimated decision is **not judged** (``undecided``) where its loss may be nothing and its
+* an estimated decision is **too close to judge** (``too_wide``) where its loss may be nothing and its
   interval is wider than ``UNDECIDED_HALF_WIDTH`` (5% win chance) either side: the words say it is
   too close to judge at the budget rather than give a wide number;
 * a seat's **luck** is the sum over chance events of its winning chance just after the event
@@ -85,7 +85,7 @@ def label(loss: Estimate) -> str | None:
     return None
 
 
-def undecided(loss: Estimate, exact: bool) -> bool:
+def too_wide(loss: Estimate, exact: bool) -> bool:
     """Whether an estimated loss is too uncertain to judge: it may be nothing and spreads wider than
     ``UNDECIDED_HALF_WIDTH`` either side."""
     return not exact and loss.low <= 0.0 and (loss.high - loss.low) / 2 > UNDECIDED_HALF_WIDTH
@@ -110,17 +110,14 @@ class DecisionReport:
     loss: Estimate
     exact: bool
     points: dict[str, float] | None = None  # exact expected points of the turn, where a turn model exists
+    judged: bool = True  # value, best value and loss known to +-5 points (95%)
+    undecided: str | None = None  # why the figures could not be judged within the budget (no interval shown)
     place: dict[str, Any] | None = None  # where it stands (round, grab or turn, phase), language-neutral
     said: dict[str, Any] | None = None  # the place, the action and the best in the game's words (``words``)
 
     @property
     def label(self) -> str | None:
-        return label(self.loss)
-
-    @property
-    def judged(self) -> bool:
-        """False where the estimate is too uncertain to judge the decision (``undecided``)."""
-        return not undecided(self.loss, self.exact)
+        return None if self.undecided is not None else label(self.loss)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -139,8 +136,11 @@ class DecisionReport:
             data["place"] = self.place
         if self.said is not None:
             data["said"] = self.said
-        if not self.exact:
+        if self.undecided is not None:
+            data["undecided"] = self.undecided  # the figures above are a guess: no interval is given
+        elif not self.exact:
             data["value_interval"] = [_round(self.value.low), _round(self.value.high)]
+            data["best_value_interval"] = [_round(self.best_value.low), _round(self.best_value.high)]
             data["loss_interval"] = [_round(self.loss.low), _round(self.loss.high)]
         if self.points is not None:
             data["points"] = {key: _round(value) for key, value in self.points.items()}
@@ -158,9 +158,11 @@ class SeatReport:
 
     @property
     def accuracy(self) -> float | None:
-        if not self.decisions:
+        """The mean move accuracy over the decisions that could be judged (an undecided one counts for nothing)."""
+        judged = [d for d in self.decisions if d.undecided is None]
+        if not judged:
             return None
-        return math.fsum(move_accuracy(d.loss.mean) for d in self.decisions) / len(self.decisions)
+        return math.fsum(move_accuracy(d.loss.mean) for d in judged) / len(judged)
 
     @property
     def luck(self) -> Estimate:
@@ -183,6 +185,7 @@ class SeatReport:
             "mistakes": self.count("mistake"),
             "blunders": self.count("blunder"),
             "decisions": len(self.decisions),
+            "undecided": sum(1 for d in self.decisions if d.undecided is not None),
             "chance_events": len(self.luck_events),
         }
         if not luck.is_exact:

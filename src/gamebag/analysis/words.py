@@ -8,7 +8,8 @@ registry entry says where a decision stands (``locate``, ``place_words``: round,
 phase) and what an action is called (``action_words``), read off the deciding seat's own view.
 
 Where an estimate cannot tell a decision's loss from nothing and its interval is wider than
-``UNDECIDED_HALF_WIDTH`` either side, the decision is *not judged*: the words say it is too close
+``UNDECIDED_HALF_WIDTH`` either side, or where the estimator's budget ran out first (``undecided``),
+the decision is too close to judge (``is_undecided``): the words say it is too close
 to judge at this budget instead of giving a wide number. How the values were computed (playouts,
 information sets, budgets) is kept for the "How is this computed?" fold, never the first line.
 
@@ -136,6 +137,18 @@ def named(text: str, names: Sequence[str]) -> str:
     return _SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
+def is_undecided(decision: JsonDict) -> bool:
+    """Whether a decision of an analysis's JSON is too close to judge at its budget: the evaluator says
+    so (``undecided``: its budget ran out, ``batched``), or its loss may be nothing and its interval is
+    wider than ``UNDECIDED_HALF_WIDTH`` either side (``figures.too_wide``)."""
+    if decision.get("undecided"):
+        return True
+    if decision.get("exact", True) or "loss_interval" not in decision:
+        return False
+    low, high = decision["loss_interval"]
+    return bool(low <= 0.0 and (high - low) / 2 > UNDECIDED_HALF_WIDTH)
+
+
 def decision_sentence(decision: JsonDict, names: Sequence[str]) -> str:
     """One decision of an analysis's JSON in words: where, who, what, what was better and what it cost."""
     seat = int(decision["seat"])
@@ -151,7 +164,7 @@ def decision_sentence(decision: JsonDict, names: Sequence[str]) -> str:
         "best_value": percent(decision["best_value"], 1 if decision["loss"] < 0.01 else 0),
         "lost": amount(decision["loss"]),
     }
-    if decision.get("judged") is False:
+    if is_undecided(decision):
         return TEXT["undecided"].format(**fields)
     if decision["loss"] < NEGLIGIBLE:
         text = TEXT["best"].format(**fields)

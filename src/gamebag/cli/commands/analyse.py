@@ -88,6 +88,7 @@ def show(data: dict[str, Any]) -> None:
         decision_sentence,
         headline,
         how_computed,
+        is_undecided,
         percent_change,
     )
 
@@ -110,7 +111,7 @@ def show(data: dict[str, Any]) -> None:
         console.print(escape(line), highlight=False)
     console.print(escape(f"{ACCURACY_UNIT} {LUCK_UNIT}"), style="dim", highlight=False)
     decisions = data["decisions"]
-    judged = [d for d in decisions if d.get("judged", True)]
+    judged = [d for d in decisions if not is_undecided(d)]
     costly = sorted((d for d in judged if d["loss"] >= NEGLIGIBLE), key=lambda d: -d["loss"])[:SHOWN_DECISIONS]
     shown = sorted({id(d): d for d in costly + [d for d in judged if d["label"]]}.values(), key=lambda d: d["event"])
     if shown:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 
 from gamebag.core.registry import register
@@ -17,6 +18,15 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
+def players_text_of(game_id: str) -> Callable[[], str]:
+    """The reader of one rule set's rules as a player reads them (``players-<game id>.md``)."""
+
+    def players_text() -> str:
+        return resources.files(__name__).joinpath(f"players-{game_id}.md").read_text(encoding="utf-8")
+
+    return players_text
+
+
 for _rules in (EelHarvest, WriggleRoulette):
     register(
         _rules,
@@ -27,4 +37,5 @@ for _rules in (EelHarvest, WriggleRoulette):
         decision_help=decision_help,
         locate=locate,
         place_words=place_words,
+        players_text=players_text_of(_rules.game_id),
     )

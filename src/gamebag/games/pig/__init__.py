@@ -17,6 +17,11 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
+def players_text() -> str:
+    """The rules as a player reads them (the web's rules page)."""
+    return resources.files(__name__).joinpath("players.md").read_text(encoding="utf-8")
+
+
 register(
     Pig,
     render_view,
@@ -26,4 +31,5 @@ register(
     decision_help=decision_help,
     locate=locate,
     place_words=place_words,
+    players_text=players_text,
 )

@@ -292,6 +292,12 @@ class RateLimits:
         self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
         self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
         self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
+        self._sign_in_items: list[RateLimitItem] = [
+            RateLimitItemPerMinute(limits.sign_ins_per_minute),
+            RateLimitItemPerHour(limits.sign_ins_per_hour),
+        ]
+        self._account_failure_item = RateLimitItemPerHour(limits.account_failures_per_hour)
+        self._seat_item = RateLimitItemPerMinute(limits.seat_takes_per_minute)
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -376,6 +382,32 @@ class RateLimits:
     async def agent_check(self, address: str) -> None:
         """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
         await self._hit_async([self._agents_item], address, "bot questions")
+
+    async def sign_in(self, address: str) -> None:
+        """Count a sign-in, sign-up or recovery attempt from ``address``; ``RateLimited`` past the rate."""
+        await self._hit_async(self._sign_in_items, address, "sign-in attempts")
+
+    def _account_check(self, account: str, failed: bool) -> None:
+        item, key = self._account_failure_item, "failed sign-ins of one account"
+        if not self._limiter.test(item, key, account) or (failed and not self._limiter.hit(item, key, account)):
+            reset, _ = self._limiter.get_window_stats(item, key, account)
+            wait = max(1, math.ceil(reset - time.time()))
+            raise RateLimited(
+                f"too many failed sign-ins for this account: at most {item.amount} per hour; try again in {wait} s",
+                wait,
+            )
+
+    async def account_sign_in(self, account: str, failed: bool = False) -> None:
+        """Before a sign-in to ``account``: ``RateLimited`` if it has had its most failures this hour;
+        ``failed``: count one more failure (whatever the address it came from)."""
+        if self.shared:
+            await self._off_loop(self._account_check, account, failed)
+        else:
+            self._account_check(account, failed)
+
+    async def seat_take(self, address: str) -> None:
+        """Count a free seat taken or a "Play now" request; ``RateLimited`` past the rate."""
+        await self._hit_async([self._seat_item], address, "seats taken")
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

@@ -33,7 +33,15 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from gamebag.analysis.words import ACCURACY_UNIT, LUCK_UNIT, NEGLIGIBLE, decision_sentence, headline, how_computed
+from gamebag.analysis.words import (
+    ACCURACY_UNIT,
+    LUCK_UNIT,
+    NEGLIGIBLE,
+    decision_sentence,
+    headline,
+    how_computed,
+    is_undecided,
+)
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.guard import client_address
 from gamebag.web.work.workers import AgentKey, AnalysisJob, JobFailed, JobTimeout, WorkerPool
@@ -139,13 +147,14 @@ def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> Json
     replay step's decisions in words (``analysis.words``), the fold's lines, the replay's steps."""
     events = record["events"]
     curves: dict[str, list[list[float]]] = {str(seat["seat"]): [] for seat in analysis["seats"]}
-    for decision in analysis["decisions"]:
+    # A decision the budget could not judge to +-5 points (``undecided``) has no figure to draw or tell.
+    judged = [d for d in analysis["decisions"] if "undecided" not in d]
+    for decision in judged:
         curves[str(decision["seat"])].append([decision["event"], decision["value"]])
     for seat in analysis["seats"]:
         curves[str(seat["seat"])].append([len(events), seat["result"]])
     costly = sorted(
-        (d for d in analysis["decisions"] if d["loss"] >= NEGLIGIBLE and d.get("judged", True)),
-        key=lambda d: -d["loss"],
+        (d for d in judged if d["loss"] >= NEGLIGIBLE and not is_undecided(d)), key=lambda d: -d["loss"]
     )[:WORST_SHOWN]
     worst = [{**d, "words": in_words(d, names)} for d in costly]
     evaluations: dict[str, list[str]] = {}

@@ -41,6 +41,7 @@ from gamebag.web.tables.messages import dumps
 from gamebag.web.tables.tablestate import (
     ForwardError,
     HostError,
+    SeatAid,
     StaleStepError,
     TableAutomation,
     TableClock,
@@ -137,20 +138,25 @@ class TableManager(Owning, Forcing, Automating, Acting):
         async with self._load_slots:
             table = self.tables.get(table_id) or self.replicas.get(table_id)
             if table is None:
-                stored, owner, built = await asyncio.to_thread(self._read_and_rebuild, table_id)
+                stored, owner, built, aid = await asyncio.to_thread(self._read_and_rebuild, table_id)
                 # A synchronous ``get`` may have loaded it meanwhile: that one stays.
-                table = self.tables.get(table_id) or self.replicas.get(table_id) or self._install(stored, owner, built)
+                table = (
+                    self.tables.get(table_id)
+                    or self.replicas.get(table_id)
+                    or self._install(stored, owner, built, aid)
+                )
         return table
 
-    def _read_and_rebuild(self, table_id: str) -> tuple[StoredTable, str | None, LiveTable]:
-        """Read and rebuild a table (in a thread): what ``_install`` then holds."""
+    def _read_and_rebuild(self, table_id: str) -> tuple[StoredTable, str | None, LiveTable, SeatAid | None]:
+        """Read and rebuild a table (in a thread): what ``_install`` then holds (the seats' standing
+        passes and notes too, where this process serves it)."""
         stored = self._stored(table_id)
         owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
         writer = self.store if self.node is None or owner == self.node else None
         table = LiveTable.rebuild(stored, writer)
         if table.is_over and writer is not None:  # a table finished before the lobby's rows kept winners
             fill_winners(self.store.engine, table_id, winners_of(table.game, table.match.state))
-        return stored, owner, table
+        return stored, owner, table, None if writer is None else self._read_aid(table_id)
 
     def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
@@ -160,9 +166,12 @@ class TableManager(Owning, Forcing, Automating, Acting):
             raise TableClosedError(f"table {table_id} was {closed_words(stored.config.closed)}")
         return stored
 
-    def _install(self, stored: StoredTable, owner: str | None, built: LiveTable | None = None) -> LiveTable:
+    def _install(
+        self, stored: StoredTable, owner: str | None, built: LiveTable | None = None, aid: SeatAid | None = None
+    ) -> LiveTable:
         """Hold a loaded table: owned (``owner`` is this process, or no cluster), else a replica.
-        ``built``: the table already rebuilt from ``stored`` (off the loop), for that role."""
+        ``built``: the table already rebuilt from ``stored`` (off the loop), for that role; ``aid``:
+        its seats' standing passes and notes, read with it (None: read here)."""
         table_id = stored.config.id
         if self.node is not None and owner != self.node:
             replica = built or LiveTable.rebuild(stored, None)
@@ -174,6 +183,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         self._make_room()
         table = built or LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
+        self._adopt_aid(table_id, aid if aid is not None else self._read_aid(table_id))
         self.automate(table)
         return table
 
