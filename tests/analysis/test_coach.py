@@ -54,7 +54,11 @@ def test_exact_advice_is_the_solvers_values_in_words() -> None:
         assert values == pytest.approx({game.action_to_json(a): found.values[a].mean for a in legal}, abs=1e-12)
         best = advice["best"][0]
         assert values[best] == max(values.values()) and advice["exact"] is True
-        assert advice["words"].startswith(f"The solver would {best} here: winning chance {best} ")
+        # The choices in Pig's words (render.action_words), win chances in whole %.
+        said = {"roll": "roll the die", "hold": "hold: bank your turn total of "}[best]
+        assert advice["words"].startswith(f"The solver's choice here: {said}")
+        assert f"Win chance after each choice: {said}" in advice["words"]
+        assert "Playouts" not in advice["words"] and "winning chance" not in advice["words"]
         # The turn graph's exact odds: rolling ends the turn with nothing on a 1.
         assert advice["words"].endswith(" Roll busts 1/6 of the time.")
         assert {c["action"]: c.get("busts") for c in advice["choices"]} == {"roll": "1/6", "hold": None}
@@ -92,7 +96,10 @@ def test_play_with_the_coach_at_the_terminal(tmp_path: Path) -> None:
         timeout=300,
     )
     assert played.returncode == 0, played.stderr
-    assert "Coach: The solver would roll here: winning chance roll 66%, hold 43%." in played.stdout
+    said = " ".join(played.stdout.split())  # the terminal wraps long lines
+    assert (
+        "Coach: The solver's choice here: roll the die. Win chance after each choice: roll the die (66%), hold" in said
+    )
     assert json.loads(record.read_text())["meta"]["coach"] == {"on": [[0, None]]}
     refused = subprocess.run(
         [*command, "--seats", "human,human", "--coach", "--record", str(tmp_path / "no.json")],

@@ -111,7 +111,7 @@ def test_fixed_count_playouts_remain_for_comparison_and_an_explicit_budget() -> 
 def test_the_terminal_and_the_pages_leave_undecided_decisions_out(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gamebag.cli.commands.analyse import UNDECIDED, show
+    from gamebag.cli.commands.analyse import TEXT, show
     from gamebag.web.tables.analysis import presentation
 
     _, record = short_game()
@@ -123,5 +123,5 @@ def test_the_terminal_and_the_pages_leave_undecided_decisions_out(
     assert shown["curves"]["0"] == [[len(record.events), data["seats"][0]["result"]]] and shown["worst"] == []
     show(data)
     printed = capsys.readouterr().out
-    assert " ".join(UNDECIDED.format(count=count).split()) in " ".join(printed.split())
-    assert "No decision lost winning chance." in printed  # no undecided guess in the table
+    assert " ".join(TEXT["undecided"].format(count=count, total=count).split()) in " ".join(printed.split())
+    assert TEXT["none"] in printed  # no undecided guess in the list

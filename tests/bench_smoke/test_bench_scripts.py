@@ -49,6 +49,7 @@ RL = ("gymnasium", "pettingzoo", "pyspiel")
 SMOKE_RUNS: dict[str, SmokeRun] = {
     "analysis_kweek.py": SmokeRun(("--games", "1", "--players", "2", "--max-rounds", "2")),
     "baseline_table.py": SmokeRun(("--games", "10", "--search-games", "2", "--only", "pig"), extras=("gymnasium",)),
+    "analysis_time.py": SmokeRun(("--only", "catch-a-dragon:2", "--poll", "0.05")),
     "bench_analysis.py": SmokeRun(("--games", "2", "--only", "pig:2", "--playouts", "10")),
     "bench_balance.py": SmokeRun(("--games", "20", "--workers", "1")),
     "bench_eigen_kweek.py": SmokeRun(("--games", "2", "--repeats", "1"), git_args=("--against", "HEAD")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from gamebag.web.tables.analysis import (
     MAX_UNFINISHED_PER_ADDRESS,
     AnalysesBusy,
     TableAnalyses,
+    analysis_key,
     in_words,
 )
 from gamebag.web.work.workers import JobFailed
@@ -32,6 +34,12 @@ def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> No
         while client.get(f"/api/tables/{table_id}").json()["result"] is None:
             assert time.monotonic() < deadline, "the bots did not finish the game"
             time.sleep(0.05)
+        # The game's end got a worker ready for its analysis before anyone asked (its tables loaded).
+        pool = client.app.state.manager.pool  # type: ignore[attr-defined]
+        options = client.get(f"/api/tables/{table_id}/record").json()["options"]  # the analysis job's key too
+        while not pool.holds(analysis_key("pig", 2, options)):
+            assert time.monotonic() < deadline, "no worker got ready for the analysis when the game ended"
+            time.sleep(0.05)
         answer = client.get(f"/api/tables/{table_id}/analysis").json()
         assert answer["status"] in ("running", "done") and answer["total"] > 0
         while answer["status"] == "running":
@@ -48,6 +56,12 @@ def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> No
             points = answer["curves"][seat]
             assert points[-1] == [len(record["events"]), analysis["seats"][int(seat)]["result"]]
         assert all(w["words"].endswith(".") and w["loss"] > 0 for w in answer["worst"])
+        # Players' words: located decisions named as Pig names them, the first line plain, the method in the fold.
+        assert all(re.match(r"Round \d+, with \d+ in the turn: ", w["words"]) for w in answer["worst"])
+        assert any("roll the die" in w["words"] or "hold: bank" in w["words"] for w in answer["worst"])
+        assert "played most accurately" in answer["headline"] and "exact" not in answer["headline"]
+        assert answer["how"][-1] == f"Method: {analysis['method']}." and "win chance" in answer["luck_unit"]
+        assert set(answer["evaluations"]) == {str(d["event"]) for d in analysis["decisions"]}
         # The random seat loses winning chance somewhere; the optimal one never does.
         assert analysis["seats"][0]["accuracy"] < 100 and analysis["seats"][1]["accuracy"] == 100
         manager = client.app.state.analyses  # type: ignore[attr-defined]
@@ -98,7 +112,14 @@ def test_a_decision_in_words() -> None:
         "event": 4, "seat": 1, "action": ["gold", "blue"], "best": [["gold"], ["blue"]], "value": -1e-13,
         "best_value": 0.0612, "loss": 0.0612, "label": "inaccuracy", "exact": True,
     }  # fmt: skip
+    # Without the analysis's words for the decision (an old answer): the codes, still in plain sentences.
     assert in_words(decision, ["Anna", "Ben"]) == (
-        "Ben chose gold+blue; gold or blue was better: it kept a 6% winning chance against 0% (−6.1 points): "
-        "an inaccuracy."
+        "Round ?: Ben chose gold+blue; gold or blue was better, and the choice lost about 6% win chance "
+        "(0% instead of 6%). That is an inaccuracy."
+    )
+    said = {"place": "round 3, collecting from a roll of 4 dice", "action": "collect gold and blue",
+            "best": ["collect gold", "collect blue"]}  # fmt: skip
+    assert in_words({**decision, "said": said}, ["Anna", "Ben"]) == (
+        "Round 3, collecting from a roll of 4 dice: Ben chose collect gold and blue; collect gold or collect blue "
+        "was better, and the choice lost about 6% win chance (0% instead of 6%). That is an inaccuracy."
     )

@@ -2,7 +2,7 @@
 
 One Pig table (to 30) with two people: the host page offers the coach; the phone of the seat to move
 sees the offer and agrees; the other person agrees over the API; the phone then shows "Coach on"
-and the advice at its decision (the winning chance of roll and hold), with no horizontal overflow,
+and the advice at its decision (the win chance after roll and hold, in Pig's words), with no horizontal overflow,
 while a spectator sees that the coach is on and gets no advice.
 """
 
@@ -74,10 +74,11 @@ def test_the_coach_is_offered_agreed_to_and_advises_on_a_phone(browser: Any, ser
     )
     assert answer.json()["coach"]["on"] is True
     wait_for(page, "() => document.getElementById('coach-status').textContent.includes('Coach on')")
-    advised = "() => (document.getElementById('coach-advice') || {}).textContent?.includes('winning chance')"
+    said = "Win chance after each choice"
+    advised = f"() => (document.getElementById('coach-advice') || {{}}).textContent?.includes('{said}')"
     wait_for(page, advised, timeout=120.0)
     advice = page.inner_text("#coach-advice")
-    assert "roll" in advice and "hold" in advice and "%" in advice
+    assert "roll the die" in advice and "hold: bank your turn total" in advice and "%" in advice  # Pig's words
     assert int(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
     watcher = new_context(browser, viewport=PHONE).new_page()
     watcher.goto(f"{server.base}/play/{table['id']}")

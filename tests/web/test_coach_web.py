@@ -80,7 +80,7 @@ def test_the_coach_is_enforced_by_the_server(tmp_path: Path) -> None:
         game, state = replay(Record.from_json(live.match.record.to_json()), gamebag.make)
         assert reply["advice"] == advise(game, state, mover, step=live.step)
         assert {c["action"] for c in reply["advice"]["choices"]} == {"roll", "hold"}
-        assert reply["advice"]["exact"] is True and reply["advice"]["words"].startswith("The solver would")
+        assert reply["advice"]["exact"] is True and reply["advice"]["words"].startswith("The solver's choice here: ")
         assert client.app.state.coach.started == 1  # type: ignore[attr-defined]
         client.get(f"{url}/advice", headers=seat[mover])
         assert client.app.state.coach.started == 1  # type: ignore[attr-defined]  # kept

@@ -11,7 +11,9 @@ part (``tests/analysis/test_coach.py`` checks that changing it changes nothing).
 
 The words name the choice the solver (or the playouts) prefers and each choice's winning chance,
 and, where a turn model covers the game, the exact chance that a choice leading to a roll busts,
-e.g. "The solver would stop here: winning chance stop 29%, roll 28%. Roll busts 25/36 of the time."
+e.g. "The solver's choice here: stop and score 4. Win chance after each choice: stop and score 4
+(29%), roll the 2 other dice (28%). Roll busts 25/36 of the time."; estimates too close to tell
+apart say so ("The two choices are too close to call at this budget.").
 ``docs/analysis.md`` (the coach) says how the web tables and ``gamebag play --coach`` use it.
 """
 
@@ -27,6 +29,7 @@ from gamebag.agents.solvers.turn_graph import CHANCE, END
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.run import AnalysisError, AnalysisSettings, WithPoints, select_evaluator
 from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator
+from gamebag.analysis.words import action_said, either
 from gamebag.core.protocol import Game, JsonDict
 
 COACH_PLAYOUTS = 100  # playouts per estimated value: advice within about a second on the compiled engines
@@ -72,7 +75,7 @@ def advise(
         AnalysisSettings(playouts=playouts).check(game)
     evaluator = evaluator_for(game, playouts, seed)
     found = evaluator.choices(state, seat, legal, step)
-    advice = advice_json(game, seat, legal, found, evaluator)
+    advice = advice_json(game, seat, legal, found, evaluator, game.observation(state, seat))
     busts = bust_chances(evaluator, state, seat, legal)
     if busts:
         for item in advice["choices"]:
@@ -112,7 +115,12 @@ def bust_chances(evaluator: Evaluator, state: Any, seat: int, legal: Sequence[An
 
 
 def advice_json(
-    game: Game[Any, Any, Any], seat: int, legal: Sequence[Any], found: Choices, evaluator: Evaluator
+    game: Game[Any, Any, Any],
+    seat: int,
+    legal: Sequence[Any],
+    found: Choices,
+    evaluator: Evaluator,
+    view: JsonDict | None = None,
 ) -> JsonDict:
     """The advice as JSON: each choice's value (with its interval), the best, and the words."""
     order = sorted(legal, key=lambda action: -found.values[action].mean)
@@ -120,6 +128,8 @@ def advice_json(
     for action in order:
         value = found.values[action]
         item: JsonDict = {"action": game.action_to_json(action), "value": value.mean}
+        if view is not None:
+            item["said"] = action_said(game, view, action)  # the choice in the game's words
         if not value.is_exact:
             item["interval"] = [value.low, value.high]
         if found.points is not None:
@@ -131,31 +141,53 @@ def advice_json(
         "method": evaluator.method,
         "best": [game.action_to_json(action) for action in found.best],
         "choices": choices,
-        "words": words(game, order, found),
+        "words": words(game, order, found, view),
     }
 
 
-def words(game: Game[Any, Any, Any], order: Sequence[Hashable], found: Choices) -> str:
-    """The advice in one or two sentences (values in whole percentage points of winning chance)."""
-    best = [action_text(game.action_to_json(a)) for a in found.best]
-    shown = ", ".join(f"{action_text(game.action_to_json(a))} {percent(found.values[a].mean)}" for a in order[:SHOWN])
-    more = f" (and {len(order) - SHOWN} more)" if len(order) > SHOWN else ""
+# The coach's sentences, one whole sentence each (the choices are named in the game's words).
+COACH_TEXT = {
+    "solver": "The solver's choice here: {best}.",
+    "tied": "The solver's best choices here, equally good: {best}.",
+    "favoured": "The best choice here looks to be {best}.",
+    "close_two": "The two choices are too close to call at this budget.",
+    "close": "The best choices are too close to call at this budget.",
+    "chances": "Win chance after each choice: {shown}.",
+    "chances_more": "Win chance after each choice: {shown}, and {more} more.",
+    "points": "Most game points expected this turn: {best} ({points}).",
+}
+
+
+def words(game: Game[Any, Any, Any], order: Sequence[Hashable], found: Choices, view: JsonDict | None = None) -> str:
+    """The advice in two or three sentences (win chances in whole %), the choices in the game's words
+    as the seat reads them (``view``: its own view; without one, the actions' codes)."""
+
+    def name(action: Hashable) -> str:
+        return action_said(game, view, action) if view is not None else action_text(game.action_to_json(action))
+
+    best = [name(a) for a in found.best]
+    shown = ", ".join(f"{name(a)} ({percent(found.values[a].mean)})" for a in order[:SHOWN])
     if found.exact and len(best) > 1:
-        lead = f"The equilibrium mixes {' and '.join(best)} here"
+        lead = COACH_TEXT["tied"].format(best=either(best))
     elif found.exact:
-        lead = f"The solver would {best[0]} here"
+        lead = COACH_TEXT["solver"].format(best=best[0])
     else:
         # Estimates: the words name the choice with the best value shown (read off the held-out
         # playouts), and say when the runner-up's loss is not told apart from noise.
         top, runner_up = order[0], order[1]
         close = found.losses[runner_up].low <= 0.0 or top not in found.best
-        lead = f"Playouts {'lean to' if close else 'favour'} {action_text(game.action_to_json(top))} here" + (
-            " (too close to call at this budget)" if close else ""
-        )
-    text = f"{lead}: winning chance {shown}{more}."
+        if close:
+            lead = COACH_TEXT["close_two"] if len(order) == 2 else COACH_TEXT["close"]
+        else:
+            lead = COACH_TEXT["favoured"].format(best=name(top))
+    if len(order) > SHOWN:
+        chances = COACH_TEXT["chances_more"].format(shown=shown, more=len(order) - SHOWN)
+    else:
+        chances = COACH_TEXT["chances"].format(shown=shown)
+    text = f"{lead} {chances}"
     if found.points is not None:
         top = max(found.points, key=lambda a: found.points[a] if found.points else 0.0)
-        text += f" Most expected points this turn: {action_text(game.action_to_json(top))} ({found.points[top]:.2f})."
+        text += " " + COACH_TEXT["points"].format(best=name(top), points=f"{found.points[top]:.2f}")
     return text
 
 

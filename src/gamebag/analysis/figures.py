@@ -12,6 +12,9 @@ Definitions (``docs/analysis.md`` sets them beside lichess's and GNU Backgammon'
 * a decision's **accuracy** is lichess's move accuracy of the loss in percentage points,
   ``103.1668 * exp(-0.04354 * 100 * loss) - 3.1669`` clipped to 0..100; a seat's accuracy is the
   mean over its decisions that had a choice (lichess also weights by volatility; we do not);
+* an estimated decision is **too close to judge** (``too_wide``) where its loss may be nothing and its
+  interval is wider than ``UNDECIDED_HALF_WIDTH`` (5% win chance) either side: the words say it is
+  too close to judge at the budget rather than give a wide number;
 * a seat's **luck** is the sum over chance events of its winning chance just after the event
   minus its expected winning chance just before it (GNU Backgammon's luck of a roll).
 """
@@ -27,6 +30,10 @@ INACCURACY = 0.05
 MISTAKE = 0.10
 BLUNDER = 0.15
 LABELS = ("inaccuracy", "mistake", "blunder")
+# A decision whose estimated loss interval reaches zero and is wider than this either side (5% win
+# chance) is too close to judge at the budget: more playouts might show it was no loss at all, or a
+# mistake. Below this width a loss that may be zero is known to be small: the choice is about as good.
+UNDECIDED_HALF_WIDTH = 0.05
 # The 95% normal interval of a mean of playouts.
 Z95 = 1.959964
 
@@ -78,6 +85,12 @@ def label(loss: Estimate) -> str | None:
     return None
 
 
+def too_wide(loss: Estimate, exact: bool) -> bool:
+    """Whether an estimated loss is too uncertain to judge: it may be nothing and spreads wider than
+    ``UNDECIDED_HALF_WIDTH`` either side."""
+    return not exact and loss.low <= 0.0 and (loss.high - loss.low) / 2 > UNDECIDED_HALF_WIDTH
+
+
 def move_accuracy(loss: float) -> float:
     """lichess's accuracy of a move whose winning chance dropped by ``loss`` (0..1), in percent."""
     drop = 100.0 * max(0.0, loss)
@@ -99,6 +112,8 @@ class DecisionReport:
     points: dict[str, float] | None = None  # exact expected points of the turn, where a turn model exists
     judged: bool = True  # value, best value and loss known to +-5 points (95%)
     undecided: str | None = None  # why the figures could not be judged within the budget (no interval shown)
+    place: dict[str, Any] | None = None  # where it stands (round, grab or turn, phase), language-neutral
+    said: dict[str, Any] | None = None  # the place, the action and the best in the game's words (``words``)
 
     @property
     def label(self) -> str | None:
@@ -117,6 +132,10 @@ class DecisionReport:
             "exact": self.exact,
             "judged": self.judged,
         }
+        if self.place is not None:
+            data["place"] = self.place
+        if self.said is not None:
+            data["said"] = self.said
         if self.undecided is not None:
             data["undecided"] = self.undecided  # the figures above are a guess: no interval is given
         elif not self.exact:

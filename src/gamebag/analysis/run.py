@@ -27,9 +27,11 @@ from gamebag.analysis.estimate import RolloutEvaluator
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Analysis, DecisionReport, Estimate, SeatReport
 from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator, win_solvable
+from gamebag.analysis.words import action_said, seat_words
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import Game
 from gamebag.core.records import Record, apply_event, decode_moves, replay
+from gamebag.core.rng import Rng
 
 # Playouts per estimated value: the default keeps an estimated analysis of a whole game to a few
 # seconds with compiled playouts (bench/bench_analysis.py); playouts on the rules engine (a game
@@ -124,6 +126,31 @@ def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings, dema
     return estimator
 
 
+WARM_STEPS = 10_000  # a bound on the walk to the first decision of a warm-up (games end far sooner)
+
+
+def warm_up(game: Game[Any, Any, Any]) -> None:
+    """Load what an analysis of ``game``'s configuration needs (the solved tables, the compiled playout
+    kernels) by valuing the choices of its first decision: a worker that did this analyses the
+    configuration's next game without the cold start (``web.tables.analysis``)."""
+    evaluator = select_evaluator(game, AnalysisSettings())
+    state, rng = game.initial_state(), Rng(0)
+    for _ in range(WARM_STEPS):
+        if game.is_terminal(state):
+            return
+        acting = game.acting_players(state)
+        if not acting:
+            state = game.advance_chance(state, rng)
+            continue
+        by_seat = game.legal_actions_by_seat(state)
+        for seat, legal in by_seat.items():
+            if len(legal) > 1:
+                evaluator.prepare([state])
+                evaluator.choices(state, seat, legal, 0)
+                return
+        state = game.apply_chosen(state, {seat: legal[0] for seat, legal in by_seat.items()}, by_seat)
+
+
 def finished_game(record: Record) -> tuple[Game[Any, Any, Any], Any]:
     """Replay ``record`` (a ``RecordError`` names the event that breaks a rule); refuse an unfinished game."""
     game, state = replay(record, gamebag.make)
@@ -163,7 +190,7 @@ def analyse_record(
                 if seat in reports and len(legal) > 1:
                     evaluator.expect_taken(index, seat, moves[seat])
                     found = evaluator.choices(state, seat, legal, index)
-                    reports[seat].decisions.append(_decision(game, index, seat, moves[seat], found))
+                    reports[seat].decisions.append(_decision(game, state, index, seat, moves[seat], found))
         else:
             for seat in seats:
                 reports[seat].luck_events.append((index, evaluator.chance_change(state, after, seat, index)))
@@ -195,7 +222,16 @@ def _demand(game: Game[Any, Any, Any], record: Record, states: Sequence[Any], se
     return demand
 
 
-def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable, found: Choices) -> DecisionReport:
+def _decision(
+    game: Game[Any, Any, Any], state: Any, event: int, seat: int, action: Hashable, found: Choices
+) -> DecisionReport:
+    """The decision's figures, where it stands and its actions in the game's words (read off the seat's view)."""
+    place, place_said, view = seat_words(game, state, seat)
+    said = {
+        "place": place_said,
+        "action": action_said(game, view, action),
+        "best": [action_said(game, view, best) for best in found.best],
+    }
     points = None
     if found.points is not None:
         best_points = max(found.points.values())
@@ -213,6 +249,8 @@ def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable
         points=points,
         judged=_judged(found, found.values[action], found.losses[action]),
         undecided=found.undecided,
+        place=place,
+        said=said,
     )
 
 

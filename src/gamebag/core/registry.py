@@ -23,6 +23,10 @@ EventNarrator = Callable[[JsonDict | None, JsonDict], list[str]]
 ActionWords = Callable[[JsonDict, Any], str]
 # What the decision the seat faces in this view means.
 DecisionHelp = Callable[[JsonDict], str]
+# Where a decision stands (round, grab or turn, phase), read off the deciding seat's view: a
+# language-neutral object for records and JSON, and that object said in the players' words.
+Locate = Callable[[JsonDict], JsonDict]
+PlaceWords = Callable[[JsonDict], str]
 
 
 def _no_events(before: JsonDict | None, after: JsonDict) -> list[str]:
@@ -37,6 +41,17 @@ def _no_help(view: JsonDict) -> str:
     return ""
 
 
+def _round_of(view: JsonDict) -> JsonDict:
+    return {"round": view.get("round")}
+
+
+def _round_words(place: JsonDict) -> str:
+    return ROUND_TEXT.format(round=place.get("round"))
+
+
+ROUND_TEXT = "round {round}"
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """What the registry knows about one game: its rules class and how text front ends show it."""
@@ -47,6 +62,8 @@ class GameEntry:
     narrate: EventNarrator = _no_events
     action_words: ActionWords = _json_words
     decision_help: DecisionHelp = _no_help
+    locate: Locate = _round_of
+    place_words: PlaceWords = _round_words
     # The rules as a player reads them (Markdown: setup, a turn, scoring, the end; no code), with
     # ``{{option}}`` or ``{{option|words when none}}`` where the table's own numbers go; None: none written.
     players_text: Callable[[], str] | None = None
@@ -78,6 +95,8 @@ def register(
     narrate: EventNarrator = _no_events,
     action_words: ActionWords = _json_words,
     decision_help: DecisionHelp = _no_help,
+    locate: Locate = _round_of,
+    place_words: PlaceWords = _round_words,
     players_text: Callable[[], str] | None = None,
 ) -> None:
     """Add a game; registering the same class twice is harmless, and so is the same class defined
@@ -86,7 +105,7 @@ def register(
     if existing is not None and not _same_definition(existing.game_class, game_class):
         raise ValueError(f"game id {game_class.game_id!r} is already registered")
     _REGISTRY[game_class.game_id] = GameEntry(
-        game_class, render_view, rules_text, narrate, action_words, decision_help, players_text
+        game_class, render_view, rules_text, narrate, action_words, decision_help, locate, place_words, players_text
     )
 
 
@@ -100,6 +119,8 @@ def register_variant(game_class: type[Game[Any, Any, Any]], base_id: str, rules_
         narrate=base.narrate,
         action_words=base.action_words,
         decision_help=base.decision_help,
+        locate=base.locate,
+        place_words=base.place_words,
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from gamebag.cli.common import dumps, progress_bar
 
@@ -63,64 +63,67 @@ def register(app: typer.Typer) -> None:
         show(result.to_json())
 
 
-UNDECIDED = (
-    "{count} decisions could not be judged to within 5 points in this game's budget; "
-    "they are left out of accuracy and labels (in --json: judged false, with the reason)."
-)
+# The terminal's own lines, one whole sentence or label each (the sentences about the game are
+# gamebag.analysis.words's).
+TEXT = {
+    "title": "{game}, {players} players.",
+    "seat": "seat {seat}: accuracy {accuracy}, luck {luck} win chance, {inaccuracies} inaccuracies, {mistakes} "
+    "mistakes, {blunders} blunders ({decisions} decisions; result {result})",
+    "seat_range": "seat {seat}: accuracy {accuracy}, luck {luck} win chance ({low} to {high}), {inaccuracies} "
+    "inaccuracies, {mistakes} mistakes, {blunders} blunders ({decisions} decisions; result {result})",
+    "costliest": "The costliest decisions:",
+    "none": "No decision lost win chance.",
+    "undecided": "{count} of {total} decisions were too close to judge at this budget (a larger --budget may "
+    "judge them).",
+    "how": "How this is computed:",
+}
 
 
 def show(data: dict[str, Any]) -> None:
-    """The analysis as a seat summary and the decisions worth reading."""
+    """The analysis in words: who played well and who was lucky first, the decisions worth reading, the method last."""
+    from gamebag.analysis.words import (
+        ACCURACY_UNIT,
+        LUCK_UNIT,
+        NEGLIGIBLE,
+        decision_sentence,
+        headline,
+        how_computed,
+        is_undecided,
+        percent_change,
+    )
+
     console = Console()
-    console.print(f"[bold]{data['game']}[/bold], {data['players']} players. {data['method']}.", highlight=False)
+    names = [f"seat {seat}" for seat in range(int(data["players"]))]
+    console.print(f"[bold]{escape(headline(data, names))}[/bold]", highlight=False)
+    console.print(TEXT["title"].format(game=data["game"], players=data["players"]), highlight=False)
     for seat in data["seats"]:
-        accuracy = "-" if seat["accuracy"] is None else f"{seat['accuracy']:.1f}%"
-        luck = f"{seat['luck']:+.3f}"
+        fields = {
+            **seat,
+            "accuracy": "-" if seat["accuracy"] is None else f"{seat['accuracy']:.1f}%",
+            "luck": percent_change(seat["luck"]),
+            "result": f"{seat['result']:g}",
+        }
         if "luck_interval" in seat:
             low, high = seat["luck_interval"]
-            luck += f" ({low:+.3f} to {high:+.3f})"
+            line = TEXT["seat_range"].format(**fields, low=percent_change(low), high=percent_change(high))
+        else:
+            line = TEXT["seat"].format(**fields)
+        console.print(escape(line), highlight=False)
+    console.print(escape(f"{ACCURACY_UNIT} {LUCK_UNIT}"), style="dim", highlight=False)
+    decisions = data["decisions"]
+    judged = [d for d in decisions if not is_undecided(d)]
+    costly = sorted((d for d in judged if d["loss"] >= NEGLIGIBLE), key=lambda d: -d["loss"])[:SHOWN_DECISIONS]
+    shown = sorted({id(d): d for d in costly + [d for d in judged if d["label"]]}.values(), key=lambda d: d["event"])
+    if shown:
+        console.print(TEXT["costliest"], highlight=False)
+        for d in shown:
+            console.print(escape(f"- {decision_sentence(d, names)}"), highlight=False)
+    else:
+        console.print(TEXT["none"], highlight=False)
+    if len(judged) < len(decisions):
         console.print(
-            f"seat {seat['seat']}: accuracy {accuracy}, luck {luck}, {seat['inaccuracies']} inaccuracies, "
-            f"{seat['mistakes']} mistakes, {seat['blunders']} blunders ({seat['decisions']} decisions; "
-            f"result {seat['result']:g})",
-            highlight=False,
+            TEXT["undecided"].format(count=len(decisions) - len(judged), total=len(decisions)), highlight=False
         )
-    # A decision the budget could not judge to +-5 points has no figures worth showing (docs/analysis.md).
-    undecided = sum(1 for d in data["decisions"] if "undecided" in d)
-    if undecided:
-        console.print(UNDECIDED.format(count=undecided), highlight=False)
-    decisions = [d for d in data["decisions"] if "undecided" not in d]
-    costly = sorted(decisions, key=lambda d: -d["loss"])[:SHOWN_DECISIONS]
-    shown = sorted({id(d): d for d in costly + [d for d in decisions if d["label"]]}.values(), key=lambda d: d["event"])
-    shown = [d for d in shown if d["loss"] > 0 or d["label"]]
-    if not shown:
-        console.print("No decision lost winning chance.")
-        return
-    table = Table(title="costliest decisions (winning chance of the seat)")
-    numbers = ("event", "seat", "value", "best value", "loss")
-    for column in ("event", "seat", "action", "best", "value", "best value", "loss", "label"):
-        table.add_column(column, justify="right" if column in numbers else "left")
-    for d in shown:
-        loss = f"{d['loss']:.3f}"
-        if "loss_interval" in d:
-            loss += f" ({d['loss_interval'][0]:.3f}..{d['loss_interval'][1]:.3f})"
-        if "points" in d:
-            loss += f"; {d['points']['loss']:.2f} pts"
-        table.add_row(
-            str(d["event"]),
-            str(d["seat"]),
-            dumps_short(d["action"]),
-            " or ".join(dumps_short(b) for b in d["best"]),
-            f"{d['value']:.3f}",
-            f"{d['best_value']:.3f}",
-            loss,
-            d["label"] or "",
-        )
-    console.print(table)
-
-
-def dumps_short(value: Any) -> str:
-    """An action as a player reads it: lists joined with '+', text as it is."""
-    if isinstance(value, list):
-        return "+".join(dumps_short(v) for v in value)
-    return str(value)
+    console.print(TEXT["how"], style="dim", highlight=False)
+    for line in how_computed(data):
+        console.print(escape(line), style="dim", highlight=False)

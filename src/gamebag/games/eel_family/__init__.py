@@ -6,6 +6,7 @@ from collections.abc import Callable
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.eel_family.places import locate, place_words
 from gamebag.games.eel_family.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eel_family.rules import EelFamilyGame, EelHarvest, EelState, WriggleRoulette
 
@@ -34,5 +35,7 @@ for _rules in (EelHarvest, WriggleRoulette):
         narrate=narrate,
         action_words=action_words,
         decision_help=decision_help,
+        locate=locate,
+        place_words=place_words,
         players_text=players_text_of(_rules.game_id),
     )

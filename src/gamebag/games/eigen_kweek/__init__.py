@@ -6,6 +6,7 @@ from importlib import resources
 
 from gamebag.core.registry import register
 from gamebag.games.eigen_kweek.game import EigenKweek
+from gamebag.games.eigen_kweek.places import locate, place_words
 from gamebag.games.eigen_kweek.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eigen_kweek.state import KweekState
 
@@ -29,5 +30,7 @@ register(
     narrate=narrate,
     action_words=action_words,
     decision_help=decision_help,
+    locate=locate,
+    place_words=place_words,
     players_text=players_text,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.pig.places import locate, place_words
 from gamebag.games.pig.render import action_words, decision_help, narrate, render_view
 from gamebag.games.pig.rules import Pig, PigState
 
@@ -28,5 +29,7 @@ register(
     narrate=narrate,
     action_words=action_words,
     decision_help=decision_help,
+    locate=locate,
+    place_words=place_words,
     players_text=players_text,
 )

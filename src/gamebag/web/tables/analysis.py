@@ -12,15 +12,19 @@ analysis, or ``failed`` with why. Results stay in a bounded cache (``KEPT_TABLES
 ``MAX_UNFINISHED`` of all; a request that would start another gets 429.
 
 To the analysis's JSON the answer adds what the pages draw: ``curves`` (each seat's winning chance
-after each of its decisions, for the chart), ``worst`` (the costliest decisions, said in words) and
-``steps`` (the record's event index of each step of the replay page, whose steps end at each
-``moves`` event).
+after each of its decisions, for the chart), ``headline`` (the first line: who played most
+accurately, who had the most luck), ``worst`` (the costliest judged decisions, said in words),
+``evaluations`` (each decision in words, by the record's event index, for the replay), ``how``
+(the "How is this computed?" fold's sentences), ``luck_unit`` and ``accuracy_unit`` (what the
+figures mean, one line each) and ``steps`` (the record's event index of each step of the replay
+page, whose steps end at each ``moves`` event). The words are ``gamebag.analysis.words``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -29,9 +33,18 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from gamebag.analysis.words import (
+    ACCURACY_UNIT,
+    LUCK_UNIT,
+    NEGLIGIBLE,
+    decision_sentence,
+    headline,
+    how_computed,
+    is_undecided,
+)
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.guard import client_address
-from gamebag.web.work.workers import AnalysisJob, JobFailed, JobTimeout, WorkerPool
+from gamebag.web.work.workers import AgentKey, AnalysisJob, JobFailed, JobTimeout, WorkerPool
 
 ANALYSIS_SECONDS = 300.0  # the time budget of one table's analysis (Eigen Kweek: seconds, more on a busy server)
 KEPT_TABLES = 64  # analyses kept, least recently asked for first out
@@ -40,6 +53,16 @@ MAX_UNFINISHED = 64  # analyses running or waiting at once, of all addresses; mo
 MAX_UNFINISHED_PER_ADDRESS = 4  # of one client address: its flood never takes the others' places
 QUEUE_SECONDS = 600.0  # an analysis waiting longer than this for a worker fails (ask again)
 RETRY_SECONDS = 10
+
+
+def analysis_key(game: str, players: int, options: dict[str, Any]) -> AgentKey:
+    """The worker pool's key of a configuration's analyses: the job goes to a worker that holds it
+    (warmed when a table's game ended, ``tables.automation``, or that analysed one before)."""
+    return (game, players, json.dumps(options, sort_keys=True), "analysis")
+
+
+FAILED_WORDS = "the analysis finished but could not be put in words; please report this game"
+log = logging.getLogger("gamebag.web")
 
 
 class AnalysesBusy(Exception):
@@ -93,8 +116,7 @@ class TableAnalyses:
         return sum(1 for entry in self._entries.values() if entry["status"] == "running" and entry["owner"] == owner)
 
     async def _run(self, entry: JsonDict, record: JsonDict, names: list[str], owner: str) -> None:
-        options = json.dumps(record.get("options", {}), sort_keys=True)
-        key = (str(record["game"]), int(record["players"]), options, "analysis")
+        key = analysis_key(str(record["game"]), int(record["players"]), record.get("options", {}))
 
         def progress(done: int, total: int) -> None:
             entry["done"], entry["total"] = done, total
@@ -105,7 +127,14 @@ class TableAnalyses:
         except (JobTimeout, JobFailed) as error:
             entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
             return
-        entry.update(presentation(result, record, names))
+        try:
+            # A long game's hundreds of sentences: off the event loop (it must answer within 20 ms).
+            shown = await asyncio.to_thread(presentation, result, record, names)
+        except (KeyError, TypeError, ValueError, IndexError):  # never left "running" for ever: said, and logged
+            log.exception("the analysis of a %s game could not be put in words", record.get("game"))
+            entry.update(status="failed", error=FAILED_WORDS, seconds=round(time.monotonic() - entry["since"], 1))
+            return
+        entry.update(shown)
         entry.update(analysis=result, seconds=round(time.monotonic() - entry["since"], 1), status="done")
 
     async def stop(self) -> None:
@@ -114,7 +143,8 @@ class TableAnalyses:
 
 
 def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> JsonDict:
-    """What the pages draw from an analysis: the curves, the worst decisions in words, the replay's steps."""
+    """What the pages draw from an analysis: the curves, the first line, the worst decisions and each
+    replay step's decisions in words (``analysis.words``), the fold's lines, the replay's steps."""
     events = record["events"]
     curves: dict[str, list[list[float]]] = {str(seat["seat"]): [] for seat in analysis["seats"]}
     # A decision the budget could not judge to +-5 points (``undecided``) has no figure to draw or tell.
@@ -123,43 +153,29 @@ def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> Json
         curves[str(decision["seat"])].append([decision["event"], decision["value"]])
     for seat in analysis["seats"]:
         curves[str(seat["seat"])].append([len(events), seat["result"]])
-    costly = sorted((d for d in judged if d["loss"] > 0), key=lambda d: -d["loss"])[:WORST_SHOWN]
+    costly = sorted(
+        (d for d in judged if d["loss"] >= NEGLIGIBLE and not is_undecided(d)), key=lambda d: -d["loss"]
+    )[:WORST_SHOWN]
     worst = [{**d, "words": in_words(d, names)} for d in costly]
+    evaluations: dict[str, list[str]] = {}
+    for decision in analysis["decisions"]:
+        evaluations.setdefault(str(decision["event"]), []).append(in_words(decision, names))
     steps = [index for index, event in enumerate(events) if "moves" in event] + [len(events)]
-    return {"curves": curves, "worst": worst, "steps": steps}
+    return {
+        "curves": curves,
+        "worst": worst,
+        "steps": steps,
+        "headline": headline(analysis, names),
+        "how": how_computed(analysis),
+        "luck_unit": LUCK_UNIT,
+        "accuracy_unit": ACCURACY_UNIT,
+        "evaluations": evaluations,
+    }
 
 
 def in_words(decision: JsonDict, names: list[str]) -> str:
-    """A decision said in words: what was played, what was better, and what it cost."""
-    who = names[decision["seat"]] if decision["seat"] < len(names) else f"seat {decision['seat']}"
-    best = " or ".join(_action(b) for b in decision["best"])
-    lost = 100 * decision["loss"]
-    text = (
-        f"{who} chose {_action(decision['action'])}; {best} was better: it kept a {_percent(decision['best_value'])} "
-        f"winning chance against {_percent(decision['value'])} (−{lost:.1f} points"
-    )
-    if "loss_interval" in decision:
-        low, high = decision["loss_interval"]
-        text += f", between {100 * low:.1f} and {100 * high:.1f} with 95% confidence"
-    text += ")"
-    if "points" in decision and decision["points"]["loss"] > 0:
-        text += f", and {decision['points']['loss']:.2f} expected points of the turn"
-    label = decision.get("label")
-    return f"{text}{': ' + _article(label) + ' ' + label if label else ''}."
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
-def _percent(value: float) -> str:
-    return f"{max(0.0, 100 * value):.0f}%"  # never "-0%" from a rounding below zero
-
-
-def _action(action: Any) -> str:
-    if isinstance(action, list):
-        return "+".join(_action(a) for a in action)
-    return str(action)
+    """A decision said in words: where, what was played, what was better and what it cost."""
+    return decision_sentence(decision, names)
 
 
 def register(

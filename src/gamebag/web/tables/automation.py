@@ -18,11 +18,15 @@ from typing import Any
 
 from gamebag.core.rng import derive_rng
 from gamebag.web.store.db import StoredTable
+from gamebag.web.tables.analysis import analysis_key
 from gamebag.web.tables.live import LiveTable
 from gamebag.web.tables.tablestate import ForwardError, ManagerState, StaleStepError, TableAutomation, agent_key
-from gamebag.web.work.workers import JobFailed, JobTimeout, MoveJob
+from gamebag.web.work.workers import AgentKey, JobFailed, JobTimeout, MoveJob, WarmJob
 
 log = logging.getLogger("gamebag.web")
+
+WARM_SECONDS = 60.0  # a warm-up's bound (a fresh checkout compiles the kernels first)
+WARM_QUEUE_SECONDS = 5.0  # busy workers: no warm-up (the analysis will start cold)
 
 
 class Automating(ManagerState):
@@ -35,6 +39,7 @@ class Automating(ManagerState):
         automation.touched = time.monotonic()
         if table.is_over:
             self._stop_clock(automation)
+            self._warm_analysis(table, automation)
             return
         step = table.step
         automation.scheduled = {key for key in automation.scheduled if key[1] == step}
@@ -46,6 +51,23 @@ class Automating(ManagerState):
                 self._spawn(automation, self._bot_move(table, seat_config.seat, step, self.bot_delay))
         self._aid_seats(table, automation, waiting)
         self._set_clock(table, automation)
+
+    def _warm_analysis(self, table: LiveTable, automation: TableAutomation) -> None:
+        """Once a game ends, get a worker ready for its analysis (its tables and kernels loaded), so
+        the analysis a player asks for next shows within seconds; at most once per table, and not
+        where a worker already holds the configuration."""
+        if automation.warmed:
+            return
+        automation.warmed = True
+        key = analysis_key(table.config.game, table.config.players, table.config.options)
+        if not self.pool.holds(key):
+            self._spawn(automation, self._warm(key))
+
+    async def _warm(self, key: AgentKey) -> None:
+        try:
+            await self.pool.run(WarmJob(key), WARM_SECONDS, queue_seconds=WARM_QUEUE_SECONDS)
+        except (JobTimeout, JobFailed) as error:  # only a head start is lost: the analysis starts cold
+            log.info("no warm-up for the analysis of %s: %s", key[0], error)
 
     async def _choose(self, table: LiveTable, seat: int, spec: str, purpose: str) -> Any:
         """An agent's choice for ``seat`` from that seat's view only, made in a bot worker.

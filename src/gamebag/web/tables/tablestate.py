@@ -92,6 +92,7 @@ class TableAutomation:
     # the turn clock waits until every person's seat has connected once (or the host starts it)
     everyone_came: bool = False
     aid: SeatAid = field(default_factory=SeatAid)
+    warmed: bool = False  # a worker was asked to get ready for this finished game's analysis
 
 
 def agent_key(table: LiveTable, spec: str) -> AgentKey:

@@ -86,13 +86,22 @@ class CoachJob:
 
 
 @dataclass(frozen=True)
+class WarmJob:
+    """Get a worker ready to analyse the configuration ``key`` names (its solved tables loaded, its
+    playout kernels compiled or loaded), sent when a table's game ends, so the analysis a player
+    asks for next starts on a warm worker (``_take`` prefers the worker that holds the key)."""
+
+    key: AgentKey
+
+
+@dataclass(frozen=True)
 class BuildJob:
     """Build (and so solve, for the exact agents) the agent ``key`` names, to check it and warm the cache."""
 
     key: AgentKey
 
 
-Job = MoveJob | BuildJob | AnalysisJob | CoachJob
+Job = MoveJob | BuildJob | AnalysisJob | CoachJob | WarmJob
 
 
 def check_solve_budget(pool: WorkerPool, job: BuildJob, owner: str, budget_seconds: float) -> None:
@@ -148,6 +157,12 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
             if isinstance(job, BuildJob):
                 agent_for(job.key)
                 reply: tuple[str, Any] = ("ok", None)
+            elif isinstance(job, WarmJob):
+                from gamebag.analysis.run import warm_up
+
+                game_id, players, options, _ = job.key
+                warm_up(gamebag.make(game_id, players, **json.loads(options)))
+                reply = ("ok", None)
             elif isinstance(job, AnalysisJob):
                 from gamebag.analysis import AnalysisSettings, analyse_record
                 from gamebag.core.records import Record
@@ -285,6 +300,10 @@ class WorkerPool:
             while len(self.build_seconds) > MEASURED_BUILDS:
                 self.build_seconds.popitem(last=False)
         return value
+
+    def holds(self, key: AgentKey) -> bool:
+        """Whether a running worker has done a job for ``key`` (it holds that configuration's tables)."""
+        return any(key in worker.keys and worker.process.is_alive() for worker in self._all)
 
     def _take(self, key: AgentKey) -> _Worker | None:
         """An idle worker, one that used ``key`` last if any; None: a new one must be started."""

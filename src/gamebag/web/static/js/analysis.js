@@ -1,20 +1,50 @@
-// The analysis of a finished game (docs/analysis.md): each seat's accuracy and luck, a chart of each
-// seat's winning chance through the game, the worst decisions in words, and each replay step's evaluation.
-// The server runs the analysis in its worker pool; these functions poll /api/tables/{id}/analysis.
+// The analysis of a finished game (docs/analysis.md): a first line in plain words, each seat's
+// accuracy and luck (in % of win chance, each unit said in one line), a chart of each seat's win
+// chance through the game, the worst decisions in words, each replay step's evaluation, and the
+// method behind a "How is this computed?" fold. The server runs the analysis in its worker pool and
+// writes the sentences about the game (web/tables/analysis.py); these functions poll
+// /api/tables/{id}/analysis, quickly at first, since most analyses take a second or two.
 import { h, svg } from "./common.js";
 
+const QUICK_POLL_MS = 250;
+const QUICK_POLLS = 24; // the first six seconds
 const POLL_MS = 1000;
+// The page's own words, one whole sentence or label each.
+const TEXT = {
+  heading: "Analysis",
+  analysing: "Analysing the game…",
+  progress: "Analysing… {done} of {total} events ({seconds} s)",
+  failed: "The analysis could not finish: {error}",
+  unavailable: "The analysis is not available.",
+  took: "Worked out in {seconds} s.",
+  how: "How is this computed?",
+  player: "Player",
+  accuracy: "Accuracy",
+  luck: "Luck (win chance)",
+  labels: "Inaccuracies / mistakes / blunders",
+  costliest: "The costliest decisions",
+  none: "No decision lost win chance.",
+  chart: "Each player's win chance through the game",
+  figures: "Each player's accuracy and luck",
+  seat: "seat {seat}",
+};
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (match, key) => String(values[key] ?? match));
+}
 const COLOURS = ["#1b6ac9", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490", "#a16207", "#4b5563"];
 
 /** Poll the table's analysis until it is done or failed; ``onProgress(answer)`` hears each answer. */
 export async function fetchAnalysis(tableId, onProgress) {
+  let polls = 0;
   for (;;) {
     const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis`);
     const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || "the analysis is not available");
+    if (!response.ok) throw new Error(answer.error || TEXT.unavailable);
     if (onProgress) onProgress(answer);
     if (answer.status !== "running") return answer;
-    await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
+    polls += 1;
+    await new Promise((resolve) => window.setTimeout(resolve, polls <= QUICK_POLLS ? QUICK_POLL_MS : POLL_MS));
   }
 }
 
@@ -23,7 +53,7 @@ function percent(value) {
 }
 
 function progressText(answer) {
-  return `Analysing… ${answer.done} of ${answer.total} events (${answer.seconds} s)`;
+  return fill(TEXT.progress, answer);
 }
 
 /** A line chart of each seat's winning chance after each of its decisions. */
@@ -34,7 +64,7 @@ function chart(answer, names) {
   const x = (event) => 30 + (event / last) * (width - 40);
   const y = (value) => 10 + (1 - value) * (height - 30);
   const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "analysis-chart", role: "img",
-    "aria-label": "Each player's winning chance through the game" });
+    "aria-label": TEXT.chart });
   for (const level of [0, 0.5, 1]) {
     picture.appendChild(svg("line", { x1: 30, x2: width - 10, y1: y(level), y2: y(level), stroke: "#ccc" }));
     const label = svg("text", { x: 2, y: y(level) + 4, "font-size": 11 });
@@ -48,21 +78,26 @@ function chart(answer, names) {
     picture.appendChild(svg("path", { d: path, fill: "none", stroke: colour, "stroke-width": 2 }));
   });
   const legend = h("p", { class: "small" }, Object.keys(answer.curves).map((seat) =>
-    h("span", { style: { color: COLOURS[Number(seat) % COLOURS.length], marginRight: "1em" } }, `■ ${names[Number(seat)] ?? `seat ${seat}`}`)));
+    h("span", { style: { color: COLOURS[Number(seat) % COLOURS.length], marginRight: "1em" } }, `■ ${names[Number(seat)] ?? fill(TEXT.seat, { seat })}`)));
   return h("div", {}, picture, legend);
 }
 
+function signedPercent(value) {
+  const points = 100 * value;
+  return `${points >= 0 ? "+" : "−"}${Math.abs(points).toFixed(Math.abs(points) < 1 ? 1 : 0)}%`;
+}
+
 function luckText(seat) {
-  const luck = `${seat.luck >= 0 ? "+" : ""}${seat.luck.toFixed(2)}`;
+  const luck = signedPercent(seat.luck);
   if (!seat.luck_interval) return luck;
   const [low, high] = seat.luck_interval;
-  return `${luck} (${low.toFixed(2)} to ${high.toFixed(2)})`;
+  return `${luck} (${signedPercent(low)} to ${signedPercent(high)})`;
 }
 
 /** The analysis panel of the end screen, filled in as the analysis runs. */
 export async function showAnalysis(box, tableId, names) {
-  const status = h("p", { class: "small", role: "status" }, "Analysing…");
-  box.replaceChildren(h("h3", {}, "Analysis"), status);
+  const status = h("p", { class: "small", role: "status" }, TEXT.analysing);
+  box.replaceChildren(h("h3", {}, TEXT.heading), status);
   let answer;
   try {
     answer = await fetchAnalysis(tableId, (a) => { status.textContent = progressText(a); });
@@ -71,37 +106,35 @@ export async function showAnalysis(box, tableId, names) {
     return;
   }
   if (answer.status !== "done") {
-    status.textContent = `The analysis could not finish: ${answer.error}`;
+    status.textContent = fill(TEXT.failed, answer);
     return;
   }
   const analysis = answer.analysis;
-  status.textContent = `${analysis.method} (${answer.seconds} s).`;
+  // The first line is the game's story in plain words; the method waits behind the fold.
+  status.id = "analysis-headline";
+  status.className = "analysis-headline";
+  status.textContent = answer.headline;
   const rows = analysis.seats.map((seat) => h("tr", {},
-    h("th", { scope: "row" }, names[seat.seat] ?? `seat ${seat.seat}`),
+    h("th", { scope: "row" }, names[seat.seat] ?? fill(TEXT.seat, { seat: seat.seat })),
     h("td", {}, seat.accuracy === null ? "–" : `${seat.accuracy.toFixed(1)}%`),
     h("td", {}, luckText(seat)),
     h("td", {}, `${seat.inaccuracies} / ${seat.mistakes} / ${seat.blunders}`)));
-  // Wider than a phone: the box scrolls, so a keyboard must be able to reach and scroll it (WCAG 2.1.1).
-  const table = h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Each player's accuracy and luck" }, h("table", { class: "list", id: "analysis-seats" },
-    h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Luck", "Inaccuracies / mistakes / blunders"].map((c) => h("th", { scope: "col" }, c)))),
+  // A narrow screen scrolls the table sideways: the region takes the keyboard's focus to do so.
+  const table = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": TEXT.figures }, h("table", { class: "list", id: "analysis-seats" },
+    h("thead", {}, h("tr", {}, [TEXT.player, TEXT.accuracy, TEXT.luck, TEXT.labels].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows)));
+  const units = h("p", { class: "small muted", id: "analysis-units" }, answer.accuracy_unit, " ", answer.luck_unit);
   const worst = answer.worst.length
     ? h("ol", { id: "analysis-worst" }, answer.worst.map((d) => h("li", {}, d.words)))
-    : h("p", {}, "No decision lost winning chance.");
-  box.append(table, chart(answer, names), h("h4", {}, "The costliest decisions"), worst);
+    : h("p", {}, TEXT.none);
+  const how = h("details", { id: "analysis-how", class: "small" }, h("summary", {}, TEXT.how),
+    ...answer.how.map((line) => h("p", {}, line)), h("p", {}, fill(TEXT.took, answer)));
+  box.append(table, units, chart(answer, names), h("h4", {}, TEXT.costliest), worst, how);
 }
 
 /** The evaluation of the decisions made at a replay step (``index`` into the replay's steps), in words. */
-export function stepEvaluation(answer, index, names) {
+export function stepEvaluation(answer, index) {
   if (!answer || answer.status !== "done" || index >= answer.steps.length - 1) return null;
-  const event = answer.steps[index];
-  const decisions = answer.analysis.decisions.filter((d) => d.event === event);
-  if (!decisions.length) return null;
-  return decisions.map((d) => {
-    const who = names[d.seat] ?? `seat ${d.seat}`;
-    const chose = Array.isArray(d.action) ? d.action.join("+") : String(d.action);
-    const best = d.best.map((b) => (Array.isArray(b) ? b.join("+") : String(b))).join(" or ");
-    const verdict = d.loss > 0.0005 ? `best: ${best} (${percent(d.best_value)}); −${(100 * d.loss).toFixed(1)} points${d.label ? `, ${/^[aeiou]/.test(d.label) ? "an" : "a"} ${d.label}` : ""}` : "a best choice";
-    return `${who}: ${chose} keeps ${percent(d.value)} winning chance — ${verdict}.`;
-  });
+  const lines = (answer.evaluations || {})[String(answer.steps[index])];
+  return lines && lines.length ? lines : null;
 }

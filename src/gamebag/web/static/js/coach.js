@@ -30,11 +30,11 @@ function actionText(action) {
 
 function adviceView(advice) {
   const rows = advice.choices.map((choice) => h("li", {},
-    h("strong", {}, actionText(choice.action)), " ", percent(choice.value),
+    h("strong", {}, choice.said || actionText(choice.action)), " ", percent(choice.value),
     choice.interval ? h("span", { class: "muted small" }, ` (${percent(choice.interval[0])}–${percent(choice.interval[1])})`) : null));
   return h("div", { id: "coach-advice", class: "coach-advice", role: "status" },
     h("p", {}, advice.words),
-    h("ol", { class: "coach-choices", "aria-label": "winning chance of each choice" }, rows));
+    h("ol", { class: "coach-choices", "aria-label": "win chance after each choice" }, rows));
 }
 
 async function fetchAdvice(state, key) {
@@ -71,7 +71,7 @@ export function renderCoach(state) {
     return;
   }
   const status = coach.on
-    ? "Coach on: every player agreed. It shows the winning chance of each choice at each player's own decisions."
+    ? "Coach on: every player agreed. It shows the win chance after each choice at each player's own decisions."
     : `The host offers a coach for this practice game. It comes on once every player agrees (${coach.agreed.length} of ${coach.humans.length} so far).`;
   const parts = [h("p", { id: "coach-status", class: "small" }, h("strong", {}, coach.on ? "Coach on" : "Coach offered"), " · ", status)];
   if (state.seat !== null && coach.humans.includes(state.seat) && !state.over) {

@@ -18,6 +18,7 @@ const elements = {
   chat: document.getElementById("replay-chat"),
   chatLines: document.getElementById("chat-lines"),
   chatCount: document.getElementById("replay-chat-count"),
+  evaluationList: document.getElementById("evaluation-list"),
 };
 // What the replay's chat says.
 const CHAT_TEXT = { count: "{said} of the game's {total} said by this step." };
@@ -50,8 +51,8 @@ function show(target, animate) {
     reportFailure(`${table.game} replay`, error, elements.notice);
   }
   elements.log.replaceChildren(...describeRun(renderer, data.steps.slice(0, index + 1), context).map((line, i, all) => logItem(line, animate && i === all.length - 1)));
-  const evaluation = evaluate ? evaluate(analysis, index, context.names) : null;
-  elements.evaluation.replaceChildren(...(evaluation || []).map((line) => h("li", {}, line)));
+  const evaluation = evaluate ? evaluate(analysis, index) : null;
+  elements.evaluationList.replaceChildren(...(evaluation || []).map((line) => h("li", {}, line)));
   elements.evaluation.hidden = !evaluation;
   elements.log.scrollTop = elements.log.scrollHeight;
   showChat(animate);

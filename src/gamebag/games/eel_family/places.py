@@ -1,0 +1,16 @@
+"""Where an Eel family decision stands, for the analysis and the coach: the round and the grab in it."""
+
+from __future__ import annotations
+
+from gamebag.core.protocol import JsonDict
+
+PLACE_TEXT = "round {round}, grab {grab}"
+
+
+def locate(view: JsonDict) -> JsonDict:
+    """The decision's place in the game, language-neutral (``place_words`` says it)."""
+    return {"round": int(view["round"]), "grab": int(view["grab"])}
+
+
+def place_words(place: JsonDict) -> str:
+    return PLACE_TEXT.format(**place)
