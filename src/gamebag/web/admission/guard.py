@@ -76,6 +76,9 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
+# The one form a mail provider posts (RFC 8058 one-click unsubscribe: ``List-Unsubscribe=One-Click``):
+# the only path that may change something without a JSON body; its token is in the URL.
+FORM_PATHS = frozenset({"/api/notices/unsubscribe"})
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -200,7 +203,8 @@ class Guard:
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         length_text = _header(scope, b"content-length")
         has_body = length_text != "0" and (length_text is not None or _header(scope, b"transfer-encoding"))
-        if has_body and kind != "application/json":
+        one_click = kind == "application/x-www-form-urlencoded" and scope["path"] in FORM_PATHS
+        if has_body and kind != "application/json" and not one_click:
             await _send_json(
                 send_with_headers, 415, {"error": "send JSON: the Content-Type must be application/json"}, []
             )
