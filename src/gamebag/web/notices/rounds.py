@@ -36,7 +36,7 @@ import gamebag
 from gamebag.core.errors import GamebagError
 from gamebag.web.notices.addresses import log_sent, sent_since
 from gamebag.web.notices.mailer import RETRY_PAUSES, Mail, Mailer, SmtpTarget
-from gamebag.web.notices.rows import MailAddressRow, NoticeDueRow, NoticeSentRow
+from gamebag.web.notices.rows import MailAddressRow, NoticeDueRow, NoticeSentRow, read_rows
 from gamebag.web.people.schema import SeatOwnerRow
 from gamebag.web.store.db import PendingRow, TableRow
 from gamebag.web.tables.lobbyrows import SummaryRow
@@ -52,6 +52,7 @@ ROUND_LIMIT = 200  # due notices looked at per round at most
 TEXT = {
     "move_subject": "Your move in {game}",
     "move_body": "It is your move in {game} at table {table}.\n\nOpen the table: {link}\n",
+    "digest_subject_one": "Your move at one table",
     "digest_subject": "Your move at {count} tables",
     "digest_intro": "It is your move at these tables:\n",
     "digest_line": "{game} at table {table}: {link}\n",
@@ -183,7 +184,7 @@ def _still_their_move(connection: Connection, due: list[NoticeDueRow]) -> dict[t
         key = (row.table_id, row.seat)
         if (
             row.table_id in games
-            and steps.get(row.table_id) == row.step
+            and steps.get(row.table_id, 0) == row.step  # no summary row yet: no event yet
             and key not in pending
             and owners.get(key) == row.account_id
         ):
@@ -197,10 +198,9 @@ def plan_round(
     """Send what is due (through ``offer``); returns the number of mails handed over."""
     handed = 0
     with engine.begin() as connection:
-        due = list(
-            connection.execute(
-                select(NoticeDueRow).where(NoticeDueRow.due_at <= now).order_by(NoticeDueRow.due_at).limit(ROUND_LIMIT)
-            ).scalars()
+        due: list[NoticeDueRow] = read_rows(
+            connection,
+            select(NoticeDueRow).where(NoticeDueRow.due_at <= now).order_by(NoticeDueRow.due_at).limit(ROUND_LIMIT),
         )
         if not due:
             return 0
@@ -208,11 +208,10 @@ def plan_round(
         accounts = sorted({row.account_id for row in due})
         addresses = {
             row.account_id: row
-            for row in connection.execute(
-                select(MailAddressRow).where(
-                    MailAddressRow.account_id.in_(accounts), MailAddressRow.confirmed.is_(True)
-                )
-            ).scalars()
+            for row in read_rows(
+                connection,
+                select(MailAddressRow).where(MailAddressRow.account_id.in_(accounts), MailAddressRow.confirmed.is_(True)),
+            )
         }
         digests: dict[str, list[tuple[NoticeDueRow, str]]] = {}
         for row in due:
@@ -274,7 +273,7 @@ def _digest_mail(address: MailAddressRow, rows: list[tuple[NoticeDueRow, str]]) 
             game=game_title(game), table=row.table_id, link=f"{base}/play/{row.table_id}"
         )
     body += TEXT["footer"].format(link=unsubscribe_page(base, address.unsubscribe_token))
-    subject = TEXT["digest_subject"].format(count=len(rows))
+    subject = TEXT["digest_subject_one"] if len(rows) == 1 else TEXT["digest_subject"].format(count=len(rows))
     return Mail(address.address, subject, body, unsubscribe_headers(base, address.unsubscribe_token))
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, delete, select
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, Select, String, delete, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from gamebag.web.store.base import Base
 
@@ -62,6 +62,12 @@ class NoticeSentRow(Base):
     sent_at: Mapped[float] = mapped_column(Float)
 
 
+def read_rows(connection: Connection, statement: Select[Any]) -> list[Any]:
+    """The model objects a ``select(Model)`` finds, read in ``connection``'s transaction."""
+    with Session(bind=connection) as session:
+        return list(session.execute(statement).scalars())
+
+
 def masked(address: str) -> str:
     """An address as logs may show it: the first letter and the domain (``a…@example.org``)."""
     local, _, domain = address.partition("@")
@@ -70,7 +76,8 @@ def masked(address: str) -> str:
 
 def export_notices(connection: Connection, account_id: str) -> dict[str, Any]:
     """The account's address, settings and sent log, for its data export."""
-    row = connection.execute(select(MailAddressRow).where(MailAddressRow.account_id == account_id)).scalar_one_or_none()
+    found = read_rows(connection, select(MailAddressRow).where(MailAddressRow.account_id == account_id))
+    row = found[0] if found else None
     sent = connection.execute(
         select(NoticeSentRow.kind, NoticeSentRow.table_id, NoticeSentRow.sent_at)
         .where(NoticeSentRow.account_id == account_id)
