@@ -5,7 +5,9 @@ never an address). A person signs up on one phone and claims a seat; signed in o
 the same seat opens there without any link; the data downloads as JSON; the account is deleted.
 A passkey made by Chromium's virtual authenticator (CDP ``WebAuthn``) signs up and signs in.
 A guest still opens the lobby and plays an invite link without any sign-up wall. The account
-page passes axe (WCAG 2.1 A/AA) in both of its views and is used by keyboard.
+page passes axe (WCAG 2.1 A/AA) in both of its views and is used by keyboard. The "your move"
+widget lists a guest's table on the lobby at 360 px, and its button asks for notifications
+only when pressed (notices, issue 40).
 """
 
 from __future__ import annotations
@@ -91,6 +93,33 @@ def test_a_guest_plays_by_link_without_a_wall_and_keeps_the_seat_later(browser: 
     page.click("#adopt-seats")
     wait_for(page, "() => document.querySelectorAll('#seat-list a').length === 1")
     assert page.locator("#guest-seats").is_hidden()
+    assert not errors, errors
+    context.close()
+
+
+def test_the_your_move_widget_and_its_notification_button(browser: Any, server: ServerProcess) -> None:
+    request = {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}]}
+    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
+    context, page, errors = _phone(browser)
+    page.goto(f"{_base(server)}{table['seats'][0]['invite']}")
+    wait_for(page, SEAT_OF, table["id"])
+    page.goto(f"{_base(server)}/")
+    # The bot's first move, if the opening roll gave it the first one, comes within a poll or two.
+    wait_for(page, "(id) => !!document.querySelector(`#your-move a[href='/play/${id}']`)", table["id"], timeout=60)
+    assert page.locator(".your-move-summary").inner_text() == "Your move: 1 table"
+    page.keyboard.press("Tab")  # the widget comes first on the page, reachable by keyboard
+    assert page.evaluate("() => document.activeElement.classList.contains('your-move-summary')")
+    page.keyboard.press("Enter")
+    button = page.locator(".your-move-notify")
+    assert button.is_visible() and page.evaluate("() => Notification.permission") == "default"  # never asked unprompted
+    box = page.locator("#your-move").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360
+    assert _axe_wcag21(page) == []
+    shot(page, "your-move-360.png")
+    context.grant_permissions(["notifications"])
+    button.click()
+    wait_for(page, "() => document.querySelector('.your-move-permission').textContent.includes('on')")
+    assert button.is_hidden()
     assert not errors, errors
     context.close()
 
