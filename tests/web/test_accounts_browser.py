@@ -107,9 +107,14 @@ def test_the_your_move_widget_and_its_notification_button(browser: Any, server: 
     # The bot's first move, if the opening roll gave it the first one, comes within a poll or two.
     wait_for(page, "(id) => !!document.querySelector(`#your-move a[href='/play/${id}']`)", table["id"], timeout=60)
     assert page.locator(".your-move-summary").inner_text() == "Your move: 1 table"
-    page.keyboard.press("Tab")  # the widget comes first on the page, reachable by keyboard
-    assert page.evaluate("() => document.activeElement.classList.contains('your-move-summary')")
+    on_summary = "() => document.activeElement.classList.contains('your-move-summary')"
+    for _ in range(8):  # reachable by keyboard, right after the top bar's links
+        page.keyboard.press("Tab")
+        if page.evaluate(on_summary):
+            break
+    assert page.evaluate(on_summary)
     page.keyboard.press("Enter")
+    assert page.evaluate("() => document.getElementById('your-move').open")
     button = page.locator(".your-move-notify")
     assert button.is_visible() and page.evaluate("() => Notification.permission") == "default"  # never asked unprompted
     box = page.locator("#your-move").bounding_box()
