@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import socket
 import time
 from collections.abc import Iterator
@@ -119,7 +118,9 @@ def run_round(client: TestClient) -> int:
 def pig_for_ann(client: TestClient) -> dict[str, Any]:
     """A Pig table whose first seat (to move first) is Ann's account; the second a guest's."""
     seats = [{"name": "Ann"}, {"name": "Bob"}]
-    table: dict[str, Any] = client.post("/api/tables", json={"game": "pig", "players": 2, "seats": seats, "seed": SEED}).json()
+    table: dict[str, Any] = client.post(
+        "/api/tables", json={"game": "pig", "players": 2, "seats": seats, "seed": SEED}
+    ).json()
     for seat, account in ((0, ANN), (1, None)):
         code = table["seats"][seat]["invite"].split("#invite=", 1)[1]
         headers = as_account(account) if account else {}

@@ -19,7 +19,14 @@ from zoneinfo import available_timezones
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from gamebag.web.notices.rows import MailAddressRow, NoticeDueRow, NoticeSentRow, delete_notices, export_notices, read_rows
+from gamebag.web.notices.rows import (
+    MailAddressRow,
+    NoticeDueRow,
+    NoticeSentRow,
+    delete_notices,
+    export_notices,
+    read_rows,
+)
 from gamebag.web.people import accounts
 
 CONFIRMS_PER_DAY = 3  # confirmation mails an account may have sent in 24 hours
@@ -104,7 +111,8 @@ def settings_of(row: MailAddressRow | None) -> NoticeSettings:
 
 
 def address_row(connection: Connection, account_id: str) -> MailAddressRow | None:
-    found: list[MailAddressRow] = read_rows(connection, select(MailAddressRow).where(MailAddressRow.account_id == account_id))
+    wanted = select(MailAddressRow).where(MailAddressRow.account_id == account_id)
+    found: list[MailAddressRow] = read_rows(connection, wanted)
     return found[0] if found else None
 
 

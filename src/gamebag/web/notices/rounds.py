@@ -206,13 +206,10 @@ def plan_round(
             return 0
         valid = _still_their_move(connection, due)
         accounts = sorted({row.account_id for row in due})
-        addresses = {
-            row.account_id: row
-            for row in read_rows(
-                connection,
-                select(MailAddressRow).where(MailAddressRow.account_id.in_(accounts), MailAddressRow.confirmed.is_(True)),
-            )
-        }
+        confirmed = select(MailAddressRow).where(
+            MailAddressRow.account_id.in_(accounts), MailAddressRow.confirmed.is_(True)
+        )
+        addresses = {row.account_id: row for row in read_rows(connection, confirmed)}
         digests: dict[str, list[tuple[NoticeDueRow, str]]] = {}
         for row in due:
             key = (row.table_id, row.seat)
