@@ -271,6 +271,18 @@ def test_nothing_is_sent_without_a_mail_server(tmp_path: Path) -> None:
             assert connection.execute(select(MailAddressRow)).first() is None
 
 
+
+def test_a_dead_mail_server_slows_nothing(tmp_path: Path) -> None:
+    with notices_client(tmp_path, f"smtp://127.0.0.1:{free_port()}", Clock()) as client:  # nobody listens
+        started = time.monotonic()
+        answer = client.post("/api/notices/email", json={"address": ADDRESS}, headers=as_account(ANN))
+        assert answer.status_code == 200 and time.monotonic() - started < 2.0  # queued, not sent while waiting
+        mailer = client.app.state.notices.mailer  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 5
+        while mailer.failed == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert (mailer.sent, mailer.failed) == (0, 1)  # tried twice (one pause), then given up
+
 def test_the_your_move_list_for_a_guest_and_an_account(tmp_path: Path) -> None:
     with notices_client(tmp_path, None, Clock()) as client:
         table = pig_for_ann(client)
