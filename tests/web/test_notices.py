@@ -227,6 +227,8 @@ def test_e_mail_notices_over_a_real_smtp_exchange(tmp_path: Path, smtp: tuple[Si
         assert exported["notices"]["address"]["address"] == ADDRESS
         assert {row["kind"] for row in exported["notices"]["sent"]} == {"confirm", "move", "digest"}
         url = unsubscribe.strip("<>").removeprefix("http://testserver")
+        opened = client.get(url, follow_redirects=False)  # a GET never unsubscribes: it shows the page's button
+        assert opened.status_code == 303 and opened.headers["location"].startswith("/notices#unsubscribe=")
         wrong = client.post("/api/notices/unsubscribe", json={"token": "forged"})
         assert wrong.status_code == 400
         one_click = client.post(

@@ -231,25 +231,39 @@ def plan_round(
             if sent_since(connection, row.account_id, "move", now - 3600) >= MOVE_MAILS_PER_HOUR:
                 connection.execute(update(NoticeDueRow).where(*where).values(due_at=now + RATE_PAUSE))
                 continue
+            # Claimed first (one conditional DELETE): of several server processes, one sends it.
+            mine = (*where, NoticeDueRow.step == row.step, NoticeDueRow.due_at == row.due_at)
+            if connection.execute(delete(NoticeDueRow).where(*mine)).rowcount != 1:
+                continue
             if offer(_move_mail(address, row, valid[key])):
                 handed += 1
-                connection.execute(delete(NoticeDueRow).where(*where))
                 log_sent(connection, row.account_id, "move", row.table_id, row.step, now)
+            else:  # the mailer's queue is full: due again at the next round
+                connection.execute(
+                    insert(NoticeDueRow).values(
+                        table_id=row.table_id, seat=row.seat, account_id=row.account_id, step=row.step, due_at=now
+                    )
+                )
         for account, rows in digests.items():
             address = addresses[account]
             last = address.last_digest_at
             if last is not None and now - last < address.digest_hours * 3600:
                 continue  # they stay due until the digest's time
-            if offer(_digest_mail(address, rows)):
-                handed += 1
-                for row, _ in rows:
-                    connection.execute(
-                        delete(NoticeDueRow).where(NoticeDueRow.table_id == row.table_id, NoticeDueRow.seat == row.seat)
-                    )
-                    log_sent(connection, account, "digest", row.table_id, row.step, now)
+            # Claimed first (one conditional UPDATE of the last digest's time): one process sends it.
+            same = MailAddressRow.last_digest_at.is_(None) if last is None else MailAddressRow.last_digest_at == last
+            claim = update(MailAddressRow).where(MailAddressRow.account_id == account, same).values(last_digest_at=now)
+            if connection.execute(claim).rowcount != 1:
+                continue
+            if not offer(_digest_mail(address, rows)):
+                restore = update(MailAddressRow).where(MailAddressRow.account_id == account)
+                connection.execute(restore.values(last_digest_at=last))
+                continue
+            handed += 1
+            for row, _ in rows:
                 connection.execute(
-                    update(MailAddressRow).where(MailAddressRow.account_id == account).values(last_digest_at=now)
+                    delete(NoticeDueRow).where(NoticeDueRow.table_id == row.table_id, NoticeDueRow.seat == row.seat)
                 )
+                log_sent(connection, account, "digest", row.table_id, row.step, now)
     return handed
 
 

@@ -14,9 +14,10 @@ import asyncio
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
@@ -234,6 +235,13 @@ async def unsubscribe_email(request: Request) -> dict[str, Any]:
 
     await asyncio.to_thread(run)
     return {"unsubscribed": True}
+
+
+@router.get("/api/notices/unsubscribe", include_in_schema=False)
+async def unsubscribe_link(request: Request) -> RedirectResponse:
+    """A mail program that opens the List-Unsubscribe address instead of posting to it: the page's button."""
+    token = request.query_params.get("token", "")[:64]
+    return RedirectResponse(f"/notices#unsubscribe={quote(token)}", status_code=303)
 
 
 @router.get("/notices", include_in_schema=False)
