@@ -146,6 +146,9 @@ def test_sign_up_play_on_two_devices_export_and_delete(browser: Any, server: Ser
     assert page.locator("#profile-name").inner_text() == "Kim"
     assert _axe_wcag21(page) == []
     shot(page, "account-profile-360.png")
+    # This server has no --smtp: the e-mail notices panel says so and offers no address field.
+    assert "not available" in page.locator("#notice-state").inner_text()
+    assert page.locator("#notice-address").is_hidden()
     box = page.locator("#delete-account").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 360  # nothing past the phone's edge
     # The lobby's header names her; a seat she claims is hers.

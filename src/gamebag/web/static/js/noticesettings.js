@@ -70,4 +70,7 @@ if (panel) {
     }, TEXT.saved);
   });
   session().then(({ account }) => account && load());
+  // Signing in or up on this page shows the profile view without a reload: read the settings then.
+  const view = document.getElementById("profile-view");
+  new MutationObserver(() => { if (!view.hidden) load(); }).observe(view, { attributes: true, attributeFilter: ["hidden"] });
 }
