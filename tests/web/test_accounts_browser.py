@@ -147,7 +147,7 @@ def test_sign_up_play_on_two_devices_export_and_delete(browser: Any, server: Ser
     assert _axe_wcag21(page) == []
     shot(page, "account-profile-360.png")
     # This server has no --smtp: the e-mail notices panel says so and offers no address field.
-    assert "not available" in page.locator("#notice-state").inner_text()
+    wait_for(page, "() => document.getElementById('notice-state').textContent.includes('not available')")
     assert page.locator("#notice-address").is_hidden()
     box = page.locator("#delete-account").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 360  # nothing past the phone's edge
