@@ -31,6 +31,7 @@ from gamebag.web.notices.rounds import NoticeTiming
 from gamebag.web.notices.rows import MailAddressRow, NoticeSentRow
 from gamebag.web.people.accounts import delete_account, export_account
 from gamebag.web.people.sessions import SessionLayer
+from gamebag.web.settings import Limits
 from web.helpers import hello
 from web.test_standing import SignInForTests, add_accounts, as_account, engine_of
 
@@ -91,7 +92,9 @@ class Clock:
 
 
 @contextmanager
-def notices_client(tmp_path: Path, smtp_url: str | None, clock: Clock) -> Iterator[TestClient]:
+def notices_client(
+    tmp_path: Path, smtp_url: str | None, clock: Clock, limits: Limits | None = None
+) -> Iterator[TestClient]:
     timing = NoticeTiming(delay=60.0, tick=3600.0, clock=clock, retry_pauses=(0.05,))
     app = create_app(
         f"sqlite:///{tmp_path / 'web.db'}",
@@ -100,6 +103,7 @@ def notices_client(tmp_path: Path, smtp_url: str | None, clock: Clock) -> Iterat
         host_names=("testserver",),
         smtp=smtp_url,
         notice_timing=timing,
+        limits=limits,
     )
     for layer in app.user_middleware:
         if layer.cls is SessionLayer:
@@ -273,7 +277,6 @@ def test_nothing_is_sent_without_a_mail_server(tmp_path: Path) -> None:
             assert connection.execute(select(MailAddressRow)).first() is None
 
 
-
 def test_a_dead_mail_server_slows_nothing(tmp_path: Path) -> None:
     with notices_client(tmp_path, f"smtp://127.0.0.1:{free_port()}", Clock()) as client:  # nobody listens
         started = time.monotonic()
@@ -285,8 +288,9 @@ def test_a_dead_mail_server_slows_nothing(tmp_path: Path) -> None:
             time.sleep(0.02)
         assert (mailer.sent, mailer.failed) == (0, 1)  # tried twice (one pause), then given up
 
+
 def test_the_your_move_list_for_a_guest_and_an_account(tmp_path: Path) -> None:
-    with notices_client(tmp_path, None, Clock()) as client:
+    with notices_client(tmp_path, None, Clock(), Limits(your_move_lists_per_minute=6)) as client:
         table = pig_for_ann(client)
         own, other = table["seats"][0]["token"], table["seats"][1]["token"]
         listed = client.post("/api/yourmove", json={}, headers=as_account(ANN)).json()
@@ -303,6 +307,9 @@ def test_the_your_move_list_for_a_guest_and_an_account(tmp_path: Path) -> None:
         closed = client.post(f"/api/tables/{table['id']}/close", headers={"x-host-token": table["host_token"]})
         assert closed.status_code == 200
         assert client.post("/api/yourmove", json={}, headers=as_account(ANN)).json()["tables"] == []
+        refused = client.post("/api/yourmove", json={})  # the 7th this minute: the list has its own bound
+        assert refused.status_code == 429 and '"your move" lists' in refused.json()["error"]
+        assert client.get("/api/tables").status_code == 200  # the lobby's own listing is not spent by it
 
 
 def test_the_mailer_tries_again_and_gives_up() -> None:

@@ -296,6 +296,7 @@ class RateLimits:
         self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
         self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
         self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
+        self._your_move_item = RateLimitItemPerMinute(limits.your_move_lists_per_minute)
         self._sign_in_items: list[RateLimitItem] = [
             RateLimitItemPerMinute(limits.sign_ins_per_minute),
             RateLimitItemPerHour(limits.sign_ins_per_hour),
@@ -382,6 +383,10 @@ class RateLimits:
     async def lobby_list(self, address: str) -> None:
         """Count a lobby listing; ``RateLimited`` past the rate."""
         await self._hit_async([self._lobby_item], address, "lobby listings")
+
+    async def your_move_list(self, address: str) -> None:
+        """Count a "your move" list (each open page asks every 20 s); ``RateLimited`` past the rate."""
+        await self._hit_async([self._your_move_item], address, '"your move" lists')
 
     async def agent_check(self, address: str) -> None:
         """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
