@@ -7,7 +7,9 @@ seat opens there without any link, and Play now seats her against a bot; both ga
 home page and her rating on the leaderboard; the data downloads as JSON; the account is deleted.
 A passkey made by Chromium's virtual authenticator (CDP ``WebAuthn``) signs up and signs in.
 A guest still opens the lobby and plays an invite link without any sign-up wall. The account
-page passes axe (WCAG 2.1 A/AA) in both of its views and is used by keyboard.
+page passes axe (WCAG 2.1 A/AA) in both of its views and is used by keyboard. The "your move"
+widget lists a guest's table on the lobby at 360 px, and its button asks for notifications
+only when pressed (notices, issue 40).
 """
 
 from __future__ import annotations
@@ -97,6 +99,96 @@ def test_a_guest_plays_by_link_without_a_wall_and_keeps_the_seat_later(browser: 
     assert page.locator("#guest-seats").is_hidden()
     assert not errors, errors
     context.close()
+
+
+def test_the_your_move_widget_and_its_notification_button(browser: Any, server: ServerProcess) -> None:
+    request = {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}]}
+    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
+    context, page, errors = _phone(browser)
+    page.goto(f"{_base(server)}{table['seats'][0]['invite']}")
+    wait_for(page, SEAT_OF, table["id"])
+    page.goto(f"{_base(server)}/")
+    # The bot's first move, if the opening roll gave it the first one, comes within a poll or two.
+    wait_for(page, "(id) => !!document.querySelector(`#your-move a[href='/play/${id}']`)", table["id"], timeout=60)
+    assert page.locator(".your-move-summary").inner_text() == "Your move: 1 table"
+    on_summary = "() => document.activeElement.classList.contains('your-move-summary')"
+    for _ in range(8):  # reachable by keyboard, right after the top bar's links
+        page.keyboard.press("Tab")
+        if page.evaluate(on_summary):
+            break
+    assert page.evaluate(on_summary)
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.getElementById('your-move').open")
+    button = page.locator(".your-move-notify")
+    assert button.is_visible() and page.evaluate("() => Notification.permission") == "default"  # never asked unprompted
+    box = page.locator("#your-move").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360
+    assert _axe_wcag21(page) == []
+    shot(page, "your-move-360.png")
+    context.grant_permissions(["notifications"])
+    button.click()
+    wait_for(page, "() => document.querySelector('.your-move-permission').textContent.includes('on')")
+    assert button.is_hidden()
+    assert not errors, errors
+    context.close()
+
+
+def test_sign_up_play_on_two_devices_export_and_delete(browser: Any, server: ServerProcess, tmp_path: Path) -> None:
+    first, page, errors = _phone(browser)
+    page.goto(f"{_base(server)}/account")
+    wait_for(page, "() => !document.getElementById('guest-view').hidden")
+    assert _axe_wcag21(page) == []
+    shot(page, "account-guest-360.png")
+    # By keyboard: the name, the password, then Enter submits the form.
+    page.locator("#sign-up-name").focus()
+    page.keyboard.type("Kim")
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    wait_for(page, "() => !document.getElementById('profile-view').hidden")
+    assert page.locator("#codes li").count() == 10
+    assert page.locator("#profile-name").inner_text() == "Kim"
+    assert _axe_wcag21(page) == []
+    shot(page, "account-profile-360.png")
+    # This server has no --smtp: the e-mail notices panel says so and offers no address field.
+    wait_for(page, "() => document.getElementById('notice-state').textContent.includes('not available')")
+    assert page.locator("#notice-address").is_hidden()
+    box = page.locator("#delete-account").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360  # nothing past the phone's edge
+    # The lobby's header names her; a seat she claims is hers.
+    page.goto(f"{_base(server)}/")
+    wait_for(page, "() => document.getElementById('account-link').textContent === 'Kim'")
+    table = _open_table(server)
+    page.goto(f"{_base(server)}{table['seats'][0]['invite']}")
+    wait_for(page, SEAT_OF, table["id"])
+    token = page.evaluate(SEAT_OF, table["id"])
+    # Her second phone: signed in, the seat opens from her account, no link needed.
+    second, other, other_errors = _phone(browser)
+    other.goto(f"{_base(server)}/account")
+    other.fill("#sign-in-name", "kim")
+    other.fill("#sign-in-password", PASSWORD)
+    other.click("#sign-in-form button[type=submit]")
+    wait_for(other, "() => document.querySelectorAll('#seat-list a').length === 1")
+    other.click("#seat-list a")
+    wait_for(other, SEAT_OF, table["id"])
+    assert other.evaluate(SEAT_OF, table["id"]) == token
+    # Export: every record of hers as JSON.
+    page.goto(f"{_base(server)}/account")
+    wait_for(page, "() => !document.getElementById('profile-view').hidden")
+    with page.expect_download() as download:
+        page.click("#export-link")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["account"]["name"] == "Kim"
+    assert [(s["table"], s["seat"]) for s in exported["seats"]] == [(table["id"], 0)]
+    assert token not in json.dumps(exported)
+    # Delete: her name typed; the page goes back to the guest's forms, the other phone is signed out.
+    page.fill("#delete-name", "Kim")
+    page.click("#delete-account")
+    wait_for(page, "() => !document.getElementById('guest-view').hidden")
+    assert _signed_in_as(page) is None and _signed_in_as(other) is None
+    assert not errors and not other_errors, errors + other_errors
+    first.close()
+    second.close()
 
 
 def test_passkey_sign_up_and_sign_in(browser: Any, server: ServerProcess) -> None:

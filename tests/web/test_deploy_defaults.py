@@ -96,6 +96,7 @@ def test_x_forwarded_for_counts_only_from_a_named_proxy(tmp_path: Path) -> None:
     [
         ("--forwarded-allow", "my-proxy", "not an IP address or network"),
         ("--host-name", "http://x:80", "not a host name"),
+        ("--smtp", "http://mail.example.org", "must start with smtp:// or smtps://"),
     ],
 )
 def test_bad_proxy_and_host_names_are_one_line_errors(tmp_path: Path, option: str, value: str, words: str) -> None:

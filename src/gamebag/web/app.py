@@ -42,6 +42,8 @@ from gamebag.web.lobby import (
     preferred_bot,
     rules_markdown,
 )
+from gamebag.web.notices.rounds import NoticeTiming, start_notices
+from gamebag.web.notices.routes import register as register_notices
 from gamebag.web.people import seatroutes
 from gamebag.web.people.listing import TEXT as LISTING_TEXT
 from gamebag.web.people.listing import copy_listing, is_rated_setup, split_listing, write_listing
@@ -120,6 +122,7 @@ class ServeSettings:
     invite_base: str | None = None
     host_names: tuple[str, ...] = ()  # names besides the defaults this server answers to
     secure_cookies: bool = False  # behind TLS: session cookies get the Secure flag (serve --secure-cookies)
+    smtp: str | None = None  # the mail server "your move" notices go through (serve --smtp); None: no e-mail
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -142,6 +145,7 @@ class ServeSettings:
             "invite_base": self.invite_base,
             "host_names": self.host_names,
             "secure_cookies": self.secure_cookies,
+            "smtp": self.smtp,
         }
 
 
@@ -163,6 +167,8 @@ def create_app(
     invite_base: str | None = None,
     host_names: tuple[str, ...] = (),
     secure_cookies: bool = False,
+    smtp: str | None = None,
+    notice_timing: NoticeTiming | None = None,
 ) -> FastAPI:
     """A server on the database at ``db_url``; unfinished tables carry on when first asked for.
 
@@ -171,7 +177,8 @@ def create_app(
     ``host_names``: the names (Host headers) this server answers to besides the loopback
     names, the LAN address and ``invite_base``'s host; other Hosts get 421 (DNS rebinding).
     ``secure_cookies``: the server is reached over TLS (a proxy's https), so session cookies are
-    marked Secure (``people/sessions.py``).
+    marked Secure (``people/sessions.py``). ``smtp``: the mail server's URL for "your move" e-mails
+    (``notices/mailer.py``; None: none is ever sent); ``notice_timing``: their delays and clock.
     """
     limits = limits or Limits()
     guard_log(log)  # what clients put in the log cannot forge lines
@@ -188,12 +195,15 @@ def create_app(
         await manager.start()
         app.state.upkeep = upkeep = Upkeep(manager)  # quick play's bot fill, finished tables rated
         upkeep.start()
+        app.state.notices = notices = start_notices(manager, smtp, notice_timing)  # None without --smtp
         if manager.node is not None:  # a cluster: open sockets count over every live process
             rates.share_sockets(SharedSocketCounts(store.engine, manager.node))
         try:
             yield
         finally:
             await upkeep.stop()
+            if notices is not None:
+                await notices.stop()
             await rates.stop()
             await manager.stop()
             store.close()
@@ -201,6 +211,7 @@ def create_app(
     app = FastAPI(title="gamebag", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.rates = rates
     app.state.downloads = downloads
+    app.state.invite_base = invite_base
     names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
     register_people(app, STATIC_DIR, secure_cookies)  # accounts, sessions, seats that follow people
     app.add_middleware(Guard, limits=limits, host_names=names)
@@ -517,6 +528,7 @@ def create_app(
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
     app.include_router(chat_router)
     app.include_router(bank_router)  # a seat's vacation from its time bank (tables/bankroutes.py)
+    register_notices(app)  # the "your move" list and e-mail notices (notices/routes.py)
     register_coach(app, manager_of)
 
     @app.get("/api/health")

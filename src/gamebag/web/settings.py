@@ -42,6 +42,7 @@ class Limits:
     downloads_per_minute: int = 30  # record and replay downloads per client address (each can be megabytes)
     loads_per_minute: int = 60  # requests per client address for a table not in memory (or no table): each a load
     lobby_lists_per_minute: int = 60  # lobby listings (GET /api/tables) per client address
+    your_move_lists_per_minute: int = 60  # "your move" lists (POST /api/yourmove: every open page asks) per address
     seat_takes_per_minute: int = 20  # free seats taken and "Play now" requests per client address
     agent_checks_per_minute: int = 120  # POST /api/games/agents per client address (the lobby form asks on each change)
     # accounts: sign-in, sign-up and recovery attempts per client address, and failed sign-ins per

@@ -99,6 +99,12 @@ def register(app: typer.Typer) -> None:
             help="A name (Host header) this server answers to, besides its bound address, localhost, "
             "127.0.0.1, ::1, the LAN address and --public-url's host (repeatable); others get 421.",
         ),
+        smtp: str = typer.Option(
+            "",
+            "--smtp",
+            help="A mail server for \"your move\" e-mails: smtp://[user@]host[:port][?from=address] (STARTTLS when "
+            "offered) or smtps://... (TLS); the password in the URL or in $GAMEBAG_SMTP_PASSWORD. Default: no e-mail.",
+        ),
     ) -> None:
         """Play any game in the browser with friends and bots. Prints the address to open."""
         import uvicorn
@@ -110,6 +116,7 @@ def register(app: typer.Typer) -> None:
         if sync not in SYNC_MODES:
             raise OptionError(f"--sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         proxies, given_names = _proxies(forwarded_allow), _host_names(host_name)
+        _check_smtp(smtp)
         url = database_url(db)
         database = sqlite_file(url)
         limits = Limits(
@@ -137,7 +144,7 @@ def register(app: typer.Typer) -> None:
 
         names = (*given_names, *(address.strip("[]") for address in _addresses(host)))
         base = invite_base(host, port, public_url)
-        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names, secure_cookies)
+        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names, secure_cookies, smtp or None)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
         if base:
@@ -154,6 +161,18 @@ def register(app: typer.Typer) -> None:
                 _run(uvicorn, create_app(**settings.app_arguments()), host, port, log_level, proxies)
         finally:
             unlock_sqlite(lock)
+
+
+def _check_smtp(url: str) -> None:
+    """A ``--smtp`` URL the mailer can use (refused: one line naming what is allowed, exit 2)."""
+    if not url:
+        return
+    from gamebag.web.notices.mailer import SmtpTarget, SmtpUrlError
+
+    try:
+        SmtpTarget.parse(url)
+    except SmtpUrlError as error:
+        raise OptionError(str(error)) from None
 
 
 def _upgrade_schema(url: str, sync: str, allowed: bool) -> None:

@@ -119,6 +119,7 @@ def register(app: typer.Typer) -> None:
         yes: bool = typer.Option(False, "--yes", help="Really delete (it cannot be undone)."),
     ) -> None:
         """Delete an account and its personal data, as its owner can from the profile page."""
+        import gamebag.web.notices.addresses  # noqa: F401  (registers the notices' deletion step)
         from gamebag.web.people import chatdeletion  # noqa: F401  (its import registers the chat's deletion step)
         from gamebag.web.people.accounts import delete_account
         from gamebag.web.people.ratings import register_personal_data

@@ -76,6 +76,9 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
+# The one form a mail provider posts (RFC 8058 one-click unsubscribe: ``List-Unsubscribe=One-Click``):
+# the only path that may change something without a JSON body; its token is in the URL.
+FORM_PATHS = frozenset({"/api/notices/unsubscribe"})
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -200,7 +203,8 @@ class Guard:
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         length_text = _header(scope, b"content-length")
         has_body = length_text != "0" and (length_text is not None or _header(scope, b"transfer-encoding"))
-        if has_body and kind != "application/json":
+        one_click = kind == "application/x-www-form-urlencoded" and scope["path"] in FORM_PATHS
+        if has_body and kind != "application/json" and not one_click:
             await _send_json(
                 send_with_headers, 415, {"error": "send JSON: the Content-Type must be application/json"}, []
             )
@@ -292,6 +296,7 @@ class RateLimits:
         self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
         self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
         self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
+        self._your_move_item = RateLimitItemPerMinute(limits.your_move_lists_per_minute)
         self._sign_in_items: list[RateLimitItem] = [
             RateLimitItemPerMinute(limits.sign_ins_per_minute),
             RateLimitItemPerHour(limits.sign_ins_per_hour),
@@ -378,6 +383,10 @@ class RateLimits:
     async def lobby_list(self, address: str) -> None:
         """Count a lobby listing; ``RateLimited`` past the rate."""
         await self._hit_async([self._lobby_item], address, "lobby listings")
+
+    async def your_move_list(self, address: str) -> None:
+        """Count a "your move" list (each open page asks every 20 s); ``RateLimited`` past the rate."""
+        await self._hit_async([self._your_move_item], address, '"your move" lists')
 
     async def agent_check(self, address: str) -> None:
         """Count a question about which bots can play a table; ``RateLimited`` past the rate."""

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 # Every module declaring tables on Base is imported here, so ``Base.metadata`` holds them all
 # (one line per module; the names are kept so the imports are not unused).
+from gamebag.web.notices.rows import MailAddressRow, NoticeDueRow, NoticeSentRow
 from gamebag.web.people.credentials import ChallengeRow, PasskeyRow, PasswordRow, RecoveryCodeRow, SessionRow
 from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.people.standingrows import ListingRow, OutcomeRow, RatingHistoryRow, RatingRow
@@ -43,6 +44,7 @@ ROOM_TABLES = (
     AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow, ChatLineRow, ChatSettingRow,
     PasswordRow, SessionRow, PasskeyRow, RecoveryCodeRow, ChallengeRow,
     ListingRow, OutcomeRow, RatingRow, RatingHistoryRow, ClockSettingRow, SeatClockRow,
+    MailAddressRow, NoticeDueRow, NoticeSentRow,
 )
 POSTGRESQL_ONLY = {"dialects": ("postgresql",)}  # ``Table.info`` of a table a cluster alone uses
 

@@ -1,0 +1,1 @@
+"""The notices room: "your move" wherever you are (the list, browser notifications, e-mail)."""

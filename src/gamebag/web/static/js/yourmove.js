@@ -1,0 +1,91 @@
+// "Your move" wherever you are: every table where it is this person's move (a guest's: the seats
+// this browser keeps; a signed-in person's: their account's too), asked for every POLL seconds
+// (the server says how often; a hidden page asks too, so its notices still come). Browser
+// notifications only after the person pressed the button and allowed them, and only while the
+// page is in the background; the tab title counts the tables meanwhile.
+import { changeHeaders, h, keptSeats } from "./common.js";
+
+const root = document.getElementById("your-move");
+
+// Everything this widget says (whole sentences, for the translation catalogues).
+const TEXT = {
+  title: (count) => (count === 0 ? "Your move: none" : count === 1 ? "Your move: 1 table" : `Your move: ${count} tables`),
+  none: "It is not your move at any table.",
+  row: (title, table) => `${title}, table ${table}`,
+  notify: "Tell me when it is my move",
+  notifyOn: "Notifications are on for this browser.",
+  notifyDenied: "This browser does not allow notifications from this page; its settings can change that.",
+  notifyMissing: "This browser cannot show notifications.",
+  notice: "It is your move",
+  noticeBody: (title) => `${title}: it is your move.`,
+  tabTitle: (count, title) => `(${count}) ${title}`,
+  failed: "The list of your tables could not be loaded just now; it is tried again shortly.",
+};
+
+let pollSeconds = 20;
+let known = null; // table ids where it was our move at the last answer (null: no answer yet)
+const pageTitle = document.title;
+
+function render(tables) {
+  root.querySelector(".your-move-summary").textContent = TEXT.title(tables.length);
+  const list = root.querySelector(".your-move-list");
+  list.replaceChildren(...(tables.length
+    ? tables.map((row) => h("li", {}, h("a", { href: row.play }, TEXT.row(row.title, row.id))))
+    : [h("li", { class: "muted" }, TEXT.none)]));
+  document.title = document.hidden && tables.length ? TEXT.tabTitle(tables.length, pageTitle) : pageTitle;
+}
+
+function notifyNew(tables) {
+  const fresh = tables.filter((row) => known !== null && !known.has(row.id));
+  known = new Set(tables.map((row) => row.id));
+  if (!fresh.length || !document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+  for (const row of fresh.slice(0, 3)) {
+    const notice = new Notification(TEXT.notice, { body: TEXT.noticeBody(row.title), tag: `gamebag-${row.id}` });
+    notice.onclick = () => { window.focus(); window.location.href = row.play; };
+  }
+}
+
+async function poll() {
+  try {
+    const response = await fetch("/api/yourmove", {
+      method: "POST", headers: await changeHeaders(), body: JSON.stringify({ seats: keptSeats().slice(-100) }),
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error);
+    pollSeconds = answer.poll_seconds || pollSeconds;
+    root.querySelector(".your-move-status").textContent = "";
+    render(answer.tables);
+    notifyNew(answer.tables);
+  } catch (error) {
+    root.querySelector(".your-move-status").textContent = TEXT.failed;
+  }
+  window.setTimeout(poll, pollSeconds * 1000);
+}
+
+function permissionWords() {
+  if (!("Notification" in window)) return TEXT.notifyMissing;
+  if (Notification.permission === "granted") return TEXT.notifyOn;
+  if (Notification.permission === "denied") return TEXT.notifyDenied;
+  return "";
+}
+
+function setUpButton() {
+  const button = root.querySelector(".your-move-notify");
+  const note = root.querySelector(".your-move-permission");
+  button.textContent = TEXT.notify;
+  note.textContent = permissionWords();
+  button.hidden = !("Notification" in window) || Notification.permission !== "default";
+  button.addEventListener("click", async () => {
+    await Notification.requestPermission(); // asked only when the person presses the button
+    note.textContent = permissionWords();
+    button.hidden = Notification.permission !== "default";
+  });
+}
+
+if (root) {
+  setUpButton();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) document.title = pageTitle; // the person is looking: no count in the title
+  });
+  poll();
+}
