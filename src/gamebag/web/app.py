@@ -6,6 +6,8 @@ header, never in a page URL the server sees (invite links carry a one-time
 invite code after ``#``, which the page exchanges for the seat's own token:
 ``claims.py``). Every route sits behind ``guard.Guard`` (this server's own
 names only, body sizes, JSON-only changes, origin checks, security headers);
+every request and socket is then admitted through its route's cost class
+(``admission/costs.py``: a budget per address and per seat, 429 past it);
 the API docs page is off (it would load third-party scripts), the OpenAPI
 schema stays at ``/openapi.json``.
 """
@@ -29,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from gamebag.core.errors import GamebagError
 from gamebag.web.admission.addresses import allowed_host_names
 from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.costs import Admission
 from gamebag.web.admission.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.admission.logsafe import guard_log
 from gamebag.web.admission.ratestore import PostgresRateStorage, SharedSocketCounts
@@ -184,6 +187,7 @@ def create_app(
     app.state.rates = rates
     app.state.downloads = downloads
     names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
+    app.add_middleware(Admission, charge=rates.admit, refused=RateLimited)  # every route's cost class
     app.add_middleware(Guard, limits=limits, host_names=names)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -251,7 +255,6 @@ def create_app(
     @app.post("/api/games/agents")
     async def game_agents(request: Request) -> JSONResponse:
         """The bots that can play a table of this game, player count and options (no solve: quick checks)."""
-        await rates.agent_check(client_address(request.scope))
         body = await request.body()  # the guard has bounded its size while it was read
         try:
             data = parse_json(body or b"null")
@@ -278,7 +281,6 @@ def create_app(
     async def tables(request: Request) -> list[dict[str, Any]]:
         """The most recent tables (public facts only), newest first: their summary rows, one query;
         abandoned tables left out, winners named (``tablelist.py``)."""
-        await rates.lobby_list(client_address(request.scope))
         return listed(await manager_of(request).lobby())
 
     @app.post("/api/tables")
@@ -290,7 +292,6 @@ def create_app(
             data = parse_json(body or b"null")
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
-        await rates.new_table(client_address(request.scope))
         table = await manager_of(request).create(data, client_address(request.scope))
         seats = []
         for seat in table.seats:
@@ -435,7 +436,6 @@ def create_app(
     @app.post("/api/client-errors")
     async def client_error(request: Request) -> dict[str, Any]:
         """A page reports that drawing a table failed; the server logs it (bounded by the guard and a rate)."""
-        await rates.client_error(client_address(request.scope))
         body = (await request.body())[:2048]
         log.warning("browser reported: %s", body.decode("utf-8", "replace"))  # escaped by LogSafe
         return {"ok": True}
@@ -449,7 +449,6 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         """The finished game's record, as ``gamebag replay`` reads it."""
-        await rates.download(client_address(request.scope))
         table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "the record can be downloaded once the game is over")
@@ -464,7 +463,6 @@ def create_app(
     @app.get("/api/tables/{table_id}/replay", response_model=None)
     async def replay(request: Request, table_id: str) -> Response:
         """Every step of a finished game as a seat saw it (token given) or as spectators did."""
-        await rates.download(client_address(request.scope))
         table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "a game can be replayed once it is over")

@@ -40,7 +40,9 @@ from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import ClientDisconnect
 
-from gamebag.web.admission.addresses import host_refusal, rate_key
+from gamebag.web.admission.addresses import client_address as client_address  # imported from here too
+from gamebag.web.admission.addresses import host_refusal
+from gamebag.web.admission.costs import COST_CLASSES, CostClass
 from gamebag.web.admission.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
 
@@ -108,16 +110,6 @@ class QuietLine:
 
 BODY_SECONDS = 10.0  # a request's body must have arrived by then, from its first read
 ABORTED_BODIES = QuietLine("a client went away while sending a request body")
-
-
-def client_address(scope: Scope) -> str:
-    """The key the client's budgets count under: its address, an IPv6 one's /64 (``rate_key``).
-
-    The address is the peer's, or the X-Forwarded-For of a proxy named with ``serve
-    --forwarded-allow`` (uvicorn trusts no proxy unless named).
-    """
-    client = scope.get("client")
-    return rate_key(str(client[0])) if client else "unknown"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -259,6 +251,21 @@ class Guard:
             ABORTED_BODIES.note(f"{scope['method']} {scope['path']} from {client_address(scope)}")
 
 
+# The refusals, in players' words (``what``: the cost class's requests, ``per``: minute or hour).
+ADDRESS_REFUSAL = "too many {what} from your address: at most {amount} per {per}; try again in {wait} s"
+SEAT_REFUSAL = "too many {what} for your seat: at most {amount} per {per}; try again in {wait} s"
+# Classes their handler charges itself: a socket's ``connect`` together with the open-socket bound.
+HANDLER_CHARGED = frozenset({"connect"})
+
+
+def _items_of(cost: CostClass, limits: Limits) -> list[RateLimitItem]:
+    items: list[RateLimitItem] = [RateLimitItemPerMinute(cost.per_minute(limits))]
+    hourly = cost.per_hour(limits)
+    if hourly is not None:
+        items.append(RateLimitItemPerHour(hourly))
+    return items
+
+
 class RateLimited(Exception):
     """A client over a limit; ``retry_after`` is in whole seconds."""
 
@@ -282,16 +289,10 @@ class RateLimits:
         self.limits = limits
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self.shared = False
-        self._table_items: list[RateLimitItem] = [
-            RateLimitItemPerMinute(limits.tables_per_minute),
-            RateLimitItemPerHour(limits.tables_per_hour),
-        ]
-        self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
-        self._report_item = RateLimitItemPerMinute(limits.reports_per_minute)
-        self._download_item = RateLimitItemPerMinute(limits.downloads_per_minute)
-        self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
-        self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
-        self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
+        # One budget (or two: a minute's and an hour's) per cost class (``costs.py``).
+        self._items: dict[str, list[RateLimitItem]] = {
+            name: _items_of(cost, limits) for name, cost in COST_CLASSES.items()
+        }
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -328,54 +329,50 @@ class RateLimits:
             except Exception:  # its rows stop counting anyway once its heartbeat runs out
                 log.warning("the open-socket counts could not be cleared", exc_info=True)
 
-    def _hit(self, items: list[RateLimitItem], address: str, what: str) -> None:
+    def _hit(self, items: list[RateLimitItem], key: str, cost: str, refusal: str = ADDRESS_REFUSAL) -> None:
+        if len(items) > 1:  # a minute's and an hour's budget: neither is spent when the other refuses
+            for item in items:
+                if not self._limiter.test(item, cost, key):
+                    self._refuse(item, key, cost, refusal)
         for item in items:
-            if not self._limiter.test(item, what, address):
-                self._refuse(item, address, what)
-        for item in items:
-            if not self._limiter.hit(item, what, address):  # another process took the last one meanwhile
-                self._refuse(item, address, what)
+            if not self._limiter.hit(item, cost, key):  # over (or another process took the last one meanwhile)
+                self._refuse(item, key, cost, refusal)
 
-    def _refuse(self, item: RateLimitItem, address: str, what: str) -> None:
-        reset, _ = self._limiter.get_window_stats(item, what, address)
+    def _refuse(self, item: RateLimitItem, key: str, cost: str, refusal: str) -> None:
+        reset, _ = self._limiter.get_window_stats(item, cost, key)
         wait = max(1, math.ceil(reset - time.time()))
-        raise RateLimited(
-            f"too many {what} from your address: at most {item.amount} per {item.GRANULARITY.name}; "
-            f"try again in {wait} s",
-            wait,
-        )
+        what = COST_CLASSES[cost].what
+        raise RateLimited(refusal.format(what=what, amount=item.amount, per=item.GRANULARITY.name, wait=wait), wait)
 
-    async def _hit_async(self, items: list[RateLimitItem], address: str, what: str) -> None:
+    async def _hit_async(self, items: list[RateLimitItem], key: str, cost: str, refusal: str = ADDRESS_REFUSAL) -> None:
         """``_hit``; off the event loop when the counts are in the shared database."""
         if self.shared:
-            await self._off_loop(self._hit, items, address, what)
+            await self._off_loop(self._hit, items, key, cost, refusal)
         else:
-            self._hit(items, address, what)
+            self._hit(items, key, cost, refusal)
+
+    async def admit(self, cost: str, address: str, seat: str | None = None) -> None:
+        """Charge one request of cost class ``cost`` (``costs.COST_CLASSES``) to ``address`` and, for
+        a request naming a seat, to ``seat`` (a key per seat token); ``RateLimited`` past a budget."""
+        if cost in HANDLER_CHARGED:
+            return
+        await self.charge(cost, address)
+        if seat is not None:
+            await self._hit_async(self._items[cost], seat, cost, SEAT_REFUSAL)
+
+    async def charge(self, cost: str, address: str) -> None:
+        """Charge one request of cost class ``cost`` to ``address``: for the classes handlers charge
+        on top of their route's (``load``, ``open``); ``RateLimited`` past the budget."""
+        await self._hit_async(self._items[cost], address, cost)
 
     async def new_table(self, address: str) -> None:
-        """Count a table creation; ``RateLimited`` past the limits."""
-        await self._hit_async(self._table_items, address, "new tables")
-
-    async def client_error(self, address: str) -> None:
-        """Count a page's error report (each is a line in the server's log); ``RateLimited`` past the rate."""
-        await self._hit_async([self._report_item], address, "error reports")
-
-    async def download(self, address: str) -> None:
-        """Count a record or replay download; ``RateLimited`` past the rate."""
-        await self._hit_async([self._download_item], address, "record and replay downloads")
+        """Count a table creation (a rematch's); ``RateLimited`` past the limits."""
+        await self.charge("open", address)
 
     async def table_load(self, address: str) -> None:
         """Count a request for a table that is not in memory (or does not exist): each is a load
         from the database and a rebuild; ``RateLimited`` past the rate."""
-        await self._hit_async([self._load_item], address, "requests for tables not in memory")
-
-    async def lobby_list(self, address: str) -> None:
-        """Count a lobby listing; ``RateLimited`` past the rate."""
-        await self._hit_async([self._lobby_item], address, "lobby listings")
-
-    async def agent_check(self, address: str) -> None:
-        """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
-        await self._hit_async([self._agents_item], address, "bot questions")
+        await self.charge("load", address)
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}
@@ -415,12 +412,12 @@ class RateLimits:
         if counts is None:
             if self.sockets_by_address[address] >= bound:
                 raise refusal
-            await self._hit_async([self._connect_item], address, "new connections")
+            await self.charge("connect", address)
         else:
             if await self._take_shared(counts, [("address", address, bound)]):
                 raise refusal
             try:
-                await self._hit_async([self._connect_item], address, "new connections")
+                await self.charge("connect", address)
             except BaseException:
                 self._release_shared([("address", address)])
                 raise
