@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+from gamebag.web.store.db import Store
 from web.helpers import SHORT_OPTIONS, open_table, play_whole_game, receive_until
 from web.loopwatch import store_long_tables, watched_client
 
@@ -72,3 +74,42 @@ def test_a_whole_game_over_sockets_holds_the_loop_no_turn_over_the_bound(tmp_pat
         watch.check("a whole Eigen Kweek game played over sockets")
         assert client.get("/api/tables").json()[0]["finished"]
         watch.check("the lobby listing")
+
+
+def test_a_finished_tables_summary_and_its_unloaded_rematch_are_built_off_the_loop(tmp_path: Path) -> None:
+    """After a restart, a seat comes back to a long finished game whose rematch is a long game
+    too: the end summary (a replay of the whole game) and the rematch's rebuild both ran on
+    the loop before (about 100 ms each on this machine)."""
+    path = tmp_path / "web.db"
+    finished_id, rematch_id = store_long_tables(path, 2, finished=1)
+    store = Store(f"sqlite:///{path}")
+    try:
+        store.set_rematch(finished_id, rematch_id)
+    finally:
+        store.close()
+    with watched_client(f"sqlite:///{path}") as (client, watch):
+        with client.websocket_connect(f"/ws/tables/{finished_id}") as ws:
+            ws.send_text(json.dumps({"type": "hello"}))
+            complete = receive_until(ws, lambda m: m["type"] == "state" and bool(m.get("next")) and _summed_up(m))[-1]
+        watch.check("a socket's hello at a finished table whose rematch is not loaded")
+        assert complete["next"]["id"] == rematch_id
+        assert complete["result"]["rounds"] and len(complete["result"]["final_views"]) == 3
+        claimed = client.post(f"/api/tables/{finished_id}/claim", json={"invite": _seat_token(path, finished_id)})
+        seat_token = claimed.json()["token"]
+        rematch = client.post(f"/api/tables/{finished_id}/rematch", headers={"x-seat-token": seat_token})
+        watch.check("asking for the rematch of a finished table")
+        assert rematch.status_code == 200 and rematch.json()["id"] == rematch_id
+
+
+def _summed_up(message: dict[str, Any]) -> bool:
+    return bool((message.get("result") or {}).get("rounds"))
+
+
+def _seat_token(path: Path, table_id: str) -> str:
+    store = Store(f"sqlite:///{path}")
+    try:
+        stored = store.load(table_id)
+        assert stored is not None
+        return str(stored.config.seats[0].token)
+    finally:
+        store.close()

@@ -119,6 +119,8 @@ class ManagerState:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
+        self._summarizing: set[str] = set()  # end summaries being built in threads (acting.py)
+        self._no_rematch: set[str] = set()  # rematches found closed or gone: never loaded again
         self._loading: dict[str, asyncio.Task[LiveTable]] = {}  # tables being loaded off the loop (manager.py)
         self._load_slots = asyncio.Semaphore(LOADS_AT_ONCE)
         self.actions_accepted = 0
@@ -160,6 +162,9 @@ class ManagerState:
             ...
 
         def _unload(self, table_id: str, release: bool = True) -> None:
+            ...
+
+        async def get_async(self, table_id: str) -> LiveTable:
             ...
 
         async def act(
