@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SMOKE_ENV = "GAMEBAG_BENCH_SMOKE"
 # Modules the scripts import, not scripts: they have no ``__main__`` block.
-HELPERS = frozenset({"plain_rules.py", "smoke.py", "web_attackers.py"})
+HELPERS = frozenset({"attack_matrix.py", "plain_rules.py", "smoke.py", "web_attackers.py", "web_flood.py"})
 LIMIT_SECONDS = 300  # one script's wall-clock limit (a cold numba cache compiles kernels first)
 
 
@@ -85,6 +85,7 @@ SMOKE_RUNS: dict[str, SmokeRun] = {
     "load_web.py": SmokeRun(("--clients", "2", "--tables", "1", "--duration", "10", "--think", "0", "--bot", "random")),
     "fair_shares.py": SmokeRun(),
     "slow_connections.py": SmokeRun(("--connections", "70", "--requests", "3", "--files", "512")),
+    "sqlite_wal_index.py": SmokeRun(("--commits", "20", "--rounds", "1", "--seconds", "0.3")),
     "taps_eigen_kweek.py": SmokeRun(("--rounds", "1")),
     "trajectory_hashes.py": SmokeRun(extras=RL),
     "tune_eigen_kweek.py": SmokeRun(("--grid-games", "1", "--report-games", "2", "--ablation-games", "1")),

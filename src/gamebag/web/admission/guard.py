@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
 from gamebag.web.admission.addresses import client_address as client_address  # imported from here too
@@ -254,6 +255,9 @@ class Guard:
 # The refusals, in players' words (``what``: the cost class's requests, ``per``: minute or hour).
 ADDRESS_REFUSAL = "too many {what} from your address: at most {amount} per {per}; try again in {wait} s"
 SEAT_REFUSAL = "too many {what} for your seat: at most {amount} per {per}; try again in {wait} s"
+# The cluster's shared counts failing (the database down): one log line now and then, and
+# each process counts on its own meanwhile (still a bound: the process's own budget).
+SHARED_COUNTS_DOWN = QuietLine("the shared request counts cannot be read", seconds=60.0)
 # Classes their handler charges itself: a socket's ``connect`` together with the open-socket bound.
 HANDLER_CHARGED = frozenset({"connect"})
 
@@ -287,7 +291,8 @@ class RateLimits:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._local = MovingWindowRateLimiter(MemoryStorage())  # this process's counts
+        self._limiter = self._local  # the counts in use: shared by the cluster once ``share`` is called
         self.shared = False
         # One budget (or two: a minute's and an hour's) per cost class (``costs.py``).
         self._items: dict[str, list[RateLimitItem]] = {
@@ -330,16 +335,29 @@ class RateLimits:
                 log.warning("the open-socket counts could not be cleared", exc_info=True)
 
     def _hit(self, items: list[RateLimitItem], key: str, cost: str, refusal: str = ADDRESS_REFUSAL) -> None:
+        if self.shared:
+            try:
+                self._hit_in(self._limiter, items, key, cost, refusal)
+                return
+            except SQLAlchemyError as error:  # the shared counts cannot be read: this process's own count
+                SHARED_COUNTS_DOWN.note(f"{type(error).__name__}; counting {cost} in this process meanwhile")
+        self._hit_in(self._local, items, key, cost, refusal)
+
+    def _hit_in(
+        self, limiter: MovingWindowRateLimiter, items: list[RateLimitItem], key: str, cost: str, refusal: str
+    ) -> None:
         if len(items) > 1:  # a minute's and an hour's budget: neither is spent when the other refuses
             for item in items:
-                if not self._limiter.test(item, cost, key):
-                    self._refuse(item, key, cost, refusal)
+                if not limiter.test(item, cost, key):
+                    self._refuse(limiter, item, key, cost, refusal)
         for item in items:
-            if not self._limiter.hit(item, cost, key):  # over (or another process took the last one meanwhile)
-                self._refuse(item, key, cost, refusal)
+            if not limiter.hit(item, cost, key):  # over (or another process took the last one meanwhile)
+                self._refuse(limiter, item, key, cost, refusal)
 
-    def _refuse(self, item: RateLimitItem, key: str, cost: str, refusal: str) -> None:
-        reset, _ = self._limiter.get_window_stats(item, cost, key)
+    def _refuse(
+        self, limiter: MovingWindowRateLimiter, item: RateLimitItem, key: str, cost: str, refusal: str
+    ) -> None:
+        reset, _ = limiter.get_window_stats(item, cost, key)
         wait = max(1, math.ceil(reset - time.time()))
         what = COST_CLASSES[cost].what
         raise RateLimited(refusal.format(what=what, amount=item.amount, per=item.GRANULARITY.name, wait=wait), wait)

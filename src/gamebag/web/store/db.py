@@ -29,21 +29,20 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
-    create_engine,
     delete,
-    event,
     insert,
     inspect,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from gamebag.web.people import schema as people_schema
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 from gamebag.web.store.base import Base
+from gamebag.web.store.engines import make_engine
 from gamebag.web.tables import lobbyrows
 from gamebag.web.tables.lobbyrows import Seats
 
@@ -186,29 +185,6 @@ TAKE_LEASE = (
 )
 
 
-def _make_engine(url: str, sync: str) -> Engine:
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
-        pragma = "FULL" if sync == "full" else "NORMAL"
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # In WAL mode a commit is in the log file before the call returns, so it
-            # survives the server being killed (SIGKILL) with NORMAL; FULL also waits for
-            # the disk (fsync) on every commit, so it survives a power cut, at ~5 ms each.
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute(f"PRAGMA synchronous={pragma}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA mmap_size=0")  # the file read with read(), never mapped: no SIGBUS if cut short
-            cursor.close()
-
-        return engine
-    # No ping before each use: it would double the round trips of every action. A connection
-    # found dead fails one request, and SQLAlchemy then replaces the whole pool.
-    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
-
-
 TABLES_CHANNEL = "gamebag_tables"  # the bus channel where every table change is announced
 NOTICE_LIMIT = 7900  # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more
 
@@ -328,7 +304,7 @@ class Store:
         self.node: str | None = None  # this process's id in a cluster (PostgreSQL); None: the only one
         self._lock = lock_sqlite(url)
         try:
-            self.engine = _make_engine(url, sync)
+            self.engine = make_engine(url, sync)
             self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
             with self.engine.begin() as connection:
                 if self.is_postgresql:
