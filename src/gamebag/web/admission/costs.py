@@ -93,7 +93,9 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass("report", "reports_per_minute", "error reports", "a few bytes (each report is one log line)"),
         CostClass("connect", "connects_per_minute", "new connections", "a socket (its messages: SOCKET_COSTS)"),
         CostClass("load", "loads_per_minute", "requests for tables not in memory", "charged with the route's class"),
-        CostClass("unknown", "unknown_paths_per_minute", "requests for unknown addresses", "a short 404 (under 100 B)"),
+        CostClass(
+            "unknown", "unknown_paths_per_minute", "requests for unknown addresses", "a short 404 or 405 (under 100 B)"
+        ),
         CostClass("undeclared", "undeclared_per_minute", "requests", "a route not in this table: a small budget"),
     )
 }
@@ -219,14 +221,11 @@ class Admission:
         """The cost class of the route ``scope`` goes to (``UNKNOWN`` when none does)."""
         app = scope.get("app")
         routes: list[Any] = list(getattr(getattr(app, "router", None), "routes", []))
-        partial: Any = None
         for route in routes:
             match, _ = route.matches(scope)
             if match == Match.FULL:
                 return self._declared(scope, route)
-            if match == Match.PARTIAL and partial is None:
-                partial = route  # the path, another method: answered 405 by the route
-        return UNKNOWN if partial is None else self._declared(scope, partial)
+        return UNKNOWN  # no route, or a route's path with another method (a short 404 or 405)
 
     def _declared(self, scope: Scope, route: Any) -> str:
         key = route_key(scope, route)
