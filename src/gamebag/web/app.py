@@ -173,6 +173,7 @@ def create_app(
             rates.share(PostgresRateStorage(store.engine))  # one set of counts for every process
         manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
+        manager.cluster_solves = rates if rates.shared else None  # the solve budget over every process
         await manager.start()
         if manager.node is not None:  # a cluster: open sockets count over every live process
             rates.share_sockets(SharedSocketCounts(store.engine, manager.node))

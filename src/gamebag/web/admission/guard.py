@@ -33,6 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
@@ -258,6 +259,13 @@ SEAT_REFUSAL = "too many {what} for your seat: at most {amount} per {per}; try a
 # The cluster's shared counts failing (the database down): one log line now and then, and
 # each process counts on its own meanwhile (still a bound: the process's own budget).
 SHARED_COUNTS_DOWN = QuietLine("the shared request counts cannot be read", seconds=60.0)
+# New solves' worker time, shared by a cluster's processes: counted in tenths of a second (the
+# window's bound is only how many it can hold; the budget is ``Limits.solve_budget_seconds``).
+SOLVE_TENTHS_COUNTED = 100_000
+SOLVES_REFUSAL = (
+    "your tables' new solves took {spent:.0f} worker seconds in the last minute (at most {budget:g}); "
+    "choose options opened before, or try again in {wait} s"
+)
 # Classes their handler charges itself: a socket's ``connect`` together with the open-socket bound.
 HANDLER_CHARGED = frozenset({"connect"})
 
@@ -391,6 +399,27 @@ class RateLimits:
         """Count a request for a table that is not in memory (or does not exist): each is a load
         from the database and a rebuild; ``RateLimited`` past the rate."""
         await self.charge("load", address)
+
+    async def check_solves(self, owner: str, budget_seconds: float) -> None:
+        """Refuse (``RateLimited``) a new solve for ``owner`` whose new solves took ``budget_seconds``
+        of worker time in the last minute on all the cluster's processes together (shared counts
+        only: a single process's own pool keeps this count itself, ``workers.check_solve_budget``)."""
+        if not self.shared:
+            return
+        item = RateLimitItemPerMinute(SOLVE_TENTHS_COUNTED)
+        reset, remaining = await self._off_loop(self._limiter.get_window_stats, item, "solve", owner)
+        spent = (SOLVE_TENTHS_COUNTED - remaining) / 10
+        if spent >= budget_seconds:
+            wait = max(1, math.ceil(reset - time.time()))
+            raise RateLimited(SOLVES_REFUSAL.format(spent=spent, budget=budget_seconds, wait=wait), wait)
+
+    async def charge_solve(self, owner: str, seconds: float) -> None:
+        """Count ``seconds`` of worker time of a new solve against ``owner`` for the whole cluster."""
+        if not self.shared:
+            return
+        item = RateLimitItemPerMinute(SOLVE_TENTHS_COUNTED)
+        tenths = min(SOLVE_TENTHS_COUNTED, max(1, math.ceil(seconds * 10)))
+        await self._off_loop(partial(self._limiter.hit, item, "solve", owner, cost=tenths))
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}

@@ -51,6 +51,7 @@ from gamebag.web.tables.tablestate import (
     agent_key,
     closed_words,
 )
+from gamebag.web.work.fairshare import SLOW_LANE
 from gamebag.web.work.workers import BuildJob, JobFailed, JobTimeout, WorkersBusy, check_solve_budget
 
 __all__ = [
@@ -265,8 +266,14 @@ class TableManager(Owning, Forcing, Automating, Acting):
         seconds = self.limits.solve_seconds
         job = BuildJob((config.game, config.players, options, spec))
         check_solve_budget(self.pool, job, owner, self.limits.solve_budget_seconds)
+        shared = self.cluster_solves if self.pool.lane_of(job) == SLOW_LANE else None
+        if shared is not None:  # a cluster: the budget holds over every process's solves
+            await shared.check_solves(owner, self.limits.solve_budget_seconds)
         try:
             await self.pool.run(job, seconds, owner=owner)
+            took = self.pool.build_seconds.get(job.key)
+            if shared is not None and took is not None:
+                await shared.charge_solve(owner, took)
         except WorkersBusy:
             raise RateLimited("the bot workers are busy preparing other tables; try again in a minute", 60) from None
         except JobTimeout:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import JsonDict
+from gamebag.web.admission.guard import RateLimits
 from gamebag.web.settings import Limits
 from gamebag.web.store.busseal import Sealer
 from gamebag.web.store.cluster import Bus
@@ -139,6 +140,8 @@ class ManagerState:
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
         self.sealer: Sealer | None = None  # seals forwarded actions on the bus (busseal.py)
+        # a cluster: the new solves' worker time every process counts (app.py sets it on PostgreSQL)
+        self.cluster_solves: RateLimits | None = None
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table
