@@ -40,6 +40,7 @@ BROWSER_MODULES = (
     "tests/web/test_forced_browser.py",
     "tests/web/test_phone_table.py",
     "tests/web/test_kweek_browser.py",
+    "tests/web/test_accounts_browser.py",
 )
 
 

@@ -97,3 +97,13 @@ def test_simulate_and_the_data_files_from_the_wheel(installed: tuple[Path, dict[
     )
     tables, scripts, index = run([str(bin_dir / "python"), "-c", check], tmp_path, env).stdout.split()
     assert int(tables) >= 5 and int(scripts) > 0 and index == "True"
+
+
+def test_the_database_migrations_from_the_wheel(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """The revisions, their environment and the baseline are in the wheel: a new database reaches head."""
+    bin_dir, env = installed
+    create = "from gamebag.web.store.db import Store; print(Store('sqlite:///web.db').migration.describe())"
+    created = run([str(bin_dir / "python"), "-c", create], tmp_path, env).stdout
+    assert created.strip() == "database created at schema revision 0001"
+    said = run([str(bin_dir / "gamebag"), "db", "current", "--db", "sqlite:///web.db"], tmp_path, env).stdout
+    assert "revision 0001, the newest" in said

@@ -173,7 +173,7 @@ def test_the_lobby_offers_and_preselects_bots_that_exist(client: Any) -> None:
 
 def test_a_table_opens_from_the_lobby_and_a_no_show_is_played_to_the_end(client: Any) -> None:
     seats = [{"name": "Ann"}, {"bot": "random"}]  # what the lobby form sends with its preselected bot
-    answer = client.post("/api/tables", json={"game": GAME, "players": 2, "seats": seats, "seed": 5})
+    answer = client.post("/api/tables", json={"game": GAME, "players": 2, "seats": seats, "seed": 5, "public": True})
     assert answer.status_code == 201, answer.text
     table = answer.json()
     assert table["timeout_agent"] == "random" and table["notices"] == [FALLBACK_NOTICE]

@@ -128,6 +128,11 @@ REFUSALS: list[tuple[list[str], str]] = [
     (["serve", "--workers", "2"], "needs PostgreSQL"),
     (["serve", "--db", "::::"], "is not a database URL"),
     (["serve", "--db", "sqlite:///afile/web.db"], "is not a folder"),
+    # db (nothing is created: a missing SQLite file is refused, not made)
+    (["db", "current", "--db", "::::"], "is not a database URL"),
+    (["db", "upgrade", "--db", "sqlite:///missing.db"], "there is no such file"),
+    (["db", "upgrade", "--db", "sqlite:///afile/web.db"], "is not a folder"),
+    (["db", "revision", "--message", ""], "--message must be a few words"),
     # train (the output is checked before the training extras are even imported)
     (["train", "pig", "--out", "afile/p.npz"], "afile is a file, not a folder"),
     (["train", "pig", "--out", "folder"], "this is a folder"),

@@ -26,6 +26,7 @@ import gamebag
 from gamebag.core.match import Match
 from gamebag.web.app import create_app
 from gamebag.web.lobby import parse_table_request
+from gamebag.web.people.listing import Listing, write_listing
 from gamebag.web.store.db import Store
 
 SLOW_SECONDS = 0.02  # the most one turn of the loop (a request handler's step, a socket message) may take
@@ -150,6 +151,7 @@ def store_long_tables(
             request = {"game": game, "players": players, "seats": seats, "seed": seed}
             config = parse_table_request(request, allow_seed=True)
             store.create_table(config)
+            write_listing(store.engine, config.id, Listing(public=True))  # listed in the lobby
             done = index < finished
             won = list(match.game.winners(match.state)) if done else None
             store.save_events(config.id, 0, events if done else events[: int(len(events) * stopped_at)], done, won)

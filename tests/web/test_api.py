@@ -24,7 +24,7 @@ def test_catalogue_lists_every_registered_game_with_options_and_agents(tmp_path:
 
 def test_open_table_gives_one_secret_invite_per_person_and_none_for_bots(tmp_path: Path) -> None:
     with web_client(tmp_path) as client:
-        table = open_table(client, "wriggle-roulette", 4, bots={1: "heuristic", 3: "random"})
+        table = open_table(client, "wriggle-roulette", 4, bots={1: "heuristic", 3: "random"}, public=True)
         seats = table["seats"]
         assert [s["bot"] for s in seats] == [False, True, False, True]
         tokens = [s["token"] for s in seats if not s["bot"]]

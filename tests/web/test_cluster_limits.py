@@ -29,6 +29,7 @@ from .helpers import hello, open_table, receive_until, web_client
 def test_two_processes_count_one_connection_limit(pg_url: str) -> None:
     """Two processes' limiters (each its own engine, as two processes have) share one count."""
     limits = Limits(connects_per_minute=3)
+    Store(pg_url).close()  # the schema (web_rate_hits), as the server's Store makes it
     engines = [create_engine(pg_url) for _ in range(2)]
     first, second = RateLimits(limits), RateLimits(limits)
     first.share(PostgresRateStorage(engines[0]))
@@ -197,6 +198,7 @@ def test_sockets_of_a_dead_process_stop_counting(pg_url: str) -> None:
 
 
 def test_rate_counts_of_addresses_gone_quiet_are_deleted(pg_url: str) -> None:
+    Store(pg_url).close()  # the schema (web_rate_hits)
     engine = create_engine(pg_url)
     try:
         storage = PostgresRateStorage(engine)

@@ -71,7 +71,7 @@ def test_a_whole_game_over_sockets_holds_the_loop_no_turn_over_the_bound(tmp_pat
         # that first opening is left out; every later one is measured.
         open_table(client, "eigen-kweek", 3, options=SHORT_OPTIONS["eigen-kweek"])
         watch.slow.clear()
-        table = open_table(client, "eigen-kweek", 3, options=SHORT_OPTIONS["eigen-kweek"], seed=2)
+        table = open_table(client, "eigen-kweek", 3, options=SHORT_OPTIONS["eigen-kweek"], seed=2, public=True)
         watch.check("opening a table")
         play_whole_game(client, table, seed=3)
         watch.check("a whole Eigen Kweek game played over sockets")

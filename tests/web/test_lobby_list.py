@@ -17,9 +17,9 @@ from .helpers import hello, open_table, play_whole_game, receive_until, web_clie
 
 def test_the_list_says_when_who_and_who_won_and_leaves_abandoned_tables_out(tmp_path: Path) -> None:
     with web_client(tmp_path) as client:
-        finished = open_table(client, "pig", 2, bots={1: "random"}, seed=5, options={"goal": 12})
+        finished = open_table(client, "pig", 2, bots={1: "random"}, seed=5, options={"goal": 12}, public=True)
         play_whole_game(client, finished, seed=5)
-        waiting = open_table(client, "pig", 2, bots={1: "heuristic"}, seed=6)
+        waiting = open_table(client, "pig", 2, bots={1: "heuristic"}, seed=6, public=True)
         before = time.time()
         rows = client.get("/api/tables").json()
     listed_now = {table["id"]: table for table in rows}

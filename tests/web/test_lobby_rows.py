@@ -17,7 +17,7 @@ from .helpers import open_table, record_of, web_client
 
 
 def _finished_bots_table(client: Any) -> dict[str, Any]:
-    table = open_table(client, "pig", 2, bots={0: "random", 1: "random"}, options={"goal": 20})
+    table = open_table(client, "pig", 2, bots={0: "random", 1: "random"}, options={"goal": 20}, public=True)
     deadline = time.monotonic() + 60
     while not client.get(f"/api/tables/{table['id']}").json()["table"]["finished"]:
         assert time.monotonic() < deadline, "the bots did not finish"
@@ -29,7 +29,7 @@ def _finished_bots_table(client: Any) -> dict[str, Any]:
 def test_the_lobby_row_follows_the_game_to_its_end(tmp_path: Path, database: str, request: Any) -> None:
     url = request.getfixturevalue("pg_url") if database == "postgresql" else None
     with web_client(tmp_path, url=url) as client:
-        playing = open_table(client, "pig", 2)
+        playing = open_table(client, "pig", 2, public=True)
         table = _finished_bots_table(client)
         record = record_of(client, table["id"])
         info = client.get(f"/api/tables/{table['id']}").json()
@@ -48,7 +48,9 @@ def test_a_database_from_before_the_rows_gets_them_at_start(tmp_path: Path) -> N
         steps = len(record_of(client, table["id"])["events"])
     store = Store(f"sqlite:///{tmp_path / 'web.db'}")
     with store.engine.begin() as connection:
-        connection.execute(text("DROP TABLE web_summaries"))  # as an older server left the file
+        # As a server from before the summaries (and before migrations) left the file.
+        connection.execute(text("DROP TABLE web_summaries"))
+        connection.execute(text("DROP TABLE alembic_version"))
     store.close()
     with web_client(tmp_path) as client:
         row = client.get("/api/tables").json()[0]

@@ -4,13 +4,20 @@ One server for the module; each test opens its own table and browser context (sh
 seconds each). Catch A Dragon's eggs are dice to tap, an illegal tap says why; the move panel
 stays a bottom sheet whatever "What just happened" holds; the top bar is one row; the lobby's
 game cards are buttons a keyboard reaches, and it passes axe (WCAG 2.1 A/AA); a broken link
-explains itself and leads back to the lobby.
+explains itself and leads back to the lobby. The lobby's "Variants" offer the game's presets above
+the fields, and rules changed by hand are saved under a name on this device and offered again
+after a reload; the players' rules page shows a table's numbers and fits the phone. Issue 38: a
+free seat taken from the lobby, the home page, a profile's rating plot and a leaderboard, at the
+same width.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -192,7 +199,8 @@ def _axe_wcag21(page: Any) -> list[str]:
 
 
 def test_the_lobby_s_game_cards_are_buttons_a_keyboard_reaches(browser: Any, server: ServerProcess) -> None:
-    table = _open(server, {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"bot": "heuristic"}]})
+    seats = [{"name": "Ann"}, {"bot": "heuristic"}]
+    table = _open(server, {"game": "pig", "players": 2, "seats": seats, "public": True})  # listed: public
     context, page, errors = _phone_page(browser)
     page.goto(f"{server.base}/")
     page.wait_for_selector("#games .game-card")
@@ -297,3 +305,142 @@ def test_the_host_lands_in_her_own_seat_and_shares_the_others_links(browser: Any
     assert page.inner_text("#who") == "you are Ann"
     context.close()
     assert not errors, errors
+
+
+# ---- presets, house rules and the players' rules page (issue 37, point 4) ----------------------
+def _variants_of(page: Any, game: str) -> None:
+    page.locator(f'.game-card[data-game="{game}"]').click()
+    wait_for(page, "(game) => document.querySelector(`.game-card[data-game='${game}']`).ariaPressed === 'true'", game)
+    if not page.evaluate("() => document.getElementById('variants').open"):
+        page.locator("#variants summary").click()
+
+
+def test_the_lobby_offers_presets_and_keeps_house_rules_on_this_device(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#games .game-card")
+    _variants_of(page, "catch-a-dragon")
+    offered = page.locator("#preset option").all_inner_texts()
+    assert offered == ["The rulebook", "A quick game", "Gentler busts", "Your own changes"], offered
+    assert page.input_value("#preset") == "preset:rulebook"
+    assert page.get_attribute("#rules-link", "href") == "/rules/catch-a-dragon"
+    # A preset sets the fields; the fold says which setup it is.
+    page.select_option("#preset", "preset:quick")
+    wait_for(page, "() => document.getElementById('option-rounds').value === '2'")
+    assert "A quick game" in page.inner_text("#variants-note")
+    assert "Two rounds" in page.inner_text("#preset-says")
+    # A rule changed by hand is "your own"; saved under a name, it is offered again after a reload.
+    page.locator("#option-cyclic").uncheck()
+    wait_for(page, "() => document.getElementById('preset').value === 'custom'")
+    page.fill("#house-name", "Our kitchen table")
+    page.locator("#house-save").click()
+    wait_for(page, "() => document.getElementById('preset').selectedOptions[0].textContent === 'Our kitchen table'")
+    violations = _axe_wcag21(page)
+    assert not violations, violations
+    page.reload()
+    page.wait_for_selector("#games .game-card")
+    _variants_of(page, "catch-a-dragon")
+    assert page.input_value("#option-rounds") == "4" and page.is_checked("#option-cyclic")  # the rulebook again
+    saved = page.locator("#preset optgroup[label='House rules you saved'] option")
+    assert saved.all_inner_texts() == ["Our kitchen table"]
+    page.select_option("#preset", label="Our kitchen table")
+    wait_for(page, "() => document.getElementById('option-rounds').value === '2'")
+    assert not page.is_checked("#option-cyclic")
+    # Another game keeps its own list: nothing saved for Pig.
+    _variants_of(page, "pig")
+    assert not page.locator("#preset optgroup[label='House rules you saved']").count()
+    context.close()
+    assert not errors, errors
+
+
+def test_the_rules_page_shows_the_table_s_numbers_and_fits_a_phone(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = _phone_page(browser)
+    query = urlencode({"players": 3, "options": json.dumps({"max_rounds": 15})})
+    page.goto(f"{server.base}/rules/eigen-kweek?{query}")
+    wait_for(page, "() => document.getElementById('rules-title').textContent === 'Eigen Kweek: the rules'")
+    headings = page.locator("#rules-text h2").all_inner_texts()
+    assert {"Setup", "A round", "Scoring", "The end of the game", "The options of this table"} <= set(headings)
+    text = page.inner_text("#rules-text")
+    assert "after 15 rounds" in " ".join(text.split()) and "--" not in text
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    violations = _axe_wcag21(page)
+    assert not violations, violations
+    page.goto(f"{server.base}/rules/chess")
+    wait_for(page, "() => document.querySelector('#rules-text .notice') !== null")
+    context.close()
+    assert not errors, errors
+
+
+def _fits(page: Any) -> bool:
+    return bool(page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: ServerProcess) -> None:
+    """Issue 38: a guest takes a free seat of a public table from the lobby with the keyboard and
+    finds the table on the home page; Play now seats them with a bot at once; a profile's rating
+    plot is SVG; all axe clean at 360 px."""
+    from sqlalchemy import create_engine, insert
+
+    from gamebag.web.people.schema import AccountRow
+    from gamebag.web.people.standingrows import RatingHistoryRow, RatingRow
+
+    opened = httpx.post(f"{server.base}/api/tables", json={"game": "pig", "players": 2, "public": True}, timeout=30)
+    private = httpx.post(f"{server.base}/api/tables", json={"game": "pig", "players": 2}, timeout=30)
+    table_id = opened.json()["id"]
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/")
+    row = page.locator(f'#tables tr[data-table="{table_id}"]')
+    row.wait_for()
+    assert not page.locator(f'#tables tr[data-table="{private.json()["id"]}"]').count()
+    assert "2 free seats" in row.inner_text()
+    row.locator("button.take-seat").focus()  # a button: the keyboard reaches it and Enter presses it
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/play/{table_id}")
+    assert page.evaluate(f"() => !!window.localStorage.getItem('gamebag-seat:{table_id}')")
+
+    page.goto(f"{server.base}/home")
+    wait_for(page, f"() => !!document.querySelector('#home-open li[data-table=\"{table_id}\"]')")
+    assert _fits(page) and _axe_wcag21(page) == []
+
+    # A rated person's profile: the rating with its range, provisional, and its plot.
+    engine = create_engine(server.db_url)
+    now = time.time()
+    with engine.begin() as connection:
+        account = {"id": "ann", "name": "Ann", "name_key": "ann", "created_at": now, "disabled": False}
+        connection.execute(insert(AccountRow).values(**account))
+        rating = {"account_id": "ann", "game": "pig", "players": 2, "mu": 27.0, "sigma": 6.0, "games": 3}
+        connection.execute(insert(RatingRow).values(**rating, updated_at=now))
+        for index, (mu, sigma) in enumerate([(26.0, 7.5), (25.0, 6.8), (27.0, 6.0)]):
+            connection.execute(
+                insert(RatingHistoryRow).values(
+                    account_id="ann", game="pig", players=2, table_id=table_id, mu=mu, sigma=sigma, at=now + index
+                )
+            )
+    engine.dispose()
+    page.goto(f"{server.base}/people/ann")
+    wait_for(page, "() => !!document.querySelector('svg.rating-plot polyline')")
+    text = page.locator("#profile-ratings").inner_text()
+    assert "Rating 27" in text and "15 and 39" in text and "Provisional" in text
+    assert page.locator("svg.rating-plot circle").count() == 3
+    assert _fits(page) and _axe_wcag21(page) == []
+
+    # Play now from the lobby, with no wait: a seat of a new pig table, its other seat a bot at once.
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#quick-game option", state="attached")
+    page.select_option("#quick-game", "pig")
+    page.select_option("#quick-wait", "0")
+    page.click("#quick-play")
+    page.wait_for_url("**/play/*")
+    quick_id = page.url.rsplit("/", 1)[1]
+    assert page.evaluate(f"() => !!window.localStorage.getItem('gamebag-seat:{quick_id}')")
+    deadline = time.monotonic() + 30
+    while not httpx.get(f"{server.base}/api/tables/{quick_id}", timeout=10).json()["table"]["seats"][1]["bot"]:
+        assert time.monotonic() < deadline, "Play now's free seat got no bot"
+        time.sleep(0.1)
+
+    page.goto(f"{server.base}/leaderboard?game=pig&players=2")
+    wait_for(page, "() => document.querySelectorAll('#board tr a').length === 1")
+    assert "Ann" in page.locator("#board").inner_text()
+    assert _fits(page) and _axe_wcag21(page) == []
+    assert errors == []
+    context.close()

@@ -24,12 +24,27 @@ import gamebag
 from gamebag.agents.registry import split_agent_specs
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import parse_option_pairs
+from gamebag.core.presets import preset_named
 from gamebag.core.protocol import Game
 
 
-def build_game(game_id: str, players: int | None, option_pairs: Sequence[str]) -> Game[Any, Any, Any]:
-    """``gamebag.make`` from command-line values."""
-    return gamebag.make(game_id, players, **parse_option_pairs(option_pairs))
+def build_game(
+    game_id: str, players: int | None, option_pairs: Sequence[str], preset: str | None = None
+) -> Game[Any, Any, Any]:
+    """``gamebag.make`` from command-line values: the named preset's options (``--preset``), then
+    the ``--option`` pairs on top of them."""
+    options: dict[str, Any] = {}
+    if preset is not None:
+        options.update(preset_named(gamebag.entry(game_id).game_class, preset).options)
+    options.update(parse_option_pairs(option_pairs))
+    return gamebag.make(game_id, players, **options)
+
+
+def option_text(value: Any) -> str:
+    """An option value as a command line writes it (``key=value``): lists comma-separated, none, true."""
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value))
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def split_agents(text: str, players: int) -> list[str]:

@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError, PlayerCountError
 from gamebag.core.options import Option, OptionGroup, OptionValue, expand_option_groups, validate_options
+from gamebag.core.presets import Preset, game_presets
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
 
@@ -88,6 +89,22 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     # Whether a lower score is better (golf, Hearts): every consumer of scores (standings, ratings,
     # margins, leaders, rewards, truncation) reads the direction through ``score_sign``.
     lower_score_wins: ClassVar[bool] = False
+    # Named sets of options (``gamebag.core.presets``): a quick game, the variants the rulebook
+    # names; ``presets()`` puts the rulebook's setup first. Not inherited: a subclass is another
+    # rule set, whose options a base game's presets may not fit.
+    preset_specs: ClassVar[tuple[Preset, ...]] = ()
+
+    @classmethod
+    def presets(cls) -> tuple[Preset, ...]:
+        """The game's named presets, the rulebook's setup first (``gamebag.core.presets``)."""
+        own: tuple[Preset, ...] = cls.__dict__.get("preset_specs", ())
+        return game_presets(own)
+
+    def table_numbers(self) -> dict[str, str]:
+        """Numbers this configuration plays with where an option leaves them to the player count
+        (an option of none: "the rulebook's for N players"), by option name, for the players' rules
+        page of a table; a game whose options say every number itself has none."""
+        return {}
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         self._check_declarations()

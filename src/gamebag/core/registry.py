@@ -47,6 +47,9 @@ class GameEntry:
     narrate: EventNarrator = _no_events
     action_words: ActionWords = _json_words
     decision_help: DecisionHelp = _no_help
+    # The rules as a player reads them (Markdown: setup, a turn, scoring, the end; no code), with
+    # ``{{option}}`` or ``{{option|words when none}}`` where the table's own numbers go; None: none written.
+    players_text: Callable[[], str] | None = None
 
     @property
     def game_id(self) -> str:
@@ -75,6 +78,7 @@ def register(
     narrate: EventNarrator = _no_events,
     action_words: ActionWords = _json_words,
     decision_help: DecisionHelp = _no_help,
+    players_text: Callable[[], str] | None = None,
 ) -> None:
     """Add a game; registering the same class twice is harmless, and so is the same class defined
     again by its file imported a second time (a plugin loaded by path and by entry point)."""
@@ -82,7 +86,7 @@ def register(
     if existing is not None and not _same_definition(existing.game_class, game_class):
         raise ValueError(f"game id {game_class.game_id!r} is already registered")
     _REGISTRY[game_class.game_id] = GameEntry(
-        game_class, render_view, rules_text, narrate, action_words, decision_help
+        game_class, render_view, rules_text, narrate, action_words, decision_help, players_text
     )
 
 

@@ -14,6 +14,7 @@ schema stays at ``/openapi.json``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -44,10 +45,18 @@ from gamebag.web.lobby import (
     preferred_bot,
     rules_markdown,
 )
+from gamebag.web.people import seatroutes
+from gamebag.web.people.listing import TEXT as LISTING_TEXT
+from gamebag.web.people.listing import copy_listing, is_rated_setup, split_listing, write_listing
+from gamebag.web.people.routes import register as register_people
+from gamebag.web.people.standingroutes import router as people_router
+from gamebag.web.people.upkeep import Upkeep
+from gamebag.web.rulespage import rules_router
 from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
 from gamebag.web.store.faults import readiness, register_storage_faults
 from gamebag.web.tables.analysis import register as register_analysis
+from gamebag.web.tables.chatroutes import router as chat_router
 from gamebag.web.tables.claims import invite_path
 from gamebag.web.tables.coaching import change_setting
 from gamebag.web.tables.coaching import register as register_coach
@@ -112,6 +121,7 @@ class ServeSettings:
     limits: Limits
     invite_base: str | None = None
     host_names: tuple[str, ...] = ()  # names besides the defaults this server answers to
+    secure_cookies: bool = False  # behind TLS: session cookies get the Secure flag (serve --secure-cookies)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -133,6 +143,7 @@ class ServeSettings:
             "limits": self.limits,
             "invite_base": self.invite_base,
             "host_names": self.host_names,
+            "secure_cookies": self.secure_cookies,
         }
 
 
@@ -153,6 +164,7 @@ def create_app(
     limits: Limits | None = None,
     invite_base: str | None = None,
     host_names: tuple[str, ...] = (),
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """A server on the database at ``db_url``; unfinished tables carry on when first asked for.
 
@@ -160,6 +172,8 @@ def create_app(
     this server at; invite links and QR codes use it (None: the address the host opened).
     ``host_names``: the names (Host headers) this server answers to besides the loopback
     names, the LAN address and ``invite_base``'s host; other Hosts get 421 (DNS rebinding).
+    ``secure_cookies``: the server is reached over TLS (a proxy's https), so session cookies are
+    marked Secure (``people/sessions.py``).
     """
     limits = limits or Limits()
     guard_log(log)  # what clients put in the log cannot forge lines
@@ -175,11 +189,14 @@ def create_app(
         app.state.manager = manager
         manager.cluster_solves = rates if rates.shared else None  # the solve budget over every process
         await manager.start()
+        app.state.upkeep = upkeep = Upkeep(manager)  # quick play's bot fill, finished tables rated
+        upkeep.start()
         if manager.node is not None:  # a cluster: open sockets count over every live process
             rates.share_sockets(SharedSocketCounts(store.engine, manager.node))
         try:
             yield
         finally:
+            await upkeep.stop()
             await rates.stop()
             await manager.stop()
             store.close()
@@ -188,6 +205,7 @@ def create_app(
     app.state.rates = rates
     app.state.downloads = downloads
     names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
+    register_people(app, STATIC_DIR, secure_cookies)  # accounts, sessions, seats that follow people
     app.add_middleware(Admission, charge=rates.admit, refused=RateLimited)  # every route's cost class
     app.add_middleware(Guard, limits=limits, host_names=names)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -247,6 +265,8 @@ def create_app(
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "replay.html")
 
+    app.include_router(rules_router(STATIC_DIR))  # the players' rules page and its text (rulespage.py)
+
     # ---- lobby API ----------------------------------------------------------------------------
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -293,7 +313,12 @@ def create_app(
             data = parse_json(body or b"null")
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
+        listing, data = split_listing(data)  # public and rated: the table's listing (people/listing.py)
         table = await manager_of(request).create(data, client_address(request.scope))
+        rated = listing.rated and is_rated_setup(table.game.game_id, table.game.num_players, table.config.options)
+        await asyncio.to_thread(
+            write_listing, manager_of(request).store.engine, table.id, dataclasses.replace(listing, rated=rated)
+        )
         seats = []
         for seat in table.seats:
             item: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "bot": seat.agent is not None}
@@ -305,10 +330,13 @@ def create_app(
         # The bot of a seat whose timer runs out, and why it is not the heuristic where the game has none.
         preferred = preferred_bot(table.game)
         fallback = preferred["notice"] if table.config.timeout_agent == preferred["agent"] else None
+        casual = LISTING_TEXT["casual"] if listing.rated and not rated else None
         return JSONResponse(
             {
                 "timeout_agent": table.config.timeout_agent,
-                "notices": [fallback] if fallback else [],
+                "notices": [notice for notice in (fallback, casual) if notice],
+                "public": listing.public,
+                "rated": rated,
                 "id": table.id,
                 "game": table.game.game_id,
                 "players": table.game.num_players,
@@ -347,6 +375,7 @@ def create_app(
         table = await table_of(request, table_id)
         manager.check_host(table, request.headers.get("x-host-token"))
         code = manager.reissue(table, seat)
+        await seatroutes.release_owner(request, table.id, seat)  # the seat's account loses it too
         change_setting(manager, table, forget=seat)  # another person may hold the seat now: asked afresh
         return {"seat": seat, "invite": invite_path(table.id, code)}
 
@@ -362,7 +391,9 @@ def create_app(
         if not isinstance(code, str) or not 0 < len(code) <= 128:
             return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
         table = await table_of(request, table_id)
+        await seatroutes.check_reserved(request, table, code)  # a seat kept for an account: that account's
         seat, token = manager_of(request).claim(table, code)
+        await seatroutes.own_claimed(request, table.id, seat)  # signed in: the seat follows its claimer
         return {"seat": seat, "token": token, "play": f"/play/{table.id}"}
 
     @app.get("/api/tables/{table_id}/host")
@@ -374,12 +405,13 @@ def create_app(
         manager.check_host(table, request.headers.get("x-host-token"))
         meta = manager.meta(table)
         base = invite_base or str(request.base_url).rstrip("/")
+        kept = await seatroutes.kept_for(request, table)  # unclaimed seats kept for a friend's account
         seats = []
         for seat, facts in zip(table.seats, meta["seats"], strict=True):
             item: dict[str, Any] = dict(facts)
             if seat.agent is None and not seat.claimed:
                 link = base + invite_path(table.id, seat.token)
-                item.update(invite=link, qr=qr_rows(link))
+                item.update(invite=link, qr=qr_rows(link), kept_for=kept.get(seat.seat))
             seats.append(item)
         spectate = f"{base}/play/{table.id}"
         return {
@@ -428,6 +460,7 @@ def create_app(
         following = await manager.rematch(
             table, "the host" if seat is None else table.seats[seat].name, client_address(request.scope)
         )
+        await asyncio.to_thread(copy_listing, manager.store.engine, table.id, following.id)  # rated as its table
         answer = {"id": following.id, "path": rematch_path(following, seat)}
         if seat is None or host_token:  # the host: the rematch's host token, which the old one does not open
             token = following.config.host_token
@@ -475,7 +508,9 @@ def create_app(
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)
         return Response(body, media_type="application/json")
 
+    app.include_router(people_router)  # open tables, quick play, ratings, home pages (people/standingroutes.py)
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
+    app.include_router(chat_router)
     register_coach(app, manager_of)
 
     @app.get("/api/health")

@@ -25,6 +25,7 @@ from gamebag.agents.registry import agents_for as registry_agents_for
 from gamebag.agents.registry import available_agents, default_agent, refusal
 from gamebag.core.errors import GamebagError
 from gamebag.core.options import Option, options_to_json
+from gamebag.core.presets import presets_json
 from gamebag.core.protocol import Game
 from gamebag.web.admission.bounds import (
     AGENT_PARAMETER_BOUNDS,
@@ -203,6 +204,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "max_players": cls.max_players,
                 "default_players": cls.default_players,
                 "options": [option_json(o, game_id) for o in cls.option_specs],
+                "presets": presets_json(cls),
                 "agents": list(playable_agents(game_id)),
                 "agents_by_players": agents_by_players(game_id),
                 "preferred_by_players": preferred_by_players(game_id),

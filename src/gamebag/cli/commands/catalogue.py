@@ -9,6 +9,8 @@ from rich.table import Table
 
 import gamebag
 from gamebag.agents.registry import agent_entries, games_played
+from gamebag.cli.common import option_text
+from gamebag.core.presets import preset_named
 
 
 def register(app: typer.Typer) -> None:
@@ -37,6 +39,27 @@ def register(app: typer.Typer) -> None:
         console.print(agents)
 
     @app.command("rules")
-    def rules(game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it.")) -> None:
-        """Print the players' guide to GAME's rules and options."""
-        Console().print(Markdown(gamebag.entry(game).rules_text()))
+    def rules(
+        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        preset: str | None = typer.Option(
+            None, "--preset", help="Show only this named set of options, as --option pairs for `gamebag play`."
+        ),
+    ) -> None:
+        """Print the guide to GAME's rules and options, and its named presets."""
+        cls = gamebag.entry(game).game_class
+        console = Console()
+        if preset is not None:
+            chosen = preset_named(cls, preset)
+            console.print(f"{chosen.label}. {chosen.summary}", markup=False)
+            for name, value in chosen.options.items():
+                console.print(f"--option {name}={option_text(value)}", markup=False)
+            return
+        console.print(Markdown(gamebag.entry(game).rules_text()))
+        table = Table(title="Presets (gamebag play GAME --preset NAME)")
+        table.add_column("name", overflow="fold")
+        table.add_column("what it is", overflow="fold", ratio=1)
+        table.add_column("options", overflow="fold", ratio=1)
+        for each in cls.presets():
+            changes = " ".join(f"{name}={option_text(value)}" for name, value in each.options.items())
+            table.add_row(each.name, f"{each.label}. {each.summary}", changes or "the defaults")
+        console.print(table)

@@ -52,6 +52,11 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int = typer.Option(None, "--seed", "-s", help="Seed for dice, draws and bots (default: random)."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+        preset: str | None = typer.Option(
+            None,
+            "--preset",
+            help="A named set of options (`gamebag rules GAME` lists them: quick, ...); --option changes it further.",
+        ),
         record: Path | None = typer.Option(
             None,
             "--record",
@@ -83,6 +88,8 @@ def register(app: typer.Typer) -> None:
             check_output_file("--record", record)
         events: list[dict[str, Any]] = []
         if resume is not None:
+            if preset is not None:
+                raise GamebagError("--preset and --resume go apart: a resumed game keeps its record's options")
             saved = Record.load(resume)
             if saved.game != game:
                 raise GamebagError(f"{resume} holds a game of {saved.game}, not {game}")
@@ -95,7 +102,7 @@ def register(app: typer.Typer) -> None:
             seed = meta_seed if isinstance(meta_seed, int) and seed is None else seed
         cls = gamebag.entry(game).game_class
         n = players if players is not None else cls.default_players
-        rules = build_game(game, n, option)
+        rules = build_game(game, n, option, preset)
         names = [s.strip() for s in (HUMAN if seats is None else seats).split(",") if s.strip()]
         if len(names) < n:
             bot = default_agent(rules, (DEFAULT_BOT,))

@@ -8,14 +8,13 @@ import os
 import re
 import socket
 import sys
-from pathlib import Path
 from typing import Any
 
 import typer
 
-from gamebag.cli.common import check_output_file
+from gamebag.cli.database import DB_HELP, sqlite_file, unreachable, upgrade_schema
 from gamebag.core.errors import OptionError
-from gamebag.web.settings import DB_ENV, SYNC_MODES, Limits, database_url
+from gamebag.web.settings import SYNC_MODES, Limits, database_url
 
 
 def register(app: typer.Typer) -> None:
@@ -23,13 +22,12 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
         port: int = typer.Option(8000, "--port", "-p", min=1, max=65535, help="TCP port to listen on."),
-        db: str | None = typer.Option(
-            None,
-            "--db",
-            help=f"SQLAlchemy database URL (default: ${DB_ENV}, else the SQLite file gamebag-web.db in the "
-            "working folder). PostgreSQL: postgresql+psycopg://user:password@host/dbname; prefer "
-            f"${DB_ENV} for a URL with a password.",
-            show_default=False,
+        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+        upgrade: bool = typer.Option(
+            True,
+            "--upgrade/--no-upgrade",
+            help="Upgrade an older database's schema on start (the default), or refuse to start on one "
+            "(then run `gamebag db upgrade` after a backup).",
         ),
         bot_delay: float = typer.Option(
             0.6, "--bot-delay", min=0.0, max=30.0, help="Seconds a bot waits before acting, so people can follow."
@@ -89,6 +87,12 @@ def register(app: typer.Typer) -> None:
             help="A reverse proxy's address or network (repeatable or comma-separated) whose X-Forwarded-For "
             "names the client. Default: none, so every client counts under its own address.",
         ),
+        secure_cookies: bool = typer.Option(
+            False,
+            "--secure-cookies",
+            help="The server is reached over TLS (a reverse proxy's https): sign-in cookies are sent over https "
+            "only. Requests that arrive as https (X-Forwarded-Proto from a --forwarded-allow proxy) get it anyway.",
+        ),
         host_name: list[str] = typer.Option(
             [],
             "--host-name",
@@ -100,25 +104,14 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from gamebag.web.app import APP_FACTORY, SETTINGS_ENV, ServeSettings, create_app
-        from gamebag.web.store.db import DatabaseInUseError, lock_sqlite, safe_url, sqlite_path, unlock_sqlite
+        from gamebag.web.store.db import DatabaseInUseError, lock_sqlite, safe_url, unlock_sqlite
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         if sync not in SYNC_MODES:
             raise OptionError(f"--sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         proxies, given_names = _proxies(forwarded_allow), _host_names(host_name)
         url = database_url(db)
-        from sqlalchemy.exc import ArgumentError
-
-        try:
-            database = sqlite_path(url)
-        except ArgumentError:
-            raise OptionError(
-                "--db is not a database URL; give sqlite:///FILE or postgresql+psycopg://user@host/dbname"
-            ) from None
-        if database is not None:
-            if not Path(database).parent.is_dir():
-                raise OptionError(f"--db {database}: {Path(database).parent} is not a folder")
-            check_output_file("--db", Path(database))  # the SQLite file, and its lock beside it
+        database = sqlite_file(url)
         limits = Limits(
             bot_workers=bot_workers,
             move_seconds=move_seconds,
@@ -144,7 +137,7 @@ def register(app: typer.Typer) -> None:
 
         names = (*given_names, *(address.strip("[]") for address in _addresses(host)))
         base = invite_base(host, port, public_url)
-        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names)
+        settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names, secure_cookies)
         for address in _addresses(host):
             typer.echo(f"gamebag web: open http://{address}:{port}/")
         if base:
@@ -152,6 +145,7 @@ def register(app: typer.Typer) -> None:
         processes = f", {workers} processes" if workers > 1 else ""
         typer.echo(f"database: {safe_url(url)}{processes}  (Ctrl-C stops the server)")
         try:
+            _upgrade_schema(url, sync, upgrade)  # once, before any worker process starts
             if workers > 1:
                 # uvicorn starts the processes; each builds its app from the settings in the environment.
                 os.environ[SETTINGS_ENV] = settings.to_json()
@@ -160,6 +154,19 @@ def register(app: typer.Typer) -> None:
                 _run(uvicorn, create_app(**settings.app_arguments()), host, port, log_level, proxies)
         finally:
             unlock_sqlite(lock)
+
+
+def _upgrade_schema(url: str, sync: str, allowed: bool) -> None:
+    """Bring the database's schema to head before serving (refused: one line, exit 2); logs what it did."""
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        line = upgrade_schema(url, sync, allowed)
+    except OperationalError as error:  # not reachable: the one line, and the server does not start
+        typer.echo(f"error: {unreachable(url, error)}", err=True)
+        sys.exit(3)
+    if line is not None:
+        logging.getLogger("gamebag.web").info(line)
 
 
 def _proxies(given: list[str]) -> tuple[str, ...]:

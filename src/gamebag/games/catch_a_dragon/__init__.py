@@ -16,4 +16,17 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-register(CatchADragon, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)
+def players_text() -> str:
+    """The rules as a player reads them (the web's rules page)."""
+    return resources.files(__name__).joinpath("players.md").read_text(encoding="utf-8")
+
+
+register(
+    CatchADragon,
+    render_view,
+    rules_text,
+    narrate=narrate,
+    action_words=action_words,
+    decision_help=decision_help,
+    players_text=players_text,
+)

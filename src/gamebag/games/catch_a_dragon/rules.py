@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError, OptionError
 from gamebag.core.options import Option, options_to_json, typed_options
+from gamebag.core.presets import Preset
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -48,6 +49,7 @@ from gamebag.games.catch_a_dragon.dice import (
     set_points,
 )
 from gamebag.games.catch_a_dragon.encoding import ROLL, STOP, FaceNames, parse_action, parse_roll
+from gamebag.games.catch_a_dragon.presets import PRESETS
 
 ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
@@ -200,6 +202,7 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
     # 2: the seat, the rounds left and the score margins (thermometers) joined the tensor.
     observation_version: ClassVar[int] = 2
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
+    preset_specs: ClassVar[tuple[Preset, ...]] = PRESETS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:

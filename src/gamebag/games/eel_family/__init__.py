@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 
 from gamebag.core.registry import register
@@ -16,5 +17,22 @@ def rules_text() -> str:
     return resources.files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
+def players_text_of(game_id: str) -> Callable[[], str]:
+    """The reader of one rule set's rules as a player reads them (``players-<game id>.md``)."""
+
+    def players_text() -> str:
+        return resources.files(__name__).joinpath(f"players-{game_id}.md").read_text(encoding="utf-8")
+
+    return players_text
+
+
 for _rules in (EelHarvest, WriggleRoulette):
-    register(_rules, render_view, rules_text, narrate=narrate, action_words=action_words, decision_help=decision_help)
+    register(
+        _rules,
+        render_view,
+        rules_text,
+        narrate=narrate,
+        action_words=action_words,
+        decision_help=decision_help,
+        players_text=players_text_of(_rules.game_id),
+    )

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, OptionError
 from gamebag.core.options import Option, typed_options
+from gamebag.core.presets import Preset
 from gamebag.core.protocol import JsonDict, NodeKind
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -37,6 +38,7 @@ from gamebag.games.eel_family.options import (
     EelOptions,
     default_max_grab,
 )
+from gamebag.games.eel_family.presets import EEL_HARVEST_PRESETS, WRIGGLE_ROULETTE_PRESETS
 from gamebag.games.eel_family.state import (
     STILL_IN,
     EelState,
@@ -68,6 +70,10 @@ class EelFamilyGame(EelDraws):
     rule_set: ClassVar[str]
     # Everyone still in chooses a count at once; between the choice and the reveal the others' counts are hidden.
     traits: Traits = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
+
+    def table_numbers(self) -> dict[str, str]:
+        """The grab limit and the outbreak's snakes of this player count (the rulebook's where not set)."""
+        return {"max_grab": str(self.max_grab), "outbreak_snakes": str(self.threshold)}
 
     def _configure(self) -> None:
         n = self.num_players
@@ -443,6 +449,7 @@ class WriggleRoulette(EelFamilyGame):
     summary: ClassVar[str] = "Grab eels from the bag together; snakes end the round. First to 20 points."
     rule_set: ClassVar[str] = "wriggle-roulette"
     option_specs: ClassVar[tuple[Option, ...]] = WRIGGLE_ROULETTE_OPTIONS
+    preset_specs: ClassVar[tuple[Preset, ...]] = WRIGGLE_ROULETTE_PRESETS
     engine_support: ClassVar[EngineSupport | None] = WRIGGLE_ROULETTE_ENGINES
 
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:
@@ -466,6 +473,7 @@ class EelHarvest(EelFamilyGame):
     summary: ClassVar[str] = "Grab eels from the bag together; the greediest hand loses at an outbreak."
     rule_set: ClassVar[str] = "eel-harvest"
     option_specs: ClassVar[tuple[Option, ...]] = EEL_HARVEST_OPTIONS
+    preset_specs: ClassVar[tuple[Preset, ...]] = EEL_HARVEST_PRESETS
     engine_support: ClassVar[EngineSupport | None] = EEL_HARVEST_ENGINES
 
     def _outbreak_losers(self, still_in: list[int], reserves: list[int], sizes: list[int]) -> tuple[int, ...]:

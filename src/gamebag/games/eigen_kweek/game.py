@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from gamebag.core.engines import EngineSupport
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.core.options import Option, OptionGroup, typed_options
+from gamebag.core.presets import Preset
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
@@ -22,6 +23,7 @@ from gamebag.games.eigen_kweek import phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, EigenKweekOptions, build_config
 from gamebag.games.eigen_kweek.nodes import Step
+from gamebag.games.eigen_kweek.presets import PRESETS
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
 
@@ -49,6 +51,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     default_players: ClassVar[int] = 4
     traits: Traits = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTION_SPECS
+    preset_specs: ClassVar[tuple[Preset, ...]] = PRESETS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
     option_groups: ClassVar[tuple[OptionGroup, ...]] = OPTION_GROUPS
 

@@ -20,9 +20,11 @@ from typing import Any, ClassVar
 from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import IllegalChanceOutcomeError
 from gamebag.core.options import Option, options_to_json, typed_options
+from gamebag.core.presets import Preset
 from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_float
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
+from gamebag.games.pig.presets import PRESETS
 
 ROLL = "roll"
 HOLD = "hold"
@@ -92,6 +94,7 @@ class Pig(Game[PigState, str, int]):
     default_players: ClassVar[int] = 2
     traits: Traits = Traits(Moves.SEQUENTIAL, Information.PERFECT, chance=True)
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
+    preset_specs: ClassVar[tuple[Preset, ...]] = PRESETS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
 
     def _configure(self) -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,12 +87,21 @@ COST_CLASSES: dict[str, CostClass] = {
             hourly_field="tables_per_hour",
         ),
         CostClass("manage", "manage_per_minute", "table changes", "one table's facts (a few KB)"),
+        CostClass("account", "account_requests_per_minute", "account requests", "one account's facts (a few KB)"),
         CostClass("download", "downloads_per_minute", "record and replay downloads", "one game's record or replay"),
         CostClass("analysis", "analysis_polls_per_minute", "analysis requests", "one game's analysis (under 1 MB)"),
         CostClass("advice", "advice_polls_per_minute", "coach requests", "one decision's advice (a few KB)"),
         CostClass("report", "reports_per_minute", "error reports", "a few bytes (each report is one log line)"),
         CostClass("connect", "connects_per_minute", "new connections", "a socket (its messages: SOCKET_COSTS)"),
         CostClass("load", "loads_per_minute", "requests for tables not in memory", "charged with the route's class"),
+        CostClass(
+            "sign-in",
+            "sign_ins_per_minute",
+            "sign-in attempts",
+            "charged with the route's class",
+            hourly_field="sign_ins_per_hour",
+        ),
+        CostClass("seat-take", "seat_takes_per_minute", "seats taken", "charged with the route's class"),
         CostClass(
             "unknown", "unknown_paths_per_minute", "requests for unknown addresses", "a short 404 or 405 (under 100 B)"
         ),
@@ -135,6 +144,45 @@ ROUTE_COSTS: dict[tuple[str, str], str] = {
     ("GET", "/api/tables/{table_id}/analysis"): "analysis",
     ("POST", "/api/client-errors"): "report",
     (SOCKET, "/ws/tables/{table_id}"): "connect",
+    # the players' rules page (rulespage.py)
+    ("GET", "/rules/{game_id}"): "page",
+    ("GET", "/api/games/{game_id}/players-rules"): "read",
+    # chat (tables/chatroutes.py)
+    ("GET", "/api/tables/{table_id}/chat"): "download",
+    ("POST", "/api/tables/{table_id}/chat/settings"): "manage",
+    # accounts, sessions, passkeys and seats that follow people (people/); sign-ins, sign-ups and
+    # recoveries are charged ``sign-in`` by their handlers too
+    ("GET", "/account"): "page",
+    ("GET", "/api/me"): "read",
+    ("GET", "/api/me/seats"): "read",
+    ("GET", "/api/me/export"): "download",
+    ("POST", "/api/account/signup"): "account",
+    ("POST", "/api/account/signin"): "account",
+    ("POST", "/api/account/recover"): "account",
+    ("POST", "/api/account/signout"): "account",
+    ("POST", "/api/account/passkey/options"): "account",
+    ("POST", "/api/account/passkey"): "account",
+    ("POST", "/api/me/name"): "account",
+    ("POST", "/api/me/password"): "account",
+    ("POST", "/api/me/recovery-codes"): "account",
+    ("POST", "/api/me/delete"): "account",
+    ("POST", "/api/me/passkeys/options"): "account",
+    ("POST", "/api/me/passkeys"): "account",
+    ("POST", "/api/me/seats/adopt"): "account",
+    ("POST", "/api/tables/{table_id}/seats/{seat}/invite-account"): "manage",
+    # open tables, quick play, ratings and home pages (people/standingroutes.py); a seat taken and
+    # quick play are charged ``seat-take`` (and a table quick play opens ``open``) by their handlers
+    ("GET", "/home"): "page",
+    ("GET", "/leaderboard"): "page",
+    ("GET", "/people/{account_id}"): "page",
+    ("POST", "/api/tables/{table_id}/take"): "manage",
+    ("POST", "/api/tables/{table_id}/public"): "manage",
+    ("GET", "/api/tables/{table_id}/listing"): "read",
+    ("POST", "/api/quickplay"): "manage",
+    ("GET", "/api/tables/{table_id}/series"): "lobby",
+    ("POST", "/api/home"): "lobby",
+    ("GET", "/api/leaderboard"): "lobby",
+    ("GET", "/api/people/{account_id}"): "lobby",
 }
 
 
@@ -163,6 +211,12 @@ SOCKET_COSTS: dict[str, SocketCost] = {
     "sync": SocketCost("sync", 1.0, 5.0, "one full state with its history (tens of KB on a long game)"),
     "standing_pass": SocketCost("standing_pass", 5.0, 10.0, "the seat's own state (a few KB)"),
     "ping": SocketCost("ping", 10.0, 20.0, "a pong (under 100 B)"),
+    # chat.py's own bounds per seat (and per spectator's address) are the tighter ones; these only
+    # cap what a socket's refused lines can cost (each answered with a short refusal)
+    "chat": SocketCost(
+        "chat", 2.0, 20.0, "one line to the table's readers (200 characters)", per_seat="a line every 3 s, bursts of 5"
+    ),
+    "react": SocketCost("react", 2.0, 20.0, "one reaction to the table's readers (under 200 B)"),
     "other": SocketCost("other", 5.0, 10.0, "an error (under 300 B)"),
 }
 SOCKET_OTHER = "other"
@@ -173,18 +227,29 @@ def socket_cost(kind: object) -> SocketCost:
     return SOCKET_COSTS.get(kind, SOCKET_COSTS[SOCKET_OTHER]) if isinstance(kind, str) else SOCKET_COSTS[SOCKET_OTHER]
 
 
-def route_key(scope: Scope, route: Any) -> tuple[str, str]:
-    """The ``ROUTE_COSTS`` key of ``route`` for a request (``scope``) it matched."""
+def route_key(scope: Scope, path: str) -> tuple[str, str]:
+    """The ``ROUTE_COSTS`` key of the route at ``path`` (its template) for a request (``scope``)."""
     method = SOCKET if scope["type"] == "websocket" else str(scope.get("method", "GET")).upper()
-    return ("GET" if method == "HEAD" else method, str(getattr(route, "path", "")))
+    return ("GET" if method == "HEAD" else method, path)
+
+
+def flat_routes(routes: Iterable[Any], prefix: str = "") -> Iterator[tuple[Any, str]]:
+    """Each route of ``routes`` with its whole path, the routes of included routers too (FastAPI
+    keeps an included router as one entry holding the router)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            context = getattr(route, "include_context", None)
+            yield from flat_routes(inner.routes, prefix + str(getattr(context, "prefix", "") or ""))
+        else:
+            yield route, prefix + str(getattr(route, "path", ""))
 
 
 def declared_keys(routes: list[Any]) -> list[tuple[str, str]]:
     """Every (method, path template) ``routes`` answer (mounts as GET, sockets as ``SOCKET``)."""
     keys: list[tuple[str, str]] = []
-    for route in routes:
+    for route, path in flat_routes(routes):
         methods = getattr(route, "methods", None)
-        path = str(getattr(route, "path", ""))
         if methods:
             keys.extend(("GET" if m == "HEAD" else m, path) for m in sorted(methods))
         elif type(route).__name__.endswith("WebSocketRoute"):
@@ -216,19 +281,31 @@ class Admission:
         self.charge = charge
         self.refused = refused
         self._warned: set[tuple[str, str]] = set()
+        self._version: tuple[int, ...] = ()
+        self._flat: list[tuple[Any, str, str]] = []
 
     def cost_of(self, scope: Scope) -> str:
         """The cost class of the route ``scope`` goes to (``UNKNOWN`` when none does)."""
         app = scope.get("app")
         routes: list[Any] = list(getattr(getattr(app, "router", None), "routes", []))
-        for route in routes:
-            match, _ = route.matches(scope)
+        version = tuple(map(id, routes))
+        if version != self._version:  # the app's routes, flattened once (and again if they change)
+            self._flat = [
+                (route, path, path[: len(path) - len(str(getattr(route, "path", "")))])
+                for route, path in flat_routes(routes)
+            ]
+            self._version = version
+        asked = str(scope.get("path", ""))
+        for route, path, prefix in self._flat:
+            if prefix and not asked.startswith(prefix):
+                continue
+            match, _ = route.matches({**scope, "path": asked[len(prefix) :]} if prefix else scope)
             if match == Match.FULL:
-                return self._declared(scope, route)
+                return self._declared(scope, path)
         return UNKNOWN  # no route, or a route's path with another method (a short 404 or 405)
 
-    def _declared(self, scope: Scope, route: Any) -> str:
-        key = route_key(scope, route)
+    def _declared(self, scope: Scope, path: str) -> str:
+        key = route_key(scope, path)
         cost = ROUTE_COSTS.get(key)
         if cost is None:
             if key not in self._warned:

@@ -421,6 +421,32 @@ class RateLimits:
         tenths = min(SOLVE_TENTHS_COUNTED, max(1, math.ceil(seconds * 10)))
         await self._off_loop(partial(self._limiter.hit, item, "solve", owner, cost=tenths))
 
+    async def sign_in(self, address: str) -> None:
+        """Count a sign-in, sign-up or recovery attempt from ``address``; ``RateLimited`` past the rate."""
+        await self.charge("sign-in", address)
+
+    def _account_check(self, account: str, failed: bool) -> None:
+        item, key = RateLimitItemPerHour(self.limits.account_failures_per_hour), "failed sign-ins of one account"
+        if not self._limiter.test(item, key, account) or (failed and not self._limiter.hit(item, key, account)):
+            reset, _ = self._limiter.get_window_stats(item, key, account)
+            wait = max(1, math.ceil(reset - time.time()))
+            raise RateLimited(
+                f"too many failed sign-ins for this account: at most {item.amount} per hour; try again in {wait} s",
+                wait,
+            )
+
+    async def account_sign_in(self, account: str, failed: bool = False) -> None:
+        """Before a sign-in to ``account``: ``RateLimited`` if it has had its most failures this hour;
+        ``failed``: count one more failure (whatever the address it came from)."""
+        if self.shared:
+            await self._off_loop(self._account_check, account, failed)
+        else:
+            self._account_check(account, failed)
+
+    async def seat_take(self, address: str) -> None:
+        """Count a free seat taken or a "Play now" request; ``RateLimited`` past the rate."""
+        await self.charge("seat-take", address)
+
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}
         counts.update({("address", a): n for a, n in self.sockets_by_address.items()})

@@ -64,14 +64,7 @@ class PostgresRateStorage(Storage, MovingWindowSupport):
 
     def __init__(self, engine: Engine) -> None:
         super().__init__()
-        with engine.begin() as connection:  # one process creates it; the lock keeps the others waiting
-            connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('gamebag web_rate_hits'))"))
-            connection.execute(
-                text(
-                    "CREATE TABLE IF NOT EXISTS web_rate_hits (key VARCHAR(200) PRIMARY KEY, "
-                    "hits DOUBLE PRECISION[] NOT NULL, accepted BOOLEAN NOT NULL DEFAULT TRUE)"
-                )
-            )
+        # The table is the schema's (store/migrations): the ``Store`` on this engine made it.
         self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._since_prune = 0
 
@@ -140,44 +133,8 @@ class PostgresRateStorage(Storage, MovingWindowSupport):
             connection.execute(text("DELETE FROM web_rate_hits WHERE key = :key"), {"key": key})
 
 
-# Open sockets: each process's count per (kind, key); a process's rows count while it is alive.
-_SOCKETS_TABLE = (
-    "CREATE TABLE IF NOT EXISTS web_open_sockets (kind VARCHAR(16) NOT NULL, key TEXT NOT NULL, "
-    "node VARCHAR(64) NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, node))"
-)
-# Separate statements in a VOLATILE function each see what was committed before them, so the
-# sums are read after the locks are held (one statement would read them from before).
-_TAKE_FUNCTION = """
-CREATE OR REPLACE FUNCTION gamebag_take_sockets(p_node TEXT, p_kinds TEXT[], p_keys TEXT[], p_limits INTEGER[])
-RETURNS TEXT[] LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-    full_kinds TEXT[];
-BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('gamebag socket ' || w.kind), hashtext(w.key))
-    FROM unnest(p_kinds, p_keys) WITH ORDINALITY AS w(kind, key, i) ORDER BY w.i;
-    SELECT coalesce(array_agg(w.kind), CAST(ARRAY[] AS TEXT[])) INTO full_kinds
-    FROM unnest(p_kinds, p_keys, p_limits) AS w(kind, key, lim)
-    WHERE (SELECT coalesce(sum(s.n), 0) FROM web_open_sockets AS s JOIN web_nodes AS a ON a.id = s.node
-           WHERE s.kind = w.kind AND s.key = w.key
-             AND a.alive_until >= EXTRACT(EPOCH FROM clock_timestamp())) >= w.lim;
-    IF cardinality(full_kinds) = 0 THEN
-        INSERT INTO web_open_sockets AS s (kind, key, node, n)
-        SELECT w.kind, w.key, p_node, 1 FROM unnest(p_kinds, p_keys) AS w(kind, key)
-        ON CONFLICT (kind, key, node) DO UPDATE SET n = s.n + 1;
-    END IF;
-    RETURN full_kinds;
-END $$
-"""
-_RELEASE_FUNCTION = """
-CREATE OR REPLACE FUNCTION gamebag_release_sockets(p_node TEXT, p_kinds TEXT[], p_keys TEXT[])
-RETURNS VOID LANGUAGE plpgsql VOLATILE AS $$
-BEGIN
-    UPDATE web_open_sockets AS s SET n = s.n - 1 FROM unnest(p_kinds, p_keys) AS w(kind, key)
-    WHERE s.node = p_node AND s.kind = w.kind AND s.key = w.key;
-    DELETE FROM web_open_sockets AS s USING unnest(p_kinds, p_keys) AS w(kind, key)
-    WHERE s.node = p_node AND s.kind = w.kind AND s.key = w.key AND s.n <= 0;
-END $$
-"""
+# Open sockets: each process's count per (kind, key) in ``web_open_sockets``; the table and the
+# two functions taking and releasing sockets are the schema's (store/migrations/baseline.py).
 _TAKE = text(
     "SELECT gamebag_take_sockets(:node, CAST(:kinds AS TEXT[]), CAST(:keys AS TEXT[]), CAST(:limits AS INTEGER[]))"
 )
@@ -190,11 +147,7 @@ class SharedSocketCounts:
     """The sockets open on every live process of a cluster, per (kind, key) (table ``web_open_sockets``)."""
 
     def __init__(self, engine: Engine, node: str) -> None:
-        with engine.begin() as connection:  # one process creates them; the lock keeps the others waiting
-            connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('gamebag web_open_sockets'))"))
-            connection.execute(text(_SOCKETS_TABLE))
-            connection.execute(text(_TAKE_FUNCTION))
-            connection.execute(text(_RELEASE_FUNCTION))
+        with engine.begin() as connection:
             # Rows of processes forgotten by ``web_nodes`` (gone for an hour) no longer count.
             connection.execute(text("DELETE FROM web_open_sockets WHERE node NOT IN (SELECT id FROM web_nodes)"))
         self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")

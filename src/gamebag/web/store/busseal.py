@@ -5,8 +5,8 @@ rights or not, so nothing secret may go on the bus in clear. Table changes carry
 (a pending choice is announced by seat only; replicas read it from the database with the
 servers' own rights). An action forwarded from a replica's process to the table's owner
 is a seat's choice, possibly a secret one: it is sealed with a key kept in the database
-(``web_bus_key``, created by the first server), which only roles with rights on the
-servers' tables can read.
+(``web_bus_key``, a table of the schema's migrations; its one row made by the first server),
+which only roles with rights on the servers' tables can read.
 
 The seal is encrypt-then-MAC from the standard library: a keystream of HMAC-SHA256 blocks
 over a random nonce and a counter (a PRF in counter mode) XORed with the JSON text, and an
@@ -27,7 +27,6 @@ from sqlalchemy.engine import Engine
 
 NONCE_BYTES = 16
 TAG_BYTES = 16
-_CREATE = "CREATE TABLE IF NOT EXISTS web_bus_key (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)"
 _ADD = "INSERT INTO web_bus_key (id, secret) VALUES (1, :secret) ON CONFLICT (id) DO NOTHING"
 
 
@@ -38,7 +37,6 @@ class SealError(ValueError):
 def bus_key(engine: Engine) -> bytes:
     """The deployment's bus key, made by whichever server asks first (PostgreSQL)."""
     with engine.begin() as connection:
-        connection.execute(text(_CREATE))
         connection.execute(text(_ADD), {"secret": secrets.token_hex(32)})
         secret = connection.execute(text("SELECT secret FROM web_bus_key WHERE id = 1")).scalar_one()
     return bytes.fromhex(str(secret))

@@ -8,131 +8,60 @@ derives chance from the seed and the event index) and re-submitting the pending
 choices, so it continues exactly where it was.
 
 SQLite (a file in the working folder) is the default; one server process owns
-an SQLite file (a second one is refused, ``DatabaseInUseError``). PostgreSQL
-serves several processes (see ``cluster.py``).
+an SQLite file (a second one is refused, ``DatabaseInUseError``, ``sqlitelock.py``).
+PostgreSQL serves several processes (see ``cluster.py``). The tables are declared in
+``schema.py``; ``Store`` brings the database's schema to head on start (``migrate.py``).
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
     delete,
     insert,
-    inspect,
     select,
     text,
     update,
 )
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from gamebag.web.people import schema as people_schema
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
+from gamebag.web.store import migrate
 from gamebag.web.store.base import Base
 from gamebag.web.store.engines import make_engine
+from gamebag.web.store.schema import EventRow, NodeRow, PendingRow, SeatRow, TableRow
+from gamebag.web.store.sqlitelock import DatabaseInUseError, lock_sqlite, sqlite_path, unlock_sqlite
 from gamebag.web.tables import lobbyrows
 from gamebag.web.tables.lobbyrows import Seats
 
-PEOPLE_TABLES = (people_schema.AccountRow, people_schema.SeatOwnerRow)  # declared on Base by importing them
-
-
-class TableRow(Base):
-    """One table: the game, its configuration and its seed."""
-
-    __tablename__ = "web_tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(64))
-    players: Mapped[int] = mapped_column(Integer)
-    options: Mapped[str] = mapped_column(Text)  # JSON object
-    seed: Mapped[str] = mapped_column(String(64))
-    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    timeout_agent: Mapped[str] = mapped_column(String(200))
-    created_at: Mapped[float] = mapped_column(Float)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    host_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    last_active: Mapped[float | None] = mapped_column(Float, nullable=True)  # the last accepted action
-    closed: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None, "host" or "expired"
-    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process holding the lease
-    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # database clock, seconds
-    next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # its rematch, once opened
-    # A cluster's turn clock, as the owner last set it: the step it runs for and its deadline
-    # (wall-clock seconds; NULL: no clock at that step), so a process that starts following
-    # the table mid-step shows the same deadline at once.
-    clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
-    coach: Mapped[str | None] = mapped_column(Text, nullable=True)  # the coach setting (coachsetting.py)
-
-
-# Columns added after the first schema: added to an older database on start.
-_ADDED_COLUMNS = {
-    "host_token": "VARCHAR(64)",
-    "last_active": "FLOAT",
-    "closed": "VARCHAR(16)",
-    "owner": "VARCHAR(64)",
-    "lease_until": "FLOAT",
-    "next_id": "VARCHAR(32)",
-    "clock_step": "INTEGER",
-    "clock_deadline": "FLOAT",
-    "coach": "TEXT",
-}
-_ADDED_SEAT_COLUMNS = {"claimed": "BOOLEAN"}  # the same, for web_seats
-
-
-class SeatRow(Base):
-    """One seat of a table: held by a secret token (humans) or played by a bot."""
-
-    __tablename__ = "web_seats"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    token: Mapped[str] = mapped_column(String(64), unique=True)
-    name: Mapped[str] = mapped_column(String(64))
-    agent: Mapped[str | None] = mapped_column(String(200), nullable=True)  # None: a human seat
-    # False: the token is an invite code no device claimed yet (claims.py); NULL (older tables): claimed
-    claimed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
-
-
-class EventRow(Base):
-    """One record event (``{"moves": ...}`` or ``{"chance": ...}``) of a table, in order."""
-
-    __tablename__ = "web_events"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
-    index: Mapped[int] = mapped_column("idx", Integer, primary_key=True)
-    data: Mapped[str] = mapped_column(Text)
-
-
-class PendingRow(Base):
-    """A secret choice made at the current decision node, not yet revealed."""
-
-    __tablename__ = "web_pending"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    action: Mapped[str] = mapped_column(Text)  # JSON encoding of the action
-
-
-class NodeRow(Base):
-    """A server process of a cluster and until when it is known to be alive (database clock)."""
-
-    __tablename__ = "web_nodes"
-
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    alive_until: Mapped[float] = mapped_column(Float)
+# Names other modules import from here (the row classes and the SQLite lock moved out).
+__all__ = [
+    "TABLES_CHANNEL",
+    "Base",
+    "DatabaseInUseError",
+    "EventRow",
+    "LeaseLostError",
+    "NodeRow",
+    "PendingRow",
+    "SeatConfig",
+    "SeatRow",
+    "Store",
+    "StoredTable",
+    "TableConfig",
+    "TableRow",
+    "lock_sqlite",
+    "make_engine",
+    "now",
+    "safe_url",
+    "sqlite_path",
+    "unlock_sqlite",
+]
 
 
 @dataclass(frozen=True)
@@ -223,75 +152,12 @@ class LeaseLostError(RuntimeError):
     """This process wrote to a table whose lease another process has taken; nothing was written."""
 
 
-class DatabaseInUseError(RuntimeError):
-    """Another server process already serves this SQLite file."""
-
-
 def safe_url(url: str) -> str:
     """The database URL with any password hidden, for banners and logs."""
     try:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:  # not a URL SQLAlchemy reads: show its scheme only
         return url.split(":", 1)[0] + ":…"
-
-
-def sqlite_path(url: str) -> str | None:
-    """The file of an SQLite URL (None for another database or an in-memory one)."""
-    parsed = make_url(url)
-    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
-        return None
-    return os.path.abspath(parsed.database)
-
-
-class _FileLock:
-    """An exclusive lock on ``<database>.lock`` held while this process serves the file."""
-
-    _held: ClassVar[dict[str, tuple[int, int]]] = {}  # path -> (descriptor, users) in this process
-
-    @classmethod
-    def acquire(cls, database: str) -> str:
-        path = database + ".lock"
-        held = cls._held.get(path)
-        if held is not None:
-            cls._held[path] = (held[0], held[1] + 1)
-            return path
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(descriptor)
-            raise DatabaseInUseError(
-                f"another gamebag server already uses the SQLite database {database}; two servers on one "
-                "SQLite file would corrupt its games. Stop the other server, choose another --db file, or "
-                "serve several processes from PostgreSQL (see docs/web.md)."
-            ) from None
-        os.ftruncate(descriptor, 0)
-        os.write(descriptor, f"{os.getpid()}\n".encode())
-        cls._held[path] = (descriptor, 1)
-        return path
-
-    @classmethod
-    def release(cls, path: str) -> None:
-        held = cls._held.get(path)
-        if held is None:
-            return
-        if held[1] > 1:
-            cls._held[path] = (held[0], held[1] - 1)
-            return
-        del cls._held[path]
-        fcntl.flock(held[0], fcntl.LOCK_UN)
-        os.close(held[0])
-
-
-def lock_sqlite(url: str) -> str | None:
-    """Take the lock of an SQLite database (``DatabaseInUseError`` if another process has it)."""
-    database = sqlite_path(url)
-    return None if database is None else _FileLock.acquire(database)
-
-
-def unlock_sqlite(lock: str | None) -> None:
-    if lock is not None:
-        _FileLock.release(lock)
 
 
 class Store:
@@ -306,14 +172,9 @@ class Store:
         try:
             self.engine = make_engine(url, sync)
             self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-            with self.engine.begin() as connection:
-                if self.is_postgresql:
-                    # Processes starting together (``serve --workers N`` on a fresh database) would
-                    # each create the tables, and all but one fail: one at a time, the others wait.
-                    connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('gamebag web schema'))"))
-                Base.metadata.create_all(connection)
-                self._add_columns(connection)
-                lobbyrows.prepare(connection)  # the lobby's summary row per table
+            # A fresh database gets the head schema, an older one is upgraded (``serve`` decides
+            # first whether an upgrade is allowed; see migrate.py), a newer one is refused.
+            self.migration = migrate.upgrade(self.engine)
         except BaseException:
             unlock_sqlite(self._lock)
             raise
@@ -325,14 +186,6 @@ class Store:
     @property
     def is_postgresql(self) -> bool:
         return self.engine.dialect.name == "postgresql"
-
-    @staticmethod
-    def _add_columns(connection: Connection) -> None:
-        for table, added in ((TableRow.__tablename__, _ADDED_COLUMNS), (SeatRow.__tablename__, _ADDED_SEAT_COLUMNS)):
-            present = {column["name"] for column in inspect(connection).get_columns(table)}
-            for name, kind in added.items():
-                if name not in present:
-                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -578,10 +431,9 @@ class Store:
 
     def set_seat_agent(self, table_id: str, seat: int, agent: str) -> None:
         """Hand a person's seat to a bot (its token stops working for people)."""
+        query = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
         with self.engine.begin() as connection:
-            connection.execute(
-                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(agent=agent)
-            )
+            connection.execute(query)
             self.announce(connection, table_id, -1, "seats")
 
     def set_rematch(self, table_id: str, next_id: str) -> None:

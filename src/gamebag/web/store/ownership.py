@@ -101,6 +101,7 @@ class Owning(ManagerState):
         self.tables[table_id] = table
         self._remote_clocks.pop(table_id, None)
         self._inherit_clock(stored)
+        self._adopt_aid(table_id, self._read_aid(table_id))  # the seats' standing passes and notes
         self.takeovers += 1
         log.warning("table %s taken over at step %d", table_id, table.step)
         self.automate(table)
@@ -206,6 +207,10 @@ class Owning(ManagerState):
 
     async def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
         kind = message.get("k")
+        if kind in ("chat", "chatset"):  # told by the chat of another process (chat.py); ours is told already
+            if message.get("n") != self.node:
+                self._spawn_task(self.chat.on_bus(message))
+            return
         if channel == TABLES_CHANNEL:
             if message.get("n") == self.node and kind in ("events", "pending", "clock"):
                 return

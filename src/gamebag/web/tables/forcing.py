@@ -17,6 +17,10 @@ a pass tapped after that delay. Only a seat that is connected is moved for (who 
 is public: an absent seat's pass would say it was forced); one that leaves and comes back is
 moved for then, at the same pace. The seat itself is told, in its own messages only
 (``done_for_you``), what was done and why; its page writes it in its own log.
+
+A seat's standing pass and its notes are kept in the database (``store/seataid.py``), so a
+restart (or the table being unloaded and loaded again, or taken over in a cluster) keeps
+them: the pass is stored before it is said to be on, a note once the move it tells of is.
 """
 
 from __future__ import annotations
@@ -29,9 +33,10 @@ from typing import Any
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import JsonDict
 from gamebag.core.rng import derive_rng
+from gamebag.web.store.seataid import load_seat_aid, save_seat_aid
 from gamebag.web.tables.autopass import PASS_RULES, pass_rule
 from gamebag.web.tables.live import LiveTable
-from gamebag.web.tables.tablestate import ManagerState, StaleStepError, TableAutomation
+from gamebag.web.tables.tablestate import ManagerState, SeatAid, StaleStepError, TableAutomation
 
 log = logging.getLogger("gamebag.web")
 
@@ -42,6 +47,9 @@ ASKED = "asked"  # the seat's standing pass covered it
 
 class StandingPassError(GamebagError):
     """A standing pass asked for where it cannot be had (the game has none, or a bot's seat)."""
+
+
+UNSAVED_PASS = "your standing pass could not be saved just now; try again in a moment"
 
 
 class Forcing(ManagerState):
@@ -106,9 +114,36 @@ class Forcing(ManagerState):
             await self.act_durably(table, seat, action, step, "a move made for the seat")
         except StaleStepError:
             notes.remove(note)  # the seat's own tap came first
+            return
         except Exception:
             notes.remove(note)
             log.exception("the move made for table %s seat %d failed", table.id, seat)
+            return
+        await self._keep_aid(table, automation, seat)
+
+    # ---- kept in the database (store/seataid.py) ------------------------------------------------
+    async def _keep_aid(self, table: LiveTable, automation: TableAutomation, seat: int) -> None:
+        """Store ``seat``'s standing pass and notes as they are now (in a thread); a failure is logged,
+        and what this process holds stays as it is (the next change stores it again)."""
+        async with automation.aid.saving:
+            passing = automation.aid.passing.get(seat)
+            notes = list(automation.aid.notes.get(seat, ()))
+            try:
+                await asyncio.to_thread(
+                    save_seat_aid, self.store.engine, self.store.node, table.id, seat, passing, notes
+                )
+            except Exception:
+                log.exception("the standing pass and notes of table %s seat %d were not saved", table.id, seat)
+
+    def _read_aid(self, table_id: str) -> SeatAid:
+        """The seats' standing passes and notes of ``table_id`` as stored (read in a thread, or where
+        the table's own rows are read)."""
+        notes, passing = load_seat_aid(self.store.engine, table_id, NOTES_KEPT)
+        return SeatAid(notes=notes, passing=passing)
+
+    def _adopt_aid(self, table_id: str, aid: SeatAid) -> None:
+        """Hold the stored standing passes and notes of a table this process now serves."""
+        self._automation.setdefault(table_id, TableAutomation()).aid = aid
 
     # ---- what the seat alone is told ------------------------------------------------------------
     def own_facts(self, table: LiveTable, seat: int | None) -> JsonDict:
@@ -125,8 +160,9 @@ class Forcing(ManagerState):
             facts["standing_pass"] = {"label": rule.label, "on": on}
         return facts
 
-    def set_standing_pass(self, table: LiveTable, seat: int, on: bool) -> None:
-        """Turn ``seat``'s standing pass on (for the current period) or off; only it is told."""
+    async def set_standing_pass(self, table: LiveTable, seat: int, on: bool) -> None:
+        """Turn ``seat``'s standing pass on (for the current period) or off, stored first (in a
+        thread: a restart keeps it); only the seat is told."""
         rule = pass_rule(table.game.game_id)
         if rule is None:
             offered = ", ".join(sorted(PASS_RULES))
@@ -135,10 +171,22 @@ class Forcing(ManagerState):
             raise StandingPassError(f"seat {seat} is played by a bot")
         if not self.owns(table):
             raise StandingPassError("this table is served by another process just now; try again in a moment")
-        automation = self._automation.setdefault(table.id, TableAutomation())
-        if on:
-            automation.aid.passing[seat] = rule.period(table.game.observation(table.match.state, seat))
-        else:
-            automation.aid.passing.pop(seat, None)
+        period = rule.period(table.game.observation(table.match.state, seat)) if on else None
+        aid = self._automation.setdefault(table.id, TableAutomation()).aid
+        async with aid.saving:  # stored first, with the notes held when the write starts
+            notes = list(aid.notes.get(seat, ()))
+            try:
+                await asyncio.to_thread(
+                    save_seat_aid, self.store.engine, self.store.node, table.id, seat, period, notes
+                )
+            except Exception:
+                log.exception("the standing pass of table %s seat %d was not saved", table.id, seat)
+                raise StandingPassError(UNSAVED_PASS) from None
+            if on:
+                aid.passing[seat] = period
+            else:
+                aid.passing.pop(seat, None)
+        if not self.owns(table):
+            raise StandingPassError("this table is served by another process just now; try again in a moment")
         self.publish(table, {seat})
         self.automate(table)

@@ -80,6 +80,7 @@ class Connection:
         self.websocket = websocket
         self.table_id = table_id
         self.seat: int | None = None
+        self.address = ""  # the client's address (its budgets' key), set by the socket
         # what this connection counts under, once it said hello: the table it watches, or its seat
         self.counted_watch: str | None = None
         self.counted_seat: tuple[str, int] | None = None

@@ -9,9 +9,9 @@ never behind the record. The rest of what the lobby shows (game, players, option
 names, finished) is in ``web_tables`` and ``web_seats`` already: ``lobby_rows`` reads all of
 it with one statement (the server calls it off the event loop) and rebuilds no game.
 
-A database from before this table gets its rows when a server starts (``prepare``): each
-table's step counted from its stored events, its winners unknown until it is next loaded
-(``write`` then fills them in).
+A database from before this table gets its rows when it is brought under migrations
+(``backfill``, from ``store/migrate.py``): each table's step counted from its stored events, its
+winners unknown until it is next loaded (``write`` then fills them in).
 """
 
 from __future__ import annotations
@@ -22,16 +22,14 @@ from typing import Any
 
 from sqlalchemy import Float, Integer, String, Text, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
+
+from gamebag.web.store.base import Base
 
 Seats = Sequence[int] | None  # a finished game's winners (None: not over, or not known)
 
 
-class SummaryBase(DeclarativeBase):
-    """The summary table's own schema (created beside ``db.Base``'s tables)."""
-
-
-class SummaryRow(SummaryBase):
+class SummaryRow(Base):
     """What the lobby shows of a table that only its game could tell."""
 
     __tablename__ = "web_summaries"
@@ -61,20 +59,22 @@ _BACKFILL = (
     "ON CONFLICT (table_id) DO NOTHING"
 )
 
+# Only public tables (``web_listings``, ``people/listing.py``): a private table is reached by invite only.
 _LOBBY = (
     "SELECT t.id, t.game, t.players, t.options, t.turn_seconds, t.finished, t.created_at, "
     "s.step, s.winners, COALESCE(s.updated_at, t.last_active, t.created_at), "
-    "seat.seat, seat.name, seat.agent, seat.claimed "
-    "FROM (SELECT * FROM web_tables WHERE closed IS NULL ORDER BY created_at DESC LIMIT :n) t "
+    "seat.seat, seat.name, seat.agent, seat.claimed, l.rated, l.quick "
+    "FROM (SELECT * FROM web_tables WHERE closed IS NULL "
+    "AND id IN (SELECT table_id FROM web_listings WHERE public) ORDER BY created_at DESC LIMIT :n) t "
+    "JOIN web_listings l ON l.table_id = t.id "
     "LEFT JOIN web_summaries s ON s.table_id = t.id "
     "JOIN web_seats seat ON seat.table_id = t.id "
     "ORDER BY t.created_at DESC, t.id, seat.seat"
 )
 
 
-def prepare(connection: Connection) -> None:
-    """Create the summary table if need be, and give every table without a row its row."""
-    SummaryBase.metadata.create_all(connection)
+def backfill(connection: Connection) -> None:
+    """Give every table without a summary row its row (a database from before the summaries)."""
     connection.execute(text(_BACKFILL))
 
 
@@ -100,7 +100,7 @@ def fill_winners(engine: Engine, table_id: str, winners: Seats) -> None:
 
 
 def lobby_rows(engine: Engine, limit: int) -> list[dict[str, Any]]:
-    """The newest ``limit`` open tables as the lobby lists them (without who is connected,
+    """The newest ``limit`` open public tables as the lobby lists them (without who is connected,
     which only the server's memory knows), newest first: one statement, no game rebuilt."""
     tables: dict[str, dict[str, Any]] = {}
     with engine.connect() as connection:
@@ -120,6 +120,8 @@ def lobby_rows(engine: Engine, limit: int) -> list[dict[str, Any]]:
                 "step": int(row[7] or 0),
                 "winners": None if row[8] is None else json.loads(row[8]),
                 "updated_at": row[9],
+                "rated": bool(row[14]),
+                "quick": bool(row[15]),
                 "seats": [],
             }
         bot = row[12] is not None

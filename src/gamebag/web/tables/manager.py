@@ -43,6 +43,7 @@ from gamebag.web.tables.summary import end_summary
 from gamebag.web.tables.tablestate import (
     ForwardError,
     HostError,
+    SeatAid,
     StaleStepError,
     TableAutomation,
     TableClock,
@@ -140,18 +141,21 @@ class TableManager(Owning, Forcing, Automating, Acting):
         async with self._load_slots:
             table = self.tables.get(table_id) or self.replicas.get(table_id)
             if table is None:
-                stored, owner, built, summary = await asyncio.to_thread(self._read_and_rebuild, table_id)
+                stored, owner, built, aid, summary = await asyncio.to_thread(self._read_and_rebuild, table_id)
                 # A synchronous ``get`` may have loaded it meanwhile: that one stays.
                 table = self.tables.get(table_id) or self.replicas.get(table_id)
                 if table is None:
-                    table = self._install(stored, owner, built)
+                    table = self._install(stored, owner, built, aid)
                     if summary is not None:
                         self._summaries.setdefault(table_id, summary)
         return table
 
-    def _read_and_rebuild(self, table_id: str) -> tuple[StoredTable, str | None, LiveTable, JsonDict | None]:
-        """Read and rebuild a table (in a thread): what ``_install`` then holds, and a finished
-        table's end summary (which replays the game)."""
+    def _read_and_rebuild(
+        self, table_id: str
+    ) -> tuple[StoredTable, str | None, LiveTable, SeatAid | None, JsonDict | None]:
+        """Read and rebuild a table (in a thread): what ``_install`` then holds (the seats' standing
+        passes and notes too, where this process serves it), and a finished table's end summary
+        (which replays the game)."""
         stored = self._stored(table_id)
         owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
         writer = self.store if self.node is None or owner == self.node else None
@@ -159,7 +163,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         if table.is_over and writer is not None:  # a table finished before the lobby's rows kept winners
             fill_winners(self.store.engine, table_id, winners_of(table.game, table.match.state))
         summary = end_summary(table.game, table.match.state, table.match.record.events) if table.is_over else None
-        return stored, owner, table, summary
+        return stored, owner, table, None if writer is None else self._read_aid(table_id), summary
 
     def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
@@ -169,9 +173,12 @@ class TableManager(Owning, Forcing, Automating, Acting):
             raise TableClosedError(f"table {table_id} was {closed_words(stored.config.closed)}")
         return stored
 
-    def _install(self, stored: StoredTable, owner: str | None, built: LiveTable | None = None) -> LiveTable:
+    def _install(
+        self, stored: StoredTable, owner: str | None, built: LiveTable | None = None, aid: SeatAid | None = None
+    ) -> LiveTable:
         """Hold a loaded table: owned (``owner`` is this process, or no cluster), else a replica.
-        ``built``: the table already rebuilt from ``stored`` (off the loop), for that role."""
+        ``built``: the table already rebuilt from ``stored`` (off the loop), for that role; ``aid``:
+        its seats' standing passes and notes, read with it (None: read here)."""
         table_id = stored.config.id
         if self.node is not None and owner != self.node:
             replica = built or LiveTable.rebuild(stored, None)
@@ -183,6 +190,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         self._make_room()
         table = built or LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
+        self._adopt_aid(table_id, aid if aid is not None else self._read_aid(table_id))
         self.automate(table)
         return table
 

@@ -25,6 +25,7 @@ from gamebag.web.store.busseal import Sealer
 from gamebag.web.store.cluster import Bus
 from gamebag.web.store.db import Store, StoredTable, sqlite_path
 from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
+from gamebag.web.tables.chat import TableChat
 from gamebag.web.tables.hub import Hub
 from gamebag.web.tables.live import LiveTable, Submission
 from gamebag.web.work.workers import AgentKey, WorkerPool
@@ -65,11 +66,14 @@ class SeatAid:
 
     ``notes``: the moves made for each seat (its only legal move, or a pass it asked for),
     newest last, told to that seat alone; ``passing``: the period (an Eigen Kweek round) for
-    which each seat asked to pass the character windows unless it acts.
+    which each seat asked to pass the character windows unless it acts. Both are stored
+    (``store/seataid.py``), one write at a time (``saving``).
     """
 
     notes: dict[int, deque[JsonDict]] = field(default_factory=dict)
     passing: dict[int, Any] = field(default_factory=dict)
+    # one write of a table's aid at a time, each storing what is held when it starts (forcing.py)
+    saving: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 @dataclass
@@ -142,6 +146,7 @@ class ManagerState:
         self.sealer: Sealer | None = None  # seals forwarded actions on the bus (busseal.py)
         # a cluster: the new solves' worker time every process counts (app.py sets it on PostgreSQL)
         self.cluster_solves: RateLimits | None = None
+        self.chat = TableChat(self)  # the tables' chat and reactions (chat.py)
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table
@@ -203,6 +208,12 @@ class ManagerState:
             ...
 
         def own_facts(self, table: LiveTable, seat: int | None) -> JsonDict:
+            ...
+
+        def _read_aid(self, table_id: str) -> SeatAid:
+            ...
+
+        def _adopt_aid(self, table_id: str, aid: SeatAid) -> None:
             ...
 
         def _on_presence(self, table: LiveTable) -> None:

@@ -6,10 +6,14 @@ Client to server (JSON text frames, at most ``MAX_MESSAGE`` characters)::
     {"type": "act", "action": <action JSON>, "step": n?, "ref": r?}
     {"type": "sync"}                             # the whole picture again, with history (a budget each)
     {"type": "standing_pass", "on": true|false}  # a seat's standing pass (Eigen Kweek's windows this round)
+    {"type": "chat", "text": "..."}              # a chat line (chat.py: one line, length and rate bounded)
+    {"type": "react", "reaction": "thumbs_up"}   # a reaction (one of ``chat.REACTIONS``)
     {"type": "ping"}
 
 Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
-``ack`` (your action was committed; sent after the state it caused), ``error``
+``ack`` (your action was committed; sent after the state it caused), ``chat`` (lines
+of the table's chat; on joining, the recent ones with ``history`` and the settings),
+``chat_settings`` (the host changed them), ``error``
 (to the offending client only; nothing changed) and ``pong``.
 """
 
@@ -34,7 +38,8 @@ from gamebag.web.tables.manager import StaleStepError, TableClosedError, TableMa
 from gamebag.web.tables.messages import dumps, error_message
 
 MAX_MESSAGE = 4096
-MESSAGE_TYPES = ("hello", "act", "sync", "ping", "standing_pass")  # each with its cost class (admission/costs.py)
+# each with its cost class (admission/costs.py)
+MESSAGE_TYPES = ("hello", "act", "sync", "ping", "standing_pass", "chat", "react")
 TOO_MANY = "too many '{kind}' messages: at most {rate} a second, bursts of {burst}; extra ones are ignored"
 
 log = logging.getLogger("gamebag.web")
@@ -82,6 +87,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
             await websocket.close(code=1013)  # try again later
             return
         connection = Connection(websocket, table.id)
+        connection.address = address
         await _serve(connection, table, manager, rates)
     finally:
         if connection is None:
@@ -163,7 +169,9 @@ async def _handle_frame(
             rate = f"at most {SYNC_RATE:g} a second, bursts of {SYNC_BURST:g}"
             connection.send(dumps(error_message(f"too many syncs: {rate}; extra ones are ignored", ref)))
     elif kind == "standing_pass":
-        _standing_pass(message, connection, table, manager)
+        await _standing_pass(message, connection, table, manager)
+    elif kind in ("chat", "react"):
+        await manager.chat.say(connection, table, message)
     else:
         await _act(message, connection, table, manager)
 
@@ -242,9 +250,12 @@ async def _hello(
     manager.sync(connection, table)
     if seat is not None:
         manager.announce_presence(table)  # everyone learns that this seat is here now
+    await manager.chat.welcome(connection, table)
 
 
-def _standing_pass(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
+async def _standing_pass(
+    message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager
+) -> None:
     """A seat turns its standing pass on or off; its own connections alone hear of it."""
     ref = message.get("ref")
     on = message.get("on")
@@ -254,7 +265,7 @@ def _standing_pass(message: dict[str, Any], connection: Connection, table: LiveT
         connection.send(dumps(error_message("a 'standing_pass' message needs 'on': true or false", ref)))
     else:
         try:
-            manager.set_standing_pass(table, connection.seat, on)
+            await manager.set_standing_pass(table, connection.seat, on)
         except GamebagError as error:
             connection.send(dumps(error_message(str(error), ref)))
 

@@ -125,16 +125,68 @@ export function storedSeat(tableId) {
   }
 }
 
+/** This browser's session, asked once per page: ``{account, csrf}`` (``account`` null for a guest,
+ * who is never asked to sign in). */
+let sessionAnswer = null;
+export function session() {
+  sessionAnswer ??= fetch("/api/me")
+    .then((response) => (response.ok ? response.json() : { account: null, csrf: null }))
+    .catch(() => ({ account: null, csrf: null }));
+  return sessionAnswer;
+}
+
+/** The headers of a request that changes something: JSON, and when signed in the session's CSRF
+ * token, so that the request acts for the account (a claimed seat then follows its person). */
+export async function changeHeaders() {
+  const { csrf } = await session();
+  return csrf ? { "content-type": "application/json", "x-csrf-token": csrf } : { "content-type": "application/json" };
+}
+
+async function postClaim(tableId, code) {
+  return fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
+    method: "POST", headers: await changeHeaders(), body: JSON.stringify({ invite: code }),
+  });
+}
+
 /** Claim a seat's invite (``code``) for this device, as opening its link would, and keep the
  * seat's own token here (the lobby does it for the seat its host plays). */
 export async function claimInvite(tableId, code) {
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite: code }),
-  });
+  const response = await postClaim(tableId, code);
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
   window.localStorage.setItem(seatKey(tableId), answer.token);
   return answer.token;
+}
+
+/** A signed-in person's seat at ``tableId`` from their account (any device they signed in on):
+ * its token, or the invite a host kept for them, claimed now. Null for a guest or no such seat. */
+async function accountSeat(tableId) {
+  const { account } = await session();
+  if (!account) return null;
+  const response = await fetch("/api/me/seats");
+  if (!response.ok) return null;
+  const mine = ((await response.json()).seats || []).find((seat) => seat.table === tableId);
+  if (!mine) return null;
+  if (mine.token) return mine.token;
+  const invite = /#invite=([A-Za-z0-9_-]+)/.exec(mine.invite || "");
+  return invite ? claimInvite(tableId, invite[1]).catch(() => null) : null;
+/** Keep a seat's own token on this device (a seat taken at an open table or by "Play now"). */
+export function keepSeat(tableId, token) {
+  window.localStorage.setItem(seatKey(tableId), token);
+}
+
+/** Every seat this device keeps: ``[{table, token}]`` (the home page asks about these only). */
+export function keptSeats() {
+  const kept = [];
+  try {
+    for (let index = 0; index < window.localStorage.length; index += 1) {
+      const key = window.localStorage.key(index);
+      if (key && key.startsWith("gamebag-seat:")) kept.push({ table: key.slice("gamebag-seat:".length), token: window.localStorage.getItem(key) });
+    }
+  } catch (error) {
+    return kept;
+  }
+  return kept;
 }
 
 export function forgetSeat(tableId) {
@@ -153,9 +205,7 @@ export async function seatToken(tableId) {
   let token = given ? given[1] : null;
   let problem = null;
   if (invite) {
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite: invite[1] }),
-    });
+    const response = await postClaim(tableId, invite[1]);
     const answer = await response.json().catch(() => ({}));
     if (response.ok) token = answer.token;
     else problem = answer.error || `the invite could not be used (the server answered ${response.status})`;
@@ -165,7 +215,8 @@ export async function seatToken(tableId) {
     window.localStorage.setItem(seatKey(tableId), token);
     return { token, problem: null };
   }
-  const kept = storedSeat(tableId);
+  const kept = storedSeat(tableId) || (await accountSeat(tableId));
+  if (kept) window.localStorage.setItem(seatKey(tableId), kept);
   return { token: kept, problem: kept ? null : problem };
 }
 

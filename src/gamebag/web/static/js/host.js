@@ -12,6 +12,15 @@ const elements = {
   watch: document.getElementById("host-watch"),
   note: document.getElementById("address-note"),
   coach: document.getElementById("host-coach"),
+  listing: document.getElementById("host-listing"),
+};
+
+// What the listing control says (whole sentences, for the translation catalogues).
+const LISTING_TEXT = {
+  listed: "This table is listed in the lobby.",
+  unlisted: "This table is reached by its invite links only.",
+  list: "List it in the lobby",
+  unlist: "Take it off the lobby",
 };
 
 const call = hostCall(tableId, hostToken);
@@ -31,6 +40,7 @@ async function load() {
     elements.note.textContent = addressNote(answer.invite_base);
     elements.seats.replaceChildren(...answer.seats.map((seat) => seatCard(seat, answer.agents, tableId, call, load, showError, answer.timeout_agent)));
     elements.coach.replaceChildren(coachControls(answer.table));
+    elements.listing.replaceChildren(await listingControls());
     elements.watch.replaceChildren(
       h("div", { class: "invite-card" },
         qrPicture(answer.spectate_qr, "QR code of the watch link"),
@@ -44,6 +54,23 @@ async function load() {
   } catch (error) {
     elements.error.textContent = `This table's invites could not be loaded: ${error.message}`;
   }
+}
+
+async function listingControls() {
+  const listing = await call(`/api/tables/${encodeURIComponent(tableId)}/listing`);
+  return h("div", { class: "actions" },
+    h("span", { id: "host-listing-state" }, listing.public ? LISTING_TEXT.listed : LISTING_TEXT.unlisted),
+    h("button", {
+      id: "host-listing-toggle", type: "button", "aria-pressed": listing.public ? "true" : "false",
+      onclick: async () => {
+        try {
+          await call(`/api/tables/${encodeURIComponent(tableId)}/public`, { method: "POST", body: JSON.stringify({ public: !listing.public }) });
+          load();
+        } catch (error) {
+          showError(error.message);
+        }
+      },
+    }, listing.public ? LISTING_TEXT.unlist : LISTING_TEXT.list));
 }
 
 function coachControls(table) {

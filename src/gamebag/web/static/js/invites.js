@@ -105,7 +105,39 @@ export function seatCard(seat, agents, tableId, call, reload, showError, preferr
         copyButton(seat.invite, `Copy ${seat.name}'s link`),
         h("a", { href: seat.invite, class: "button", target: "_blank", rel: "noopener" }, "Open"),
         reissue),
+      keepForAccount(seat, tableId, call, showError),
       seat.connected ? null : h("div", { class: "actions" }, agent, toBot)));
+}
+
+const KEEP_TEXT = {
+  label: "Or keep it for a friend's account (their name):",
+  button: "Keep for them",
+  kept: "Kept for {name}: the seat shows on their account, and only they can take it.",
+  failed: "The seat could not be kept for that account: {reason}",
+};
+
+/** A signed-in friend invited by name: the seat's invite is kept for their account (it shows
+ * among their seats, on any device they sign in on) and nobody else can claim it. */
+function keepForAccount(seat, tableId, call, showError) {
+  const inputId = `keep-${seat.seat}`;
+  const input = h("input", { id: inputId, type: "text", maxlength: 32, autocomplete: "off" });
+  const note = h("p", { class: "small", role: "status" },
+    seat.kept_for ? KEEP_TEXT.kept.replace("{name}", seat.kept_for) : "");
+  const form = h("form", {
+    class: "actions keep-for",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const answer = await call(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat.seat}/invite-account`, {
+          method: "POST", body: JSON.stringify({ name: input.value }),
+        });
+        note.textContent = KEEP_TEXT.kept.replace("{name}", answer.account);
+      } catch (error) {
+        showError(KEEP_TEXT.failed.replace("{reason}", error.message));
+      }
+    },
+  }, h("label", { for: inputId, class: "small" }, KEEP_TEXT.label), input, h("button", { type: "submit" }, KEEP_TEXT.button));
+  return h("div", {}, form, note);
 }
 
 

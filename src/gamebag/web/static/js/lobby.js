@@ -1,5 +1,5 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { claimInvite, h, listWords, plural } from "./common.js";
+import { claimInvite, h, keepSeat, keptSeats, listWords, plural, session, storedSeat } from "./common.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -20,7 +20,55 @@ const elements = {
   variants: document.getElementById("variants"),
   variantsNote: document.getElementById("variants-note"),
   rulebookSetup: document.getElementById("rulebook-setup"),
+  preset: document.getElementById("preset"),
+  presetSays: document.getElementById("preset-says"),
+  houseName: document.getElementById("house-name"),
+  houseSave: document.getElementById("house-save"),
+  houseForget: document.getElementById("house-forget"),
+  houseNote: document.getElementById("house-note"),
+  rulesLink: document.getElementById("rules-link"),
+  listingPublic: document.getElementById("listing-public"),
+  listingRated: document.getElementById("listing-rated"),
+  takeError: document.getElementById("take-error"),
+  quickGame: document.getElementById("quick-game"),
+  quickPlayers: document.getElementById("quick-players"),
+  quickWait: document.getElementById("quick-wait"),
+  quickPlay: document.getElementById("quick-play"),
+  quickError: document.getElementById("quick-error"),
 };
+
+// What the open tables and "Play now" say (whole sentences, for the translation catalogues).
+const TEXT = {
+  takeSeat: "Take a seat",
+  rated: "rated",
+  freeSeats: (count) => `${plural(count, "free seat")}`,
+  takeFailed: (why) => `The seat could not be taken: ${why}`,
+  quickFailed: (why) => `No table could be found or opened: ${why}`,
+  failed: (status) => `the server answered ${status}`,
+};
+
+// The players' words of the setup chooser, in one place (translation catalogues come next).
+const SETUP_WORDS = {
+  fromRules: "From the rules",
+  saved: "House rules you saved",
+  custom: "Your own changes",
+  customSays: "Rules changed by hand below; save them to find them here again.",
+  savedSays: "House rules saved on this device.",
+  rulesLink: (title) => `The full rules of ${title}`,
+  needName: "Give these rules a name first.",
+  tooMany: (most) => `This device keeps at most ${most} saved setups per game; forget one first.`,
+  savedAs: (name) => `Saved on this device as “${name}”.`,
+  forgotten: (name) => `“${name}” is forgotten on this device.`,
+  cannotKeep: "This browser does not let the page keep anything; the rules were not saved.",
+};
+const HOUSE_KEY = "gamebag-house-rules"; // localStorage: { gameId: [{ name, options }] }
+const MOST_HOUSE_RULES = 20;
+const HOUSE_NAME_MOST = 40;
+const CUSTOM = "custom";
+// The header names whoever is signed in (their account page); a guest sees "Sign in", never a wall.
+session().then(({ account }) => {
+  if (account) document.getElementById("account-link").textContent = account.name;
+});
 
 let games = [];
 let selected = null;
@@ -35,8 +83,136 @@ function selectGame(game) {
   for (let n = game.min_players; n <= game.max_players; n += 1) {
     elements.players.appendChild(h("option", { value: n, selected: n === game.default_players }, n));
   }
+  elements.rulesLink.href = `/rules/${encodeURIComponent(game.id)}`;
+  elements.rulesLink.textContent = SETUP_WORDS.rulesLink(game.title);
   renderOptions(game);
   renderSeats();
+}
+
+/** The house rules saved on this device for each game (names and option values), bounded. */
+function houseRules() {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(HOUSE_KEY) || "{}");
+    return kept && typeof kept === "object" && !Array.isArray(kept) ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The saved setups of ``game``, each keeping only the game's own option names. */
+function savedSetups(game) {
+  const names = new Set(game.options.map((o) => o.name));
+  const list = Array.isArray(houseRules()[game.id]) ? houseRules()[game.id] : [];
+  return list
+    .filter((item) => item && typeof item.name === "string" && item.options && typeof item.options === "object")
+    .slice(0, MOST_HOUSE_RULES)
+    .map((item) => ({
+      name: item.name.slice(0, HOUSE_NAME_MOST),
+      options: Object.fromEntries(Object.entries(item.options).filter(([name]) => names.has(name))),
+    }));
+}
+
+function keepSetups(game, list) {
+  const all = houseRules();
+  all[game.id] = list;
+  window.localStorage.setItem(HOUSE_KEY, JSON.stringify(all));
+}
+
+/** The setup chooser: the game's presets (the rulebook first), the house rules saved here, "your own". */
+function renderPresets(game) {
+  const saved = savedSetups(game);
+  elements.preset.replaceChildren(
+    h("optgroup", { label: SETUP_WORDS.fromRules }, (game.presets || []).map((p) => h("option", { value: `preset:${p.name}` }, p.label))),
+    saved.length ? h("optgroup", { label: SETUP_WORDS.saved }, saved.map((item, index) => h("option", { value: `house:${index}` }, item.name))) : null,
+    h("option", { value: CUSTOM }, SETUP_WORDS.custom),
+  );
+}
+
+/** The option values the chooser's entry ``value`` stands for (every option: the others at their defaults). */
+function setupValues(value) {
+  const values = Object.fromEntries(selected.options.map((o) => [o.name, o.default]));
+  if (value.startsWith("preset:")) {
+    const preset = (selected.presets || []).find((p) => `preset:${p.name}` === value);
+    return preset ? { ...values, ...preset.options } : null;
+  }
+  if (value.startsWith("house:")) {
+    const item = savedSetups(selected)[Number(value.slice(6))];
+    return item ? { ...values, ...item.options } : null;
+  }
+  return null;
+}
+
+function setField(input, value) {
+  const kind = input.dataset.kind;
+  if (kind === "bool") input.checked = value === true;
+  else if (kind === "list") input.value = (value || []).join(",");
+  else input.value = value ?? "";
+}
+
+/** Put the chosen setup's values into the fields. */
+function applySetup() {
+  const values = setupValues(elements.preset.value);
+  if (!values) return;
+  for (const input of elements.options.querySelectorAll("[data-option]")) setField(input, values[input.dataset.option]);
+  showVariantsNote();
+  refreshBots();
+}
+
+/** The chooser's entry whose values are the fields' (a preset first), else "your own changes". */
+function matchingSetup() {
+  const current = JSON.stringify(optionValues());
+  const entries = [...elements.preset.querySelectorAll("option")].map((o) => o.value).filter((v) => v !== CUSTOM);
+  const same = (value) => {
+    const values = setupValues(value);
+    return values && JSON.stringify(Object.fromEntries(Object.keys(optionValues()).map((k) => [k, values[k] ?? null]))) === current;
+  };
+  return entries.find(same) || CUSTOM;
+}
+
+function showSetup() {
+  const value = matchingSetup();
+  elements.preset.value = value;
+  const preset = (selected.presets || []).find((p) => `preset:${p.name}` === value);
+  elements.presetSays.textContent = preset ? preset.summary : value.startsWith("house:") ? SETUP_WORDS.savedSays : SETUP_WORDS.customSays;
+  elements.houseForget.hidden = !value.startsWith("house:");
+}
+
+function saveHouseRules() {
+  const name = elements.houseName.value.trim().slice(0, HOUSE_NAME_MOST);
+  if (!name) {
+    elements.houseNote.textContent = SETUP_WORDS.needName;
+    return;
+  }
+  const list = savedSetups(selected).filter((item) => item.name !== name);
+  if (list.length >= MOST_HOUSE_RULES) {
+    elements.houseNote.textContent = SETUP_WORDS.tooMany(MOST_HOUSE_RULES);
+    return;
+  }
+  try {
+    keepSetups(selected, [...list, { name, options: optionValues() }]);
+  } catch {
+    elements.houseNote.textContent = SETUP_WORDS.cannotKeep;
+    return;
+  }
+  elements.houseName.value = "";
+  elements.houseNote.textContent = SETUP_WORDS.savedAs(name);
+  renderPresets(selected);
+  showSetup();
+}
+
+function forgetHouseRules() {
+  const value = elements.preset.value;
+  if (!value.startsWith("house:")) return;
+  const list = savedSetups(selected);
+  const [gone] = list.splice(Number(value.slice(6)), 1);
+  try {
+    keepSetups(selected, list);
+  } catch {
+    return;
+  }
+  elements.houseNote.textContent = SETUP_WORDS.forgotten(gone ? gone.name : "");
+  renderPresets(selected);
+  showSetup();
 }
 
 /** How many options differ from the rulebook's setup (each option's default), said on the fold. */
@@ -44,14 +220,18 @@ function showVariantsNote() {
   const defaults = Object.fromEntries(selected.options.map((o) => [o.name, o.default]));
   const values = optionValues();
   const changed = Object.keys(values).filter((name) => JSON.stringify(values[name]) !== JSON.stringify(defaults[name] ?? null));
-  elements.variantsNote.textContent = changed.length
-    ? `· ${plural(changed.length, "rule")} changed from the rulebook`
-    : "· the rulebook's setup";
+  showSetup();
+  const setup = elements.preset.value;
+  const chosen = setup !== CUSTOM && setup !== "preset:rulebook" ? elements.preset.selectedOptions[0] : null;
+  const count = changed.length ? `${plural(changed.length, "rule")} changed from the rulebook` : "the rulebook's setup";
+  elements.variantsNote.textContent = chosen ? `· ${chosen.textContent} (${count})` : `· ${count}`;
 }
 
 function renderOptions(game) {
   elements.options.replaceChildren();
   elements.variants.hidden = !game.options.length;
+  elements.houseNote.textContent = "";
+  renderPresets(game);
   for (const option of game.options) {
     const id = `option-${option.name}`;
     let input;
@@ -197,6 +377,7 @@ async function createTable(event) {
   const request = {
     game: selected.id, players: count, options: optionValues(), seats,
     turn_seconds: turn === "" ? null : Number(turn),
+    public: elements.listingPublic.checked, rated: elements.listingRated.checked,
   };
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
@@ -221,6 +402,8 @@ async function createTable(event) {
     window.location.assign(`/play/${encodeURIComponent(answer.id)}`); // nobody to invite: straight to her seat
     return;
   }
+  // What the server changed or chose (a rated request with a variant opened casual, a bot's fallback).
+  document.getElementById("table-notices").textContent = (answer.notices || []).join(" ");
   showInvites(answer, own && !elements.error.textContent ? own : null);
   loadTables();
 }
@@ -303,12 +486,16 @@ async function loadTables() {
       h(
         "tr",
         { "data-table": table.id },
-        h("td", {}, table.title, h("span", { class: "small muted opened" }, openedWords(table.created_at))),
-        h("td", { class: "small" }, table.seats.map(seatWords).join(", ")),
+        h("td", {}, table.title, table.rated ? h("span", { class: "small rated" }, ` · ${TEXT.rated}`) : null,
+          h("span", { class: "small muted opened" }, openedWords(table.created_at))),
+        h("td", { class: "small" }, table.seats.map(seatWords).join(", "),
+          table.free_seats && table.free_seats.length ? h("div", { class: "muted" }, TEXT.freeSeats(table.free_seats.length)) : null),
         h("td", { class: "small" }, progressWords(table)),
         h(
           "td",
           {},
+          table.free_seats && table.free_seats.length
+            ? [h("button", { type: "button", class: "take-seat", onclick: () => takeSeat(table.id) }, TEXT.takeSeat), " · "] : null,
           h("a", { href: `/play/${table.id}` }, "watch"),
           table.finished ? [" · ", h("a", { href: `/replay/${table.id}` }, "replay"), " · ", h("a", { href: `/api/tables/${table.id}/record` }, "record")] : null,
         ),
@@ -316,6 +503,48 @@ async function loadTables() {
     ),
   );
   if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
+}
+
+/** Take the lowest free seat of an open table: its token is kept on this device, then to the table. */
+async function takeSeat(tableId) {
+  elements.takeError.textContent = "";
+  const held = storedSeat(tableId);
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/take`, {
+    method: "POST", headers: { "content-type": "application/json", ...(held ? { "x-seat-token": held } : {}) }, body: "{}",
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    elements.takeError.textContent = TEXT.takeFailed(answer.error || TEXT.failed(response.status));
+    return;
+  }
+  keepSeat(answer.id, answer.token);
+  window.location.assign(answer.play);
+}
+
+function quickPlayers() {
+  const game = games.find((g) => g.id === elements.quickGame.value) || games[0];
+  elements.quickPlayers.replaceChildren();
+  for (let n = Math.max(2, game.min_players); n <= game.max_players; n += 1) {
+    elements.quickPlayers.appendChild(h("option", { value: n, selected: n === game.default_players }, n));
+  }
+}
+
+async function playNow() {
+  elements.quickError.textContent = "";
+  const request = {
+    game: elements.quickGame.value, players: Number(elements.quickPlayers.value), wait: Number(elements.quickWait.value),
+    held: keptSeats().map((seat) => seat.table).slice(-50),
+  };
+  const response = await fetch("/api/quickplay", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    elements.quickError.textContent = TEXT.quickFailed(answer.error || TEXT.failed(response.status));
+    return;
+  }
+  keepSeat(answer.id, answer.token);
+  window.location.assign(answer.play);
 }
 
 async function start() {
@@ -340,7 +569,14 @@ async function start() {
     renderOptions(selected);
     refreshBots();
   });
+  elements.preset.addEventListener("change", applySetup);
+  elements.houseSave.addEventListener("click", saveHouseRules);
+  elements.houseForget.addEventListener("click", forgetHouseRules);
   elements.form.addEventListener("submit", createTable);
+  elements.quickGame.replaceChildren(...games.map((game) => h("option", { value: game.id }, game.title)));
+  elements.quickGame.addEventListener("change", quickPlayers);
+  quickPlayers();
+  elements.quickPlay.addEventListener("click", playNow);
   loadTables();
   showHosted();
 }

@@ -515,10 +515,22 @@ function renderSummary(message, context) {
         h("a", { href: replayHref, class: "button" }, "Replay step by step"),
         h("button", { type: "button", id: "analysis-open", onclick: (event) => openAnalysis(event, table.id, names) }, "Analysis")),
       h("p", { class: "notice", id: "rematch-notice", role: "alert" }),
-      rematchNews ? h("p", { id: "rematch-news", class: "rematch-news", role: "status" }, rematchNews) : null),
+      rematchNews ? h("p", { id: "rematch-news", class: "rematch-news", role: "status" }, rematchNews) : null,
+      h("p", { id: "series-tally", hidden: true })),
     h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
     h("div", { class: "analysis", id: "analysis", hidden: true }),
   );
+  showTally(table.id);
+}
+
+/** Wins per seat over this table's series of rematches, under the result (from the second game on). */
+async function showTally(id) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(id)}/series`).catch(() => null);
+  const tally = response && response.ok ? await response.json() : null;
+  const line = byId("series-tally");
+  if (!tally || !line || tally.games < 2) return;
+  line.textContent = `Over ${tally.games} games of this series: ${tally.wins.map((w) => `${w.name} ${plural(w.wins, "win")}`).join(", ")}.`;
+  line.hidden = false;
 }
 
 /** Who opened the rematch, told to everyone at the table as it opens (next to its Join button). */
@@ -586,9 +598,17 @@ async function openRules() {
   if (!rulesLoaded && current) {
     rulesLoaded = true;
     try {
-      const response = await fetch(`/api/games/${encodeURIComponent(current.table.game)}/rules`);
+      // The players' rules with this table's own numbers; the same text has a page of its own.
+      const setup = new URLSearchParams({ players: current.table.players, options: JSON.stringify(current.table.options) });
+      const game = encodeURIComponent(current.table.game);
+      const response = await fetch(`/api/games/${game}/players-rules?${setup}`);
       const answer = await response.json();
-      byId("rules-full").replaceChildren(...markdownNodes(answer.markdown || "No rules page for this game."));
+      if (!response.ok) throw new Error(answer.error);
+      const [first, ...rest] = answer.markdown.split("\n");
+      byId("rules-full").replaceChildren(
+        h("p", {}, h("a", { href: `/rules/${game}?${setup}`, target: "_blank", rel: "noopener" }, "Open the full rules on a page of their own")),
+        ...markdownNodes(first.startsWith("# ") ? rest.join("\n") : answer.markdown),
+      );
     } catch (error) {
       rulesLoaded = false;
       byId("rules-full").textContent = "The rules could not be loaded; try again.";

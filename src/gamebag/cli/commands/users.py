@@ -1,0 +1,123 @@
+"""``gamebag users``: the operator manages the web server's accounts (list, disable, enable, delete).
+
+It works on the server's database (``--db`` or ``$GAMEBAG_DB``, as ``serve``), while the server
+runs too: disabling an account signs it out everywhere at once (its sessions are deleted).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING
+
+import typer
+
+from gamebag.core.errors import OptionError
+from gamebag.web.settings import DB_ENV, database_url
+
+if TYPE_CHECKING:  # the web server's modules load only when a command runs
+    from sqlalchemy.engine import Connection
+
+    from gamebag.web.people.accounts import Account
+    from gamebag.web.store.db import Store
+
+DB_HELP = f"SQLAlchemy database URL of the web server (default: ${DB_ENV}, else gamebag-web.db here)."
+USERS_TEXTS = {
+    "unknown": "no account is named {name!r} (or looks like it); `gamebag users list` shows them",
+    "confirm": "deleting an account cannot be undone: add --yes to delete {name!r}",
+    "none": "no accounts yet",
+}
+
+
+def _engine(db: str | None) -> Store:
+    from gamebag.web.store.db import Store
+
+    return Store(database_url(db))
+
+
+def _find(connection: Connection, name: str) -> Account:
+    from gamebag.web.people.accounts import account_by_name
+
+    account = account_by_name(connection, name)
+    if account is None:
+        raise OptionError(USERS_TEXTS["unknown"].format(name=name))
+    return account
+
+
+def register(app: typer.Typer) -> None:
+    users = typer.Typer(help="Manage the web server's accounts (list, disable, enable, delete).", no_args_is_help=True)
+    app.add_typer(users, name="users")
+
+    @users.command("list")
+    def list_users(
+        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+        as_json: bool = typer.Option(False, "--json", help="One JSON object per account, one a line."),
+    ) -> None:
+        """Every account: name, id, created, disabled, seats owned."""
+        from gamebag.web.people.accounts import list_accounts
+        from gamebag.web.people.owners import seats_of_account
+
+        store = _engine(db)
+        try:
+            with store.engine.connect() as connection:
+                rows = [(a, len(seats_of_account(connection, a.id))) for a in list_accounts(connection)]
+        finally:
+            store.close()
+        if not rows and not as_json:
+            typer.echo(USERS_TEXTS["none"])
+        for account, seats in rows:
+            created = time.strftime("%Y-%m-%d %H:%M", time.gmtime(account.created_at))
+            fact = {"name": account.name, "id": account.id, "created": created, "disabled": account.disabled}
+            if as_json:
+                typer.echo(json.dumps({**fact, "seats": seats}, ensure_ascii=False))
+            else:
+                state = "disabled" if account.disabled else "active"
+                typer.echo(f"{account.name}\t{account.id}\t{created} UTC\t{state}\t{seats} seats")
+
+    def _set_disabled(name: str, db: str | None, disabled: bool) -> None:
+        from gamebag.web.people.accounts import set_disabled
+
+        store = _engine(db)
+        try:
+            with store.engine.begin() as connection:
+                account = _find(connection, name)
+                set_disabled(connection, account.id, disabled)
+        finally:
+            store.close()
+        typer.echo(f"{account.name}: {'disabled, signed out everywhere' if disabled else 'enabled'}")
+
+    @users.command("disable")
+    def disable(
+        name: str = typer.Argument(..., help="The account's display name (any case)."),
+        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+    ) -> None:
+        """Disable an account: it is signed out everywhere and cannot sign in until enabled."""
+        _set_disabled(name, db, True)
+
+    @users.command("enable")
+    def enable(
+        name: str = typer.Argument(..., help="The account's display name (any case)."),
+        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+    ) -> None:
+        """Enable a disabled account again."""
+        _set_disabled(name, db, False)
+
+    @users.command("delete")
+    def delete(
+        name: str = typer.Argument(..., help="The account's display name (any case)."),
+        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+        yes: bool = typer.Option(False, "--yes", help="Really delete (it cannot be undone)."),
+    ) -> None:
+        """Delete an account and its personal data, as its owner can from the profile page."""
+        from gamebag.web.people.accounts import delete_account
+
+        if not yes:
+            raise OptionError(USERS_TEXTS["confirm"].format(name=name))
+        store = _engine(db)
+        try:
+            with store.engine.begin() as connection:
+                account = _find(connection, name)
+                delete_account(connection, account.id)
+        finally:
+            store.close()
+        typer.echo(f"{account.name}: deleted")

@@ -1,0 +1,81 @@
+"""The web database as the command line opens it: ``--db`` checked, and its schema brought to head.
+
+Shared by ``gamebag serve`` (which upgrades on start unless ``--no-upgrade``) and ``gamebag db``.
+Server libraries are imported inside the functions, so the rest of the command line starts
+without them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gamebag.cli.common import check_output_file
+from gamebag.core.errors import OptionError
+from gamebag.web.settings import DB_ENV
+
+DB_HELP = (
+    f"SQLAlchemy database URL (default: ${DB_ENV}, else the SQLite file gamebag-web.db in the "
+    "working folder). PostgreSQL: postgresql+psycopg://user:password@host/dbname; prefer "
+    f"${DB_ENV} for a URL with a password."
+)
+
+# Messages to the operator, one sentence each.
+TEXTS = {
+    "not_url": "--db is not a database URL; give sqlite:///FILE or postgresql+psycopg://user@host/dbname",
+    "not_folder": "--db {database}: {folder} is not a folder",
+    "no_file": "--db {database}: there is no such file (gamebag serve creates a new database)",
+    "unreachable": "the database {url} could not be opened ({reason}); check --db and that the server is up",
+}
+
+
+def sqlite_file(url: str, must_exist: bool = False) -> Path | None:
+    """The SQLite file of ``url`` (None for PostgreSQL), checked writable; ``OptionError`` otherwise."""
+    from sqlalchemy.exc import ArgumentError
+
+    from gamebag.web.store.sqlitelock import sqlite_path
+
+    try:
+        database = sqlite_path(url)
+    except ArgumentError:
+        raise OptionError(TEXTS["not_url"]) from None
+    if database is None:
+        return None
+    path = Path(database)
+    if not path.parent.is_dir():
+        raise OptionError(TEXTS["not_folder"].format(database=database, folder=path.parent))
+    if must_exist and not path.is_file():
+        raise OptionError(TEXTS["no_file"].format(database=database))
+    check_output_file("--db", path)  # the SQLite file, and its lock beside it
+    return path
+
+
+def open_engine(url: str, sync: str = "normal") -> Any:
+    """An engine on ``url`` as the server opens it (SQLite: the same journal and sync settings)."""
+    from gamebag.web.store.db import make_engine
+
+    return make_engine(url, sync)
+
+
+def unreachable(url: str, error: BaseException) -> str:
+    """The one line saying why ``url`` could not be opened (never its password)."""
+    from gamebag.web.store.db import safe_url
+
+    return TEXTS["unreachable"].format(url=safe_url(url), reason=type(error).__name__)
+
+
+def upgrade_schema(url: str, sync: str, allowed: bool) -> str | None:
+    """Bring the database's schema to head (``allowed`` False: refuse an older one); the line to log.
+
+    ``OptionError`` (one line, exit 2) for a database this gamebag must not serve: newer than it,
+    or older while upgrades are not allowed. Nothing is changed then.
+    """
+    from gamebag.web.store.migrate import SchemaError, upgrade
+
+    engine = open_engine(url, sync)
+    try:
+        return upgrade(engine, allowed).describe()
+    except SchemaError as error:
+        raise OptionError(str(error)) from None
+    finally:
+        engine.dispose()

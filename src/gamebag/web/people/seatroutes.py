@@ -1,0 +1,193 @@
+"""Seats that follow people: your seats on every device, a guest's seat moved into an account,
+a friend invited by name, and the claim of an invite by a signed-in person.
+
+* ``GET /api/me/seats``: every seat you own, with its own token (to you only, over your
+  session), so any device you sign in on opens it; a seat a host kept for you comes with its
+  invite instead, which your device claims.
+* ``POST /api/me/seats/adopt``: a guest who played a seat signs in (or up) and proves the
+  seat's token: the seat becomes the account's.
+* ``POST /api/tables/{id}/seats/{seat}/invite-account``: the host (host token) keeps an
+  unclaimed seat for a signed-in friend, named by their display name: the seat's invite then
+  shows among the friend's seats, and only that account can claim it. The host still never
+  sees a claimed seat's token.
+* Claiming an invite while signed in makes the seat yours (``own_claimed``); a host re-issuing
+  a seat's invite takes the seat from its owner too (``release_owner``).
+
+A seat's token gives exactly what it gave before; an account only finds its own seats' tokens,
+so a signed-in person cannot act for a seat that is not theirs.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from gamebag.web.admission.guard import RateLimits, client_address
+from gamebag.web.people import accounts
+from gamebag.web.people.owners import account_names, owners_of_table, set_owner
+from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, signed_in
+from gamebag.web.people.schema import SeatOwnerRow
+from gamebag.web.people.whoami import account_of
+from gamebag.web.store.db import SeatRow, TableRow
+from gamebag.web.tables.claims import invite_path
+from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.manager import TableManager
+
+SEAT_TEXTS = {
+    "reserved": "The host kept this seat for someone's account; sign in as that person to take it.",
+    "no_seat": "No seat of this table has this token; open the seat on the device that played it.",
+    "owned": "This seat already belongs to another account.",
+    "no_account": "No account has this name; check how your friend writes it.",
+    "claimed": "This seat is already claimed; give it a new link first to keep it for someone else.",
+    "bot": "A bot plays this seat.",
+    "range": "There is no seat with this number at this table.",
+}
+
+router = APIRouter()
+
+
+def _seats_of(connection: Connection, account_id: str) -> list[dict[str, Any]]:
+    rows = connection.execute(
+        select(
+            SeatRow.table_id,
+            SeatRow.seat,
+            SeatRow.name,
+            SeatRow.token,
+            SeatRow.claimed,
+            SeatRow.agent,
+            TableRow.game,
+            TableRow.created_at,
+            TableRow.finished,
+            TableRow.closed,
+        )
+        .join(SeatOwnerRow, (SeatOwnerRow.table_id == SeatRow.table_id) & (SeatOwnerRow.seat == SeatRow.seat))
+        .join(TableRow, TableRow.id == SeatRow.table_id)
+        .where(SeatOwnerRow.account_id == account_id, SeatRow.agent.is_(None))
+        .order_by(TableRow.created_at.desc())
+    )
+    seats = []
+    for row in rows:
+        item: dict[str, Any] = {
+            "table": row.table_id,
+            "seat": int(row.seat),
+            "name": row.name,
+            "game": row.game,
+            "created_at": row.created_at,
+            "finished": bool(row.finished),
+            "closed": row.closed,
+            "play": f"/play/{row.table_id}",
+        }
+        if row.claimed is False:  # kept for this account by the host: its invite, to claim
+            item["invite"] = invite_path(row.table_id, row.token)
+        else:
+            item["token"] = row.token
+        seats.append(item)
+    return seats
+
+
+@router.get("/api/me/seats")
+async def my_seats(request: Request) -> dict[str, Any]:
+    """Your seats at every table, newest first, each with its token (or the invite kept for you)."""
+    account_id = signed_in(request)
+    return {"seats": await in_transaction(request, lambda c: _seats_of(c, account_id))}
+
+
+@router.post("/api/me/seats/adopt")
+async def adopt_seat(request: Request) -> dict[str, Any]:
+    """Move a seat you played as a guest into your account: ``{"table", "token"}`` (the seat's token)."""
+    account_id = signed_in(request)
+    data = await json_fields(request, ("table", "token"))
+    table_id, token = data["table"], data["token"]
+    if not isinstance(table_id, str) or not isinstance(token, str) or len(table_id) > 32 or len(token) > 64:
+        raise PeopleRefusal(404, SEAT_TEXTS["no_seat"])
+
+    def adopt(connection: Connection) -> int:
+        row = connection.execute(
+            select(SeatRow.seat, SeatRow.token).where(
+                SeatRow.table_id == table_id,
+                SeatRow.token == token,
+                SeatRow.claimed.is_not(False),
+                SeatRow.agent.is_(None),
+            )
+        ).first()
+        if row is None or not secrets.compare_digest(str(row.token).encode(), token.encode()):
+            raise PeopleRefusal(404, SEAT_TEXTS["no_seat"])
+        owner = owners_of_table(connection, table_id).get(int(row.seat))
+        if owner is not None and owner != account_id:
+            raise PeopleRefusal(409, SEAT_TEXTS["owned"])
+        set_owner(connection, table_id, int(row.seat), account_id)
+        return int(row.seat)
+
+    return {"table": table_id, "seat": await in_transaction(request, adopt)}
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/invite-account")
+async def invite_account(request: Request, table_id: str, seat: int) -> dict[str, Any]:
+    """For the host (``X-Host-Token``): keep an unclaimed seat for a friend's account, ``{"name"}``."""
+    manager: TableManager = request.app.state.manager
+    rates: RateLimits = request.app.state.rates
+    if not manager.is_loaded(table_id):
+        await rates.table_load(client_address(request.scope))
+    table = await manager.get_async(table_id)
+    manager.check_host(table, request.headers.get("x-host-token"))
+    data = await json_fields(request, ("name",))
+    if not 0 <= seat < len(table.seats):
+        raise PeopleRefusal(400, SEAT_TEXTS["range"])
+    if table.seats[seat].agent is not None:
+        raise PeopleRefusal(409, SEAT_TEXTS["bot"])
+    if table.seats[seat].claimed:
+        raise PeopleRefusal(409, SEAT_TEXTS["claimed"])
+
+    def keep(connection: Connection) -> str:
+        friend = accounts.account_by_name(connection, data["name"])
+        if friend is None or friend.disabled:
+            raise PeopleRefusal(404, SEAT_TEXTS["no_account"])
+        set_owner(connection, table.id, seat, friend.id)
+        return friend.name
+
+    return {"seat": seat, "account": await in_transaction(request, keep)}
+
+
+def _invited_seat(table: LiveTable, code: str) -> int | None:
+    for seat in table.seats:
+        if not seat.claimed and seat.agent is None and secrets.compare_digest(seat.token.encode(), code.encode()):
+            return seat.seat
+    return None
+
+
+async def check_reserved(request: Request, table: LiveTable, code: str) -> None:
+    """Before an invite is claimed: a seat the host kept for an account is claimed by that account only."""
+    seat = _invited_seat(table, code)
+    if seat is None:
+        return  # the claim itself says the invite is used
+    owner = (await in_transaction(request, lambda c: owners_of_table(c, table.id))).get(seat)
+    if owner is not None and owner != account_of(request):
+        raise PeopleRefusal(403, SEAT_TEXTS["reserved"])
+
+
+async def own_claimed(request: Request, table_id: str, seat: int) -> None:
+    """After a claim: the seat is the signed-in claimer's (a guest's claim changes nothing)."""
+    account_id = account_of(request)
+    if account_id is not None:
+        await in_transaction(request, lambda c: set_owner(c, table_id, seat, account_id))
+
+
+async def release_owner(request: Request, table_id: str, seat: int) -> None:
+    """The host re-issued the seat's invite: it belongs to nobody until claimed again."""
+    await in_transaction(request, lambda c: set_owner(c, table_id, seat, None))
+
+
+async def kept_for(request: Request, table: LiveTable) -> dict[int, str]:
+    """For the host page: the unclaimed seats kept for an account, seat -> the account's name."""
+
+    def read(connection: Connection) -> dict[int, str]:
+        owners = owners_of_table(connection, table.id)
+        waiting = {seat: owner for seat, owner in owners.items() if not table.seats[seat].claimed}
+        names = account_names(connection, waiting.values())
+        return {seat: names[owner] for seat, owner in waiting.items() if owner in names}
+
+    return await in_transaction(request, read)
