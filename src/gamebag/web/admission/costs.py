@@ -16,9 +16,10 @@ under ``UNDECLARED``: a small bounded budget, never an unlimited one, and one lo
 naming it. ``tests/web/test_admission_costs.py`` fails on any such route or message type,
 and checks that docs/web.md shows ``markdown_table``'s output.
 
-Two classes are charged by handlers on top of their route's class, for work a request
-causes only sometimes: ``load`` (a table not in memory, or no table: a load from the
-database and a rebuild) and ``open`` (a rematch that opens a new table).
+Some classes are charged by handlers on top of their route's class, for work a request causes
+only sometimes: ``load`` (a table not in memory, or no table: a load from the database and a
+rebuild), ``open`` (a rematch or quick play that opens a new table), ``sign-in`` (sign-ins,
+sign-ups, recoveries) and ``seat-take`` (a free seat taken, "Play now").
 
 Socket messages are admitted per connection (``hub.RateLimiter`` token buckets, one per
 class, under the connection's overall flood bucket) and, for the costly answer, per
@@ -358,9 +359,12 @@ def markdown_table(limits: Limits) -> str:
         hourly = cost.per_hour(limits)
         budget = f"{cost.per_minute(limits)} a minute" + (f", {hourly} an hour" if hourly else "")
         lines.append(f"| `{method} {path}` | {name} | {budget} | {cost.answer} |")
-    for name in ("load", UNKNOWN, UNDECLARED):
-        cost = COST_CLASSES[name]
-        lines.append(f"| ({name}) | {name} | {cost.per_minute(limits)} a minute | {cost.answer} |")
+    for name, cost in COST_CLASSES.items():  # charged by handlers, or with no route of their own
+        if name in ROUTE_COSTS.values():
+            continue
+        hourly = cost.per_hour(limits)
+        budget = f"{cost.per_minute(limits)} a minute" + (f", {hourly} an hour" if hourly else "")
+        lines.append(f"| ({name}) | {name} | {budget} | {cost.answer} |")
     lines += [
         "",
         "| socket message | rate per connection | burst | per seat | answer |",
