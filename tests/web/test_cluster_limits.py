@@ -220,6 +220,7 @@ def test_rate_counts_of_addresses_gone_quiet_are_deleted(pg_url: str) -> None:
 def test_two_processes_share_one_budget_of_new_solves(pg_url: str) -> None:
     """Fair shares' solve budget, charged in each process, holds over the cluster: before, each
     process kept its own, so an address reaching N processes had N budgets."""
+    Store(pg_url).close()  # the schema (web_rate_hits), as the server's Store makes it
     engines = [create_engine(pg_url) for _ in range(2)]
     first, second = RateLimits(Limits()), RateLimits(Limits())
     first.share(PostgresRateStorage(engines[0]))
