@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from chat_attack import chat_flood
 from websockets.asyncio.client import connect
 
-ATTACKERS = ("stale", "lobby", "slow", "replays", "solves", "analysis", "xff")
+ATTACKERS = ("stale", "lobby", "slow", "replays", "solves", "analysis", "xff", "chat")  # chat: bench/chat_attack.py
 # Each attacker from its own address: together they are seven clients, each within its limits.
 ADDRESSES = {name: f"127.0.0.{2 + number}" for number, name in enumerate(ATTACKERS)}
 FALLBACK_LINE = "playing the fallback move"
@@ -241,6 +242,7 @@ async def attackers_async(
         "solves": lambda: solve_flood(base, stop_at, counts),
         "analysis": lambda: analysis_flood(base, prepared, stop_at, counts),
         "xff": lambda: forwarded_rotation(base, game, stop_at, counts),
+        "chat": lambda: chat_flood(base, ADDRESSES["chat"], stop_at, counts),
     }
     chosen = [name for name in names if name in jobs]
     results = await asyncio.gather(*(jobs[name]() for name in chosen), return_exceptions=True)

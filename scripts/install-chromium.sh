@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install Debian's chromium for the real-browser tests when /usr/bin/chromium is missing.
+# Install Debian's chromium for the real-browser tests when /usr/bin/chromium is missing (with the
+# DejaVu and Noto fonts bench/phone_screenshots.py draws docs/img's phone pictures in).
 # Playwright drives this system browser; it never downloads a browser of its own.
 set -euo pipefail
 
@@ -20,5 +21,5 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -q
-"${SUDO[@]}" apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core
+"${SUDO[@]}" apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core fonts-noto-core
 /usr/bin/chromium --version

@@ -41,6 +41,8 @@ BROWSER_MODULES = (
     "tests/web/test_phone_table.py",
     "tests/web/test_kweek_browser.py",
     "tests/web/test_accounts_browser.py",
+    "tests/web/test_axe_pages.py",
+    "tests/web/test_chat_browser.py",
 )
 
 

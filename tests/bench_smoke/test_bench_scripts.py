@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SMOKE_ENV = "GAMEBAG_BENCH_SMOKE"
 # Modules the scripts import, not scripts: they have no ``__main__`` block.
-HELPERS = frozenset({"attack_matrix.py", "plain_rules.py", "smoke.py", "web_attackers.py", "web_flood.py"})
+HELPERS = frozenset(
+    {"attack_matrix.py", "chat_attack.py", "plain_rules.py", "smoke.py", "web_attackers.py", "web_flood.py"}
+)
 LIMIT_SECONDS = 300  # one script's wall-clock limit (a cold numba cache compiles kernels first)
 
 
@@ -47,6 +49,7 @@ RL = ("gymnasium", "pettingzoo", "pyspiel")
 
 
 SMOKE_RUNS: dict[str, SmokeRun] = {
+    "analysis_kweek.py": SmokeRun(("--games", "1", "--players", "2", "--max-rounds", "2")),
     "baseline_table.py": SmokeRun(("--games", "10", "--search-games", "2", "--only", "pig"), extras=("gymnasium",)),
     "bench_analysis.py": SmokeRun(("--games", "2", "--only", "pig:2", "--playouts", "10")),
     "bench_balance.py": SmokeRun(("--games", "20", "--workers", "1")),
@@ -84,6 +87,8 @@ SMOKE_RUNS: dict[str, SmokeRun] = {
     "learned_targets.py": SmokeRun(("--games", "100", "--where"), extras=("gymnasium",)),
     "load_web.py": SmokeRun(("--clients", "2", "--tables", "1", "--duration", "10", "--think", "0", "--bot", "random")),
     "fair_shares.py": SmokeRun(),
+    # One short game of Pig in chromium; the pictures go to a throw-away folder, never docs/img.
+    "phone_screenshots.py": SmokeRun(("--only", "pig")),
     "slow_connections.py": SmokeRun(("--connections", "70", "--requests", "3", "--files", "512")),
     "sqlite_wal_index.py": SmokeRun(("--commits", "20", "--rounds", "1", "--seconds", "0.3")),
     "taps_eigen_kweek.py": SmokeRun(("--rounds", "1")),

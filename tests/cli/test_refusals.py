@@ -133,6 +133,9 @@ REFUSALS: list[tuple[list[str], str]] = [
     (["db", "upgrade", "--db", "sqlite:///missing.db"], "there is no such file"),
     (["db", "upgrade", "--db", "sqlite:///afile/web.db"], "is not a folder"),
     (["db", "revision", "--message", ""], "--message must be a few words"),
+    (["users", "list", "--db", "::::"], "is not a database URL"),
+    (["users", "disable", "someone", "--db", "sqlite:///missing.db"], "there is no such file"),
+    (["users", "delete", "someone", "--db", "sqlite:///missing.db"], "add --yes"),
     # train (the output is checked before the training extras are even imported)
     (["train", "pig", "--out", "afile/p.npz"], "afile is a file, not a folder"),
     (["train", "pig", "--out", "folder"], "this is a folder"),
@@ -183,7 +186,7 @@ def test_every_command_refuses_bad_input_in_one_line_and_leaves_nothing(
 
 
 def test_the_table_covers_every_command() -> None:
-    commands = {command.name for command in app.registered_commands}
+    commands = {command.name for command in app.registered_commands} | {group.name for group in app.registered_groups}
     assert commands == {args[0] for args, _ in REFUSALS}
 
 

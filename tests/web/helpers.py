@@ -208,3 +208,20 @@ def states_by_step(record: Message) -> tuple[Game[Any, Any, Any], list[Any]]:
 
 def without_choices(view: Message) -> Message:
     return {k: v for k, v in view.items() if k != "choices"}
+
+
+def as_before_migrations(connection: Any) -> None:
+    """Make a database look as a release from before migrations left it: no revision stamp, and
+    none of the tables later revisions added (a real one never had them)."""
+    from sqlalchemy import inspect, text
+
+    from gamebag.web.store.migrations import baseline
+    from gamebag.web.store.schema import Base
+
+    dialect = connection.dialect.name
+    kept = {table.name for table in baseline.tables_for(dialect)}
+    present = set(inspect(connection).get_table_names())
+    for table in reversed(Base.metadata.sorted_tables):  # dependants first
+        if table.name in present and table.name not in kept:
+            connection.execute(text(f"DROP TABLE {table.name}"))
+    connection.execute(text("DROP TABLE alembic_version"))

@@ -21,9 +21,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamebag.web.settings import Limits
-from web.helpers import hello, web_client
+from web.helpers import SeatPlayer, hello, web_client
 
 PASSWORD = "seven lazy otters in a canoe"
+# Sign-ins limited per account only (3 failures an hour): a test's many sign-ups from one address pass.
+GENEROUS = Limits(sign_ins_per_minute=1000, sign_ins_per_hour=10000, account_failures_per_hour=3)
 COOKIE = "gamebag_session"
 
 
@@ -47,9 +49,14 @@ def cheap_hashes() -> Iterator[None]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def two_servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
+def two_servers(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[TestClient, TestClient]]:
     """Two clients, two devices: on SQLite of one server; on PostgreSQL of two servers sharing a database."""
-    limits = Limits(sign_ins_per_minute=1000, sign_ins_per_hour=10000, account_failures_per_hour=3)
+    from gamebag.web.people import upkeep
+
+    monkeypatch.setattr(upkeep, "UPKEEP_SECONDS", 0.1)  # finished tables are settled (rated) at once
+    limits = GENEROUS
     with ExitStack() as stack:
         if request.param == "sqlite":
             first = stack.enter_context(web_client(tmp_path, limits=limits))
@@ -90,8 +97,14 @@ def invite_code(table: dict[str, Any], seat: int) -> str:
     return code
 
 
-def test_sign_up_sign_in_and_sessions(two_servers: tuple[TestClient, TestClient]) -> None:
-    laptop, phone = two_servers
+def test_sign_up_sign_in_and_sessions(tmp_path: Path) -> None:
+    """On SQLite only: sessions across PostgreSQL processes, and a look-alike name refused there
+    (a failed INSERT in its own savepoint), are in the two-process test below."""
+    with web_client(tmp_path, limits=GENEROUS) as laptop:
+        _sign_up_sign_in_and_sessions(laptop, another_device(laptop))
+
+
+def _sign_up_sign_in_and_sessions(laptop: TestClient, phone: TestClient) -> None:
     assert laptop.get("/api/me").json() == {"account": None, "csrf": None}  # a guest: no wall, no account
     # Refused names and passwords say why in one sentence and create nothing.
     for body, words in [
@@ -249,9 +262,24 @@ def test_seats_follow_people(two_servers: tuple[TestClient, TestClient]) -> None
     # The host still never sees a claimed seat's token.
     host_view = json.dumps(laptop.get(f"/api/tables/{table['id']}/host", headers=host).json())
     assert all(token not in host_view for token in (claimed.json()["token"], guest_token, mine.json()["token"]))
-    # Re-issuing a seat's invite takes it from its account too.
+    # The seats show their accounts' names (the host typed P0, P1, P2), on both servers; a rename too.
+    for server in (laptop, phone):
+        assert _seat_names(server, table["id"]) == ["Fay", "Gus", "Gus"]
+    renamed = guest.post("/api/me/name", json={"name": "Gustav"}, headers={"x-csrf-token": gus})
+    assert renamed.status_code == 200, renamed.text
+    for server in (laptop, phone):
+        assert _seat_names(server, table["id"]) == ["Fay", "Gustav", "Gustav"]
+    # Re-issuing a seat's invite takes it from its account too, and its name with it.
     assert laptop.post(f"/api/tables/{table['id']}/seats/2/reissue", headers=host).status_code == 200
     assert [s["seat"] for s in guest.get("/api/me/seats").json()["seats"]] == [1]
+    assert _seat_names(laptop, table["id"]) == ["Fay", "Gustav", "Player 3"]
+
+
+def wait_until(predicate: Any, what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
 
 
 def _wait_finished(client: TestClient, table_id: str) -> None:
@@ -261,50 +289,97 @@ def _wait_finished(client: TestClient, table_id: str) -> None:
         time.sleep(0.05)
 
 
-def test_export_and_delete(two_servers: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
-    from gamebag.web.people import accounts
+def _settled(client: TestClient, table_id: str) -> bool:
+    from sqlalchemy import select
 
+    from gamebag.web.people.standingrows import ListingRow
+
+    with client.app.state.manager.store.engine.connect() as connection:  # type: ignore[attr-defined]
+        return bool(connection.execute(select(ListingRow.settled).where(ListingRow.table_id == table_id)).scalar())
+
+
+def _rating_rows(client: TestClient, account_id: str) -> list[int]:
+    """How many rows of ratings and of rating history the database holds for the account."""
+    from sqlalchemy import func, select
+
+    from gamebag.web.people.standingrows import RatingHistoryRow, RatingRow
+
+    with client.app.state.manager.store.engine.connect() as connection:  # type: ignore[attr-defined]
+        return [
+            int(connection.execute(select(func.count()).where(row.account_id == account_id)).scalar() or 0)
+            for row in (RatingRow, RatingHistoryRow)
+        ]
+
+
+def _seat_names(client: TestClient, table_id: str) -> list[str]:
+    return [seat["name"] for seat in client.get(f"/api/tables/{table_id}").json()["table"]["seats"]]
+
+
+def _open_rated(client: TestClient, seed: int) -> dict[str, Any]:
+    """A public, rated Catch a Dragon table (the rulebook's setup) with the heuristic at seat 1."""
+    seats = [{"name": "P0"}, {"bot": "heuristic"}]
+    request = {"game": "catch-a-dragon", "players": 2, "seats": seats, "seed": seed, "public": True, "rated": True}
+    answer = client.post("/api/tables", json=request)
+    assert answer.status_code == 201 and answer.json()["rated"], answer.text
+    table: dict[str, Any] = answer.json()
+    return table
+
+
+def test_export_and_delete(two_servers: tuple[TestClient, TestClient]) -> None:
     client, other = two_servers
-    # Another room's section of the export (ratings will add theirs so), and its step of a deletion.
-    deleted: list[str] = []
-    monkeypatch.setitem(accounts.export_sections, "ratings", lambda _connection, account: {"of": account})
-    monkeypatch.setitem(accounts.deletion_steps, "ratings", lambda _connection, account: deleted.append(account))
     csrf = sign_up(client, "Hal")["csrf"]
     headers = {"x-csrf-token": csrf}
-    finished = open_pig(client, (None, "heuristic"))
-    client.post(f"/api/tables/{finished['id']}/claim", json={"invite": invite_code(finished, 0)}, headers=headers)
-    host = {"x-host-token": finished["host_token"]}
-    assert (
-        client.post(f"/api/tables/{finished['id']}/seats/0/bot", json={"agent": "heuristic"}, headers=host).status_code
-        == 200
-    )
+    # A rated table where the host hands Hal's seat to a bot: the bot's moves rate nobody.
+    handed = _open_rated(client, 3)
+    client.post(f"/api/tables/{handed['id']}/claim", json={"invite": invite_code(handed, 0)}, headers=headers)
+    assert _seat_names(client, handed["id"])[0] == "Hal"  # the seat shows the account's name, not "P0"
+    host = {"x-host-token": handed["host_token"]}
+    to_bot = client.post(f"/api/tables/{handed['id']}/seats/0/bot", json={"agent": "heuristic"}, headers=host)
+    assert to_bot.status_code == 200
+    # A rated table Hal takes and plays to the end himself.
+    played = _open_rated(client, 4)
+    taken = client.post(f"/api/tables/{played['id']}/take", headers=headers).json()
+    assert _seat_names(other, played["id"])[0] == "Hal"
+    player = SeatPlayer(client, played["id"], taken["token"], 5)
+    player.start()
     going = open_pig(client)
     claimed = client.post(f"/api/tables/{going['id']}/claim", json={"invite": invite_code(going, 0)}, headers=headers)
     other_token = other.post(f"/api/tables/{going['id']}/claim", json={"invite": invite_code(going, 1)}).json()["token"]
-    _wait_finished(client, finished["id"])
+    for table in (handed, played):
+        _wait_finished(client, table["id"])
+        wait_until(lambda table=table: _settled(client, table["id"]), "the rated table was never settled")
+    player.join(timeout=30)
     exported = client.get("/api/me/export")
     assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"]
     data = exported.json()
+    account_id = data["account"]["id"]
     assert data["account"]["name"] == "Hal" and data["account"]["has_password"]
-    assert data["ratings"] == {"of": data["account"]["id"]}
-    assert {(s["table"], s["seat"]) for s in data["seats"]} == {(finished["id"], 0), (going["id"], 0)}
-    record = data["records"][finished["id"]]
-    assert record["game"] == "pig" and record["events"] and "seed" not in record  # the seed tells unseen draws
+    # One rating, from the game Hal played: the one his seat's bot finished rated him not at all.
+    assert [(r["game"], r["players"], r["games"]) for r in data["ratings"]["ratings"]] == [("catch-a-dragon", 2, 1)]
+    assert [point["table"] for point in data["ratings"]["history"]] == [played["id"]]
+    assert {(s["table"], s["seat"]) for s in data["seats"]} == {(handed["id"], 0), (played["id"], 0), (going["id"], 0)}
+    record = data["records"][played["id"]]
+    assert record["game"] == "catch-a-dragon" and record["events"] and "seed" not in record  # the seed tells draws
     assert going["id"] not in data["records"]  # unfinished: no record yet
     # No secret in the export: no seat token (its own or another's), no hash.
     text = exported.text
-    assert claimed.json()["token"] not in text and other_token not in text and "argon2" not in text
+    assert all(token not in text for token in (claimed.json()["token"], other_token, taken["token"]))
+    assert "argon2" not in text
     assert other.get("/api/me/export").status_code == 401  # a guest has nothing to export
-    # Delete: the name typed as confirmation; then the account, its sessions and seats' ownership go.
+    # Delete: the name typed as confirmation; then the account, its sessions, ratings and seats' ownership go.
     wrong = client.post("/api/me/delete", json={"name": "hal"}, headers=headers)
     assert wrong.status_code == 400 and client.get("/api/me").json()["account"]["name"] == "Hal"
+    assert _rating_rows(client, account_id) == [1, 1]
     assert client.post("/api/me/delete", json={"name": "Hal"}, headers=headers).status_code == 200
     assert client.get("/api/me").json()["account"] is None
-    assert deleted == [data["account"]["id"]]
+    assert _rating_rows(client, account_id) == [0, 0]
+    board = client.get("/api/leaderboard", params={"game": "catch-a-dragon", "players": 2}).json()
+    assert board["total"] == 0
     assert client.post("/api/account/signin", json={"name": "Hal", "password": PASSWORD}).status_code == 401
-    # The finished game keeps its seat under the table's own name; the unfinished seat stays claimed.
-    seats = client.get(f"/api/tables/{finished['id']}").json()["table"]["seats"]
-    assert seats[0]["name"] == "P0"
+    # The finished games keep an anonymous seat and their outcome; the unfinished seat stays claimed.
+    for server in (client, other):
+        assert [_seat_names(server, table["id"])[0] for table in (handed, played, going)] == ["Player 1"] * 3
+    assert client.get(f"/api/tables/{played['id']}").json()["result"]["places"]
     assert _socket_seat(client, going["id"], claimed.json()["token"]) == 0
     sign_up(client, "Hal")  # the name is free again, and the new account owns nothing
     assert client.get("/api/me/seats").json()["seats"] == []
@@ -398,6 +473,8 @@ def test_two_server_processes_share_sessions_and_seats(tmp_path: Path, pg_url: s
         one, other = (httpx.Client(base_url=server.base, timeout=60) for server in servers)
         created = one.post("/api/account/signup", json={"name": "Pia", "password": PASSWORD})
         assert created.status_code == 201, created.text
+        look_alike = other.post("/api/account/signup", json={"name": "PIA", "password": PASSWORD})
+        assert look_alike.status_code == 400 and "taken" in look_alike.json()["error"]  # across processes too
         table = one.post("/api/tables", json={"game": "pig", "players": 2, "seats": [{}, {}]}).json()
         claimed = one.post(
             f"/api/tables/{table['id']}/claim",
@@ -417,3 +494,40 @@ def test_two_server_processes_share_sessions_and_seats(tmp_path: Path, pg_url: s
     finally:
         for server in servers:
             server.stop()
+
+
+def test_passkeys_are_listed_and_removed_but_never_the_last_way_in(tmp_path: Path) -> None:
+    from sqlalchemy import insert
+
+    from gamebag.web.people.credentials import PasskeyRow
+
+    with web_client(tmp_path) as client:
+        answer = sign_up(client, "Quin", password=None)  # a passkey account: no password
+        headers = {"x-csrf-token": answer["csrf"]}
+        stranger = another_device(client)
+        stranger_csrf = sign_up(stranger, "Rue")["csrf"]
+        with client.app.state.manager.store.engine.begin() as connection:  # type: ignore[attr-defined]
+            for credential, at in (("key-a", 1.0), ("key-b", 2.0)):
+                row = {"credential_id": credential, "account_id": answer["account"]["id"], "created_at": at}
+                connection.execute(insert(PasskeyRow).values(public_key=b"k", sign_count=0, **row))
+        assert another_device(client).get("/api/me/passkeys").status_code == 401  # a guest has none
+        assert client.get("/api/me/passkeys").json()["passkeys"] == [
+            {"id": "key-a", "created_at": 1.0},
+            {"id": "key-b", "created_at": 2.0},
+        ]
+        assert stranger.get("/api/me/passkeys").json()["passkeys"] == []
+        # Another account cannot remove them; a bad body says what it must be; no CSRF token, no removal.
+        refused = stranger.post(
+            "/api/me/passkeys/remove", json={"id": "key-a"}, headers={"x-csrf-token": stranger_csrf}
+        )
+        assert refused.status_code == 404 and "no passkey" in refused.json()["error"]
+        assert client.post("/api/me/passkeys/remove", json={"key": "key-a"}, headers=headers).status_code == 400
+        assert client.post("/api/me/passkeys/remove", json={"id": "key-a"}).status_code == 403
+        removed = client.post("/api/me/passkeys/remove", json={"id": "key-a"}, headers=headers)
+        assert removed.status_code == 200 and [p["id"] for p in removed.json()["passkeys"]] == ["key-b"]
+        # The last passkey of an account without a password stays until there is another way in.
+        last = client.post("/api/me/passkeys/remove", json={"id": "key-b"}, headers=headers)
+        assert last.status_code == 409 and "only way to sign in" in last.json()["error"]
+        assert client.get("/api/me").json()["account"]["passkeys"] == 1
+        assert client.post("/api/me/password", json={"password": PASSWORD}, headers=headers).status_code == 200
+        assert client.post("/api/me/passkeys/remove", json={"id": "key-b"}, headers=headers).json()["passkeys"] == []

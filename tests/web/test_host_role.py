@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from .helpers import Message, hello, receive_until, web_client
+from .helpers import Message, as_before_migrations, hello, receive_until, web_client
 
 
 @contextmanager
@@ -187,9 +187,51 @@ def test_tables_from_before_claims_keep_their_seats(
     engine = create_engine(url)
     with engine.begin() as connection:  # the schema as it was
         connection.execute(text("ALTER TABLE web_seats DROP COLUMN claimed"))
+        as_before_migrations(connection)
     engine.dispose()
     with web_client(tmp_path, url=url) as client:
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
             assert hello(ws, token)[-1]["seat"] == 0
         seats = client.get(f"/api/tables/{table['id']}").json()["table"]["seats"]
         assert [seat["claimed"] for seat in seats] == [True, True, False]  # the bot's seat is nobody's
+
+
+def test_a_claim_writes_off_the_event_loop_and_still_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim's database write runs in a thread (nothing heavy on the loop); the code still gives
+    its seat once: a second claim of it, and a claim racing the first, are refused."""
+    import asyncio
+
+    from gamebag.web.tables import manager as manager_module
+
+    writes: list[bool] = []
+    real_claim_seat = manager_module.claim_seat
+
+    def claim_seat_watched(*args: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            writes.append(True)  # called on the event loop's thread
+        except RuntimeError:
+            writes.append(False)  # a worker thread: no loop runs here
+        return real_claim_seat(*args)
+
+    monkeypatch.setattr(manager_module, "claim_seat", claim_seat_watched)
+    with web_client(tmp_path) as client:
+        table = _open(client)
+        code = _code(table["seats"][0]["invite"])
+        assert _claim(client, table["id"], code).status_code == 200
+        again = _claim(client, table["id"], code)
+        assert again.status_code in (403, 409) and "already used" in again.json()["error"]
+        assert writes == [False]  # the second was refused before any write: the code is no seat's now
+        other = _code(table["seats"][1]["invite"])
+        # Two devices at once: the in-memory check passes for both, the UPDATE lets one through.
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        live = client.portal.call(manager.get_async, table["id"])  # type: ignore[union-attr]
+
+        async def both() -> list[Any]:
+            return await asyncio.gather(
+                manager.claim(live, other), manager.claim(live, other), return_exceptions=True
+            )
+
+        results = client.portal.call(both)  # type: ignore[union-attr]
+        assert sorted(type(result).__name__ for result in results) == ["SeatError", "tuple"]
+        assert writes == [False, False, False]

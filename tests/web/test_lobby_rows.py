@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from gamebag.web.store.db import Store
 
-from .helpers import open_table, record_of, web_client
+from .helpers import as_before_migrations, open_table, record_of, web_client
 
 
 def _finished_bots_table(client: Any) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def test_a_database_from_before_the_rows_gets_them_at_start(tmp_path: Path) -> N
     with store.engine.begin() as connection:
         # As a server from before the summaries (and before migrations) left the file.
         connection.execute(text("DROP TABLE web_summaries"))
-        connection.execute(text("DROP TABLE alembic_version"))
+        as_before_migrations(connection)
     store.close()
     with web_client(tmp_path) as client:
         row = client.get("/api/tables").json()[0]

@@ -64,3 +64,26 @@ def test_passwords_any_unicode_no_composition_rules() -> None:
         assert check_password(password, "Mira") == normalise_password(password)
     assert normalise_password("ｆｕｌｌｗｉｄｔｈ ｌｅｔｔｅｒｓ ok") == "fullwidth letters ok"  # NFKC before hashing
     assert len(check_password("y" * 63 + "z", "Mira")) == 64  # 64 characters are allowed
+
+
+def test_a_table_is_rated_with_the_rulebook_or_a_preset_the_game_declares_rated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+
+    import gamebag
+    from gamebag.core.options import options_to_json
+    from gamebag.web.people.listing import is_rated_setup
+
+    pig = gamebag.entry("pig").game_class
+    rulebook = options_to_json(gamebag.make("pig", 2).options)
+    quick = {**rulebook, "goal": 50}
+    assert is_rated_setup("pig", 2, rulebook)
+    assert not is_rated_setup("pig", 2, quick)  # the quick preset is casual as Pig declares it
+    assert not is_rated_setup("pig", 2, {**rulebook, "goal": 77})  # no preset at all
+    assert not is_rated_setup("pig", 99, rulebook) and not is_rated_setup("no-such-game", 2, rulebook)
+    # A game that declares its quick preset rated: that setup is rated too, through the presets alone.
+    rated_quick = tuple(dataclasses.replace(p, rated=True) if p.name == "quick" else p for p in pig.preset_specs)
+    monkeypatch.setattr(pig, "preset_specs", rated_quick)
+    assert is_rated_setup("pig", 2, quick) and is_rated_setup("pig", 2, rulebook)
+    assert not is_rated_setup("pig", 2, {**rulebook, "goal": 77})

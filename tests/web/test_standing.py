@@ -1,9 +1,8 @@
 """Open tables, Play now, ratings, home pages and rematch tallies over HTTP (``gamebag.web.people``),
 on SQLite and on two server processes sharing one PostgreSQL database.
 
-People are signed in by a test-only middleware that reads an account id from a test header
-(the sign-in layer sets ``request.state.account_id`` in production); accounts are inserted
-directly as rows.
+Accounts are inserted directly as rows (no password hashing to wait for), and each is signed in
+with a real session: requests carry its cookie and CSRF token through the server's sign-in layer.
 """
 
 from __future__ import annotations
@@ -17,30 +16,17 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import insert, select
+from sqlalchemy import create_engine, insert, select, update
 
 from gamebag.web.app import create_app
 from gamebag.web.people import seating, upkeep
 from gamebag.web.people.owners import owners_of_table
 from gamebag.web.people.schema import AccountRow
-from gamebag.web.people.standingrows import RatingRow
+from gamebag.web.people.sessions import CSRF_HEADER, SESSION_COOKIE, start_session
+from gamebag.web.people.standingrows import ListingRow, RatingRow
 from web.helpers import SeatPlayer, claim_seats
 
-SIGN_IN_HEADER = b"x-test-account"
-
-
-class SignInForTests:
-    """Test only: the account of a request is the one named in ``X-Test-Account``."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket"):
-            for name, value in scope["headers"]:
-                if name == SIGN_IN_HEADER:
-                    scope.setdefault("state", {})["account_id"] = value.decode()
-        await self.app(scope, receive, send)
+SESSIONS: dict[str, dict[str, str]] = {}  # account id -> the headers of its signed-in browser
 
 
 @contextmanager
@@ -49,7 +35,6 @@ def signed_in_client(tmp_path: Path, url: str | None, monkeypatch: pytest.Monkey
     app = create_app(
         url or f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.0, allow_seed=True, host_names=("testserver",)
     )
-    app.add_middleware(SignInForTests)
     with TestClient(app) as client:
         yield client
 
@@ -59,6 +44,8 @@ def engine_of(client: TestClient) -> Any:
 
 
 def add_accounts(client: TestClient, *names: str) -> None:
+    """Accounts inserted as rows, each signed in as a browser is: a real session (``sessions.py``),
+    whose cookie and CSRF token ``as_account`` sends, so the server's own sign-in layer reads them."""
     with engine_of(client).begin() as connection:
         for name in names:
             connection.execute(
@@ -66,10 +53,12 @@ def add_accounts(client: TestClient, *names: str) -> None:
                     id=name, name=name.title(), name_key=name, created_at=time.time(), disabled=False
                 )
             )
+            session_id, csrf = start_session(connection, name)
+            SESSIONS[name] = {"cookie": f"{SESSION_COOKIE}={session_id}", CSRF_HEADER: csrf}
 
 
 def as_account(account: str) -> dict[str, str]:
-    return {SIGN_IN_HEADER.decode(): account}
+    return SESSIONS[account]
 
 
 def open_raw(client: TestClient, **request: Any) -> dict[str, Any]:
@@ -297,6 +286,20 @@ def test_home_puts_your_move_first_shows_only_public_facts_and_rematches_are_tal
         assert wrong.json()["open"] == []
         assert client.post("/api/home", json={"seats": "all"}).status_code == 400
 
+        # Signed in (a real session): the home page lists the account's seats with no token sent,
+        # a guest's seat adopted into the account included, under the account's name.
+        add_accounts(client, "zoe")
+        assert _home(client, "zoe")["open"] == []
+        guest_seat = {"table": newer["id"], "token": newer["seats"][idle]["token"]}
+        adopted = client.post("/api/me/seats/adopt", json=guest_seat, headers=as_account("zoe"))
+        assert adopted.status_code == 200, adopted.text
+        home = _home(client, "zoe")
+        assert home["account"] == "zoe" and [(row["id"], row["seat"]) for row in home["open"]] == [(newer["id"], idle)]
+        assert home["open"][0]["your_move"] is False and home["open"][0]["seat_names"][idle] == "Zoe"
+        assert client.get(f"/api/tables/{newer['id']}").json()["table"]["seats"][idle]["name"] == "Zoe"
+        no_csrf = {"cookie": as_account("zoe")["cookie"]}  # a POST without the session's CSRF token: a guest's
+        assert client.post("/api/home", json={}, headers=no_csrf).json()["open"] == []
+
         # The running tally of a series of rematches (the end screen shows it).
         bots = [{"name": "Ann", "bot": "random"}, {"name": "Bob", "bot": "random"}]
         first = open_raw(client, game="pig", players=2, seats=bots, options={"goal": 20}, seed=7)
@@ -347,10 +350,14 @@ def test_two_processes_on_postgresql_seat_rate_and_fill_each_table_once(
 def test_a_quick_play_wait_that_runs_out_while_the_server_is_down_is_filled_at_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(seating, "QUICK_WAITS", (0, 1, 30, 120))
     with signed_in_client(tmp_path, None, monkeypatch) as client:
-        opened = client.post("/api/quickplay", json={"game": "pig", "players": 2, "wait": 1}).json()
-    time.sleep(1.2)  # the wait runs out while no server runs
+        opened = client.post("/api/quickplay", json={"game": "pig", "players": 2, "wait": 30}).json()
+        assert opened["opened"], opened
+    engine = create_engine(f"sqlite:///{tmp_path / 'web.db'}")
+    with engine.begin() as connection:  # the wait runs out while no server runs (no sleeping through it)
+        due = update(ListingRow).where(ListingRow.table_id == opened["id"]).values(fill_at=time.time() - 1)
+        connection.execute(due)
+    engine.dispose()
     with signed_in_client(tmp_path, None, monkeypatch) as client:
 
         def bots() -> list[bool]:

@@ -31,6 +31,10 @@ class Choices:
     best_value: Estimate
     exact: bool
     points: dict[Hashable, float] | None = None  # exact expected points of the turn per action
+    # Whether the figures are known to +-5 points (None: the evaluator does not say; the walk then
+    # reads it off the intervals), and why not where they are not (``batched``).
+    judged: bool | None = None
+    undecided: str | None = None
 
     @classmethod
     def from_exact(cls, values: dict[Hashable, float], best: Sequence[Any] | None = None) -> Choices:
@@ -59,6 +63,11 @@ class Evaluator(ABC):
     def prepare(self, states: Sequence[Any]) -> None:
         """Get ready for a walk through ``states`` (every state of the record, in order), e.g. by
         solving at once what the walk will ask about; the default does nothing."""
+        return None
+
+    def expect_taken(self, event: int, seat: int, action: Any) -> None:
+        """The walk says which action ``seat`` took at ``event`` before asking for its choices (an
+        evaluator that judges the action taken to a set precision needs to know it); ignored by default."""
         return None
 
     @abstractmethod

@@ -97,10 +97,12 @@ class DecisionReport:
     loss: Estimate
     exact: bool
     points: dict[str, float] | None = None  # exact expected points of the turn, where a turn model exists
+    judged: bool = True  # value, best value and loss known to +-5 points (95%)
+    undecided: str | None = None  # why the figures could not be judged within the budget (no interval shown)
 
     @property
     def label(self) -> str | None:
-        return label(self.loss)
+        return None if self.undecided is not None else label(self.loss)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -113,9 +115,13 @@ class DecisionReport:
             "loss": _round(self.loss.mean),
             "label": self.label,
             "exact": self.exact,
+            "judged": self.judged,
         }
-        if not self.exact:
+        if self.undecided is not None:
+            data["undecided"] = self.undecided  # the figures above are a guess: no interval is given
+        elif not self.exact:
             data["value_interval"] = [_round(self.value.low), _round(self.value.high)]
+            data["best_value_interval"] = [_round(self.best_value.low), _round(self.best_value.high)]
             data["loss_interval"] = [_round(self.loss.low), _round(self.loss.high)]
         if self.points is not None:
             data["points"] = {key: _round(value) for key, value in self.points.items()}
@@ -133,9 +139,11 @@ class SeatReport:
 
     @property
     def accuracy(self) -> float | None:
-        if not self.decisions:
+        """The mean move accuracy over the decisions that could be judged (an undecided one counts for nothing)."""
+        judged = [d for d in self.decisions if d.undecided is None]
+        if not judged:
             return None
-        return math.fsum(move_accuracy(d.loss.mean) for d in self.decisions) / len(self.decisions)
+        return math.fsum(move_accuracy(d.loss.mean) for d in judged) / len(judged)
 
     @property
     def luck(self) -> Estimate:
@@ -158,6 +166,7 @@ class SeatReport:
             "mistakes": self.count("mistake"),
             "blunders": self.count("blunder"),
             "decisions": len(self.decisions),
+            "undecided": sum(1 for d in self.decisions if d.undecided is not None),
             "chance_events": len(self.luck_events),
         }
         if not luck.is_exact:

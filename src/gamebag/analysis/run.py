@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import gamebag
 from gamebag.agents.solvers.solutions import supports_score
+from gamebag.analysis.batched import JUDGED_HALF_WIDTH, BatchedEvaluator, batched_sampler
 from gamebag.analysis.eel import EelEquilibriumEvaluator, equilibrium_solvable
 from gamebag.analysis.estimate import DEFAULT_PLAYOUTS as DEFAULT_PLAYOUTS
 from gamebag.analysis.estimate import RolloutEvaluator
@@ -58,6 +59,9 @@ class AnalysisSettings:
     seats: tuple[int, ...] | None = None  # None: every seat
     playouts: int | None = None  # None: DEFAULT_PLAYOUTS, or DEFAULT_RULES_PLAYOUTS on the rules engine
     seed: int = 0
+    # Without ``playouts``: judge each decision to +-5 points on batched compiled playouts where the
+    # compiled engine offers them (``batched``); False keeps the fixed-count playouts (for comparison).
+    batched: bool = True
 
     def check(self, game: Game[Any, Any, Any]) -> None:
         if self.playouts is not None and (
@@ -84,8 +88,10 @@ class WithPoints(Evaluator):
 
     def choices(self, state: Any, seat: int, legal: Sequence[Any], event: int) -> Choices:
         found = self.inner.choices(state, seat, legal, event)
-        points = self.turn_points.points(state, seat, legal)
-        return Choices(found.values, found.losses, found.best, found.best_value, found.exact, points)
+        return replace(found, points=self.turn_points.points(state, seat, legal))
+
+    def expect_taken(self, event: int, seat: int, action: Any) -> None:
+        self.inner.expect_taken(event, seat, action)
 
     def value(self, state: Any, seat: int, event: int) -> Estimate:
         return self.inner.value(state, seat, event)
@@ -102,6 +108,11 @@ def select_evaluator(game: Game[Any, Any, Any], settings: AnalysisSettings, dema
         return TurnWinEvaluator(game)
     if equilibrium_solvable(game):
         return EelEquilibriumEvaluator(game)
+    if settings.playouts is None and settings.batched:
+        sampler = batched_sampler(game)
+        if not isinstance(sampler, str):
+            judged: Evaluator = BatchedEvaluator(game, sampler, settings.seats, settings.seed)
+            return WithPoints(judged, TurnPoints(game)) if supports_score(type(game)) else judged
     playouts = settings.playouts
     if playouts is None and demand > 0:
         playouts = max(MIN_PLAYOUTS, min(DEFAULT_PLAYOUTS, GAME_STEPS // demand))
@@ -150,6 +161,7 @@ def analyse_record(
             for seat in game.acting_players(state):
                 legal = game.legal_actions(state, seat)
                 if seat in reports and len(legal) > 1:
+                    evaluator.expect_taken(index, seat, moves[seat])
                     found = evaluator.choices(state, seat, legal, index)
                     reports[seat].decisions.append(_decision(game, index, seat, moves[seat], found))
         else:
@@ -199,4 +211,15 @@ def _decision(game: Game[Any, Any, Any], event: int, seat: int, action: Hashable
         loss=found.losses[action],
         exact=found.exact,
         points=points,
+        judged=_judged(found, found.values[action], found.losses[action]),
+        undecided=found.undecided,
     )
+
+
+def _judged(found: Choices, value: Estimate, loss: Estimate) -> bool:
+    """Whether the decision's value, best value and loss are known to +-5 points (95%): the evaluator's
+    word where it gives one, else read off the intervals."""
+    if found.judged is not None:
+        return found.judged
+    figures = (value, found.best_value, loss)
+    return all((f.high - f.low) / 2 <= JUDGED_HALF_WIDTH for f in figures)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -226,6 +226,31 @@ class StepBatch(ABC):
         """
 
 
+class InfoSetSampler(Protocol):
+    """Blocks of compiled playouts from one seat's information set at rules-engine positions.
+
+    Draw ``i`` of the run named ``seed`` is the same world and playout whichever block asks for it,
+    so a caller can add blocks until its intervals are narrow. ``cost`` counts the rounds played
+    (plus one per playout): work measured the same way on any machine.
+    """
+
+    def choice_playouts(
+        self, state: Any, seat: int, actions: Sequence[Any], live: Sequence[bool], seed: str, first: int, count: int
+    ) -> tuple[npt.NDArray[np.float64], int]:
+        """``(shares, cost)``: ``shares[i, j]``, the seat's win share after ``actions[j]`` in draw
+        ``first + i`` (the others choose as their policies would in the drawn world; one playout key
+        for every action of a draw); NaN where ``live[j]`` is false."""
+        ...
+
+    def chance_pairs(
+        self, before: Any, after: Any, seat: int, redraw: bool, seed: str, first: int, count: int
+    ) -> tuple[npt.NDArray[np.float64], int]:
+        """``(shares, cost)``: per draw the seat's win share after the real outcome of the chance event
+        from ``before`` to ``after`` and after one drawn again, both played on with one playout key
+        (``redraw``: both positions drawn from the seat's information sets)."""
+        ...
+
+
 class FastEngine(ABC):
     """A compiled engine for one game id, registered with :func:`gamebag.fast.register_engine`.
 
@@ -284,6 +309,11 @@ class FastEngine(ABC):
     @abstractmethod
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         """A step batch of ``num_envs`` games of ``game`` (call ``reset`` before stepping)."""
+
+    def sampler(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> InfoSetSampler | str:
+        """Batched playouts from a seat's information set (the analysis's), or why there are none
+        (one line): none unless an engine says otherwise."""
+        return f"the compiled {self.game_id} engine has no batched information-set playouts"
 
 
 class PreparedCache(Generic[PreparedT]):

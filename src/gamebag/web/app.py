@@ -391,8 +391,8 @@ def create_app(
         if not isinstance(code, str) or not 0 < len(code) <= 128:
             return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
         table = await table_of(request, table_id)
-        await seatroutes.check_reserved(request, table, code)  # a seat kept for an account: that account's
-        seat, token = manager_of(request).claim(table, code)
+        name = await seatroutes.check_reserved(request, table, code)  # a seat kept for an account: its own
+        seat, token = await manager_of(request).claim(table, code, name)  # signed in: the account's name
         await seatroutes.own_claimed(request, table.id, seat)  # signed in: the seat follows its claimer
         return {"seat": seat, "token": token, "play": f"/play/{table.id}"}
 

@@ -256,6 +256,11 @@ def preferred_bot(game: Game[Any, Any, Any]) -> dict[str, str | None]:
     return {"agent": chosen.spec, "notice": chosen.notice}
 
 
+def person_seat_name(index: int) -> str:
+    """The name of a person's seat nobody named: also what a seat is called once its account is deleted."""
+    return f"Player {index + 1}"
+
+
 def clean_name(text: str) -> str:
     """``text`` without control, formatting (bidi) or private characters, its spaces collapsed."""
     kept = "".join(
@@ -317,7 +322,7 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
             raise LobbyError(f"{where}: a seat is an object with an optional 'name' and an optional 'bot'")
         bot = seat_data.get("bot")
         agent = None if bot is None else _agent(bot, game, where)
-        default_name = f"Bot {index + 1} ({agent})" if agent else f"Player {index + 1}"
+        default_name = f"Bot {index + 1} ({agent})" if agent else person_seat_name(index)
         name = _name(seat_data.get("name"), where, default_name)
         seats.append(SeatConfig(index, secrets.token_urlsafe(24), name, agent, claimed=agent is not None))
     turn_seconds = data.get("turn_seconds")

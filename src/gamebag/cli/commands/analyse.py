@@ -63,6 +63,12 @@ def register(app: typer.Typer) -> None:
         show(result.to_json())
 
 
+UNDECIDED = (
+    "{count} decisions could not be judged to within 5 points in this game's budget; "
+    "they are left out of accuracy and labels (in --json: judged false, with the reason)."
+)
+
+
 def show(data: dict[str, Any]) -> None:
     """The analysis as a seat summary and the decisions worth reading."""
     console = Console()
@@ -79,7 +85,11 @@ def show(data: dict[str, Any]) -> None:
             f"result {seat['result']:g})",
             highlight=False,
         )
-    decisions = data["decisions"]
+    # A decision the budget could not judge to +-5 points has no figures worth showing (docs/analysis.md).
+    undecided = sum(1 for d in data["decisions"] if "undecided" in d)
+    if undecided:
+        console.print(UNDECIDED.format(count=undecided), highlight=False)
+    decisions = [d for d in data["decisions"] if "undecided" not in d]
     costly = sorted(decisions, key=lambda d: -d["loss"])[:SHOWN_DECISIONS]
     shown = sorted({id(d): d for d in costly + [d for d in decisions if d["label"]]}.values(), key=lambda d: d["event"])
     shown = [d for d in shown if d["loss"] > 0 or d["label"]]

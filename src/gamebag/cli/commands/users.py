@@ -30,9 +30,19 @@ USERS_TEXTS = {
 
 
 def _engine(db: str | None) -> Store:
+    """The server's database, checked first: a bad URL or a missing SQLite file is one line (exit 2),
+    and nothing is created (accounts live only in a database a server already made)."""
+    from gamebag.cli.database import sqlite_file, unreachable
     from gamebag.web.store.db import Store
 
-    return Store(database_url(db))
+    url = database_url(db)
+    sqlite_file(url, must_exist=True)
+    try:
+        return Store(url)
+    except OptionError:
+        raise
+    except Exception as error:
+        raise OptionError(unreachable(url, error)) from None
 
 
 def _find(connection: Connection, name: str) -> Account:
@@ -109,15 +119,23 @@ def register(app: typer.Typer) -> None:
         yes: bool = typer.Option(False, "--yes", help="Really delete (it cannot be undone)."),
     ) -> None:
         """Delete an account and its personal data, as its owner can from the profile page."""
+        from gamebag.web.people import chatdeletion  # noqa: F401  (its import registers the chat's deletion step)
         from gamebag.web.people.accounts import delete_account
+        from gamebag.web.people.ratings import register_personal_data
 
+        register_personal_data()  # the ratings and their history go with the account
         if not yes:
             raise OptionError(USERS_TEXTS["confirm"].format(name=name))
         store = _engine(db)
+        if store.is_postgresql:  # a cluster's servers hear of renamed seats on the bus, as from one of them
+            from gamebag.web.store.cluster import new_node_id
+
+            store.node = new_node_id()
         try:
             with store.engine.begin() as connection:
                 account = _find(connection, name)
-                delete_account(connection, account.id)
+                for table_id in delete_account(connection, account.id):
+                    store.announce(connection, table_id, -1, "seats")  # a cluster's processes reload the names
         finally:
             store.close()
         typer.echo(f"{account.name}: deleted")

@@ -32,6 +32,7 @@ from gamebag.fast.eigen_kweek.layout import (
     WINNERS,
 )
 from gamebag.fast.eigen_kweek.learned import AGENT_NAMES, LEARNED_CODE, Net
+from gamebag.fast.eigen_kweek.sampler import KweekSampler
 from gamebag.fast.eigen_kweek.tables import kernel_tables, row_from_state
 from gamebag.fast.rng import game_key, run_key
 from gamebag.fast.weights import shipped_layers
@@ -212,6 +213,21 @@ class EigenKweekEngine(FastEngine):
         winners = [(int(row[WINNERS]) >> p) & 1 for p in range(game.num_players)]
         total = sum(winners)
         return tuple(w / total for w in winners)
+
+    def sampler(self, game: Game[Any, Any, Any], agents: Sequence[str]) -> KweekSampler | str:
+        """Batched playouts from a seat's information set, redrawn in compiled code (``sampler``), or
+        why not: an option value the numba engine does not declare, or an agent it does not compile."""
+        refused = self.unsupported(game, agents)
+        if refused is not None:
+            return refused
+        if not isinstance(game, EigenKweek):  # pragma: no cover - ``unsupported`` checked the game id
+            return f"this engine plays {self.game_id}, not {game.game_id}"
+        if len(agents) != game.num_players:
+            return f"{game.game_id} with {game.num_players} players needs {game.num_players} agents, not {len(agents)}"
+        cfg, acts, pays = self._tables(game)
+        codes, masks = self._agents(agents)
+        quiet = self._whole_game_config(cfg, codes)
+        return KweekSampler(game, (cfg, acts, pays), quiet, codes, masks, self._net_arrays(game, codes))
 
     def step_batch(self, game: Game[Any, Any, Any], num_envs: int) -> StepBatch:
         from gamebag.fast.eigen_kweek.steps import KweekStepBatch

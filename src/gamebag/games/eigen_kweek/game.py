@@ -19,7 +19,7 @@ from gamebag.core.presets import Preset
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
-from gamebag.games.eigen_kweek import phases, views
+from gamebag.games.eigen_kweek import checks, phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, EigenKweekOptions, build_config
 from gamebag.games.eigen_kweek.nodes import Step
@@ -228,6 +228,12 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def resample_from_infostate(self, state: KweekState, player: int, rng: Rng) -> KweekState:
         return views.resample(self.config, state, player, rng)
+
+    def validate_state(self, state: KweekState) -> None:
+        """Refuse a state no play reaches (``checks``): the conformance suite's hook."""
+        problem = checks.state_problem(self.config, state)
+        if problem is not None:
+            raise ValueError(problem)
 
     def observation_tensor(self, state: KweekState, player: int) -> list[float]:
         return views.observation_tensor(self, state, player)

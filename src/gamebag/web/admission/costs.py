@@ -151,6 +151,7 @@ ROUTE_COSTS: dict[tuple[str, str], str] = {
     # chat (tables/chatroutes.py)
     ("GET", "/api/tables/{table_id}/chat"): "download",
     ("POST", "/api/tables/{table_id}/chat/settings"): "manage",
+    ("GET", "/api/tables/{table_id}/chat/settings"): "read",
     # accounts, sessions, passkeys and seats that follow people (people/); sign-ins, sign-ups and
     # recoveries are charged ``sign-in`` by their handlers too
     ("GET", "/account"): "page",
@@ -169,6 +170,8 @@ ROUTE_COSTS: dict[tuple[str, str], str] = {
     ("POST", "/api/me/delete"): "account",
     ("POST", "/api/me/passkeys/options"): "account",
     ("POST", "/api/me/passkeys"): "account",
+    ("GET", "/api/me/passkeys"): "read",
+    ("POST", "/api/me/passkeys/remove"): "account",
     ("POST", "/api/me/seats/adopt"): "account",
     ("POST", "/api/tables/{table_id}/seats/{seat}/invite-account"): "manage",
     # open tables, quick play, ratings and home pages (people/standingroutes.py); a seat taken and

@@ -17,10 +17,15 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from gamebag.web.admission.guard import RateLimits, client_address
-from gamebag.web.people import accounts, sessions
+from gamebag.web.admission.guard import client_address
+from gamebag.web.people import (
+    accounts,
+    chatdeletion,  # noqa: F401  (its import registers the chat's deletion step)
+    sessions,
+)
 from gamebag.web.people.accounts import Account
 from gamebag.web.people.credentials import PasskeyRow
+from gamebag.web.people.owners import SeatNames, rename_owned_seats
 from gamebag.web.people.passwords import (
     check_password,
     needs_rehash,
@@ -28,7 +33,7 @@ from gamebag.web.people.passwords import (
     spend_verify_time,
     verify_password,
 )
-from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, signed_in
+from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, manager_of, rates_of, signed_in
 
 ACCOUNT_TEXTS = {
     "wrong": "The name or the password is wrong.",
@@ -39,11 +44,6 @@ ACCOUNT_TEXTS = {
 }
 
 router = APIRouter()
-
-
-def _rates(request: Request) -> RateLimits:
-    rates: RateLimits = request.app.state.rates
-    return rates
 
 
 def _profile(connection: Connection, account: Account) -> dict[str, Any]:
@@ -94,7 +94,7 @@ async def sign_up(request: Request) -> JSONResponse:
     """A new account: ``{"name", "password"}`` (the password may be left out to use a passkey); the
     answer holds its recovery codes, shown this once."""
     data = await json_fields(request, ("name",), ("password",))
-    await _rates(request).sign_in(client_address(request.scope))
+    await rates_of(request).sign_in(client_address(request.scope))
     created = await in_transaction(request, lambda c: accounts.create_account(c, data["name"], data.get("password")))
     account, codes = created
     response = await signed_in_answer(request, account, {"recovery_codes": codes})
@@ -107,7 +107,7 @@ async def sign_in(request: Request) -> JSONResponse:
     """Sign in with ``{"name", "password"}``."""
     data = await json_fields(request, ("name", "password"))
     password = data["password"] if isinstance(data["password"], str) else ""
-    rates = _rates(request)
+    rates = rates_of(request)
     await rates.sign_in(client_address(request.scope))
 
     def find(connection: Connection) -> tuple[Account | None, str | None]:
@@ -136,7 +136,7 @@ async def sign_in(request: Request) -> JSONResponse:
 async def recover(request: Request) -> JSONResponse:
     """Sign in with ``{"name", "code"}``, one of the account's recovery codes (it is spent)."""
     data = await json_fields(request, ("name", "code"))
-    rates = _rates(request)
+    rates = rates_of(request)
     await rates.sign_in(client_address(request.scope))
     code = data["code"] if isinstance(data["code"], str) and len(data["code"]) <= 64 else ""
 
@@ -166,10 +166,24 @@ async def sign_out(request: Request) -> JSONResponse:
 
 @router.post("/api/me/name")
 async def change_name(request: Request) -> dict[str, Any]:
-    """Rename yourself: ``{"name"}`` (the same rules as at sign-up)."""
+    """Rename yourself: ``{"name"}`` (the same rules as at sign-up). Your seats, at every table, show
+    the new name: renaming counts against the address's sign-in rate, as the name's other changes do."""
     account_id = signed_in(request)
     data = await json_fields(request, ("name",))
-    return {"name": await in_transaction(request, lambda c: accounts.rename(c, account_id, data["name"]))}
+    await rates_of(request).sign_in(client_address(request.scope))
+    manager = manager_of(request)
+
+    def change(connection: Connection) -> tuple[str, SeatNames]:
+        shown = accounts.rename(connection, account_id, data["name"])
+        renamed = rename_owned_seats(connection, account_id, shown)
+        for table_id in renamed:
+            manager.store.announce(connection, table_id, -1, "seats")  # other processes reload the names
+        return shown, renamed
+
+    shown, renamed = await in_transaction(request, change)
+    for table_id, names in renamed.items():
+        manager.rename_seats(table_id, names)
+    return {"name": shown}
 
 
 @router.post("/api/me/password")
@@ -196,7 +210,7 @@ async def renew_recovery_codes(request: Request) -> dict[str, Any]:
 
 
 def _record_loader(request: Request) -> Any:
-    store = request.app.state.manager.store
+    store = manager_of(request).store
 
     def load(table_id: str) -> dict[str, Any] | None:
         # What the public record of a finished game holds, no more: never the seed, which would
@@ -238,15 +252,21 @@ async def delete(request: Request) -> JSONResponse:
     account_id = signed_in(request)
     data = await json_fields(request, ("name",))
 
-    def remove(connection: Connection) -> None:
+    manager = manager_of(request)
+
+    def remove(connection: Connection) -> SeatNames:
         account = accounts.account_by_id(connection, account_id)
         if account is None:
             raise PeopleRefusal(404, ACCOUNT_TEXTS["gone"])
         if data["name"] != account.name:
             raise PeopleRefusal(400, ACCOUNT_TEXTS["confirm"])
-        accounts.delete_account(connection, account_id)
+        renamed = accounts.delete_account(connection, account_id)
+        for table_id in renamed:
+            manager.store.announce(connection, table_id, -1, "seats")  # other processes reload the names
+        return renamed
 
-    await in_transaction(request, remove)
+    for table_id, names in (await in_transaction(request, remove)).items():
+        manager.rename_seats(table_id, names)  # the anonymous names, at once on this process's live tables
     response = JSONResponse({"deleted": True})
     sessions.clear_session_cookie(response, request)
     return response

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gamebag.web.people.credentials import ChallengeRow, PasskeyRow, PasswordRow, RecoveryCodeRow, SessionRow
 from gamebag.web.people.names import NAME_TEXTS, BadNameError, clean_name, name_key
-from gamebag.web.people.owners import seats_of_account
+from gamebag.web.people.owners import SeatNames, anonymise_seats, seats_of_account
 from gamebag.web.people.passwords import check_password, hash_password
 from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.store.db import SeatRow, TableRow
@@ -159,17 +159,20 @@ def set_disabled(connection: Connection, account_id: str, disabled: bool) -> Non
         connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
 
 
-def delete_account(connection: Connection, account_id: str) -> None:
+def delete_account(connection: Connection, account_id: str) -> SeatNames:
     """Delete the account and its personal data: sessions, passkeys (and ceremonies under way),
     password, recovery codes, the registered rooms' data (``deletion_steps``) and its seat
-    ownerships. The seats themselves
-    stay at their tables under the name the table gave them, owned by nobody: a finished game keeps
-    an anonymous seat, and an unfinished one stays claimed by the devices that hold its token."""
+    ownerships. The seats themselves stay at their tables, owned by nobody, under the anonymous
+    name (``owners.anonymise_seats``, whose answer this returns so the caller can tell the live
+    tables): a finished game keeps an anonymous seat and its outcome, and an unfinished one stays
+    claimed by the devices that hold its token."""
+    renamed = anonymise_seats(connection, account_id)
     for step in deletion_steps.values():
         step(connection, account_id)
     for row in (SessionRow, PasskeyRow, PasswordRow, RecoveryCodeRow, ChallengeRow, SeatOwnerRow):
         connection.execute(delete(row).where(row.account_id == account_id))
     connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+    return renamed
 
 
 def _seat_facts(connection: Connection, account_id: str) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 import gamebag
-from gamebag.core.options import options_to_json
+from gamebag.core.presets import preset_options, rated_presets
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.people.standingrows import ListingRow
 from gamebag.web.store.db import now
@@ -54,29 +54,17 @@ def split_listing(data: Any) -> tuple[Listing, Any]:
     return Listing(public=flags["public"], rated=flags["rated"]), rest
 
 
-# Named presets the site declares rated: game id -> preset names. Another helper adds named presets
-# per game; when it lands, ``preset_options`` gives their options and a rated preset goes here.
-RATED_PRESETS: dict[str, frozenset[str]] = {}
-
-
-def preset_options(game_id: str, players: int, preset: str) -> dict[str, Any] | None:
-    """The options of a named preset (None: no such preset). The hook for the presets' registry."""
-    return None
-
-
 def is_rated_setup(game_id: str, players: int, options: dict[str, Any]) -> bool:
     """Whether a table of ``game_id`` for ``players`` with ``options`` (as stored: every option
-    named, ``options_to_json``) may be rated: the rulebook's options, or a rated preset's."""
+    named, ``options_to_json``) may be rated: the options of one of the game's presets declared
+    rated (``core/presets.py``: the rulebook's setup, and any the game marks ``rated``)."""
     try:
-        rulebook = options_to_json(gamebag.make(game_id, players).options)
+        game_class = gamebag.entry(game_id).game_class
+        gamebag.make(game_id, players)  # a player count the game does not have: never rated
+        rated = rated_presets(game_class)
+        return any(preset_options(game_class, preset) == options for preset in rated)
     except Exception:  # a game or player count this server does not have: never rated
         return False
-    if options == rulebook:
-        return True
-    for preset in sorted(RATED_PRESETS.get(game_id, frozenset())):
-        if preset_options(game_id, players, preset) == options:
-            return True
-    return False
 
 
 def write_listing(engine: Engine, table_id: str, listing: Listing) -> None:

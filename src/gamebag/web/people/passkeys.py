@@ -37,12 +37,12 @@ from webauthn.helpers.structs import (
 )
 
 from gamebag.web.admission.addresses import host_of
-from gamebag.web.admission.guard import RateLimits, client_address
+from gamebag.web.admission.guard import client_address
 from gamebag.web.people import accounts
 from gamebag.web.people.accountroutes import signed_in_answer
 from gamebag.web.people.accounts import Account, digest
 from gamebag.web.people.credentials import ChallengeRow, PasskeyRow
-from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, signed_in
+from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, rates_of, signed_in
 
 CHALLENGE_SECONDS = 300.0
 MAX_PASSKEYS = 10  # per account
@@ -54,6 +54,8 @@ PASSKEY_TEXTS = {
     "refused": "The passkey could not be checked; try again, or use your password.",
     "unknown": "This passkey does not belong to any account here.",
     "too_many": f"An account holds at most {MAX_PASSKEYS} passkeys.",
+    "not_yours": "You have no passkey with this id; reload the page to see your passkeys.",
+    "last_way": "This passkey is your only way to sign in; set a password or add another passkey first.",
 }
 
 router = APIRouter()
@@ -170,10 +172,49 @@ async def register_passkey(request: Request) -> dict[str, Any]:
     return {"passkeys": await in_transaction(request, finish)}
 
 
+def _passkeys_of(connection: Connection, account_id: str) -> list[dict[str, Any]]:
+    rows = connection.execute(
+        select(PasskeyRow.credential_id, PasskeyRow.created_at)
+        .where(PasskeyRow.account_id == account_id)
+        .order_by(PasskeyRow.created_at)
+    )
+    return [{"id": credential, "created_at": created} for credential, created in rows]
+
+
+@router.get("/api/me/passkeys")
+async def list_passkeys(request: Request) -> dict[str, Any]:
+    """Your passkeys, oldest first: each one's id (the credential id, which your browser shows
+    to this site at every sign-in; nothing secret) and when it was added."""
+    account_id = signed_in(request)
+    return {"passkeys": await in_transaction(request, lambda c: _passkeys_of(c, account_id))}
+
+
+@router.post("/api/me/passkeys/remove")
+async def remove_passkey(request: Request) -> dict[str, Any]:
+    """Remove one of your passkeys: ``{"id"}``; it signs nobody in from then on. The last way to
+    sign in (no password, no other passkey) is kept: the answer says what to do first."""
+    account_id = signed_in(request)
+    data = await json_fields(request, ("id",))
+    credential = data["id"] if isinstance(data["id"], str) and len(data["id"]) <= 400 else ""
+
+    def remove(connection: Connection) -> list[dict[str, Any]]:
+        held = [row["id"] for row in _passkeys_of(connection, account_id)]
+        if credential not in held:
+            raise PeopleRefusal(404, PASSKEY_TEXTS["not_yours"])
+        if len(held) == 1 and accounts.password_hash(connection, account_id) is None:
+            raise PeopleRefusal(409, PASSKEY_TEXTS["last_way"])
+        connection.execute(
+            delete(PasskeyRow).where(PasskeyRow.account_id == account_id, PasskeyRow.credential_id == credential)
+        )
+        return _passkeys_of(connection, account_id)
+
+    return {"passkeys": await in_transaction(request, remove)}
+
+
 @router.post("/api/account/passkey/options")
 async def sign_in_options(request: Request) -> dict[str, Any]:
     """Options for signing in with a passkey (``navigator.credentials.get``)."""
-    rates: RateLimits = request.app.state.rates
+    rates = rates_of(request)
     await rates.sign_in(client_address(request.scope))
     options = generate_authentication_options(
         rp_id=_rp_id(request), user_verification=UserVerificationRequirement.PREFERRED

@@ -26,12 +26,13 @@ import json
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 import gamebag
 from gamebag.core.records import apply_event
 from gamebag.core.results import competition_ranks, standing_keys
+from gamebag.web.people import accounts
 from gamebag.web.people.owners import account_names, owners_of_table
 from gamebag.web.people.standingrows import ListingRow, OutcomeRow, RatingHistoryRow, RatingRow
 from gamebag.web.store.db import EventRow, SeatRow, TableRow, now
@@ -295,3 +296,19 @@ def ratings_export(connection: Connection, account_id: str) -> dict[str, Any]:
         ).all()
     ]
     return {"model": "openskill Plackett-Luce", "ratings": current, "history": history}
+
+
+def delete_ratings(connection: Connection, account_id: str) -> None:
+    """An account being deleted loses its ratings and their history (``accounts.deletion_steps``).
+
+    The outcomes of its finished games stay: they are per seat, with no account in them, so the
+    other players' histories and statistics keep the game, and the seat is nobody's."""
+    connection.execute(delete(RatingHistoryRow).where(RatingHistoryRow.account_id == account_id))
+    connection.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
+
+
+def register_personal_data() -> None:
+    """Put the ratings into every account export and every account deletion (the web app and the
+    operator's ``gamebag users`` call this before they export or delete)."""
+    accounts.export_sections.setdefault("ratings", ratings_export)
+    accounts.deletion_steps.setdefault("ratings", delete_ratings)

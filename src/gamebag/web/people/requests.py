@@ -1,4 +1,5 @@
-"""What the people routes share: database work off the event loop, JSON bodies, the signed-in account.
+"""What the people routes share: the server's parts (tables, rates, database), database work off
+the event loop, JSON bodies, the signed-in account (``signed_in``: one way to read it everywhere).
 
 Refusals are ``PeopleRefusal`` (a status and one sentence in players' words), answered as
 ``{"error": ...}`` by the routes' ``refusal_response``.
@@ -15,8 +16,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.guard import RateLimits, client_address
 from gamebag.web.people.sessions import CSRF_REFUSED
 from gamebag.web.people.whoami import account_of
+from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.manager import TableManager
 
 _Result = TypeVar("_Result")
 
@@ -38,9 +42,27 @@ def refusal_response(refusal: PeopleRefusal) -> JSONResponse:
     return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
 
 
+def manager_of(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def rates_of(request: Request) -> RateLimits:
+    """The server's rate limits: every route charges the asker's address (or account) here."""
+    rates: RateLimits = request.app.state.rates
+    return rates
+
+
 def engine_of(request: Request) -> Engine:
-    engine: Engine = request.app.state.manager.store.engine
-    return engine
+    return manager_of(request).store.engine
+
+
+async def table_of(request: Request, table_id: str) -> LiveTable:
+    """A table by id; loading one from the database counts against the address's rate, as a table page does."""
+    manager = manager_of(request)
+    if not manager.is_loaded(table_id):
+        await rates_of(request).table_load(client_address(request.scope))
+    return await manager.get_async(table_id)
 
 
 async def in_transaction(request: Request, work: Callable[[Connection], _Result]) -> _Result:

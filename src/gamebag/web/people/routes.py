@@ -6,6 +6,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from gamebag.web.people import accountroutes, passkeys, seatroutes
+from gamebag.web.people.ratings import register_personal_data
 from gamebag.web.people.requests import PeopleRefusal, refusal_response
 from gamebag.web.people.sessions import SessionLayer
 
@@ -14,6 +15,7 @@ def register(app: FastAPI, static_dir: object, secure_cookies: bool = False) -> 
     """The account, passkey and seat routes, the /account page, and the session layer (which sets
     ``request.state.account_id`` for every request and socket that carries a session)."""
     app.state.secure_cookies = secure_cookies
+    register_personal_data()  # an export holds the ratings; a deletion removes them
     app.add_middleware(SessionLayer)
     for module in (accountroutes, passkeys, seatroutes):
         app.include_router(module.router)

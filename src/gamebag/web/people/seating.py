@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine
 import gamebag
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.people.listing import Listing, is_rated_setup, listing_of, write_listing
-from gamebag.web.people.owners import owners_of_table, set_owner
+from gamebag.web.people.owners import account_names, owners_of_table, set_owner
 from gamebag.web.people.standingrows import ListingRow
 from gamebag.web.store.db import SeatRow, TableRow, now
 from gamebag.web.tables.live import LiveTable, SeatError
@@ -60,9 +60,13 @@ class Taken:
         return {"id": self.table_id, "seat": self.seat, "token": self.token, "play": f"/play/{self.table_id}"}
 
 
-def _public_and_owners(engine: Engine, table_id: str) -> tuple[Listing | None, dict[int, str]]:
+def _public_owners_and_name(
+    engine: Engine, table_id: str, account: str | None
+) -> tuple[Listing | None, dict[int, str], str | None]:
+    """The table's listing, its seats' owners and the asker's account name (None: a guest)."""
     with engine.connect() as connection:
-        return listing_of(connection, table_id), owners_of_table(connection, table_id)
+        name = None if account is None else account_names(connection, [account]).get(account)
+        return listing_of(connection, table_id), owners_of_table(connection, table_id), name
 
 
 def _own(engine: Engine, table_id: str, seat: int, account: str) -> None:
@@ -83,7 +87,7 @@ def _seat_held(table: LiveTable, token: str | None) -> int | None:
 async def take_seat(manager: TableManager, table: LiveTable, account: str | None, held_token: str | None) -> Taken:
     """The lowest free seat of a public table, claimed for the asker (``SeatError``/``LobbyError`` why not)."""
     engine = manager.store.engine
-    listing, owners = await asyncio.to_thread(_public_and_owners, engine, table.id)
+    listing, owners, name = await asyncio.to_thread(_public_owners_and_name, engine, table.id, account)
     if listing is None or not listing.public:
         raise SeatError(TEXT["private"])
     if table.is_over:
@@ -97,7 +101,7 @@ async def take_seat(manager: TableManager, table: LiveTable, account: str | None
         if seat.agent is not None or seat.claimed:
             continue
         try:
-            number, token = manager.claim(table, seat.token)
+            number, token = await manager.claim(table, seat.token, name)  # signed in: the account's name
         except SeatError:
             continue  # claimed a moment ago by another device: try the next free seat
         if account is not None:

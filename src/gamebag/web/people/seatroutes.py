@@ -26,16 +26,15 @@ from fastapi import APIRouter, Request
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from gamebag.web.admission.guard import RateLimits, client_address
+from gamebag.web.lobby import person_seat_name
 from gamebag.web.people import accounts
-from gamebag.web.people.owners import account_names, owners_of_table, set_owner
-from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, signed_in
+from gamebag.web.people.owners import account_names, name_seat, owners_of_table, set_owner
+from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, manager_of, signed_in, table_of
 from gamebag.web.people.schema import SeatOwnerRow
 from gamebag.web.people.whoami import account_of
 from gamebag.web.store.db import SeatRow, TableRow
 from gamebag.web.tables.claims import invite_path
 from gamebag.web.tables.live import LiveTable
-from gamebag.web.tables.manager import TableManager
 
 SEAT_TEXTS = {
     "reserved": "The host kept this seat for someone's account; sign in as that person to take it.",
@@ -105,7 +104,9 @@ async def adopt_seat(request: Request) -> dict[str, Any]:
     if not isinstance(table_id, str) or not isinstance(token, str) or len(table_id) > 32 or len(token) > 64:
         raise PeopleRefusal(404, SEAT_TEXTS["no_seat"])
 
-    def adopt(connection: Connection) -> int:
+    manager = manager_of(request)
+
+    def adopt(connection: Connection) -> tuple[int, str | None]:
         row = connection.execute(
             select(SeatRow.seat, SeatRow.token).where(
                 SeatRow.table_id == table_id,
@@ -120,19 +121,23 @@ async def adopt_seat(request: Request) -> dict[str, Any]:
         if owner is not None and owner != account_id:
             raise PeopleRefusal(409, SEAT_TEXTS["owned"])
         set_owner(connection, table_id, int(row.seat), account_id)
-        return int(row.seat)
+        name = account_names(connection, [account_id]).get(account_id)
+        if name is not None:  # the seat shows the account's name from now on, on every process
+            name_seat(connection, table_id, int(row.seat), name)
+            manager.store.announce(connection, table_id, -1, "seats")
+        return int(row.seat), name
 
-    return {"table": table_id, "seat": await in_transaction(request, adopt)}
+    seat, name = await in_transaction(request, adopt)
+    if name is not None:
+        manager.rename_seats(table_id, {seat: name})
+    return {"table": table_id, "seat": seat}
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/invite-account")
 async def invite_account(request: Request, table_id: str, seat: int) -> dict[str, Any]:
     """For the host (``X-Host-Token``): keep an unclaimed seat for a friend's account, ``{"name"}``."""
-    manager: TableManager = request.app.state.manager
-    rates: RateLimits = request.app.state.rates
-    if not manager.is_loaded(table_id):
-        await rates.table_load(client_address(request.scope))
-    table = await manager.get_async(table_id)
+    manager = manager_of(request)
+    table = await table_of(request, table_id)
     manager.check_host(table, request.headers.get("x-host-token"))
     data = await json_fields(request, ("name",))
     if not 0 <= seat < len(table.seats):
@@ -159,14 +164,23 @@ def _invited_seat(table: LiveTable, code: str) -> int | None:
     return None
 
 
-async def check_reserved(request: Request, table: LiveTable, code: str) -> None:
-    """Before an invite is claimed: a seat the host kept for an account is claimed by that account only."""
+async def check_reserved(request: Request, table: LiveTable, code: str) -> str | None:
+    """Before an invite is claimed: a seat the host kept for an account is claimed by that account
+    only. The answer: the signed-in claimer's account name, which the seat takes (None: a guest)."""
     seat = _invited_seat(table, code)
-    if seat is None:
-        return  # the claim itself says the invite is used
-    owner = (await in_transaction(request, lambda c: owners_of_table(c, table.id))).get(seat)
-    if owner is not None and owner != account_of(request):
+    account_id = account_of(request)
+
+    def read(connection: Connection) -> tuple[str | None, str | None]:
+        owner = None if seat is None else owners_of_table(connection, table.id).get(seat)
+        names = account_names(connection, [] if account_id is None else [account_id])
+        return owner, names.get(account_id or "")
+
+    if seat is None and account_id is None:
+        return None  # a guest with a used code: the claim itself says the invite is used
+    owner, name = await in_transaction(request, read)
+    if owner is not None and owner != account_id:
         raise PeopleRefusal(403, SEAT_TEXTS["reserved"])
+    return name
 
 
 async def own_claimed(request: Request, table_id: str, seat: int) -> None:
@@ -177,8 +191,22 @@ async def own_claimed(request: Request, table_id: str, seat: int) -> None:
 
 
 async def release_owner(request: Request, table_id: str, seat: int) -> None:
-    """The host re-issued the seat's invite: it belongs to nobody until claimed again."""
-    await in_transaction(request, lambda c: set_owner(c, table_id, seat, None))
+    """The host re-issued the seat's invite: it belongs to nobody until claimed again, and a seat
+    an account held no longer shows that account's name (another person may take it now)."""
+    manager = manager_of(request)
+
+    def release(connection: Connection) -> str | None:
+        if owners_of_table(connection, table_id).get(seat) is None:
+            return None
+        set_owner(connection, table_id, seat, None)
+        name = person_seat_name(seat)
+        name_seat(connection, table_id, seat, name)
+        manager.store.announce(connection, table_id, -1, "seats")
+        return name
+
+    name = await in_transaction(request, release)
+    if name is not None:
+        manager.rename_seats(table_id, {seat: name})
 
 
 async def kept_for(request: Request, table: LiveTable) -> dict[int, str]:

@@ -16,15 +16,15 @@ from fastapi.responses import FileResponse, JSONResponse
 
 import gamebag
 from gamebag.web.admission.bounds import BadJsonError, LobbyError, parse_json
-from gamebag.web.admission.guard import RateLimited, RateLimits, client_address
+from gamebag.web.admission.guard import RateLimited, client_address
 from gamebag.web.people.homepage import home_rows, my_seats, parse_home
 from gamebag.web.people.listing import Listing, listing_of, set_public
 from gamebag.web.people.owners import account_names
 from gamebag.web.people.ratings import LEADERBOARD_LIMIT, leaderboard, ratings_of
+from gamebag.web.people.requests import manager_of, rates_of, table_of
 from gamebag.web.people.seating import parse_quick, quick_play, take_seat
 from gamebag.web.people.series import series_tally
 from gamebag.web.people.whoami import account_of
-from gamebag.web.tables.manager import TableManager
 
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 
@@ -41,16 +41,6 @@ TEXT = {
 router = APIRouter()
 
 
-def _manager(request: Request) -> TableManager:
-    manager: TableManager = request.app.state.manager
-    return manager
-
-
-def _rates(request: Request) -> RateLimits:
-    rates: RateLimits = request.app.state.rates
-    return rates
-
-
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
@@ -60,13 +50,6 @@ async def _body(request: Request) -> Any:
         return parse_json(await request.body() or b"null")
     except BadJsonError:
         raise LobbyError(TEXT["json"]) from None
-
-
-async def _table(request: Request, table_id: str) -> Any:
-    manager = _manager(request)
-    if not manager.is_loaded(table_id):
-        await _rates(request).table_load(client_address(request.scope))
-    return await manager.get_async(table_id)
 
 
 # ---- pages ------------------------------------------------------------------------------------
@@ -89,17 +72,17 @@ async def profile_page(account_id: str) -> FileResponse:
 @router.post("/api/tables/{table_id}/take")
 async def take(request: Request, table_id: str) -> dict[str, Any]:
     """Anyone takes the lowest free seat of a public table: its token, to this device only."""
-    await _rates(request).seat_take(client_address(request.scope))
-    table = await _table(request, table_id)
-    taken = await take_seat(_manager(request), table, account_of(request), request.headers.get("x-seat-token"))
+    await rates_of(request).seat_take(client_address(request.scope))
+    table = await table_of(request, table_id)
+    taken = await take_seat(manager_of(request), table, account_of(request), request.headers.get("x-seat-token"))
     return taken.to_json()
 
 
 @router.post("/api/tables/{table_id}/public")
 async def make_public(request: Request, table_id: str) -> dict[str, Any]:
     """The host lists the table in the lobby (free seats open to anyone) or takes it off the list."""
-    manager = _manager(request)
-    table = await _table(request, table_id)
+    manager = manager_of(request)
+    table = await table_of(request, table_id)
     manager.check_host(table, request.headers.get("x-host-token"))
     data = await _body(request)
     if not isinstance(data, dict) or set(data) != {"public"} or not isinstance(data["public"], bool):
@@ -111,10 +94,10 @@ async def make_public(request: Request, table_id: str) -> dict[str, Any]:
 @router.get("/api/tables/{table_id}/listing")
 async def listing(request: Request, table_id: str) -> dict[str, Any]:
     """How a table is offered (public facts: the lobby shows them): public, rated, quick play."""
-    table = await _table(request, table_id)
+    table = await table_of(request, table_id)
 
     def read() -> Listing | None:
-        with _manager(request).store.engine.connect() as connection:
+        with manager_of(request).store.engine.connect() as connection:
             return listing_of(connection, table.id)
 
     found = await asyncio.to_thread(read) or Listing()
@@ -125,14 +108,14 @@ async def listing(request: Request, table_id: str) -> dict[str, Any]:
 async def play_now(request: Request) -> JSONResponse:
     """Play now: a seat at an open quick-play table of this game and player count, or a new one."""
     address = client_address(request.scope)
-    rates = _rates(request)
+    rates = rates_of(request)
     await rates.seat_take(address)
     wanted = parse_quick(await _body(request))
 
     async def charge_open() -> None:
         await rates.new_table(address)
 
-    taken, opened = await quick_play(_manager(request), wanted, account_of(request), address, charge_open)
+    taken, opened = await quick_play(manager_of(request), wanted, account_of(request), address, charge_open)
     if opened and wanted.wait == 0:
         request.app.state.upkeep.wake()  # no wait: the bots sit down at once
     return JSONResponse({**taken.to_json(), "opened": opened, "wait": wanted.wait}, status_code=201 if opened else 200)
@@ -142,8 +125,8 @@ async def play_now(request: Request) -> JSONResponse:
 async def series(request: Request, table_id: str) -> dict[str, Any]:
     """Wins per seat over this table's series of rematches (public once each game is over)."""
     # counted as a lobby listing by its cost class (admission/costs.py)
-    table = await _table(request, table_id)
-    return await asyncio.to_thread(series_tally, _manager(request).store.engine, table.id)
+    table = await table_of(request, table_id)
+    return await asyncio.to_thread(series_tally, manager_of(request).store.engine, table.id)
 
 
 # ---- home, ratings, profiles -----------------------------------------------------------------------
@@ -152,7 +135,7 @@ async def home(request: Request) -> dict[str, Any]:
     """The asker's tables (their move first), finished games (a page) and statistics."""
     # counted as a lobby listing by its cost class (admission/costs.py)
     wanted = parse_home(await _body(request))
-    manager = _manager(request)
+    manager = manager_of(request)
     engine = manager.store.engine
     mine = await asyncio.to_thread(my_seats, engine, wanted.tokens, account_of(request))
     rows = await asyncio.to_thread(home_rows, engine, mine, wanted.page)
@@ -161,14 +144,13 @@ async def home(request: Request) -> dict[str, Any]:
         row["your_move"] = None  # unknown: the table could not be loaded just now
         try:
             if not manager.is_loaded(row["id"]):
-                await _rates(request).table_load(address)  # each load counts, as a table page's does
+                await rates_of(request).table_load(address)  # each load counts, as a table page's does
             table = await manager.get_async(row["id"])  # whose move it is: public at the table
             row["your_move"] = row["seat"] in table.waiting_for() and not table.is_over
         except (LookupError, RateLimited):
             continue
     rows["open"].sort(key=lambda row: row["your_move"] is not True)  # stable: newest first within each
-    account = account_of(request)
-    rows["account"] = account
+    rows["account"] = account_of(request)
     return rows
 
 
@@ -194,7 +176,7 @@ async def leaderboard_api(request: Request) -> dict[str, Any]:
     page = _whole(request.query_params.get("page"), 0, TEXT["page"])
 
     def read() -> dict[str, Any]:
-        with _manager(request).store.engine.connect() as connection:
+        with manager_of(request).store.engine.connect() as connection:
             return leaderboard(connection, game, players, LEADERBOARD_LIMIT, page * LEADERBOARD_LIMIT)
 
     return await asyncio.to_thread(read)
@@ -208,7 +190,7 @@ async def profile(request: Request, account_id: str) -> dict[str, Any] | JSONRes
         return _error(404, TEXT["account"])
 
     def read() -> dict[str, Any] | None:
-        with _manager(request).store.engine.connect() as connection:
+        with manager_of(request).store.engine.connect() as connection:
             names = account_names(connection, [account_id])
             if account_id not in names:
                 return None
@@ -217,7 +199,7 @@ async def profile(request: Request, account_id: str) -> dict[str, Any] | JSONRes
     found = await asyncio.to_thread(read)
     if found is None:
         return _error(404, TEXT["account"])
-    mine = await asyncio.to_thread(my_seats, _manager(request).store.engine, (), account_id)
-    rows = await asyncio.to_thread(home_rows, _manager(request).store.engine, mine, 0)
+    mine = await asyncio.to_thread(my_seats, manager_of(request).store.engine, (), account_id)
+    rows = await asyncio.to_thread(home_rows, manager_of(request).store.engine, mine, 0)
     found["stats"] = rows["stats"]
     return found

@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 from gamebag.web.store import migrate
 from gamebag.web.store.base import Base
+from gamebag.web.store.chatstore import delete_table_chat
 from gamebag.web.store.engines import make_engine
 from gamebag.web.store.schema import EventRow, NodeRow, PendingRow, SeatRow, TableRow
 from gamebag.web.store.sqlitelock import DatabaseInUseError, lock_sqlite, sqlite_path, unlock_sqlite
@@ -310,13 +311,14 @@ class Store:
             connection.execute(text(_CLOCK_SQL), {**values, "payload": json.dumps(notice, separators=(",", ":"))})
 
     def close_table(self, table_id: str, reason: str) -> None:
-        """Close an unfinished table for good (``reason``: "host" or "expired")."""
+        """Close an unfinished table for good (``reason``: "host" or "expired"); its chat goes with it."""
         with self.engine.begin() as connection:
             connection.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.closed.is_(None))
                 .values(closed=reason, owner=None, lease_until=None)
             )
+            delete_table_chat(connection, table_id)  # nobody can read a closed table's chat again
             self.announce(connection, table_id, -1, "closed")
 
     def reissue_token(self, table_id: str, seat: int, code: str) -> None:

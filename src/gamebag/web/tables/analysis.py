@@ -117,11 +117,13 @@ def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> Json
     """What the pages draw from an analysis: the curves, the worst decisions in words, the replay's steps."""
     events = record["events"]
     curves: dict[str, list[list[float]]] = {str(seat["seat"]): [] for seat in analysis["seats"]}
-    for decision in analysis["decisions"]:
+    # A decision the budget could not judge to +-5 points (``undecided``) has no figure to draw or tell.
+    judged = [d for d in analysis["decisions"] if "undecided" not in d]
+    for decision in judged:
         curves[str(decision["seat"])].append([decision["event"], decision["value"]])
     for seat in analysis["seats"]:
         curves[str(seat["seat"])].append([len(events), seat["result"]])
-    costly = sorted((d for d in analysis["decisions"] if d["loss"] > 0), key=lambda d: -d["loss"])[:WORST_SHOWN]
+    costly = sorted((d for d in judged if d["loss"] > 0), key=lambda d: -d["loss"])[:WORST_SHOWN]
     worst = [{**d, "words": in_words(d, names)} for d in costly]
     steps = [index for index, event in enumerate(events) if "moves" in event] + [len(events)]
     return {"curves": curves, "worst": worst, "steps": steps}

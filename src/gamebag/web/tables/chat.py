@@ -172,7 +172,7 @@ class TableChat:
                 connection.send(dumps({"type": "chat", "lines": mine}))
 
     async def welcome(self, connection: Connection, table: LiveTable) -> None:
-        """A reader who just joined: the recent lines it may read and the settings, in one message."""
+        """A reader who just joined: the recent lines it may read, the settings and the longest line, in one message."""
         try:
             lines = await asyncio.to_thread(self.store.recent, table.id, channels_of(connection), HISTORY_LINES)
             settings = await asyncio.to_thread(self.store.settings, table.id)
@@ -184,7 +184,7 @@ class TableChat:
         connection.send(
             dumps({
                 "type": "chat", "history": True, "lines": [line.to_json() for line in lines],
-                "settings": settings_json(settings, connection.seat),
+                "settings": settings_json(settings, connection.seat), "max_chars": MAX_CHARS,
             })
         )
 

@@ -3,7 +3,10 @@
 * ``POST /api/tables/{id}/chat/settings`` with ``X-Host-Token``: ``{"spectators": true|false}``
   turns the spectators' channel on or off; ``{"seat": n, "muted": true|false}`` mutes or unmutes a
   seat. The answer is the settings after the change. The host reads nothing more than anyone at the table.
-* ``GET /api/tables/{id}/chat``: the players' channel of a table (at most ``MAX_LINES_PER_TABLE``
+* ``GET /api/tables/{id}/chat/settings`` with ``X-Host-Token``: the settings as they stand (the
+  host page's switches), in the same shape as the answer above.
+* ``GET /api/tables/{id}/chat``: the players' channel of a table, each line with its
+  ``replay_step`` (the replay's step it was said at; at most ``MAX_LINES_PER_TABLE``
   lines, each at most ``MAX_CHARS`` characters: the answer's size is bounded), counted as a download.
   The spectators' channel is never in it.
 
@@ -13,6 +16,7 @@ Lines are sent over the table's socket (``ws.py``); these routes only read or se
 from __future__ import annotations
 
 import asyncio
+import bisect
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
@@ -71,10 +75,29 @@ async def chat_settings(request: Request, table_id: str) -> JSONResponse | dict[
     return {"spectators": settings.spectators, "muted": sorted(settings.muted)}
 
 
+@router.get("/api/tables/{table_id}/chat/settings")
+async def chat_settings_now(request: Request, table_id: str) -> dict[str, Any]:
+    """The host reads the settings as they stand: whether spectators chat, and the muted seats."""
+    manager = _manager(request)
+    table = await _table(request, table_id)
+    manager.check_host(table, request.headers.get("x-host-token"))
+    settings = await asyncio.to_thread(manager.chat.store.settings, table.id)
+    return {"spectators": settings.spectators, "muted": sorted(settings.muted)}
+
+
 @router.get("/api/tables/{table_id}/chat")
 async def chat_lines(request: Request, table_id: str) -> dict[str, Any]:
     """The players' chat of a table, oldest first, with the step each line was said at (for the replay)."""
     table = await _table(request, table_id)  # a download: counted by its cost class (admission/costs.py)
     manager = _manager(request)
     lines = await asyncio.to_thread(manager.chat.store.recent, table.id, (PLAYERS,), MAX_LINES_PER_TABLE)
-    return {"lines": [line.to_json() for line in lines]}
+    places = await asyncio.to_thread(replay_places, table, [line.step for line in lines])
+    return {"lines": [{**line.to_json(), "replay_step": place} for line, place in zip(lines, places, strict=True)]}
+
+
+def replay_places(table: LiveTable, steps: list[int]) -> list[int]:
+    """Where lines said at these table steps (record events so far) fall in the replay, whose steps
+    are the game's decisions (``LiveTable.step_views``): the first decision at or after each."""
+    events = table.match.record.events
+    decisions = [i for i in range(len(events) + 1) if i == len(events) or "moves" in events[i]]
+    return [min(bisect.bisect_left(decisions, step), len(decisions) - 1) for step in steps]

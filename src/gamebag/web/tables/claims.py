@@ -34,13 +34,17 @@ def new_secret() -> str:
     return secrets.token_urlsafe(24)
 
 
-def claim_seat(store: Store, table_id: str, code: str, token: str) -> int | None:
-    """The seat whose unclaimed invite code is ``code`` takes ``token``: its number, or None when
-    no seat of the table has that code unclaimed."""
+def claim_seat(store: Store, table_id: str, code: str, token: str, name: str | None = None) -> int | None:
+    """The seat whose unclaimed invite code is ``code`` takes ``token`` (and, for a signed-in
+    claimer, ``name``: the account's): its number, or None when no seat of the table has that
+    code unclaimed. Database work: call it in a thread."""
     query = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.token == code)
     query = query.where(SeatRow.claimed.is_(False), SeatRow.agent.is_(None))
+    values: dict[str, object] = {"token": token, "claimed": True}
+    if name is not None:
+        values["name"] = name
     with store.engine.begin() as connection:
-        seat = connection.execute(query.values(token=token, claimed=True).returning(SeatRow.seat)).scalar()
+        seat = connection.execute(query.values(**values).returning(SeatRow.seat)).scalar()
         if seat is not None:
             store.announce(connection, table_id, -1, "seats")  # the other processes reload the seats
         return None if seat is None else int(seat)

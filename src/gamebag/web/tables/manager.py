@@ -317,19 +317,33 @@ class TableManager(Owning, Forcing, Automating, Acting):
             connection.close(flush=True)
         self._unload(table.id)
 
-    def claim(self, table: LiveTable, code: str) -> tuple[int, str]:
+    async def claim(self, table: LiveTable, code: str, name: str | None = None) -> tuple[int, str]:
         """The seat whose unused invite code is ``code``, claimed: its number and its new token,
-        which only the claiming device is told (``claims.py``)."""
+        which only the claiming device is told (``claims.py``). ``name``: the signed-in claimer's
+        account name, which the seat takes. The write runs in a thread; it is one conditional
+        UPDATE, so of two claims of one code (here or in another process) exactly one wins."""
         unclaimed = [s.seat for s in table.seats if not s.claimed and s.agent is None]
         if not any(secrets.compare_digest(code.encode(), table.seats[s].token.encode()) for s in unclaimed):
             raise SeatError(USED_TEXT)
         token = new_secret()
-        seat = claim_seat(self.store, table.id, code, token)
+        seat = await asyncio.to_thread(claim_seat, self.store, table.id, code, token, name)
         if seat is None:  # claimed a moment ago by another device (perhaps through another process)
             raise SeatError(USED_TEXT)
-        self._set_seat(table, seat, token, claimed=True)
+        self._set_seat(table, seat, token, claimed=True, name=name)
         self.publish(table)  # everyone sees that the seat is claimed
         return seat, token
+
+    def rename_seats(self, table_id: str, names: dict[int, str]) -> None:
+        """Seats of a loaded table renamed in the database (taken into an account, or anonymised
+        when their account was deleted): the live table shows the new names at once."""
+        table = self.tables.get(table_id) or self.replicas.get(table_id)
+        if table is None:
+            return  # loaded from the database, with its names, when next asked for
+        seats = tuple(
+            dataclasses.replace(s, name=names[s.seat]) if s.seat in names else s for s in table.seats
+        )
+        table.reconfigure(dataclasses.replace(table.config, seats=seats))
+        self.publish(table)
 
     def reissue(self, table: LiveTable, seat: int) -> str:
         """A new invite code for a person's seat: the claimed token (or the old code) stops working
@@ -350,8 +364,10 @@ class TableManager(Owning, Forcing, Automating, Acting):
         return code
 
     @staticmethod
-    def _set_seat(table: LiveTable, seat: int, token: str, claimed: bool) -> None:
+    def _set_seat(table: LiveTable, seat: int, token: str, claimed: bool, name: str | None = None) -> None:
         changed = dataclasses.replace(table.seats[seat], token=token, claimed=claimed)
+        if name is not None:
+            changed = dataclasses.replace(changed, name=name)
         seats = tuple(changed if s.seat == seat else s for s in table.seats)
         table.reconfigure(dataclasses.replace(table.config, seats=seats))
 

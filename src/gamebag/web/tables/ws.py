@@ -12,7 +12,7 @@ Client to server (JSON text frames, at most ``MAX_MESSAGE`` characters)::
 
 Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
 ``ack`` (your action was committed; sent after the state it caused), ``chat`` (lines
-of the table's chat; on joining, the recent ones with ``history`` and the settings),
+of the table's chat; on joining, the recent ones with ``history``, the settings and ``max_chars``),
 ``chat_settings`` (the host changed them), ``error``
 (to the offending client only; nothing changed) and ``pong``.
 """

@@ -14,6 +14,39 @@ function colourOf(name) {
   return `hsl(${hash}, 55%, 45%)`;
 }
 
+// The die's number in white or black, whichever stands out more on its colour: white on
+// gold is 2.4:1, under WCAG's 4.5:1 for text of its size.
+function rgbOf(colour) {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
+  if (hex) {
+    const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d) : hex[1].match(/../g);
+    return digits.map((d) => parseInt(d, 16));
+  }
+  const [hue, saturation, lightness] = colour.match(/[\d.]+/g).map(Number); // hsl(h, s%, l%) above
+  const s = saturation / 100;
+  const l = lightness / 100;
+  const channel = (n) => {
+    const k = (n + hue / 30) % 12;
+    return 255 * (l - s * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1)));
+  };
+  return [channel(0), channel(8), channel(4)];
+}
+
+function luminance(colour) {
+  const linear = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const [r, g, b] = rgbOf(colour).map(linear);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const DARK_INK = "#000"; // pure black: with white, one of the two always reaches 4.58:1
+
+function inkOn(colour) {
+  const background = luminance(colour);
+  const onWhite = 1.05 / (background + 0.05);
+  const onDark = (background + 0.05) / (luminance(DARK_INK) + 0.05);
+  return onWhite >= onDark ? "light" : "dark";
+}
+
 /** A colour and its face number, as the log and the buttons say it: "green 1". */
 export function colourWords(colour, view) {
   const number = (view.faces || []).indexOf(colour) + 1;
@@ -27,7 +60,7 @@ export function die(colour, view, extraClass, delay) {
   const node = h(
     "span",
     {
-      class: `die${extraClass ? ` ${extraClass}` : ""}`, style: { background: colourOf(colour) },
+      class: `die ink-${inkOn(colourOf(colour))}${extraClass ? ` ${extraClass}` : ""}`, style: { background: colourOf(colour) },
       title: colourWords(colour, view), role: "img", "aria-label": colourWords(colour, view), "data-colour": colour,
     },
     number > 0 ? String(number) : "",
@@ -233,7 +266,7 @@ function collectControls(context) {
   const matching = (colours) => options.find((action) => action.length === colours.length && within(colours, action));
   const dice = rolled.map((colour, index) => {
     const node = h("button", {
-      type: "button", class: "die die-pick", "data-pick": index, "data-colour": colour,
+      type: "button", class: `die die-pick ink-${inkOn(colourOf(colour))}`, "data-pick": index, "data-colour": colour,
       style: { background: colourOf(colour) }, "aria-pressed": "false", "aria-label": `Hatchling ${colourWords(colour, view)}`,
     }, String((view.faces || []).indexOf(colour) + 1 || ""));
     node.addEventListener("click", () => {

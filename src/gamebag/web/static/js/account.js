@@ -25,6 +25,11 @@ const TEXT = {
   adopted: "The seats this device played are in your account now.",
   newCodes: "Your new recovery codes are below; the old ones no longer work.",
   needPassword: "Type a password, or create the account with a passkey instead.",
+  noPasskeyList: "No passkeys yet.",
+  passkeyItem: "Passkey added on {date} ({id}…)",
+  removePasskey: "Remove",
+  removeLabel: "Remove the passkey added on {date}",
+  passkeyRemoved: "The passkey is removed; it signs nobody in any more.",
 };
 
 const $ = (id) => document.getElementById(id);
@@ -87,6 +92,17 @@ async function renderSeats() {
   $("guest-seats-note").textContent = fill(TEXT.guestSeats, { count: guestSeats.length });
 }
 
+async function renderPasskeys() {
+  const { passkeys } = await call("GET", "/api/me/passkeys");
+  const items = passkeys.map((passkey) => {
+    const date = new Date(passkey.created_at * 1000).toLocaleString();
+    const remove = h("button", { type: "button", "aria-label": fill(TEXT.removeLabel, { date }) }, TEXT.removePasskey);
+    remove.addEventListener("click", action(() => post("/api/me/passkeys/remove", { id: passkey.id }), TEXT.passkeyRemoved));
+    return h("li", { class: "row" }, h("span", {}, fill(TEXT.passkeyItem, { date, id: passkey.id.slice(0, 8) })), remove);
+  });
+  $("passkey-list").replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, TEXT.noPasskeyList)]));
+}
+
 async function render() {
   const me = await call("GET", "/api/me");
   csrf = me.csrf;
@@ -98,7 +114,7 @@ async function render() {
   $("profile-facts").textContent = fill(TEXT.facts, {
     password: account.has_password ? TEXT.yes : TEXT.no, passkeys: account.passkeys, codes: account.recovery_codes_left,
   });
-  await renderSeats();
+  await Promise.all([renderSeats(), renderPasskeys()]);
 }
 
 function passkeysWork() {

@@ -81,7 +81,8 @@ export async function showAnalysis(box, tableId, names) {
     h("td", {}, seat.accuracy === null ? "–" : `${seat.accuracy.toFixed(1)}%`),
     h("td", {}, luckText(seat)),
     h("td", {}, `${seat.inaccuracies} / ${seat.mistakes} / ${seat.blunders}`)));
-  const table = h("div", { class: "table-scroll" }, h("table", { class: "list", id: "analysis-seats" },
+  // Wider than a phone: the box scrolls, so a keyboard must be able to reach and scroll it (WCAG 2.1.1).
+  const table = h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Each player's accuracy and luck" }, h("table", { class: "list", id: "analysis-seats" },
     h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Luck", "Inaccuracies / mistakes / blunders"].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows)));
   const worst = answer.worst.length

@@ -170,6 +170,8 @@ async function accountSeat(tableId) {
   if (mine.token) return mine.token;
   const invite = /#invite=([A-Za-z0-9_-]+)/.exec(mine.invite || "");
   return invite ? claimInvite(tableId, invite[1]).catch(() => null) : null;
+}
+
 /** Keep a seat's own token on this device (a seat taken at an open table or by "Play now"). */
 export function keepSeat(tableId, token) {
   window.localStorage.setItem(seatKey(tableId), token);

@@ -1,6 +1,6 @@
 // The home page: this person's tables (their move first), finished games and statistics. A guest's
 // seats are the tokens this browser keeps; the server answers only about the seats it is shown.
-import { h, keptSeats, listWords } from "./common.js";
+import { changeHeaders, h, keptSeats, listWords } from "./common.js";
 
 const elements = {
   error: document.getElementById("home-error"),
@@ -53,8 +53,10 @@ function finishedItem(row) {
 }
 
 async function load() {
+  // Signed in, the session's CSRF token goes along (changeHeaders): the server then answers with the
+  // account's seats on every device; without it, a POST is answered as for a guest, from this browser's tokens.
   const response = await fetch("/api/home", {
-    method: "POST", headers: { "content-type": "application/json" },
+    method: "POST", headers: await changeHeaders(),
     body: JSON.stringify({ seats: keptSeats().slice(-100), page }),
   });
   const answer = await response.json().catch(() => ({}));

@@ -1,5 +1,5 @@
 // The host page: every seat's invite link and QR code (recovered at any time with the host
-// link), who is connected, a new link for a seat, and a no-show's seat handed to a bot.
+// link), who is connected, a new link for a seat, a no-show's seat handed to a bot, and the chat's switches.
 import { h, qrPicture, tableIdFromPath } from "./common.js";
 import { addressNote, copyButton, hostCall, seatCard } from "./invites.js";
 
@@ -13,6 +13,7 @@ const elements = {
   note: document.getElementById("address-note"),
   coach: document.getElementById("host-coach"),
   listing: document.getElementById("host-listing"),
+  chat: document.getElementById("host-chat"),
 };
 
 // What the listing control says (whole sentences, for the translation catalogues).
@@ -21,6 +22,18 @@ const LISTING_TEXT = {
   unlisted: "This table is reached by its invite links only.",
   list: "List it in the lobby",
   unlist: "Take it off the lobby",
+};
+
+// What the chat's controls say.
+const CHAT_TEXT = {
+  spectatorsOn: "Spectators' chat is on.",
+  spectatorsOff: "Spectators' chat is off.",
+  turnOn: "Turn spectators' chat on",
+  turnOff: "Turn spectators' chat off",
+  mute: "Mute {name}",
+  unmute: "Unmute {name}",
+  muted: "{name} is muted.",
+  speaks: "{name} may chat.",
 };
 
 const call = hostCall(tableId, hostToken);
@@ -41,6 +54,7 @@ async function load() {
     elements.seats.replaceChildren(...answer.seats.map((seat) => seatCard(seat, answer.agents, tableId, call, load, showError, answer.timeout_agent)));
     elements.coach.replaceChildren(coachControls(answer.table));
     elements.listing.replaceChildren(await listingControls());
+    elements.chat.replaceChildren(await chatControls(answer.seats));
     elements.watch.replaceChildren(
       h("div", { class: "invite-card" },
         qrPicture(answer.spectate_qr, "QR code of the watch link"),
@@ -71,6 +85,36 @@ async function listingControls() {
         }
       },
     }, listing.public ? LISTING_TEXT.unlist : LISTING_TEXT.list));
+}
+
+/** The spectators' chat switch and a mute toggle for each seat a person plays. */
+async function chatControls(seats) {
+  const base = `/api/tables/${encodeURIComponent(tableId)}/chat/settings`;
+  const settings = await call(base);
+  const change = async (body) => {
+    try {
+      await call(base, { method: "POST", body: JSON.stringify(body) });
+      load();
+    } catch (error) {
+      showError(error.message);
+    }
+  };
+  const spectators = h("div", { class: "actions" },
+    h("span", { id: "host-chat-spectators-state" }, settings.spectators ? CHAT_TEXT.spectatorsOn : CHAT_TEXT.spectatorsOff),
+    h("button", {
+      id: "host-chat-spectators", type: "button", "aria-pressed": settings.spectators ? "true" : "false",
+      onclick: () => change({ spectators: !settings.spectators }),
+    }, settings.spectators ? CHAT_TEXT.turnOff : CHAT_TEXT.turnOn));
+  const mutes = seats.filter((seat) => !seat.bot).map((seat) => {
+    const muted = settings.muted.includes(seat.seat);
+    return h("div", { class: "actions", "data-seat": seat.seat },
+      h("span", {}, (muted ? CHAT_TEXT.muted : CHAT_TEXT.speaks).replace("{name}", seat.name)),
+      h("button", {
+        id: `host-chat-mute-${seat.seat}`, type: "button", "aria-pressed": muted ? "true" : "false",
+        onclick: () => change({ seat: seat.seat, muted: !muted }),
+      }, (muted ? CHAT_TEXT.unmute : CHAT_TEXT.mute).replace("{name}", seat.name)));
+  });
+  return h("div", {}, spectators, ...mutes);
 }
 
 function coachControls(table) {

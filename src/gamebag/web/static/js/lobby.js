@@ -1,5 +1,5 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { claimInvite, h, keepSeat, keptSeats, listWords, plural, session, storedSeat } from "./common.js";
+import { changeHeaders, claimInvite, h, keepSeat, keptSeats, listWords, plural, session, storedSeat } from "./common.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -510,7 +510,8 @@ async function takeSeat(tableId) {
   elements.takeError.textContent = "";
   const held = storedSeat(tableId);
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/take`, {
-    method: "POST", headers: { "content-type": "application/json", ...(held ? { "x-seat-token": held } : {}) }, body: "{}",
+    // Signed in, the session's CSRF token goes along (changeHeaders), so the seat becomes the account's.
+    method: "POST", headers: { ...(await changeHeaders()), ...(held ? { "x-seat-token": held } : {}) }, body: "{}",
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
@@ -536,7 +537,7 @@ async function playNow() {
     held: keptSeats().map((seat) => seat.table).slice(-50),
   };
   const response = await fetch("/api/quickplay", {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
+    method: "POST", headers: await changeHeaders(), body: JSON.stringify(request),
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {

@@ -1,5 +1,7 @@
-// The replay page: a finished game step by step, as one seat saw it (invite link) or as spectators did.
-import { describeRun, h, loadRenderer, logItem, readToken, reportFailure, tableIdFromPath } from "./common.js";
+// The replay page: a finished game step by step, as one seat saw it (invite link) or as spectators did,
+// with the players' chat shown at the step each line was said.
+import { chatItem } from "./chat.js";
+import { describeRun, h, loadRenderer, logItem, plural, readToken, reportFailure, tableIdFromPath } from "./common.js";
 
 const tableId = tableIdFromPath();
 const token = readToken(tableIdFromPath());
@@ -13,13 +15,19 @@ const elements = {
   notice: document.getElementById("notice"),
   download: document.getElementById("download"),
   evaluation: document.getElementById("evaluation"),
+  chat: document.getElementById("replay-chat"),
+  chatLines: document.getElementById("chat-lines"),
+  chatCount: document.getElementById("replay-chat-count"),
 };
+// What the replay's chat says.
+const CHAT_TEXT = { count: "{said} of the game's {total} said by this step." };
 let data = null;
 let analysis = null; // the game's analysis, once the server has it (static/js/analysis.js)
 let evaluate = null;
 let renderer = null;
 let index = 0;
 let playing = null;
+let chatLines = []; // the players' chat of the game, each line with the replay's step it was said at
 
 function show(target, animate) {
   index = Math.max(0, Math.min(data.steps.length - 1, target));
@@ -46,6 +54,24 @@ function show(target, animate) {
   elements.evaluation.replaceChildren(...(evaluation || []).map((line) => h("li", {}, line)));
   elements.evaluation.hidden = !evaluation;
   elements.log.scrollTop = elements.log.scrollHeight;
+  showChat(animate);
+}
+
+/** The players' chat up to this step: each line appears at the step it was said at. */
+function showChat(animate) {
+  const said = chatLines.filter((line) => line.replay_step <= index);
+  elements.chatLines.replaceChildren(...said.map((line) => chatItem(line, animate && line.replay_step === index)));
+  elements.chatCount.textContent = CHAT_TEXT.count.replace("{said}", plural(said.length, "line")).replace("{total}", String(chatLines.length));
+  elements.chatLines.scrollTop = elements.chatLines.scrollHeight;
+}
+
+async function loadChat() {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/chat`).catch(() => null);
+  const answer = response && response.ok ? await response.json() : null;
+  if (!answer || !answer.lines.length) return;
+  chatLines = answer.lines;
+  elements.chat.hidden = false;
+  showChat(false);
 }
 
 async function start() {
@@ -82,6 +108,7 @@ async function start() {
     }, 1200);
   });
   show(0, false);
+  loadChat();
   // Each step's evaluation, once the analysis is ready (the server runs it off its event loop).
   import("./analysis.js").then(async (module) => {
     analysis = await module.fetchAnalysis(tableId);

@@ -1,6 +1,7 @@
 // The table page: one seat's (or a spectator's) live view of a game, with what just happened,
-// a hint for each decision, the log (a drawer on phones), the rules sheet and the end summary.
+// a hint for each decision, the log and the chat (drawers on phones), the rules sheet and the end summary.
 import { TableClient } from "./client.js";
+import { TableChat } from "./chat.js";
 import { renderCoach } from "./coach.js";
 import { headerWords, sheetNeeds, showGone } from "./phone.js";
 import { hostedTables, rememberHosted } from "./invites.js";
@@ -61,6 +62,7 @@ const client = new TableClient(tableId, token, {
 });
 
 async function handle(message) {
+  if (chat.handle(message)) return; // the table's chat and its refusals (chat.js)
   if (message.type === "state") {
     if (!renderer) renderer = await loadRenderer(message.table.game);
     if (!fallback) fallback = (await import("/static/games/generic.js")).default;
@@ -232,6 +234,7 @@ function render(animate) {
   elements.who.textContent = message.seat === null ? "watching" : `you are ${seatName(table, message.seat)}`;
   elements.who.classList.toggle("watching", message.seat === null); // shown on every screen size
   elements.forget.hidden = message.seat === null;
+  chat.setSeat(message.seat);
   renderSeats();
   const controls = h("div");
   const context = {
@@ -681,4 +684,5 @@ if (inviteProblem) {
 }
 
 window.setInterval(tick, 250);
+const chat = new TableChat(client);
 client.connect();
