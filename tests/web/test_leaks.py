@@ -48,7 +48,7 @@ STATE_KEYS = {"type", "seat", "step", "table", "view", "legal", "result", "at", 
 OWN_KEYS = {"done_for_you", "standing_pass"}  # a seat's own facts (web/tables/forcing.py): never a spectator's
 META_KEYS = {
     "id", "game", "title", "players", "options", "seats", "turn_seconds", "deadline_in", "clock_waits", "finished",
-    "step", "coach",
+    "step", "coach", "banks",
 }
 COACH_KEYS = {"offered", "agreed", "humans", "on"}
 SEAT_KEYS = {"seat", "name", "bot", "agent", "connected", "claimed"}

@@ -444,3 +444,66 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
     assert _fits(page) and _axe_wcag21(page) == []
     assert errors == []
     context.close()
+
+
+def test_time_banks_show_on_every_seat_and_a_vacation_is_a_key_press_away(browser: Any, server: ServerProcess) -> None:
+    """Issue 40: a turn-based table's banks on the seat list at 360 px, beside (not over) the board;
+    the vacation button is reached by keyboard and its effect is shown to everyone; axe clean."""
+    clock = {"mode": "turn", "bank_seconds": 3 * 86400, "increment_seconds": 3600, "vacation_days": 2}
+    seats = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]
+    answer = _open(server, {"game": "eel-harvest", "players": 3, "seats": seats, "clock": clock})
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}{answer['seats'][0]['invite']}")
+    wait_for(page, "() => document.querySelectorAll('#seats [data-bank]').length === 3")
+    assert "3 d 0 h" in page.inner_text("#seats") or "2 d 23 h" in page.inner_text("#seats")
+    assert "Ann's bank" in page.inner_text("#seats .visually-hidden >> nth=0")
+    overlap = page.evaluate(
+        """() => { const b = document.getElementById('board').getBoundingClientRect();
+        return [...document.querySelectorAll('#seats .badge.bank')].some((e) => { const r = e.getBoundingClientRect();
+        return r.bottom > b.top + 1 && r.top < b.bottom - 1 && r.right > b.left && r.left < b.right; }); }"""
+    )
+    assert not overlap
+    assert _fits(page)
+    button = page.locator("#vacation")
+    assert button.is_visible() and button.inner_text() == "Take a vacation"
+    for _ in range(60):  # the keyboard reaches it
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement && document.activeElement.id") == "vacation":
+            break
+    else:
+        raise AssertionError("Tab never reached the vacation button")
+    page.keyboard.press("Enter")
+    wait_for(page, "() => document.getElementById('vacation').textContent === 'End my vacation'")
+    assert "on vacation until" in page.inner_text("#bank-own-says")
+    assert "vacation" in page.inner_text("#seats")
+    assert _axe_wcag21(page) == []
+    context.close()
+    assert not errors, errors
+
+
+def test_the_lobby_opens_a_turn_based_table_with_the_host_s_bank(browser: Any, server: ServerProcess) -> None:
+    """The lobby's time bank fields appear for the mode chosen (in its units), pass axe, and open the table."""
+    context, page, errors = _phone_page(browser)
+    page.goto(f"{server.base}/?game=pig")
+    page.locator('.game-card[data-game="pig"]').tap()
+    page.fill("#seat-name-0", "Ann")
+    page.select_option("#seat-kind-1", "random")
+    assert not page.locator("#clock-bank").is_visible()
+    page.select_option("#clock-mode", "turn")
+    assert page.inner_text("#clock-bank-unit") == "days per player" and page.locator("#clock-vacation").is_visible()
+    page.fill("#clock-bank", "2")
+    page.fill("#clock-increment", "6")
+    page.select_option("#clock-empty", "forfeit")
+    page.fill("#clock-vacation", "1")
+    assert _fits(page) and _axe_wcag21(page) == []
+    page.click("#create")
+    page.wait_for_url(lambda url: "/play/" in url)
+    wait_for(page, "() => document.querySelectorAll('#seats [data-bank]').length === 1")  # Ann's; the bot has none
+    table_id = page.url.split("/play/", 1)[1].split("#", 1)[0]
+    banks = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=30).json()["table"]["banks"]
+    assert banks["settings"] == {
+        "mode": "turn", "bank_seconds": 172800.0, "increment_seconds": 21600.0, "on_empty": "forfeit",
+        "vacation_days": 1,
+    }
+    context.close()
+    assert not errors, errors

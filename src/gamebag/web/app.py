@@ -56,6 +56,7 @@ from gamebag.web.settings import DEFAULT_DB_URL, Limits
 from gamebag.web.store.db import Store
 from gamebag.web.store.faults import readiness, register_storage_faults
 from gamebag.web.tables.analysis import register as register_analysis
+from gamebag.web.tables.bankroutes import router as bank_router
 from gamebag.web.tables.chatroutes import router as chat_router
 from gamebag.web.tables.claims import invite_path
 from gamebag.web.tables.coaching import change_setting
@@ -64,7 +65,7 @@ from gamebag.web.tables.downloads import Downloads
 from gamebag.web.tables.invites import lan_address, qr_rows
 from gamebag.web.tables.live import LiveTable, SeatError
 from gamebag.web.tables.manager import HostError, TableClosedError, TableManager, UnknownTableError
-from gamebag.web.tables.messages import rematch_path, result_json
+from gamebag.web.tables.messages import record_with_forfeits, rematch_path, result_json
 from gamebag.web.tables.tablelist import listed
 from gamebag.web.tables.ws import table_socket
 
@@ -486,7 +487,10 @@ def create_app(
         table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "the record can be downloaded once the game is over")
-        text = await downloads.get((table.id, "record"), lambda: json.dumps(table.record_json(), indent=1).encode())
+        forfeited = manager_of(request).forfeited(table)  # seats out of time are placed last (tables/banks.py)
+        text = await downloads.get(
+            (table.id, "record"), lambda: json.dumps(record_with_forfeits(table, forfeited), indent=1).encode()
+        )
         filename = f"{table.game.game_id}-{table.id}.json"
         return Response(
             text,
@@ -511,6 +515,7 @@ def create_app(
     app.include_router(people_router)  # open tables, quick play, ratings, home pages (people/standingroutes.py)
     register_analysis(app, table_of, lambda request: manager_of(request).pool)
     app.include_router(chat_router)
+    app.include_router(bank_router)  # a seat's vacation from its time bank (tables/bankroutes.py)
     register_coach(app, manager_of)
 
     @app.get("/api/health")

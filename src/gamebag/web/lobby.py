@@ -35,6 +35,7 @@ from gamebag.web.admission.bounds import (
     check_options,
 )
 from gamebag.web.store.db import SeatConfig, TableConfig, now
+from gamebag.web.tables.turnclock import TEXTS, parse_bank_settings
 from gamebag.web.variants import option_label, option_summary
 
 __all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]
@@ -292,12 +293,13 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
     """Check a request to open a table; return the configuration to store.
 
     ``data`` is ``{"game", "players"?, "options"?, "seats"?, "turn_seconds"?,
-    "timeout_agent"?, "seed"?}``; each seat is ``{"name"?, "bot"?}`` where
-    ``bot`` is an agent spec (absent or null: a person's seat).
+    "timeout_agent"?, "seed"?, "clock"?}``; each seat is ``{"name"?, "bot"?}`` where
+    ``bot`` is an agent spec (absent or null: a person's seat); ``clock`` is a time bank
+    (``turnclock.parse_bank_settings``), instead of the per-move timer ``turn_seconds``.
     """
     if not isinstance(data, dict):
         raise LobbyError("the request must be a JSON object with at least a 'game'")
-    allowed_keys = {"game", "players", "options", "seats", "turn_seconds", "timeout_agent", "seed"}
+    allowed_keys = {"game", "players", "options", "seats", "turn_seconds", "timeout_agent", "seed", "clock"}
     unknown = sorted(set(data) - allowed_keys)
     if unknown:
         raise LobbyError(f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed_keys))}")
@@ -338,6 +340,11 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
                 f"'turn_seconds' must be from {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g}, not {turn_seconds}"
             )
         turn_seconds = float(turn_seconds)
+    bank = ""
+    if data.get("clock") is not None:
+        if turn_seconds is not None:
+            raise LobbyError(TEXTS["both"])
+        bank = parse_bank_settings(data["clock"]).dumps()
     timeout_agent = data.get("timeout_agent")
     timeout_agent = (
         default_timeout_agent(game) if timeout_agent is None else _agent(timeout_agent, game, "timeout_agent")
@@ -362,4 +369,5 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         created_at=now(),
         finished=False,
         seats=tuple(seats),
+        bank=bank,
     )

@@ -152,6 +152,8 @@ ROUTE_COSTS: dict[tuple[str, str], str] = {
     ("GET", "/api/tables/{table_id}/chat"): "download",
     ("POST", "/api/tables/{table_id}/chat/settings"): "manage",
     ("GET", "/api/tables/{table_id}/chat/settings"): "read",
+    # time banks (tables/bankroutes.py)
+    ("POST", "/api/tables/{table_id}/vacation"): "manage",
     # accounts, sessions, passkeys and seats that follow people (people/); sign-ins, sign-ups and
     # recoveries are charged ``sign-in`` by their handlers too
     ("GET", "/account"): "page",

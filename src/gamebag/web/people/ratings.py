@@ -35,7 +35,9 @@ from gamebag.core.results import competition_ranks, standing_keys
 from gamebag.web.people import accounts
 from gamebag.web.people.owners import account_names, owners_of_table
 from gamebag.web.people.standingrows import ListingRow, OutcomeRow, RatingHistoryRow, RatingRow
+from gamebag.web.store.clockstore import forfeited_seats
 from gamebag.web.store.db import EventRow, SeatRow, TableRow, now
+from gamebag.web.tables.turnclock import forced_places
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6: openskill's defaults
 PROVISIONAL_GAMES = 5  # rated games before a rating is shown as settled
@@ -115,8 +117,15 @@ def settle(engine: Engine, table_id: str) -> bool:
             ).scalars()
         ]
         agents = dict(connection.execute(select(SeatRow.seat, SeatRow.agent).where(SeatRow.table_id == table_id)).all())
+        out = forfeited_seats(connection, table_id)
     options = json.loads(table.options)
     places, scores, won = _final_places(table.game, table.players, options, events)
+    if out:
+        # A seat whose time bank ran out with "forfeit" is placed last and rated as its person's,
+        # though the timeout agent made its remaining decisions (``tables/banks.py``).
+        places = forced_places(places, out)
+        won = [w and seat not in out for seat, w in enumerate(won)]
+        agents.update(dict.fromkeys(out))
     at = now()
     with engine.begin() as connection:
         claimed = connection.execute(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
 from gamebag.web.store import migrate
 from gamebag.web.store.base import Base
 from gamebag.web.store.chatstore import delete_table_chat
+from gamebag.web.store.clockstore import bank_runs
 from gamebag.web.store.engines import make_engine
 from gamebag.web.store.schema import EventRow, NodeRow, PendingRow, SeatRow, TableRow
 from gamebag.web.store.sqlitelock import DatabaseInUseError, lock_sqlite, sqlite_path, unlock_sqlite
@@ -94,6 +95,7 @@ class TableConfig:
     closed: str | None = None
     next_id: str | None = None  # the rematch table (same seats), once one is opened
     coach: str = ""  # the coach setting as JSON text (``coachsetting.CoachSetting``); empty: never offered
+    bank: str = ""  # the time bank settings as JSON text (``turnclock.BankSettings``); empty: none
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,10 @@ _CLOCK_SQL = (
     "WITH kept AS (UPDATE web_tables SET clock_step = :s, clock_deadline = CAST(:d AS DOUBLE PRECISION) "
     "WHERE id = :t AND owner = :node RETURNING id) SELECT pg_notify(:channel, :payload) FROM kept"
 )
+
+
+# More writes made in a move's own transaction (``Store.save_events``, ``Store.save_pending``).
+Also = Callable[[Connection], None] | None
 
 
 class LeaseLostError(RuntimeError):
@@ -240,8 +246,8 @@ class Store:
             text("SELECT pg_notify(:channel, :payload)"), {"channel": TABLES_CHANNEL, "payload": payload}
         )
 
-    def save_pending(self, table_id: str, seat: int, action_json: Any, step: int = 0) -> None:
-        """Store (or replace) one secret choice, in its own transaction."""
+    def save_pending(self, table_id: str, seat: int, action_json: Any, step: int = 0, also: Also = None) -> None:
+        """Store (or replace) one secret choice, in its own transaction (``also``: more writes in it, SQLite)."""
         action = json.dumps(action_json)
         if self.node is not None:
             # The notice names the seat, never its secret choice: any database role may LISTEN,
@@ -254,11 +260,22 @@ class Store:
             self._touch(connection, table_id, {"last_active": now()}, step, "pending")
             connection.execute(delete(pending).where(pending.c.table_id == table_id, pending.c.seat == seat))
             connection.execute(insert(pending), [{"table_id": table_id, "seat": seat, "action": action}])
+            if also is not None:
+                also(connection)
 
     def save_events(
-        self, table_id: str, first_index: int, events: Iterable[Mapping[str, Any]], finished: bool, won: Seats = None
+        self,
+        table_id: str,
+        first_index: int,
+        events: Iterable[Mapping[str, Any]],
+        finished: bool,
+        won: Seats = None,
+        also: Also = None,
     ) -> None:
-        """Append record events, clear the pending choices and update the lobby's summary, in one transaction."""
+        """Append record events, clear the pending choices and update the lobby's summary, in one transaction.
+
+        ``also``: more writes in that transaction (the time banks the move stops and starts); on
+        SQLite only: a cluster's write is one statement, and the caller writes those after it."""
         datas = [json.dumps(data) for data in events]
         step = first_index + len(datas)
         if self.node is not None:
@@ -280,6 +297,8 @@ class Store:
             pending = Base.metadata.tables[PendingRow.__tablename__]
             connection.execute(delete(pending).where(pending.c.table_id == table_id))
             lobbyrows.write(connection, table_id, step, won, values["last_active"])
+            if also is not None:
+                also(connection)
 
     def _write_in_one(self, sql: str, values: dict[str, Any], notice: dict[str, Any]) -> None:
         """A cluster's hot write: the lease check, the change and its notice in one statement.
@@ -452,6 +471,7 @@ class Store:
                 select(TableRow.id)
                 .where(TableRow.finished.is_(False), TableRow.closed.is_(None))
                 .where((activity < before) | (activity.is_(None) & (TableRow.created_at < before)))
+                .where(~bank_runs(TableRow.id))  # a running time bank keeps its table (turn-based play)
                 .order_by(TableRow.created_at)
                 .limit(limit)
             )

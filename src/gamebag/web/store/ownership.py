@@ -102,6 +102,7 @@ class Owning(ManagerState):
         self._remote_clocks.pop(table_id, None)
         self._inherit_clock(stored)
         self._adopt_aid(table_id, self._read_aid(table_id))  # the seats' standing passes and notes
+        self._load_table_banks(table)  # the time banks run on from the stored deadlines
         self.takeovers += 1
         log.warning("table %s taken over at step %d", table_id, table.step)
         self.automate(table)
@@ -212,10 +213,12 @@ class Owning(ManagerState):
                 self._spawn_task(self.chat.on_bus(message))
             return
         if channel == TABLES_CHANNEL:
-            if message.get("n") == self.node and kind in ("events", "pending", "clock"):
+            if message.get("n") == self.node and kind in ("events", "pending", "clock", "banks"):
                 return
             table_id = str(message.get("t"))
-            if kind == "presence":
+            if kind == "banks":
+                self.take_banks(table_id, message)  # the owner's time banks (tables/banks.py)
+            elif kind == "presence":
                 seats = {int(seat) for seat in message.get("seats", ())}
                 self._remote_seats.setdefault(table_id, {})[str(message.get("n"))] = seats
                 table = self.tables.get(table_id) or self.replicas.get(table_id)

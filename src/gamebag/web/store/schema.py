@@ -34,6 +34,7 @@ from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.people.standingrows import ListingRow, OutcomeRow, RatingHistoryRow, RatingRow
 from gamebag.web.store.base import Base
 from gamebag.web.store.chatstore import ChatLineRow, ChatSettingRow
+from gamebag.web.store.clockstore import ClockSettingRow, SeatClockRow
 from gamebag.web.store.seataid import SeatAidRow
 from gamebag.web.tables.lobbyrows import SummaryRow
 
@@ -41,7 +42,7 @@ from gamebag.web.tables.lobbyrows import SummaryRow
 ROOM_TABLES = (
     AccountRow, SeatOwnerRow, SummaryRow, SeatAidRow, ChatLineRow, ChatSettingRow,
     PasswordRow, SessionRow, PasskeyRow, RecoveryCodeRow, ChallengeRow,
-    ListingRow, OutcomeRow, RatingRow, RatingHistoryRow,
+    ListingRow, OutcomeRow, RatingRow, RatingHistoryRow, ClockSettingRow, SeatClockRow,
 )
 POSTGRESQL_ONLY = {"dialects": ("postgresql",)}  # ``Table.info`` of a table a cluster alone uses
 

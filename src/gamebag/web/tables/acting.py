@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Collection
+from functools import partial
 from typing import Any
 
+from gamebag.web.store.clockstore import write_banks
 from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.store.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault, retry_delay
 from gamebag.web.tables.hub import Connection
@@ -19,6 +21,7 @@ from gamebag.web.tables.live import LiveTable, Staged, Submission
 from gamebag.web.tables.messages import dumps, state_message, sync_text, table_meta
 from gamebag.web.tables.summary import end_summary
 from gamebag.web.tables.tablestate import (
+    BankChanges,
     ForwardError,
     ManagerState,
     StaleStepError,
@@ -51,8 +54,9 @@ class Acting(ManagerState):
                 raise StaleStepError(f"seat {seat} has already chosen")
             chosen_before = dict(table.match.pending)
             staged = table.stage(seat, action_json)
+            banked = self.banks_after(table, staged)  # the time banks this action stops and starts
             try:
-                await self._write(table, staged)
+                await self._write(table, staged, banked)
             except LeaseLostError:
                 # The lease ran out (this process was too busy to renew it in time). If no other
                 # process took the table meanwhile, take the lease again and apply the action.
@@ -64,8 +68,9 @@ class Acting(ManagerState):
                     self._unload(table.id, release=False)
                     self.publish(await self.get_async(table.id))  # read and rebuilt off the loop
                     raise ForwardError("the table has moved on; choose again") from None
-                await self._write(table, staged)
+                await self._write(table, staged, banked)
             submission = table.apply(staged)
+            await self.banks_written(table, banked)  # (a cluster's: stored now, before anyone is told)
             self.actions_accepted += 1
             if table.is_over:  # the end summary replays the game: built in a thread before it is sent
                 await self.summarize(table)
@@ -74,11 +79,13 @@ class Acting(ManagerState):
             self.automate(table)
         return submission
 
-    async def _write(self, table: LiveTable, staged: Staged) -> None:
-        """Commit ``staged``; a storage fault (``faults.py``) is told once and raised as ``StorageUnavailable``."""
+    async def _write(self, table: LiveTable, staged: Staged, banked: BankChanges) -> None:
+        """Commit ``staged`` (on SQLite with the time banks it changes, in its transaction); a storage
+        fault (``faults.py``) is told once and raised as ``StorageUnavailable``."""
         try:
             if self.store.is_sqlite:
-                table.write(staged, self.store)  # a local file: quicker here than a hop to a thread
+                also = None if not banked else partial(write_banks, table_id=table.id, banks=banked.values())
+                table.write(staged, self.store, also)  # a local file: quicker here than a hop to a thread
             else:
                 await asyncio.to_thread(table.write, staged, self.store)
         except LeaseLostError:
@@ -122,7 +129,9 @@ class Acting(ManagerState):
         remote = self._remote_clocks.get(table.id)
         if deadline is None and remote is not None and remote[0] == table.step and not self.owns(table):
             deadline = remote[1]  # the owner's clock, as it announced it
-        return table_meta(table, self.connected_seats(table.id), deadline, self.clock_waits(table))
+        meta = table_meta(table, self.connected_seats(table.id), deadline, self.clock_waits(table))
+        meta["banks"] = self.bank_facts(table)
+        return meta
 
     def sync(self, connection: Connection, table: LiveTable, history: bool = True) -> None:
         """Send one connection the whole picture, with its seat's recent history (``history``).

@@ -118,9 +118,10 @@ class Automating(ManagerState):
         if not self.owns(table) or table.is_over:
             return
         automation = self._automation.setdefault(table.id, TableAutomation())
-        starts = table.config.turn_seconds is not None and not automation.everyone_came
+        starts = self._waits_for_everyone(table) and not automation.everyone_came
         self.automate(table)
-        if starts and automation.everyone_came:
+        if starts and self._clock_may_run(table, automation):
+            self.start_banks(table)  # a real-time bank runs from now
             self.publish(table)
 
     def start_clock(self, table: LiveTable) -> None:
@@ -132,16 +133,23 @@ class Automating(ManagerState):
             return
         automation.everyone_came = True
         self.automate(table)
+        self.start_banks(table)
         self.publish(table)
 
     def clock_waits(self, table: LiveTable) -> bool:
         """A timed table whose clock waits for every person's seat to connect (said on the table)."""
-        if table.config.turn_seconds is None or table.is_over or not self.owns(table):
+        if not self._waits_for_everyone(table) or table.is_over or not self.owns(table):
             return False
         automation = self._automation.get(table.id)
         if automation is not None and automation.everyone_came:
             return False
         return not set(table.human_seats()) <= self.connected_seats(table.id)  # (no person: nobody to wait for)
+
+    def _waits_for_everyone(self, table: LiveTable) -> bool:
+        """A table whose clock waits for every person to come: a per-move timer, or a real-time bank
+        (a turn-based bank runs at once: its friends come over days)."""
+        banks = self.banks.get(table.id)
+        return table.config.turn_seconds is not None or (banks is not None and banks.settings.mode == "realtime")
 
     @staticmethod
     def _stop_clock(automation: TableAutomation) -> None:

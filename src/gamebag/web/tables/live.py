@@ -26,7 +26,7 @@ from gamebag.core.errors import IllegalActionError
 from gamebag.core.match import Match
 from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.records import apply_event
-from gamebag.web.store.db import SeatConfig, Store, StoredTable, TableConfig
+from gamebag.web.store.db import Also, SeatConfig, Store, StoredTable, TableConfig
 from gamebag.web.tables.coachsetting import CoachSetting
 
 HISTORY_STEPS = 40  # steps of history in a full sync (hello, sync)
@@ -202,13 +202,20 @@ class LiveTable:
             match.pending = pending
         return staged
 
-    def write(self, staged: Staged, store: Store) -> None:
-        """Commit a staged action (``LeaseLostError`` and database errors leave everything as it was)."""
+    def write(self, staged: Staged, store: Store, also: Also = None) -> None:
+        """Commit a staged action (``LeaseLostError`` and database errors leave everything as it was);
+        ``also``: more writes in its transaction (SQLite; see ``Store.save_events``)."""
         if staged.events:
             over = self.game.is_terminal(staged.state)
-            store.save_events(self.id, staged.first, staged.events, over, winners_of(self.game, staged.state))
+            store.save_events(self.id, staged.first, staged.events, over, winners_of(self.game, staged.state), also)
         else:
-            store.save_pending(self.id, staged.seat, staged.action_json, staged.first)
+            store.save_pending(self.id, staged.seat, staged.action_json, staged.first, also)
+
+    def waiting_after(self, staged: Staged) -> tuple[int, ...]:
+        """The seats that must choose once ``staged`` is applied (``Match.waiting_for`` of that state)."""
+        if self.game.node_kind(staged.state) is not NodeKind.DECISION:
+            return ()
+        return tuple(p for p in self.game.acting_players(staged.state) if p not in staged.pending)
 
     def apply(self, staged: Staged) -> Submission:
         """Make a committed staged action the table's state."""

@@ -28,12 +28,14 @@ from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.admission.guard import RateLimited
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
 from gamebag.web.store.busseal import Sealer, bus_key
+from gamebag.web.store.clockstore import database_offset, load_banks
 from gamebag.web.store.cluster import Bus, new_node_id
 from gamebag.web.store.db import StoredTable, TableConfig, now
 from gamebag.web.store.faults import is_storage_fault
 from gamebag.web.store.ownership import FORWARD_SECONDS, Owning
 from gamebag.web.tables.acting import Acting
 from gamebag.web.tables.automation import Automating
+from gamebag.web.tables.banks import Banking
 from gamebag.web.tables.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
 from gamebag.web.tables.forcing import Forcing
 from gamebag.web.tables.live import LiveTable, SeatError, winners_of
@@ -71,7 +73,7 @@ __all__ = [
 log = logging.getLogger("gamebag.web")
 
 
-class TableManager(Owning, Forcing, Automating, Acting):
+class TableManager(Owning, Forcing, Automating, Banking, Acting):
     """Every table of this server, with the hub that carries their messages."""
 
     # ---- life of the server ------------------------------------------------------------------
@@ -79,17 +81,19 @@ class TableManager(Owning, Forcing, Automating, Acting):
         """Start the sweeper (and, on PostgreSQL, the bus and the leases); tables load when asked for."""
         loop = asyncio.get_running_loop()
         self._sweeper = loop.create_task(self._sweep_forever())
+        self._bank_checker = loop.create_task(self._banks_forever())  # one scheduler for every bank
         if self.store.is_postgresql:
             self.node = new_node_id()
             self.store.node = self.node
             self.sealer = Sealer(await asyncio.to_thread(bus_key, self.store.engine))
             self.bus = Bus(self.store.url, self.node)
             self.store.heartbeat(self.limits.lease_seconds)  # alive before anyone hears of this process
+            self.bank_clock.offset = await asyncio.to_thread(database_offset, self.store.engine)
             await self.bus.start(self._on_bus, self._reload_replicas)
             self._leases = loop.create_task(self._keep_leases())
 
     async def stop(self) -> None:
-        for task in (self._sweeper, self._leases):
+        for task in (self._sweeper, self._leases, self._bank_checker):
             if task is not None:
                 task.cancel()
         for automation in self._automation.values():
@@ -148,6 +152,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
                     table = self._install(stored, owner, built, aid)
                     if summary is not None:
                         self._summaries.setdefault(table_id, summary)
+                self._banks_read.pop(table_id, None)  # (unused if it was loaded meanwhile: never kept stale)
         return table
 
     def _read_and_rebuild(
@@ -160,6 +165,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
         writer = self.store if self.node is None or owner == self.node else None
         table = LiveTable.rebuild(stored, writer)
+        self._banks_read[table_id] = load_banks(self.store.engine, table_id)  # off the loop, with the rows
         if table.is_over and writer is not None:  # a table finished before the lobby's rows kept winners
             fill_winners(self.store.engine, table_id, winners_of(table.game, table.match.state))
         summary = end_summary(table.game, table.match.state, table.match.record.events) if table.is_over else None
@@ -184,6 +190,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
             replica = built or LiveTable.rebuild(stored, None)
             self.replicas[table_id] = replica
             self._adopt_stored_clock(stored)
+            self._load_table_banks(replica)  # shown as stored; its owner keeps them
             if owner is not None:
                 self._owner_of[table_id] = owner
             return replica
@@ -191,6 +198,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         table = built or LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
         self._adopt_aid(table_id, aid if aid is not None else self._read_aid(table_id))
+        self._load_table_banks(table)
         self.automate(table)
         return table
 
@@ -205,7 +213,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         config = parse_table_request(request, allow_seed=self.allow_seed)
         config = dataclasses.replace(config, host_token=secrets.token_urlsafe(24))
         await self._build_agents(config, owner)
-        await asyncio.to_thread(self.store.create_table, config)  # the loop serves the other tables meanwhile
+        await asyncio.to_thread(self._store_new, config)  # the loop serves the other tables meanwhile
         return await self.get_async(config.id)
 
     async def _build_agents(self, config: TableConfig, owner: str = "") -> None:
@@ -244,8 +252,13 @@ class TableManager(Owning, Forcing, Automating, Acting):
                 connection.send(announcement)
         return rematch
 
-    def _store_rematch(self, table_id: str, config: TableConfig) -> None:
+    def _store_new(self, config: TableConfig) -> None:
+        """Write a new table and its time banks (in a thread)."""
         self.store.create_table(config)
+        self.open_banks(config)
+
+    def _store_rematch(self, table_id: str, config: TableConfig) -> None:
+        self._store_new(config)
         self.store.set_rematch(table_id, config.id)
 
     async def hand_to_bot(self, table: LiveTable, seat: int, agent: str, owner: str = "") -> None:
@@ -377,6 +390,7 @@ class TableManager(Owning, Forcing, Automating, Acting):
         self._remote_clocks.pop(table_id, None)
         self._owner_of.pop(table_id, None)
         self._summaries.pop(table_id, None)
+        self.banks.pop(table_id, None)
         if owned and release and self.node is not None:
             self.store.release([table_id])
         automation = self._automation.pop(table_id, None)

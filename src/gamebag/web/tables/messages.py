@@ -22,6 +22,7 @@ from gamebag.core.results import LOWER_IS_BETTER, competition_ranks, standing_ke
 from gamebag.web.tables.coachsetting import CoachSetting
 from gamebag.web.tables.live import HISTORY_STEPS as HISTORY_STEPS  # the history's length, for readers of messages
 from gamebag.web.tables.live import LiveTable
+from gamebag.web.tables.turnclock import forced_places
 
 
 def dumps(message: JsonDict) -> str:
@@ -109,6 +110,9 @@ def state_message(
     }
     if own:
         message.update(own)
+    out = {bank["seat"] for bank in (meta.get("banks") or {}).get("seats", []) if bank["out"]}
+    if out and message["result"] is not None:
+        message["result"] = forfeit_result(message["result"], out)
     if summary is not None and message["result"] is not None:
         message["result"] = {**message["result"], **summary}
     if rematch is not None:
@@ -136,6 +140,27 @@ def sync_text(
     if not history:
         return text
     return f'{text[:-1]},"history":{table.history_json(seat)}}}'
+
+
+def forfeit_result(result: JsonDict, out: set[int]) -> JsonDict:
+    """The result with the forfeited seats (their bank ran out, ``banks.py``) placed last and never winners."""
+    places = forced_places(list(result["places"]), out)
+    winners = [seat for seat in result["winners"] if seat not in out]
+    if not winners:
+        winners = [seat for seat, place in enumerate(places) if place == 1]
+    return {**result, "places": places, "winners": winners, "forfeited": sorted(out)}
+
+
+def record_with_forfeits(table: LiveTable, out: set[int]) -> JsonDict:
+    """The finished table's record (``LiveTable.record_json``); where seats forfeited (their bank ran
+    out), its metadata says which, with the standings that place them last and the winners without them.
+    The events are the game as played (the timeout agent's decisions for the forfeited seats included)."""
+    record = table.record_json()
+    result = result_json(table)
+    if out and result is not None:
+        forced = forfeit_result(result, out)
+        record["meta"].update(forfeited=forced["forfeited"], places=forced["places"], winners=forced["winners"])
+    return record
 
 
 def rematch_path(rematch: LiveTable, seat: int | None) -> str:

@@ -27,7 +27,8 @@ from gamebag.web.store.db import Store, StoredTable, sqlite_path
 from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
 from gamebag.web.tables.chat import TableChat
 from gamebag.web.tables.hub import Hub
-from gamebag.web.tables.live import LiveTable, Submission
+from gamebag.web.tables.live import LiveTable, Staged, Submission
+from gamebag.web.tables.turnclock import BankClock, BankSettings, SeatBank, TableBanks
 from gamebag.web.work.workers import AgentKey, WorkerPool
 
 
@@ -99,6 +100,8 @@ def agent_key(table: LiveTable, spec: str) -> AgentKey:
     return (config.game, config.players, json.dumps(config.options, sort_keys=True), spec)
 
 
+BankChanges = dict[int, SeatBank]  # the seats' banks an action changes (``banks.py``)
+
 LOADS_AT_ONCE = 2  # tables read and rebuilt in threads at once; more wait their turn
 
 
@@ -147,6 +150,11 @@ class ManagerState:
         # a cluster: the new solves' worker time every process counts (app.py sets it on PostgreSQL)
         self.cluster_solves: RateLimits | None = None
         self.chat = TableChat(self)  # the tables' chat and reactions (chat.py)
+        self.banks: dict[str, TableBanks] = {}  # time banks of loaded tables (banks.py)
+        self.bank_clock = BankClock()  # the one source of time for banks (tests move it by days)
+        self._bank_checker: asyncio.Task[None] | None = None
+        # banks read in a loading thread with their table's rows, taken as it is installed (banks.py)
+        self._banks_read: dict[str, tuple[BankSettings | None, dict[int, SeatBank]]] = {}
 
     def owns(self, table: LiveTable) -> bool:
         return self.tables.get(table.id) is table
@@ -223,6 +231,24 @@ class ManagerState:
             ...
 
         def connected_seats(self, table_id: str) -> set[int]:
+            ...
+
+        def banks_after(self, table: LiveTable, staged: Staged) -> BankChanges:
+            ...
+
+        async def banks_written(self, table: LiveTable, changed: BankChanges) -> None:
+            ...
+
+        def bank_facts(self, table: LiveTable) -> JsonDict | None:
+            ...
+
+        def _load_table_banks(self, table: LiveTable) -> None:
+            ...
+
+        def start_banks(self, table: LiveTable) -> None:
+            ...
+
+        def take_banks(self, table_id: str, message: dict[str, Any]) -> None:
             ...
 
 

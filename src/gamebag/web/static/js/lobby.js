@@ -10,6 +10,13 @@ const elements = {
   seatRows: document.getElementById("seat-rows"),
   botNote: document.getElementById("bot-note"),
   turnSeconds: document.getElementById("turn-seconds"),
+  clockMode: document.getElementById("clock-mode"),
+  clockBank: document.getElementById("clock-bank"),
+  clockBankUnit: document.getElementById("clock-bank-unit"),
+  clockIncrement: document.getElementById("clock-increment"),
+  clockIncrementUnit: document.getElementById("clock-increment-unit"),
+  clockEmpty: document.getElementById("clock-empty"),
+  clockVacation: document.getElementById("clock-vacation"),
   error: document.getElementById("lobby-error"),
   invites: document.getElementById("invites"),
   inviteList: document.getElementById("invite-list"),
@@ -363,6 +370,42 @@ function optionValues() {
   return options;
 }
 
+// The time bank's units per mode: the form asks in the mode's own units, the server in seconds.
+const CLOCK_UNITS = {
+  realtime: { bank: 60, bankWords: "minutes per player", increment: 1, incrementWords: "seconds per move", bankDefault: 5 },
+  turn: { bank: 86400, bankWords: "days per player", increment: 3600, incrementWords: "hours per move", bankDefault: 3 },
+};
+
+function showClockFields() {
+  const units = CLOCK_UNITS[elements.clockMode.value];
+  for (const field of document.querySelectorAll(".clock-field")) {
+    field.hidden = !units || (field.classList.contains("turn-field") && elements.clockMode.value !== "turn");
+  }
+  if (!units) return;
+  elements.clockBankUnit.textContent = units.bankWords;
+  elements.clockIncrementUnit.textContent = units.incrementWords;
+  if (elements.clockBank.value === "") elements.clockBank.value = String(units.bankDefault);
+}
+
+function clockRequest() {
+  const mode = elements.clockMode.value;
+  const units = CLOCK_UNITS[mode];
+  if (!units) return null;
+  const clock = {
+    mode,
+    bank_seconds: Number(elements.clockBank.value) * units.bank,
+    increment_seconds: Number(elements.clockIncrement.value || 0) * units.increment,
+    on_empty: elements.clockEmpty.value,
+  };
+  if (mode === "turn") clock.vacation_days = Number(elements.clockVacation.value || 0);
+  return clock;
+}
+
+elements.clockMode.addEventListener("change", () => {
+  elements.clockBank.value = "";
+  showClockFields();
+});
+
 async function createTable(event) {
   event.preventDefault();
   elements.error.textContent = "";
@@ -377,6 +420,7 @@ async function createTable(event) {
   const request = {
     game: selected.id, players: count, options: optionValues(), seats,
     turn_seconds: turn === "" ? null : Number(turn),
+    clock: clockRequest(),
     public: elements.listingPublic.checked, rated: elements.listingRated.checked,
   };
   const response = await fetch("/api/tables", {

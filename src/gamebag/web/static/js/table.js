@@ -1,5 +1,6 @@
 // The table page: one seat's (or a spectator's) live view of a game, with what just happened,
 // a hint for each decision, the log and the chat (drawers on phones), the rules sheet and the end summary.
+import { TableBanks } from "./banks.js";
 import { TableClient } from "./client.js";
 import { TableChat } from "./chat.js";
 import { renderCoach } from "./coach.js";
@@ -22,7 +23,12 @@ const elements = {
   coach: byId("coach"), forget: byId("forget-seat"), standingPass: byId("standing-pass"),
   standingPassBox: byId("standing-pass-box"), standingPassLabel: byId("standing-pass-label"),
   clockWaits: byId("clock-waits"), clockStart: byId("clock-start"),
+  bankOwn: byId("bank-own"), bankOwnSays: byId("bank-own-says"), vacation: byId("vacation"),
 };
+const banks = new TableBanks({
+  elements: { seats: elements.seats, bankOwn: elements.bankOwn, bankOwnSays: elements.bankOwnSays, vacation: elements.vacation },
+  tableId, token, current: () => current, notice: (text) => showNotice(text),
+});
 // Lines of the log shown under "What just happened" when the page opens (the rest: the Log).
 const HAPPENED_ON_ARRIVAL = 6;
 
@@ -136,6 +142,7 @@ function onState(message) {
   if (fresh.length) holdHappened(fresh.map((entry) => entry.line));
   current = message;
   deadlineAt = message.table.deadline_in === null ? null : performance.now() + 1000 * message.table.deadline_in;
+  banks.arrived();
   render(animate);
 }
 
@@ -447,9 +454,11 @@ function renderSeats() {
         seat.name,
         seat.bot ? h("span", { class: "badge" }, "bot") : null,
         state,
+        banks.badge(current, seat),
       );
     }),
   );
+  banks.renderOwn(current);
 }
 
 // ---- the end of the game ----
@@ -685,4 +694,5 @@ if (inviteProblem) {
 
 window.setInterval(tick, 250);
 const chat = new TableChat(client);
+window.setInterval(() => banks.tick(current), 1000);
 client.connect();
