@@ -72,7 +72,9 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from attack_matrix import matrix_attackers, matrix_databases, matrix_markdown, matrix_runs
 from web_attackers import chosen_attackers, fallback_moves, honest_probes, prepare, run_attackers
+from web_flood import LONG_GAME, attack, long_finished_game
 
 ROOT = Path(__file__).resolve().parent.parent
 # Open limits for one load generator on 127.0.0.1 (the server's defaults are per client address).
@@ -259,6 +261,24 @@ def lost_actions(record: dict[str, Any], seat: int, acted: dict[int, Any], pendi
     return lost
 
 
+def count_lost(db_url: str, tables: list[dict[str, Any]], stats: list[Any]) -> dict[str, int]:
+    """Acknowledged actions missing from the database, and games finished: read straight from
+    the database once the servers stopped (an SQLite server holds its file exclusively)."""
+    lost = finished = 0
+    engine = create_engine(db_url)
+    try:
+        for table in tables:
+            # An acknowledged action was committed, finished game or not.
+            record, pending = stored(engine, table["id"])
+            finished += bool(record["finished"])
+            for owner, seat, client_stats in stats:
+                if owner is table:
+                    lost += lost_actions(record, seat, client_stats.acted, pending.get(seat))
+    finally:
+        engine.dispose()
+    return {"lost_actions": lost, "games_finished": finished}
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -292,86 +312,6 @@ def rss_kib(pid: int) -> int:
         except OSError:
             continue
     return total
-
-
-# The attackers' game: long (about 1,600 steps), played out by bots before the clock runs.
-LONG_GAME_PLOUGH = {f"plough_cost_{cost}": 20 for cost in (2, 4, 6, 8)}
-LONG_GAME_COINS = {"coins_worth_1": 35, "coins_worth_2": 0, "coins_worth_3": 0, "coins_worth_5": 0}
-LONG_GAME = {
-    "game": "eigen-kweek",
-    "players": 3,
-    "seats": [{"bot": "random"}] * 3,
-    "seed": 7,
-    "options": {**LONG_GAME_PLOUGH, **LONG_GAME_COINS, "max_rounds": 90},
-}
-
-
-async def long_finished_game(http: httpx.AsyncClient, base: str, limit: float = 600.0) -> tuple[str, int]:
-    """Open the attackers' game, let its bots play it out; its id and number of steps."""
-    response = await http.post(f"{base}/api/tables", json=LONG_GAME)
-    response.raise_for_status()
-    table_id = str(response.json()["id"])
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        facts = (await http.get(f"{base}/api/tables/{table_id}")).json()
-        if facts["result"] is not None:
-            return table_id, int(facts["table"]["step"])
-        await asyncio.sleep(0.5)
-    raise SystemExit("the attackers' game did not finish in time")
-
-
-async def flood_syncs(url: str, per_second: float, stop_at: float, counts: dict[str, int]) -> None:
-    """A spectator asking for the whole picture ``per_second`` times a second."""
-    async with connect(url, max_size=2**24, open_timeout=30) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
-
-        async def read() -> None:
-            async for raw in ws:
-                message = json.loads(raw)
-                if message["type"] == "state" and "history" in message:
-                    counts["syncs_answered"] += 1
-                elif message["type"] == "error":
-                    counts["sync_errors"] += 1
-
-        reader = asyncio.create_task(read())
-        try:
-            while time.monotonic() < stop_at:
-                await ws.send(json.dumps({"type": "sync"}))
-                counts["syncs_sent"] += 1
-                await asyncio.sleep(1.0 / per_second)
-        finally:
-            reader.cancel()
-
-
-async def loop_replays(url: str, stop_at: float, counts: dict[str, int], seconds: list[float]) -> None:
-    """A client downloading the replay again and again, each request as soon as the last ends."""
-    async with httpx.AsyncClient(timeout=60) as http:
-        while time.monotonic() < stop_at:
-            before = time.perf_counter()
-            response = await http.get(url)
-            seconds.append(time.perf_counter() - before)
-            counts[f"replays_{response.status_code}"] = counts.get(f"replays_{response.status_code}", 0) + 1
-
-
-async def attack_async(base: str, table_id: str, stop_wall: float, per_second: float) -> dict[str, Any]:
-    stop_at = time.monotonic() + (stop_wall - time.time())
-    counts: dict[str, int] = {"syncs_sent": 0, "syncs_answered": 0, "sync_errors": 0}
-    seconds: list[float] = []
-    ws_url = f"{base.replace('http://', 'ws://')}/ws/tables/{table_id}"
-    jobs = [flood_syncs(ws_url, per_second, stop_at, counts) for _ in range(4)]
-    jobs += [loop_replays(f"{base}/api/tables/{table_id}/replay", stop_at, counts, seconds) for _ in range(2)]
-    results = await asyncio.gather(*jobs, return_exceptions=True)
-    return {
-        **counts,
-        "replay_ms_p50": round(1000 * percentile(seconds, 0.5), 1),
-        "replay_ms_max": round(1000 * max(seconds), 1) if seconds else None,
-        "attacker_failures": [repr(r) for r in results if isinstance(r, BaseException)][:3],
-    }
-
-
-def attack(arguments: tuple[str, str, float, float]) -> dict[str, Any]:
-    """The attackers, in a process of their own (so they never slow the measuring clients down)."""
-    return asyncio.run(attack_async(*arguments))
 
 
 async def run(
@@ -446,17 +386,6 @@ async def run(
         stats = [(table, seat, by_index[index]) for index, (table, seat) in enumerate(seats)]
         elapsed = time.monotonic() - started
         server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
-        lost = 0
-        finished_tables = 0
-        engine = create_engine(db_url)
-        for table in tables:
-            # Straight from the database: an acknowledged action was committed, finished game or not.
-            record, pending = stored(engine, table["id"])
-            finished_tables += bool(record["finished"])
-            for owner, seat, client_stats in stats:
-                if owner is table:
-                    lost += lost_actions(record, seat, client_stats.acted, pending.get(seat))
-        engine.dispose()
         open_after = await open_sockets(http, bases)
         memory_after = sum(rss_kib(pid) for pid in pids)
     actions = sum(len(s.acted) for _, _, s in stats)
@@ -493,11 +422,10 @@ async def run(
         ),
         **probe_report,
         **({} if named_report is None else {"attackers": ",".join(names), "attack_named": named_report}),
-        "lost_actions": lost,
+        "lost_actions": lambda: count_lost(db_url, tables, stats),  # read once the servers stopped
         "leaked_secrets": sum(len(s.leaks) for _, _, s in stats),
         "sockets_open_after": open_after,
         "server_memory_growth_mib": round((memory_after - memory_before) / 1024, 1),
-        "games_finished": finished_tables,
         **({} if attacked is None else {"attacked_game_steps": attacked[1], "attack": attack_report}),
     }
 
@@ -591,6 +519,7 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
             db_url = f"sqlite:///{Path(folder) / 'bench.db'}"
         servers = []
         log = Path(folder) / "server.log"
+        report: dict[str, Any] | None = None
 
         def restart() -> list[int]:
             """Stop every server and start it again on its port: tables on disk, none in memory."""
@@ -621,9 +550,18 @@ def serve_and_run(args: argparse.Namespace, processes: int, db: str) -> dict[str
                 except subprocess.TimeoutExpired:  # a server too busy to stop: its figures are in already
                     process.kill()
                     process.wait(timeout=30)
-            if cluster is not None:
-                cluster.stop()
+            try:
+                if report is not None:
+                    report.update(report.pop("lost_actions")())
+            finally:
+                if cluster is not None:
+                    cluster.stop()
+    assert report is not None
     return report
+
+
+def _with_attack(args: argparse.Namespace, name: str | None) -> argparse.Namespace:
+    return argparse.Namespace(**{**vars(args), "attack": name})
 
 
 def main() -> None:
@@ -665,6 +603,13 @@ def main() -> None:
         "stale, lobby, slow, replays, solves, analysis, xff, or all (every named one; see bench/web_attackers.py)",
     )
     parser.add_argument("--attack-syncs", type=float, default=31.0, help="syncs a second each flooding spectator sends")
+    parser.add_argument(
+        "--attack-matrix",
+        nargs="?",
+        const="sqlite,postgres",
+        help="every attacker alone, then all, on each database given (default sqlite,postgres): "
+        "one run each, then the markdown table for docs/web.md (bench/attack_matrix.py)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = parser.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.tables <= args.clients or not 0 < args.duration <= 300:
@@ -676,11 +621,22 @@ def main() -> None:
     if not 0 < args.attack_syncs <= 100:
         raise SystemExit("bounded runs only: 0-100 syncs a second per attacker")
     try:
-        chosen_attackers(args.attack)
+        if args.attack_matrix is None:
+            chosen_attackers(args.attack)
     except ValueError as error:  # an unknown name: one line naming the allowed ones, exit 2
         parser.error(str(error))
     if args.processes > 1 and args.db != "postgres":
         raise SystemExit("several processes share PostgreSQL: add --db postgres")
+    if args.attack_matrix is not None:
+        try:
+            databases, only = matrix_databases(args.attack_matrix), matrix_attackers(args.attack)
+        except ValueError as error:
+            parser.error(str(error))
+        rows = matrix_runs(lambda name, db: serve_and_run(_with_attack(args, name), 1, db), databases, only)
+        if args.json:
+            print("\n".join(json.dumps(row) for row in rows))
+        print(matrix_markdown(rows), flush=True)
+        return
     layouts = [(1, "postgres"), (2, "postgres")] if args.compare else [(args.processes, args.db)]
     for processes, db in layouts:
         report = serve_and_run(args, processes, db)

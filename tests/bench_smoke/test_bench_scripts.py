@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SMOKE_ENV = "GAMEBAG_BENCH_SMOKE"
 # Modules the scripts import, not scripts: they have no ``__main__`` block.
-HELPERS = frozenset({"chat_attack.py", "plain_rules.py", "smoke.py", "web_attackers.py"})
+HELPERS = frozenset(
+    {"attack_matrix.py", "chat_attack.py", "plain_rules.py", "smoke.py", "web_attackers.py", "web_flood.py"}
+)
 LIMIT_SECONDS = 300  # one script's wall-clock limit (a cold numba cache compiles kernels first)
 
 
@@ -89,6 +91,7 @@ SMOKE_RUNS: dict[str, SmokeRun] = {
     # One short game of Pig in chromium; the pictures go to a throw-away folder, never docs/img.
     "phone_screenshots.py": SmokeRun(("--only", "pig")),
     "slow_connections.py": SmokeRun(("--connections", "70", "--requests", "3", "--files", "512")),
+    "sqlite_wal_index.py": SmokeRun(("--commits", "20", "--rounds", "1", "--seconds", "0.3")),
     "taps_eigen_kweek.py": SmokeRun(("--rounds", "1")),
     "trajectory_hashes.py": SmokeRun(extras=RL),
     "tune_eigen_kweek.py": SmokeRun(("--grid-games", "1", "--report-games", "2", "--ablation-games", "1")),

@@ -125,29 +125,36 @@ def watched_client(url: str, **options: Any) -> Iterator[tuple[TestClient, LoopW
 
 
 def store_long_tables(
-    path: Path, count: int, finished: int, game: str = "eigen-kweek", players: int = 3, seed: int = 5
+    path: Path | str,
+    count: int,
+    finished: int,
+    game: str = "eigen-kweek",
+    players: int = 3,
+    seed: int = 5,
+    stopped_at: float = 0.5,
 ) -> list[str]:
-    """Write ``count`` tables of one long game straight into the database at ``path`` (no server
-    running): the first ``finished`` of them played to the end, the others stopped half-way.
-    Every seat is a person's, so nothing plays on when they are loaded."""
+    """Write ``count`` tables of one long game straight into the database at ``path`` (an SQLite
+    file, or a database URL) with no server running: the first ``finished`` of them played to
+    the end, the others stopped part-way (``stopped_at``: the share of the game played). Every
+    seat is a person's, so nothing plays on when they are loaded."""
     match = Match(gamebag.make(game, players), str(seed))
     rng = random.Random(seed)
     while not match.is_over:
         seat = match.waiting_for()[0]  # secret choices too: each waiting seat in turn
         match.submit(seat, rng.choice(list(match.legal_actions(seat))))
     events = list(match.record.events)
-    store = Store(f"sqlite:///{path}")
+    store = Store(path if isinstance(path, str) else f"sqlite:///{path}")
     ids = []
     try:
         for index in range(count):
-            seats = [{"name": name} for name in ("Ann", "Bo", "Cy", "Di")[:players]]
+            seats = [{"name": name} for name in ("Ann", "Bo", "Cy", "Di", "Ed", "Fe")[:players]]
             request = {"game": game, "players": players, "seats": seats, "seed": seed}
             config = parse_table_request(request, allow_seed=True)
             store.create_table(config)
             write_listing(store.engine, config.id, Listing(public=True))  # listed in the lobby
             done = index < finished
             won = list(match.game.winners(match.state)) if done else None
-            store.save_events(config.id, 0, events if done else events[: len(events) // 2], done, won)
+            store.save_events(config.id, 0, events if done else events[: int(len(events) * stopped_at)], done, won)
             ids.append(config.id)
     finally:
         store.close()

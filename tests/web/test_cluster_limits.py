@@ -215,3 +215,30 @@ def test_rate_counts_of_addresses_gone_quiet_are_deleted(pg_url: str) -> None:
         assert storage.get_moving_window("new tables/198.51.100.9", 3, 60)[1] == 1  # the live count is kept
     finally:
         engine.dispose()
+
+
+def test_two_processes_share_one_budget_of_new_solves(pg_url: str) -> None:
+    """Fair shares' solve budget, charged in each process, holds over the cluster: before, each
+    process kept its own, so an address reaching N processes had N budgets."""
+    Store(pg_url).close()  # the schema (web_rate_hits), as the server's Store makes it
+    engines = [create_engine(pg_url) for _ in range(2)]
+    first, second = RateLimits(Limits()), RateLimits(Limits())
+    first.share(PostgresRateStorage(engines[0]))
+    second.share(PostgresRateStorage(engines[1]))
+
+    async def scenario() -> None:
+        await first.check_solves("203.0.113.7", 30.0)
+        await first.charge_solve("203.0.113.7", 18.0)
+        await second.check_solves("203.0.113.7", 30.0)  # 18 s so far: another solve may start
+        await second.charge_solve("203.0.113.7", 14.5)
+        for limiter in (first, second):  # 32.5 s over both: refused, whichever process it reaches
+            with pytest.raises(RateLimited, match="took 32 worker seconds") as refused:
+                await limiter.check_solves("203.0.113.7", 30.0)
+            assert 1 <= refused.value.retry_after <= 60
+        await second.check_solves("198.51.100.2", 30.0)  # another address has its own budget
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for engine in engines:
+            engine.dispose()

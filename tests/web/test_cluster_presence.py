@@ -96,12 +96,12 @@ def test_seats_of_a_dead_process_disappear_from_the_others(pg_url: str) -> None:
             await owner.bus.close()
             watcher.messages()
             await asyncio.sleep(LEASE + 0.2)
-            other.check_leases()
+            await other.check_leases()
             assert other.connected_seats(table_id) == {1}
             presence = [m for m in watcher.messages() if m["type"] == "presence"]
             assert presence and presence[-1]["connected"] == [1], "the reader was not told"
             # A live process's seats are kept: the survivor still counts its own.
-            other.check_leases()
+            await other.check_leases()
             assert other.connected_seats(table_id) == {1}
         finally:
             owner.bus = None
@@ -198,7 +198,7 @@ def test_a_process_taking_a_timed_table_over_keeps_its_deadline(pg_url: str) -> 
             assert owner.bus is not None
             await owner.bus.close()
             await asyncio.sleep(LEASE + 0.2)
-            other.check_leases()  # the owner's lease ran out: the other process takes the table over
+            await other.check_leases()  # the owner's lease ran out: the other process takes the table over
             taken = other.tables[table_id]
             assert other.takeovers == 1 and taken.step == owned.step
             deadline_in = other.meta(taken)["deadline_in"]

@@ -8,9 +8,14 @@ every callback over 20 ms reported) and fails naming any callback that held it l
 from __future__ import annotations
 
 import json
+import time
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
-from web.helpers import SHORT_OPTIONS, open_table, play_whole_game, receive_until
+from gamebag.web.settings import Limits
+from gamebag.web.store.db import Store
+from web.helpers import SHORT_OPTIONS, open_table, play_whole_game, receive_until, web_client
 from web.loopwatch import store_long_tables, watched_client
 
 TABLES = 12
@@ -72,3 +77,67 @@ def test_a_whole_game_over_sockets_holds_the_loop_no_turn_over_the_bound(tmp_pat
         watch.check("a whole Eigen Kweek game played over sockets")
         assert client.get("/api/tables").json()[0]["finished"]
         watch.check("the lobby listing")
+
+
+def test_a_finished_tables_summary_and_its_unloaded_rematch_are_built_off_the_loop(tmp_path: Path) -> None:
+    """After a restart, a seat comes back to a long finished game whose rematch is a long game
+    too: the end summary (a replay of the whole game) and the rematch's rebuild both ran on
+    the loop before (about 100 ms each on this machine)."""
+    path = tmp_path / "web.db"
+    finished_id, rematch_id = store_long_tables(path, 2, finished=1)
+    store = Store(f"sqlite:///{path}")
+    try:
+        store.set_rematch(finished_id, rematch_id)
+    finally:
+        store.close()
+    with watched_client(f"sqlite:///{path}") as (client, watch):
+        with client.websocket_connect(f"/ws/tables/{finished_id}") as ws:
+            ws.send_text(json.dumps({"type": "hello"}))
+            complete = receive_until(ws, lambda m: m["type"] == "state" and bool(m.get("next")) and _summed_up(m))[-1]
+        watch.check("a socket's hello at a finished table whose rematch is not loaded")
+        assert complete["next"]["id"] == rematch_id
+        assert complete["result"]["rounds"] and len(complete["result"]["final_views"]) == 3
+        claimed = client.post(f"/api/tables/{finished_id}/claim", json={"invite": _seat_token(path, finished_id)})
+        seat_token = claimed.json()["token"]
+        rematch = client.post(f"/api/tables/{finished_id}/rematch", headers={"x-seat-token": seat_token})
+        watch.check("asking for the rematch of a finished table")
+        assert rematch.status_code == 200 and rematch.json()["id"] == rematch_id
+
+
+def _summed_up(message: dict[str, Any]) -> bool:
+    return bool((message.get("result") or {}).get("rounds"))
+
+
+def _seat_token(path: Path, table_id: str) -> str:
+    store = Store(f"sqlite:///{path}")
+    try:
+        stored = store.load(table_id)
+        assert stored is not None
+        return str(stored.config.seats[0].token)
+    finally:
+        store.close()
+
+
+def test_a_cluster_takeover_rebuilds_the_table_off_the_loop(tmp_path: Path, pg_url: str) -> None:
+    """Two processes on PostgreSQL: the owner of a long table stops, and the process whose
+    client watches it takes it over. The lease, the read and the rebuild ran on the loop before."""
+    (table_id,) = store_long_tables(pg_url, 1, finished=0, players=4, seed=6, stopped_at=0.98)
+    limits = Limits(lease_seconds=1.5, bot_workers=1)
+    with ExitStack() as owner_running:
+        owner = owner_running.enter_context(web_client(tmp_path, url=pg_url, limits=limits))
+        assert owner.get(f"/api/tables/{table_id}").status_code == 200  # its lease is the owner's now
+        with watched_client(pg_url, limits=limits) as (client, watch):
+            manager = client.app.state.manager  # type: ignore[attr-defined]
+            with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                ws.send_text(json.dumps({"type": "hello"}))
+                receive_until(ws, lambda m: m["type"] == "state")
+                assert table_id in manager.replicas
+                watch.check("joining a table another process owns")
+                owner_running.close()  # the owner stops: its lease is given up
+                deadline = time.monotonic() + 15.0
+                while manager.takeovers == 0 and time.monotonic() < deadline:
+                    ws.send_text(json.dumps({"type": "ping"}))
+                    receive_until(ws, lambda m: m["type"] == "pong")
+                    time.sleep(0.1)
+                assert manager.takeovers == 1 and table_id in manager.tables
+                watch.check("taking a long table over from a stopped owner")

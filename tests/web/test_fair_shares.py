@@ -52,7 +52,7 @@ def sleeping_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def call(worker: _Worker, job: Any, seconds: float, progress: Any = None) -> tuple[str, Any, float]:
         if isinstance(job, BuildJob):
-            took = 0.005 if job.key == HONEST_KEY else SOLVE_SECONDS
+            took = 0.005 if job.key == HONEST_KEY or job.key[3] == "heuristic" else SOLVE_SECONDS
             answer: Any = None
         elif isinstance(job, AnalysisJob):
             took, answer = ANALYSIS_SECONDS, {"seats": [], "decisions": []}
@@ -87,6 +87,28 @@ def test_bot_moves_and_an_honest_table_go_first_while_one_address_floods_solves(
         await pool.run(BuildJob(HONEST_KEY), 60, owner="honest")  # an honest table opens
         assert time.monotonic() - began < 1.0
         assert pool.timeouts == 0
+        for task in flood:
+            task.cancel()
+        await asyncio.gather(*flood, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.usefixtures("sleeping_workers")
+def test_a_bot_that_never_solves_is_built_at_once_while_long_jobs_hold_the_slow_lane() -> None:
+    """Before, a heuristic bot for options not built before was a possible solve: it waited in the
+    slow lane behind whatever held it (in the attack benchmark, an analysis of minutes: the honest
+    table's opening ran out of time and was refused)."""
+
+    async def scenario() -> None:
+        pool = WorkerPool(size=2)
+        flood = [
+            asyncio.create_task(pool.run(BuildJob(_solve_key(goal)), 60, owner="flooder")) for goal in range(20, 24)
+        ]
+        await asyncio.sleep(0.1)
+        began = time.monotonic()
+        await pool.run(BuildJob(("pig", 2, json.dumps({"goal": 77}), "heuristic")), 60, owner="honest")
+        assert time.monotonic() - began < 0.5
         for task in flood:
             task.cancel()
         await asyncio.gather(*flood, return_exceptions=True)

@@ -6,6 +6,8 @@ header, never in a page URL the server sees (invite links carry a one-time
 invite code after ``#``, which the page exchanges for the seat's own token:
 ``claims.py``). Every route sits behind ``guard.Guard`` (this server's own
 names only, body sizes, JSON-only changes, origin checks, security headers);
+every request and socket is then admitted through its route's cost class
+(``admission/costs.py``: a budget per address and per seat, 429 past it);
 the API docs page is off (it would load third-party scripts), the OpenAPI
 schema stays at ``/openapi.json``.
 """
@@ -30,6 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from gamebag.core.errors import GamebagError
 from gamebag.web.admission.addresses import allowed_host_names
 from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.costs import Admission
 from gamebag.web.admission.guard import Guard, RateLimited, RateLimits, client_address
 from gamebag.web.admission.logsafe import guard_log
 from gamebag.web.admission.ratestore import PostgresRateStorage, SharedSocketCounts
@@ -192,6 +195,7 @@ def create_app(
             rates.share(PostgresRateStorage(store.engine))  # one set of counts for every process
         manager = TableManager(store, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         app.state.manager = manager
+        manager.cluster_solves = rates if rates.shared else None  # the solve budget over every process
         await manager.start()
         app.state.upkeep = upkeep = Upkeep(manager)  # quick play's bot fill, finished tables rated
         upkeep.start()
@@ -214,6 +218,7 @@ def create_app(
     app.state.invite_base = invite_base
     names = allowed_host_names(host_names, public_url=invite_base, lan=lan_address())
     register_people(app, STATIC_DIR, secure_cookies)  # accounts, sessions, seats that follow people
+    app.add_middleware(Admission, charge=rates.admit, refused=RateLimited)  # every route's cost class
     app.add_middleware(Guard, limits=limits, host_names=names)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -283,7 +288,6 @@ def create_app(
     @app.post("/api/games/agents")
     async def game_agents(request: Request) -> JSONResponse:
         """The bots that can play a table of this game, player count and options (no solve: quick checks)."""
-        await rates.agent_check(client_address(request.scope))
         body = await request.body()  # the guard has bounded its size while it was read
         try:
             data = parse_json(body or b"null")
@@ -310,7 +314,6 @@ def create_app(
     async def tables(request: Request) -> list[dict[str, Any]]:
         """The most recent tables (public facts only), newest first: their summary rows, one query;
         abandoned tables left out, winners named (``tablelist.py``)."""
-        await rates.lobby_list(client_address(request.scope))
         return listed(await manager_of(request).lobby())
 
     @app.post("/api/tables")
@@ -322,7 +325,6 @@ def create_app(
             data = parse_json(body or b"null")
         except BadJsonError as error:
             return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
-        await rates.new_table(client_address(request.scope))
         listing, data = split_listing(data)  # public and rated: the table's listing (people/listing.py)
         table = await manager_of(request).create(data, client_address(request.scope))
         rated = listing.rated and is_rated_setup(table.game.game_id, table.game.num_players, table.config.options)
@@ -480,7 +482,6 @@ def create_app(
     @app.post("/api/client-errors")
     async def client_error(request: Request) -> dict[str, Any]:
         """A page reports that drawing a table failed; the server logs it (bounded by the guard and a rate)."""
-        await rates.client_error(client_address(request.scope))
         body = (await request.body())[:2048]
         log.warning("browser reported: %s", body.decode("utf-8", "replace"))  # escaped by LogSafe
         return {"ok": True}
@@ -494,7 +495,6 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         """The finished game's record, as ``gamebag replay`` reads it."""
-        await rates.download(client_address(request.scope))
         table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "the record can be downloaded once the game is over")
@@ -512,7 +512,6 @@ def create_app(
     @app.get("/api/tables/{table_id}/replay", response_model=None)
     async def replay(request: Request, table_id: str) -> Response:
         """Every step of a finished game as a seat saw it (token given) or as spectators did."""
-        await rates.download(client_address(request.scope))
         table = await table_of(request, table_id)
         if not table.is_over:
             return _error(409, "a game can be replayed once it is over")

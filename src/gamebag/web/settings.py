@@ -45,6 +45,16 @@ class Limits:
     your_move_lists_per_minute: int = 60  # "your move" lists (POST /api/yourmove: every open page asks) per address
     seat_takes_per_minute: int = 20  # free seats taken and "Play now" requests per client address
     agent_checks_per_minute: int = 120  # POST /api/games/agents per client address (the lobby form asks on each change)
+    # the other cost classes' budgets per client address (and per seat) a minute (admission/costs.py)
+    pages_per_minute: int = 600  # HTML pages
+    static_per_minute: int = 3000  # files under /static (a page loads a few dozen)
+    reads_per_minute: int = 600  # table facts, the catalogue, rules, limits, health
+    manage_per_minute: int = 300  # claims, host actions, rematches, coach settings
+    account_requests_per_minute: int = 120  # account requests (sign-ins are bounded apart, below)
+    analysis_polls_per_minute: int = 240  # GET .../analysis (the page asks every second)
+    advice_polls_per_minute: int = 300  # GET .../coach/advice (the page asks every 0.4 s)
+    unknown_paths_per_minute: int = 120  # requests no route answers (404)
+    undeclared_per_minute: int = 60  # a route with no declared cost class: small, never unlimited
     # accounts: sign-in, sign-up and recovery attempts per client address, and failed sign-ins per
     # account (an attacker spreading guesses over many addresses still meets the account's bound)
     sign_ins_per_minute: int = 10

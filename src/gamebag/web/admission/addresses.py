@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 from urllib.parse import urlsplit
 
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -32,6 +33,16 @@ def rate_key(address: str) -> str:
             return str(parsed.ipv4_mapped)
         return str(ipaddress.IPv6Network((parsed, 64), strict=False))
     return str(parsed)
+
+
+def client_address(scope: MutableMapping[str, Any]) -> str:
+    """The key the client's budgets count under: its address, an IPv6 one's /64 (``rate_key``).
+
+    The address is the peer's, or the X-Forwarded-For of a proxy named with ``serve
+    --forwarded-allow`` (uvicorn trusts no proxy unless named).
+    """
+    client = scope.get("client")
+    return rate_key(str(client[0])) if client else "unknown"
 
 
 def host_of(header: str) -> str:

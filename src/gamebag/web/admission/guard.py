@@ -33,14 +33,18 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
-from gamebag.web.admission.addresses import host_refusal, rate_key
+from gamebag.web.admission.addresses import client_address as client_address  # imported from here too
+from gamebag.web.admission.addresses import host_refusal
+from gamebag.web.admission.costs import COST_CLASSES, CostClass
 from gamebag.web.admission.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
 
@@ -111,16 +115,6 @@ class QuietLine:
 
 BODY_SECONDS = 10.0  # a request's body must have arrived by then, from its first read
 ABORTED_BODIES = QuietLine("a client went away while sending a request body")
-
-
-def client_address(scope: Scope) -> str:
-    """The key the client's budgets count under: its address, an IPv6 one's /64 (``rate_key``).
-
-    The address is the peer's, or the X-Forwarded-For of a proxy named with ``serve
-    --forwarded-allow`` (uvicorn trusts no proxy unless named).
-    """
-    client = scope.get("client")
-    return rate_key(str(client[0])) if client else "unknown"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -263,6 +257,31 @@ class Guard:
             ABORTED_BODIES.note(f"{scope['method']} {scope['path']} from {client_address(scope)}")
 
 
+# The refusals, in players' words (``what``: the cost class's requests, ``per``: minute or hour).
+ADDRESS_REFUSAL = "too many {what} from your address: at most {amount} per {per}; try again in {wait} s"
+SEAT_REFUSAL = "too many {what} for your seat: at most {amount} per {per}; try again in {wait} s"
+# The cluster's shared counts failing (the database down): one log line now and then, and
+# each process counts on its own meanwhile (still a bound: the process's own budget).
+SHARED_COUNTS_DOWN = QuietLine("the shared request counts cannot be read", seconds=60.0)
+# New solves' worker time, shared by a cluster's processes: counted in tenths of a second (the
+# window's bound is only how many it can hold; the budget is ``Limits.solve_budget_seconds``).
+SOLVE_TENTHS_COUNTED = 100_000
+SOLVES_REFUSAL = (
+    "your tables' new solves took {spent:.0f} worker seconds in the last minute (at most {budget:g}); "
+    "choose options opened before, or try again in {wait} s"
+)
+# Classes their handler charges itself: a socket's ``connect`` together with the open-socket bound.
+HANDLER_CHARGED = frozenset({"connect"})
+
+
+def _items_of(cost: CostClass, limits: Limits) -> list[RateLimitItem]:
+    items: list[RateLimitItem] = [RateLimitItemPerMinute(cost.per_minute(limits))]
+    hourly = cost.per_hour(limits)
+    if hourly is not None:
+        items.append(RateLimitItemPerHour(hourly))
+    return items
+
+
 class RateLimited(Exception):
     """A client over a limit; ``retry_after`` is in whole seconds."""
 
@@ -284,25 +303,13 @@ class RateLimits:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._local = MovingWindowRateLimiter(MemoryStorage())  # this process's counts
+        self._limiter = self._local  # the counts in use: shared by the cluster once ``share`` is called
         self.shared = False
-        self._table_items: list[RateLimitItem] = [
-            RateLimitItemPerMinute(limits.tables_per_minute),
-            RateLimitItemPerHour(limits.tables_per_hour),
-        ]
-        self._connect_item = RateLimitItemPerMinute(limits.connects_per_minute)
-        self._report_item = RateLimitItemPerMinute(limits.reports_per_minute)
-        self._download_item = RateLimitItemPerMinute(limits.downloads_per_minute)
-        self._load_item = RateLimitItemPerMinute(limits.loads_per_minute)
-        self._lobby_item = RateLimitItemPerMinute(limits.lobby_lists_per_minute)
-        self._agents_item = RateLimitItemPerMinute(limits.agent_checks_per_minute)
-        self._your_move_item = RateLimitItemPerMinute(limits.your_move_lists_per_minute)
-        self._sign_in_items: list[RateLimitItem] = [
-            RateLimitItemPerMinute(limits.sign_ins_per_minute),
-            RateLimitItemPerHour(limits.sign_ins_per_hour),
-        ]
-        self._account_failure_item = RateLimitItemPerHour(limits.account_failures_per_hour)
-        self._seat_item = RateLimitItemPerMinute(limits.seat_takes_per_minute)
+        # One budget (or two: a minute's and an hour's) per cost class (``costs.py``).
+        self._items: dict[str, list[RateLimitItem]] = {
+            name: _items_of(cost, limits) for name, cost in COST_CLASSES.items()
+        }
         # This process's open sockets (in a cluster, also written to the shared counts).
         self.sockets_by_address: Counter[str] = Counter()
         self.sockets_by_table: Counter[str] = Counter()  # sockets watching each table (spectators)
@@ -339,65 +346,91 @@ class RateLimits:
             except Exception:  # its rows stop counting anyway once its heartbeat runs out
                 log.warning("the open-socket counts could not be cleared", exc_info=True)
 
-    def _hit(self, items: list[RateLimitItem], address: str, what: str) -> None:
-        for item in items:
-            if not self._limiter.test(item, what, address):
-                self._refuse(item, address, what)
-        for item in items:
-            if not self._limiter.hit(item, what, address):  # another process took the last one meanwhile
-                self._refuse(item, address, what)
+    def _hit(self, items: list[RateLimitItem], key: str, cost: str, refusal: str = ADDRESS_REFUSAL) -> None:
+        if self.shared:
+            try:
+                self._hit_in(self._limiter, items, key, cost, refusal)
+                return
+            except SQLAlchemyError as error:  # the shared counts cannot be read: this process's own count
+                SHARED_COUNTS_DOWN.note(f"{type(error).__name__}; counting {cost} in this process meanwhile")
+        self._hit_in(self._local, items, key, cost, refusal)
 
-    def _refuse(self, item: RateLimitItem, address: str, what: str) -> None:
-        reset, _ = self._limiter.get_window_stats(item, what, address)
+    def _hit_in(
+        self, limiter: MovingWindowRateLimiter, items: list[RateLimitItem], key: str, cost: str, refusal: str
+    ) -> None:
+        if len(items) > 1:  # a minute's and an hour's budget: neither is spent when the other refuses
+            for item in items:
+                if not limiter.test(item, cost, key):
+                    self._refuse(limiter, item, key, cost, refusal)
+        for item in items:
+            if not limiter.hit(item, cost, key):  # over (or another process took the last one meanwhile)
+                self._refuse(limiter, item, key, cost, refusal)
+
+    def _refuse(
+        self, limiter: MovingWindowRateLimiter, item: RateLimitItem, key: str, cost: str, refusal: str
+    ) -> None:
+        reset, _ = limiter.get_window_stats(item, cost, key)
         wait = max(1, math.ceil(reset - time.time()))
-        raise RateLimited(
-            f"too many {what} from your address: at most {item.amount} per {item.GRANULARITY.name}; "
-            f"try again in {wait} s",
-            wait,
-        )
+        what = COST_CLASSES[cost].what
+        raise RateLimited(refusal.format(what=what, amount=item.amount, per=item.GRANULARITY.name, wait=wait), wait)
 
-    async def _hit_async(self, items: list[RateLimitItem], address: str, what: str) -> None:
+    async def _hit_async(self, items: list[RateLimitItem], key: str, cost: str, refusal: str = ADDRESS_REFUSAL) -> None:
         """``_hit``; off the event loop when the counts are in the shared database."""
         if self.shared:
-            await self._off_loop(self._hit, items, address, what)
+            await self._off_loop(self._hit, items, key, cost, refusal)
         else:
-            self._hit(items, address, what)
+            self._hit(items, key, cost, refusal)
+
+    async def admit(self, cost: str, address: str, seat: str | None = None) -> None:
+        """Charge one request of cost class ``cost`` (``costs.COST_CLASSES``) to ``address`` and, for
+        a request naming a seat, to ``seat`` (a key per seat token); ``RateLimited`` past a budget."""
+        if cost in HANDLER_CHARGED:
+            return
+        await self.charge(cost, address)
+        if seat is not None:
+            await self._hit_async(self._items[cost], seat, cost, SEAT_REFUSAL)
+
+    async def charge(self, cost: str, address: str) -> None:
+        """Charge one request of cost class ``cost`` to ``address``: for the classes handlers charge
+        on top of their route's (``load``, ``open``); ``RateLimited`` past the budget."""
+        await self._hit_async(self._items[cost], address, cost)
 
     async def new_table(self, address: str) -> None:
-        """Count a table creation; ``RateLimited`` past the limits."""
-        await self._hit_async(self._table_items, address, "new tables")
-
-    async def client_error(self, address: str) -> None:
-        """Count a page's error report (each is a line in the server's log); ``RateLimited`` past the rate."""
-        await self._hit_async([self._report_item], address, "error reports")
-
-    async def download(self, address: str) -> None:
-        """Count a record or replay download; ``RateLimited`` past the rate."""
-        await self._hit_async([self._download_item], address, "record and replay downloads")
+        """Count a table creation (a rematch's); ``RateLimited`` past the limits."""
+        await self.charge("open", address)
 
     async def table_load(self, address: str) -> None:
         """Count a request for a table that is not in memory (or does not exist): each is a load
         from the database and a rebuild; ``RateLimited`` past the rate."""
-        await self._hit_async([self._load_item], address, "requests for tables not in memory")
+        await self.charge("load", address)
 
-    async def lobby_list(self, address: str) -> None:
-        """Count a lobby listing; ``RateLimited`` past the rate."""
-        await self._hit_async([self._lobby_item], address, "lobby listings")
+    async def check_solves(self, owner: str, budget_seconds: float) -> None:
+        """Refuse (``RateLimited``) a new solve for ``owner`` whose new solves took ``budget_seconds``
+        of worker time in the last minute on all the cluster's processes together (shared counts
+        only: a single process's own pool keeps this count itself, ``workers.check_solve_budget``)."""
+        if not self.shared:
+            return
+        item = RateLimitItemPerMinute(SOLVE_TENTHS_COUNTED)
+        reset, remaining = await self._off_loop(self._limiter.get_window_stats, item, "solve", owner)
+        spent = (SOLVE_TENTHS_COUNTED - remaining) / 10
+        if spent >= budget_seconds:
+            wait = max(1, math.ceil(reset - time.time()))
+            raise RateLimited(SOLVES_REFUSAL.format(spent=spent, budget=budget_seconds, wait=wait), wait)
 
-    async def your_move_list(self, address: str) -> None:
-        """Count a "your move" list (each open page asks every 20 s); ``RateLimited`` past the rate."""
-        await self._hit_async([self._your_move_item], address, '"your move" lists')
-
-    async def agent_check(self, address: str) -> None:
-        """Count a question about which bots can play a table; ``RateLimited`` past the rate."""
-        await self._hit_async([self._agents_item], address, "bot questions")
+    async def charge_solve(self, owner: str, seconds: float) -> None:
+        """Count ``seconds`` of worker time of a new solve against ``owner`` for the whole cluster."""
+        if not self.shared:
+            return
+        item = RateLimitItemPerMinute(SOLVE_TENTHS_COUNTED)
+        tenths = min(SOLVE_TENTHS_COUNTED, max(1, math.ceil(seconds * 10)))
+        await self._off_loop(partial(self._limiter.hit, item, "solve", owner, cost=tenths))
 
     async def sign_in(self, address: str) -> None:
         """Count a sign-in, sign-up or recovery attempt from ``address``; ``RateLimited`` past the rate."""
-        await self._hit_async(self._sign_in_items, address, "sign-in attempts")
+        await self.charge("sign-in", address)
 
     def _account_check(self, account: str, failed: bool) -> None:
-        item, key = self._account_failure_item, "failed sign-ins of one account"
+        item, key = RateLimitItemPerHour(self.limits.account_failures_per_hour), "failed sign-ins of one account"
         if not self._limiter.test(item, key, account) or (failed and not self._limiter.hit(item, key, account)):
             reset, _ = self._limiter.get_window_stats(item, key, account)
             wait = max(1, math.ceil(reset - time.time()))
@@ -416,7 +449,7 @@ class RateLimits:
 
     async def seat_take(self, address: str) -> None:
         """Count a free seat taken or a "Play now" request; ``RateLimited`` past the rate."""
-        await self._hit_async([self._seat_item], address, "seats taken")
+        await self.charge("seat-take", address)
 
     def _own_counts(self) -> dict[SocketKey, int]:
         counts: dict[SocketKey, int] = {}
@@ -456,12 +489,12 @@ class RateLimits:
         if counts is None:
             if self.sockets_by_address[address] >= bound:
                 raise refusal
-            await self._hit_async([self._connect_item], address, "new connections")
+            await self.charge("connect", address)
         else:
             if await self._take_shared(counts, [("address", address, bound)]):
                 raise refusal
             try:
-                await self._hit_async([self._connect_item], address, "new connections")
+                await self.charge("connect", address)
             except BaseException:
                 self._release_shared([("address", address)])
                 raise

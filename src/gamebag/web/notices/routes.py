@@ -4,7 +4,7 @@
 and the signed-in account's seats, the open tables where that seat must act now: whose move it
 is, public at every table, read from the tables in memory (a table not in memory is loaded off
 the loop, counted as a table page's load is); at most ``homepage.OPEN_LIMIT`` tables, each request
-counted against its own rate (``Limits.your_move_lists_per_minute``: pages poll it, so it spares
+counted against its own cost class (``your-move``, ``Limits.your_move_lists_per_minute``: pages poll it, so it spares
 the lobby's). E-mail routes are for signed-in people; without ``--smtp`` they
 say e-mail is not available and change nothing. Every database call runs in a thread.
 """
@@ -110,7 +110,6 @@ async def your_move(request: Request) -> dict[str, Any]:
     """Every open table where it is the asker's move now: game, seat and the link to it."""
     rates: RateLimits = request.app.state.rates
     address = client_address(request.scope)
-    await rates.your_move_list(address)
     data = await _body(request)
     wanted = parse_home({"seats": data.get("seats", [])} if isinstance(data, dict) and set(data) <= {"seats"} else data)
     manager = _manager(request)

@@ -235,8 +235,7 @@ def _record_loader(request: Request) -> Any:
 @router.get("/api/me/export")
 async def export(request: Request) -> Response:
     """Everything this server keeps about you, as a JSON download."""
-    account_id = signed_in(request)
-    await rates_of(request).download(client_address(request.scope))
+    account_id = signed_in(request)  # a download: counted by its cost class (admission/costs.py)
     loader = _record_loader(request)
     data = await in_transaction(request, lambda c: accounts.export_account(c, account_id, loader))
     body = await asyncio.to_thread(lambda: json.dumps(data, ensure_ascii=False, indent=1).encode())

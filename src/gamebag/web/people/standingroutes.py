@@ -124,7 +124,7 @@ async def play_now(request: Request) -> JSONResponse:
 @router.get("/api/tables/{table_id}/series")
 async def series(request: Request, table_id: str) -> dict[str, Any]:
     """Wins per seat over this table's series of rematches (public once each game is over)."""
-    await rates_of(request).lobby_list(client_address(request.scope))
+    # counted as a lobby listing by its cost class (admission/costs.py)
     table = await table_of(request, table_id)
     return await asyncio.to_thread(series_tally, manager_of(request).store.engine, table.id)
 
@@ -133,7 +133,7 @@ async def series(request: Request, table_id: str) -> dict[str, Any]:
 @router.post("/api/home")
 async def home(request: Request) -> dict[str, Any]:
     """The asker's tables (their move first), finished games (a page) and statistics."""
-    await rates_of(request).lobby_list(client_address(request.scope))
+    # counted as a lobby listing by its cost class (admission/costs.py)
     wanted = parse_home(await _body(request))
     manager = manager_of(request)
     engine = manager.store.engine
@@ -165,7 +165,7 @@ def _whole(value: str | None, default: int, text: str) -> int:
 @router.get("/api/leaderboard")
 async def leaderboard_api(request: Request) -> dict[str, Any]:
     """The rated accounts of a game and player count, best first (``?game=&players=&page=``)."""
-    await rates_of(request).lobby_list(client_address(request.scope))
+    # counted as a lobby listing by its cost class (admission/costs.py)
     game = request.query_params.get("game")
     if game not in gamebag.game_ids():
         raise LobbyError(TEXT["game"].format(games=", ".join(gamebag.game_ids())))
@@ -185,7 +185,7 @@ async def leaderboard_api(request: Request) -> dict[str, Any]:
 @router.get("/api/people/{account_id}", response_model=None)
 async def profile(request: Request, account_id: str) -> dict[str, Any] | JSONResponse:
     """A person's public profile: name, ratings with their uncertainty and history, games per game."""
-    await rates_of(request).lobby_list(client_address(request.scope))
+    # counted as a lobby listing by its cost class (admission/costs.py)
     if len(account_id) > 32:
         return _error(404, TEXT["account"])
 

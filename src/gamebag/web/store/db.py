@@ -22,15 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    create_engine,
     delete,
-    event,
     insert,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session
 
 from gamebag.web.settings import DEFAULT_DB_URL, SYNC_MODES
@@ -38,6 +36,7 @@ from gamebag.web.store import migrate
 from gamebag.web.store.base import Base
 from gamebag.web.store.chatstore import delete_table_chat
 from gamebag.web.store.clockstore import bank_runs
+from gamebag.web.store.engines import make_engine
 from gamebag.web.store.schema import EventRow, NodeRow, PendingRow, SeatRow, TableRow
 from gamebag.web.store.sqlitelock import DatabaseInUseError, lock_sqlite, sqlite_path, unlock_sqlite
 from gamebag.web.tables import lobbyrows
@@ -116,29 +115,6 @@ TAKE_LEASE = (
     "WHERE id = :id AND closed IS NULL AND (owner IS NULL OR owner = :node "
     "OR lease_until IS NULL OR lease_until < EXTRACT(EPOCH FROM clock_timestamp()))"
 )
-
-
-def make_engine(url: str, sync: str) -> Engine:
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
-        pragma = "FULL" if sync == "full" else "NORMAL"
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # In WAL mode a commit is in the log file before the call returns, so it
-            # survives the server being killed (SIGKILL) with NORMAL; FULL also waits for
-            # the disk (fsync) on every commit, so it survives a power cut, at ~5 ms each.
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute(f"PRAGMA synchronous={pragma}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA mmap_size=0")  # the file read with read(), never mapped: no SIGBUS if cut short
-            cursor.close()
-
-        return engine
-    # No ping before each use: it would double the round trips of every action. A connection
-    # found dead fails one request, and SQLAlchemy then replaces the whole pool.
-    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
 
 
 TABLES_CHANNEL = "gamebag_tables"  # the bus channel where every table change is announced

@@ -10,6 +10,10 @@ action names the step it was chosen at, so a retry can never be applied twice). 
 owner renews its leases every third of ``Limits.lease_seconds``; when it dies its leases
 run out, and a process watching the table takes it over by rebuilding it from the
 database, where every acknowledged action already is.
+
+Every database read and rebuild here (renewing leases, a takeover, a replica's reload or
+catch-up, a forwarded action's table) runs in a thread: the event loop keeps serving every
+other table meanwhile (``tests/web/test_event_loop.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 from gamebag.core.errors import GamebagError
 from gamebag.web.store.busseal import Sealer, SealError
 from gamebag.web.store.cluster import new_node_id, node_channel
-from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError
+from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError, StoredTable
 from gamebag.web.tables.acting import changed_choices
 from gamebag.web.tables.claims import MOVED_TEXT
 from gamebag.web.tables.live import LiveTable
@@ -40,25 +44,33 @@ class Owning(ManagerState):
         while True:
             await asyncio.sleep(self.limits.lease_seconds / 3.0)
             try:
-                self.check_leases()
+                await self.check_leases()
             except Exception:
                 log.exception("renewing leases failed; trying again")
 
-    def check_leases(self) -> None:
+    async def check_leases(self) -> None:
         """Renew this process's leases; give up lost ones; take over watched tables whose owner is gone.
 
         Also says this process is alive, and forgets the seats connected to processes that are not.
         """
-        self.forget_dead(self.store.heartbeat(self.limits.lease_seconds))
         owned = set(self.tables)
-        kept = self.store.renew(owned, self.limits.lease_seconds)
-        for table_id in owned - kept:
-            log.warning("table %s: lease lost to another process", table_id)
-            self._demote(table_id)
         watched = [table_id for table_id in self.replicas if self.hub.members(table_id)]
-        for table_id, owner in self.store.owners(watched).items():
+        alive, kept, owners = await asyncio.to_thread(self._lease_round, owned, watched)
+        self.forget_dead(alive)
+        for table_id in owned - kept:
+            if table_id in self.tables:
+                log.warning("table %s: lease lost to another process", table_id)
+                self._demote(table_id)
+        for table_id, owner in owners.items():
             if owner is None:
-                self._promote(table_id)
+                await self._promote(table_id)
+
+    def _lease_round(self, owned: set[str], watched: list[str]) -> tuple[set[str], set[str], dict[str, str | None]]:
+        """The database's part of ``check_leases`` (in a thread): the live processes, the leases
+        kept, and the owners of the watched tables."""
+        alive = self.store.heartbeat(self.limits.lease_seconds)
+        kept = self.store.renew(owned, self.limits.lease_seconds)
+        return alive, kept, self.store.owners(watched)
 
     def forget_dead(self, alive: set[str]) -> None:
         """Drop the connected seats announced by processes no longer alive; tell local readers."""
@@ -74,18 +86,18 @@ class Owning(ManagerState):
             if table is not None:
                 self.announce_presence(table, broadcast=False)
 
-    def _promote(self, table_id: str) -> bool:
-        """Take a watched table over from the database if its lease is free; True if this process owns it."""
+    async def _promote(self, table_id: str) -> bool:
+        """Take a watched table over from the database if its lease is free; True if this process owns it.
+        The lease, the read and the rebuild run in a thread."""
         if table_id in self.tables:
             return True
-        if not self.store.acquire(table_id, self.limits.lease_seconds):
+        taken = await asyncio.to_thread(self._take_over, table_id)
+        if table_id in self.tables:
+            return True  # taken over meanwhile by another caller here
+        if taken is None:
             return False
-        stored = self.store.load(table_id)
-        if stored is None or stored.config.closed is not None:
-            self.store.release([table_id])
-            return False
+        stored, table = taken
         self.replicas.pop(table_id, None)
-        table = LiveTable.rebuild(stored, self.store)
         self.tables[table_id] = table
         self._remote_clocks.pop(table_id, None)
         self._inherit_clock(stored)
@@ -97,29 +109,56 @@ class Owning(ManagerState):
         self.publish(table)
         return True
 
+    def _take_over(self, table_id: str) -> tuple[StoredTable, LiveTable] | None:
+        """The lease, the stored table and its rebuild (in a thread); None if the lease is not free
+        or the table is closed."""
+        if not self.store.acquire(table_id, self.limits.lease_seconds):
+            return None
+        stored = self.store.load(table_id)
+        if stored is None or stored.config.closed is not None:
+            self.store.release([table_id])
+            return None
+        return stored, LiveTable.rebuild(stored, self.store)
+
     def _demote(self, table_id: str) -> None:
-        """This process lost a table's lease: stop its bots; keep a replica for local clients."""
+        """This process lost a table's lease: stop its bots; keep a replica for local clients
+        (reloaded off the loop)."""
         self._unload(table_id, release=False)
         if self.hub.members(table_id):
-            self._refresh(table_id)
+            self._spawn_task(self._refresh_quietly(table_id))
 
-    def _refresh(self, table_id: str) -> None:
-        """Reload a replica from the database and send local clients their views."""
+    async def _refresh_quietly(self, table_id: str) -> None:
+        try:
+            await self._refresh(table_id)
+        except Exception:
+            log.exception("replica %s could not be reloaded", table_id)
+
+    def _read_replica(self, table_id: str) -> tuple[StoredTable, LiveTable | None] | None:
+        """The stored table and its read-only rebuild (in a thread; none for a closed table)."""
         stored = self.store.load(table_id)
         if stored is None:
+            return None
+        return stored, None if stored.config.closed is not None else LiveTable.rebuild(stored, None)
+
+    async def _refresh(self, table_id: str) -> None:
+        """Reload a replica from the database (in a thread) and send local clients their views."""
+        read = await asyncio.to_thread(self._read_replica, table_id)
+        if read is None or table_id in self.tables:
             return
-        if stored.config.closed is not None:
-            self._closed_elsewhere(table_id, stored.config.closed)
+        stored, replica = read
+        if replica is None:
+            self._closed_elsewhere(table_id, stored.config.closed or "host")
             return
         old = self.replicas.get(table_id)
-        replica = LiveTable.rebuild(stored, None)
+        if old is not None and old.step > replica.step:
+            return  # a newer picture arrived while this one was read
         self.replicas[table_id] = replica
         self._adopt_stored_clock(stored)
         if old is not None:
             self._drop_stale_seats(old, replica)
         self.publish(replica)
 
-    def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
+    async def _catch_up(self, table_id: str, notice: dict[str, Any]) -> None:
         """Bring a replica to the owner's latest commit: from the notice's own events when it
         carries them and follows on from the replica, else by reading only what is new (a
         secret choice always: the bus never carries one)."""
@@ -132,20 +171,20 @@ class Owning(ManagerState):
             if notice.get("k") == "events" and "e" in notice and notice.get("f") == replica.step:
                 replica.catch_up(list(notice["e"]), {})
             else:
-                events, pending = self.store.load_since(table_id, replica.step)
+                events, pending = await asyncio.to_thread(self.store.load_since, table_id, replica.step)
+                if self.replicas.get(table_id) is not replica or replica.step != step_before:
+                    await self._refresh(table_id)  # reloaded meanwhile: the database says where it is
+                    return
                 replica.catch_up(events, pending)
         except Exception:
             log.exception("replica %s could not follow; reloading it", table_id)
-            self._refresh(table_id)
+            await self._refresh(table_id)
             return
         self.publish(replica, changed_choices(chosen_before, replica) if replica.step == step_before else None)
 
     def _reload_replicas(self) -> None:
         for table_id in list(self.replicas):
-            try:
-                self._refresh(table_id)
-            except Exception:
-                log.exception("replica %s could not be reloaded", table_id)
+            self._spawn_task(self._refresh_quietly(table_id))
 
     def _closed_elsewhere(self, table_id: str, reason: str) -> None:
         text = dumps({"type": "closed", "reason": reason, "message": f"this table was {closed_words(reason)}"})
@@ -193,20 +232,20 @@ class Owning(ManagerState):
             elif kind == "seats":
                 owned = self.tables.get(table_id)
                 if owned is not None:
-                    stored = self.store.load(table_id)
-                    if stored is not None:
+                    stored = await asyncio.to_thread(self.store.load, table_id)
+                    if stored is not None and self.tables.get(table_id) is owned:
                         before = LiveTable(owned.config, owned.game, owned.match)
                         owned.reconfigure(stored.config)
                         self._drop_stale_seats(before, owned)
                         self.publish(owned)
                         self.automate(owned)  # a seat handed to a bot elsewhere: its bot plays here
                 elif table_id in self.replicas:
-                    self._refresh(table_id)
+                    await self._refresh(table_id)
             elif table_id in self.tables:
                 self._demote(table_id)  # another process wrote: this one's lease is gone
             elif table_id in self.replicas:
                 self._owner_of[table_id] = str(message.get("n"))
-                self._catch_up(table_id, message)
+                await self._catch_up(table_id, message)
         elif kind == "act":
             # Started in bus order (each table's lock keeps that order), without holding up the bus.
             self._spawn_task(self._answer_for_other(message))
@@ -228,7 +267,7 @@ class Owning(ManagerState):
         answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
         table_id = str(message.get("t"))
         try:
-            table = self.get(table_id)
+            table = await self.get_async(table_id)  # loaded off the loop if need be
             if not self.owns(table):
                 answer["m"] = "the table moved to another server; choose again"
             else:
@@ -258,12 +297,12 @@ class Owning(ManagerState):
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
         if self.bus is None or self.node is None:
             raise ForwardError("this table is not served here")
-        owner = self._owner_of.get(table.id) or self.store.owners([table.id]).get(table.id)
+        owner = self._owner_of.get(table.id) or (await asyncio.to_thread(self.store.owners, [table.id])).get(table.id)
         if owner is None or owner == self.node:
-            if self._promote(table.id):
+            if await self._promote(table.id):
                 submission = await self.act(self.tables[table.id], seat, action_json, step=step)
                 return {"k": "ack", "s": submission.step, "e": bool(submission.events)}
-            owner = self.store.owners([table.id]).get(table.id)
+            owner = (await asyncio.to_thread(self.store.owners, [table.id])).get(table.id)
             if owner is None:
                 raise ForwardError("the table's server is changing; choose again in a moment")
         reference = new_node_id()

@@ -66,12 +66,14 @@ class Acting(ManagerState):
                 if self.store.load_since(table.id, table.step)[0]:
                     # Another process had it in between and moved it on: start again from the database.
                     self._unload(table.id, release=False)
-                    self.publish(self.get(table.id))
+                    self.publish(await self.get_async(table.id))  # read and rebuilt off the loop
                     raise ForwardError("the table has moved on; choose again") from None
                 await self._write(table, staged, banked)
             submission = table.apply(staged)
             await self.banks_written(table, banked)  # (a cluster's: stored now, before anyone is told)
             self.actions_accepted += 1
+            if table.is_over:  # the end summary replays the game: built in a thread before it is sent
+                await self.summarize(table)
             only = changed_choices(chosen_before, table)
             self.publish(table, None if only is None else only | {seat})
             self.automate(table)
@@ -190,23 +192,61 @@ class Acting(ManagerState):
                 log.warning("presence could not be sent on the bus", exc_info=True)
 
     def end_summary(self, table: LiveTable) -> dict[str, Any] | None:
-        """Scores by round and every seat's final view, once the game is over (kept while loaded)."""
+        """Scores by round and every seat's final view, once the game is over (kept while loaded).
+
+        Building it replays the whole game, so it is built in a thread (``summarize``): where it
+        is not built yet (a finished table that arrived here otherwise than by a move made here),
+        None now, and the table's readers get it in a new picture once it is."""
         if not table.is_over:
             return None
         summary = self._summaries.get(table.id)
-        if summary is None:
-            summary = end_summary(table.game, table.match.state, table.match.record.events)
-            self._summaries[table.id] = summary
+        if summary is None and table.id not in self._summarizing:
+            self._summarizing.add(table.id)
+            self._spawn_task(self._summarize_and_publish(table))
         return summary
 
-    def rematch_of(self, table: LiveTable) -> LiveTable | None:
-        next_id = table.config.next_id
-        if next_id is None:
-            return None
+    async def summarize(self, table: LiveTable) -> None:
+        """Build the finished ``table``'s end summary in a thread, once, and keep it while the table is here."""
+        if table.id in self._summaries:
+            return
+        summary = await asyncio.to_thread(end_summary, table.game, table.match.state, table.match.record.events)
+        if self._holds(table):
+            self._summaries[table.id] = summary
+
+    async def _summarize_and_publish(self, table: LiveTable) -> None:
         try:
-            return self.get(next_id)
-        except (UnknownTableError, TableClosedError):
+            await self.summarize(table)
+        finally:
+            self._summarizing.discard(table.id)
+        if self._holds(table):
+            self.publish(table)
+
+    def _holds(self, table: LiveTable) -> bool:
+        """Whether ``table`` (this object) is still here, owned or watched."""
+        return self.tables.get(table.id) is table or self.replicas.get(table.id) is table
+
+    def rematch_of(self, table: LiveTable) -> LiveTable | None:
+        """The finished table's rematch if it is in memory here. One that is not is loaded off the
+        loop (``get_async``) and the table's readers are then told where it is: None until then."""
+        next_id = table.config.next_id
+        if next_id is None or next_id in self._no_rematch:
             return None
+        rematch = self.tables.get(next_id) or self.replicas.get(next_id)
+        if rematch is None and next_id not in self._loading:
+            self._spawn_task(self._load_rematch(table, next_id))
+        return rematch
+
+    async def _load_rematch(self, table: LiveTable, next_id: str) -> None:
+        try:
+            await self.get_async(next_id)
+        except (UnknownTableError, TableClosedError):
+            self._no_rematch.add(next_id)  # closed (or gone) for good: not asked for again
+            return
+        except Exception:
+            log.warning("the rematch %s of table %s could not be loaded", next_id, table.id, exc_info=True)
+            return
+        if self._holds(table):
+            self.publish(table)
 
 
 def changed_choices(chosen_before: dict[int, Any], table: LiveTable) -> set[int] | None:

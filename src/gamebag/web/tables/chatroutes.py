@@ -88,9 +88,7 @@ async def chat_settings_now(request: Request, table_id: str) -> dict[str, Any]:
 @router.get("/api/tables/{table_id}/chat")
 async def chat_lines(request: Request, table_id: str) -> dict[str, Any]:
     """The players' chat of a table, oldest first, with the step each line was said at (for the replay)."""
-    rates: RateLimits = request.app.state.rates
-    await rates.download(client_address(request.scope))
-    table = await _table(request, table_id)
+    table = await _table(request, table_id)  # a download: counted by its cost class (admission/costs.py)
     manager = _manager(request)
     lines = await asyncio.to_thread(manager.chat.store.recent, table.id, (PLAYERS,), MAX_LINES_PER_TABLE)
     places = await asyncio.to_thread(replay_places, table, [line.step for line in lines])

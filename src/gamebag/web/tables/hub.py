@@ -16,6 +16,8 @@ from collections import defaultdict
 
 from starlette.websockets import WebSocket
 
+from gamebag.web.admission.costs import SOCKET_COSTS, SocketCost
+
 SEND_QUEUE_LIMIT = 512
 FLOOD_RATE = 50.0  # messages per second a client may send on average
 FLOOD_BURST = 100.0  # ... and in one burst (an action that moves the game on is refunded)
@@ -23,8 +25,8 @@ FLOOD_CLOSE_AFTER = 2000  # dropped messages after which the connection is close
 # A full sync (the state with its history) is the costliest answer a socket can ask for: each
 # socket has a budget of them (a ``sync`` past it is refused; a stale action then gets the state
 # without its history). The browser asks for one when it joins.
-SYNC_RATE = 1.0  # full syncs per second on average
-SYNC_BURST = 5.0
+SYNC_RATE = SOCKET_COSTS["sync"].rate  # full syncs per second on average (declared in admission/costs.py)
+SYNC_BURST = SOCKET_COSTS["sync"].burst
 # A stale or refused action is answered with a short refusal; the state comes with it only
 # within its seat's own budget (shared by the seat's sockets), so stale actions, each a few
 # bytes, cannot ask for a whole state (tens of KB) each. An honest client needs none of these
@@ -84,9 +86,21 @@ class Connection:
         self.counted_seat: tuple[str, int] | None = None
         self.joined = False  # after a successful hello
         self.limiter = RateLimiter()
-        self.syncs = RateLimiter(SYNC_RATE, SYNC_BURST)  # this socket's budget of full syncs
+        self._buckets: dict[str, RateLimiter] = {}  # this socket's budget per message cost class
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)
         self.closed = False
+
+    def budget(self, cost: SocketCost) -> RateLimiter:
+        """This socket's budget of messages of cost class ``cost`` (``admission/costs.py``)."""
+        bucket = self._buckets.get(cost.name)
+        if bucket is None:
+            bucket = self._buckets[cost.name] = RateLimiter(cost.rate, cost.burst)
+        return bucket
+
+    @property
+    def syncs(self) -> RateLimiter:
+        """This socket's budget of full syncs."""
+        return self.budget(SOCKET_COSTS["sync"])
 
     def send(self, text: str) -> None:
         """Queue a message; a client too slow to keep up is disconnected."""

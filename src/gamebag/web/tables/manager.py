@@ -23,6 +23,7 @@ import secrets
 import time
 from typing import Any
 
+from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.admission.guard import RateLimited
 from gamebag.web.lobby import game_title, parse_table_request, rematch_config
@@ -40,6 +41,7 @@ from gamebag.web.tables.forcing import Forcing
 from gamebag.web.tables.live import LiveTable, SeatError, winners_of
 from gamebag.web.tables.lobbyrows import fill_winners, lobby_rows
 from gamebag.web.tables.messages import dumps
+from gamebag.web.tables.summary import end_summary
 from gamebag.web.tables.tablestate import (
     ForwardError,
     HostError,
@@ -52,6 +54,7 @@ from gamebag.web.tables.tablestate import (
     agent_key,
     closed_words,
 )
+from gamebag.web.work.fairshare import SLOW_LANE
 from gamebag.web.work.workers import BuildJob, JobFailed, JobTimeout, WorkersBusy, check_solve_budget
 
 __all__ = [
@@ -142,19 +145,22 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         async with self._load_slots:
             table = self.tables.get(table_id) or self.replicas.get(table_id)
             if table is None:
-                stored, owner, built, aid = await asyncio.to_thread(self._read_and_rebuild, table_id)
+                stored, owner, built, aid, summary = await asyncio.to_thread(self._read_and_rebuild, table_id)
                 # A synchronous ``get`` may have loaded it meanwhile: that one stays.
-                table = (
-                    self.tables.get(table_id)
-                    or self.replicas.get(table_id)
-                    or self._install(stored, owner, built, aid)
-                )
+                table = self.tables.get(table_id) or self.replicas.get(table_id)
+                if table is None:
+                    table = self._install(stored, owner, built, aid)
+                    if summary is not None:
+                        self._summaries.setdefault(table_id, summary)
                 self._banks_read.pop(table_id, None)  # (unused if it was loaded meanwhile: never kept stale)
         return table
 
-    def _read_and_rebuild(self, table_id: str) -> tuple[StoredTable, str | None, LiveTable, SeatAid | None]:
+    def _read_and_rebuild(
+        self, table_id: str
+    ) -> tuple[StoredTable, str | None, LiveTable, SeatAid | None, JsonDict | None]:
         """Read and rebuild a table (in a thread): what ``_install`` then holds (the seats' standing
-        passes and notes too, where this process serves it)."""
+        passes and notes too, where this process serves it), and a finished table's end summary
+        (which replays the game)."""
         stored = self._stored(table_id)
         owner = self.store.acquire_or_owner(table_id, self.limits.lease_seconds) if self.node is not None else None
         writer = self.store if self.node is None or owner == self.node else None
@@ -162,7 +168,8 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         self._banks_read[table_id] = load_banks(self.store.engine, table_id)  # off the loop, with the rows
         if table.is_over and writer is not None:  # a table finished before the lobby's rows kept winners
             fill_winners(self.store.engine, table_id, winners_of(table.game, table.match.state))
-        return stored, owner, table, None if writer is None else self._read_aid(table_id)
+        summary = end_summary(table.game, table.match.state, table.match.record.events) if table.is_over else None
+        return stored, owner, table, None if writer is None else self._read_aid(table_id), summary
 
     def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
@@ -206,9 +213,8 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         config = parse_table_request(request, allow_seed=self.allow_seed)
         config = dataclasses.replace(config, host_token=secrets.token_urlsafe(24))
         await self._build_agents(config, owner)
-        self.store.create_table(config)
-        self.open_banks(config)
-        return self.get(config.id)
+        await asyncio.to_thread(self._store_new, config)  # the loop serves the other tables meanwhile
+        return await self.get_async(config.id)
 
     async def _build_agents(self, config: TableConfig, owner: str = "") -> None:
         specs = sorted({seat.agent for seat in config.seats if seat.agent is not None} | {config.timeout_agent})
@@ -229,21 +235,31 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         if table.config.next_id is None:
             config = rematch_config(table.config)
             await self._build_agents(config, owner)
-            if table.config.next_id is None:  # nobody opened it while the agents were built
-                self.store.create_table(config)
-                self.open_banks(config)
-                self.store.set_rematch(table.id, config.id)
-                table.reconfigure(dataclasses.replace(table.config, next_id=config.id))
-                opened_now = True
-        rematch = self.rematch_of(table)
-        if rematch is None:
-            raise LobbyError("the rematch of this table is closed; open a new table from the lobby")
+            async with table.lock:  # one rematch, however many ask at once (the game is over: no moves wait)
+                if table.config.next_id is None:  # nobody opened it while the agents were built
+                    # written in a thread: the event loop serves every other table meanwhile
+                    await asyncio.to_thread(self._store_rematch, table.id, config)
+                    table.reconfigure(dataclasses.replace(table.config, next_id=config.id))
+                    opened_now = True
+        try:  # loaded (read and rebuilt) off the event loop
+            rematch = await self.get_async(table.config.next_id or "")
+        except (UnknownTableError, TableClosedError):
+            raise LobbyError("the rematch of this table is closed; open a new table from the lobby") from None
         self.publish(table)  # everyone still at the old table learns where the rematch is
         if opened_now and started_by:
             announcement = dumps({"type": "rematch", "by": started_by})
             for connection in self.hub.members(table.id):
                 connection.send(announcement)
         return rematch
+
+    def _store_new(self, config: TableConfig) -> None:
+        """Write a new table and its time banks (in a thread)."""
+        self.store.create_table(config)
+        self.open_banks(config)
+
+    def _store_rematch(self, table_id: str, config: TableConfig) -> None:
+        self._store_new(config)
+        self.store.set_rematch(table_id, config.id)
 
     async def hand_to_bot(self, table: LiveTable, seat: int, agent: str, owner: str = "") -> None:
         """A person's seat (a no-show) is played by ``agent`` from now on; its link only watches."""
@@ -271,8 +287,14 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         seconds = self.limits.solve_seconds
         job = BuildJob((config.game, config.players, options, spec))
         check_solve_budget(self.pool, job, owner, self.limits.solve_budget_seconds)
+        shared = self.cluster_solves if self.pool.lane_of(job) == SLOW_LANE else None
+        if shared is not None:  # a cluster: the budget holds over every process's solves
+            await shared.check_solves(owner, self.limits.solve_budget_seconds)
         try:
             await self.pool.run(job, seconds, owner=owner)
+            took = self.pool.build_seconds.get(job.key)
+            if shared is not None and took is not None:
+                await shared.charge_solve(owner, took)
         except WorkersBusy:
             raise RateLimited("the bot workers are busy preparing other tables; try again in a minute", 60) from None
         except JobTimeout:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import JsonDict
+from gamebag.web.admission.guard import RateLimits
 from gamebag.web.settings import Limits
 from gamebag.web.store.busseal import Sealer
 from gamebag.web.store.cluster import Bus
@@ -127,6 +128,8 @@ class ManagerState:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._summaries: dict[str, dict[str, Any]] = {}  # end summaries of loaded finished tables
+        self._summarizing: set[str] = set()  # end summaries being built in threads (acting.py)
+        self._no_rematch: set[str] = set()  # rematches found closed or gone: never loaded again
         self._loading: dict[str, asyncio.Task[LiveTable]] = {}  # tables being loaded off the loop (manager.py)
         self._load_slots = asyncio.Semaphore(LOADS_AT_ONCE)
         self.actions_accepted = 0
@@ -145,6 +148,8 @@ class ManagerState:
         self._leases: asyncio.Task[None] | None = None
         self.takeovers = 0
         self.sealer: Sealer | None = None  # seals forwarded actions on the bus (busseal.py)
+        # a cluster: the new solves' worker time every process counts (app.py sets it on PostgreSQL)
+        self.cluster_solves: RateLimits | None = None
         self.chat = TableChat(self)  # the tables' chat and reactions (chat.py)
         self.banks: dict[str, TableBanks] = {}  # time banks of loaded tables (banks.py)
         self.bank_clock = BankClock()  # the one source of time for banks (tests move it by days)
@@ -174,6 +179,9 @@ class ManagerState:
             ...
 
         def _unload(self, table_id: str, release: bool = True) -> None:
+            ...
+
+        async def get_async(self, table_id: str) -> LiveTable:
             ...
 
         async def act(

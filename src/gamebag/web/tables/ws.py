@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
 from gamebag.web.admission.bounds import BadJsonError, parse_json
+from gamebag.web.admission.costs import SocketCost, socket_cost
 from gamebag.web.admission.guard import RateLimited, RateLimits, client_address
 from gamebag.web.store.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault
 from gamebag.web.tables.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SYNC_RATE, Connection
@@ -37,7 +38,9 @@ from gamebag.web.tables.manager import StaleStepError, TableClosedError, TableMa
 from gamebag.web.tables.messages import dumps, error_message
 
 MAX_MESSAGE = 4096
+# each with its cost class (admission/costs.py)
 MESSAGE_TYPES = ("hello", "act", "sync", "ping", "standing_pass", "chat", "react")
+TOO_MANY = "too many '{kind}' messages: at most {rate} a second, bursts of {burst}; extra ones are ignored"
 
 log = logging.getLogger("gamebag.web")
 
@@ -146,25 +149,13 @@ async def _handle_frame(
                 dumps(error_message(f"too many messages: at most {FLOOD_RATE:g} a second; extra ones are ignored"))
             )
         return
-    text = frame.get("text")
-    if text is None:
-        connection.send(dumps(error_message("send JSON text frames, not binary ones")))
-        return
-    if len(text) > MAX_MESSAGE:
-        connection.send(dumps(error_message(f"message too large: {len(text)} characters, at most {MAX_MESSAGE}")))
-        return
-    try:
-        message = parse_json(text)
-    except BadJsonError as error:
-        connection.send(dumps(error_message(f'{error}; send an object such as {{"type": "ping"}}')))
-        return
-    if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
-        connection.send(
-            dumps(error_message(f"a message is an object whose 'type' is one of: {', '.join(MESSAGE_TYPES)}"))
-        )
+    message = _parsed(frame, connection)
+    if message is None:
         return
     ref = message.get("ref")
     kind = message["type"]
+    if kind != "sync" and not _admitted(connection, socket_cost(kind), ref):
+        return
     if kind == "ping":
         connection.send(dumps({"type": "pong", "ref": ref if isinstance(ref, int | str) else None}))
     elif kind == "hello":
@@ -183,6 +174,43 @@ async def _handle_frame(
         await manager.chat.say(connection, table, message)
     else:
         await _act(message, connection, table, manager)
+
+
+def _parsed(frame: Any, connection: Connection) -> dict[str, Any] | None:
+    """The frame's message, or None after telling the client what was wrong with it (within the
+    budget of such frames, cost class ``other``)."""
+    text = frame.get("text")
+    why: str | None = None
+    message: Any = None
+    if text is None:
+        why = "send JSON text frames, not binary ones"
+    elif len(text) > MAX_MESSAGE:
+        why = f"message too large: {len(text)} characters, at most {MAX_MESSAGE}"
+    else:
+        try:
+            message = parse_json(text)
+        except BadJsonError as error:
+            why = f'{error}; send an object such as {{"type": "ping"}}'
+        else:
+            if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
+                why = f"a message is an object whose 'type' is one of: {', '.join(MESSAGE_TYPES)}"
+    if why is None:
+        return dict(message)
+    if _admitted(connection, socket_cost(None), None):
+        connection.send(dumps(error_message(why)))
+    return None
+
+
+def _admitted(connection: Connection, cost: SocketCost, ref: Any) -> bool:
+    """Whether this socket's budget of ``cost``'s messages takes one more (else it is ignored,
+    with a warning at most once a second)."""
+    budget = connection.budget(cost)
+    if budget.allow():
+        return True
+    if budget.should_warn():
+        text = TOO_MANY.format(kind=cost.name, rate=f"{cost.rate:g}", burst=f"{cost.burst:g}")
+        connection.send(dumps(error_message(text, ref)))
+    return False
 
 
 async def _hello(
@@ -282,6 +310,7 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         return
     if submission.events:
         connection.limiter.refund()
+        connection.budget(socket_cost("act")).refund()
     connection.send(dumps({"type": "ack", "ref": ref if isinstance(ref, int | str) else None, "step": submission.step}))
 
 
@@ -306,6 +335,7 @@ async def _forward(
     if answer.get("k") == "ack":
         if answer.get("e"):
             connection.limiter.refund()
+            connection.budget(socket_cost("act")).refund()
         connection.send(dumps({"type": "ack", "ref": reference, "step": answer.get("s")}))
         return
     current = manager.tables.get(table.id) or manager.replicas.get(table.id) or table

@@ -38,6 +38,10 @@ AGENT_CACHE = 16  # agents (with their solved tables) kept by each worker
 STARTUP_SECONDS = 60.0  # a fresh worker imports numpy and the agents; a loaded machine is slow
 MEASURED_BUILDS = 4096  # agents whose build time is remembered (the oldest forgotten first)
 QUICK_BUILD_SECONDS = 0.5  # an agent whose last build took at most this is built in the move lane
+# Agents whose build solves and trains nothing, for any game and options: built in the move lane
+# even for options not built before (a table with a heuristic bot never waits behind an analysis).
+# Any other agent's build for new options is a possible solve: the slow lane, measured.
+BUILDS_WITHOUT_SOLVE = frozenset({"random", "heuristic", "ismcts"})
 
 AgentKey = tuple[str, int, str, str]  # game id, players, options as JSON, agent spec
 Progress = Callable[[int, int], None]
@@ -102,6 +106,11 @@ class BuildJob:
 
 
 Job = MoveJob | BuildJob | AnalysisJob | CoachJob | WarmJob
+
+
+def _agent_name(key: AgentKey) -> str:
+    """The agent of a build's key, without its parameters ("ismcts:iterations=5" -> "ismcts")."""
+    return key[3].split(":", 1)[0]
 
 
 def check_solve_budget(pool: WorkerPool, job: BuildJob, owner: str, budget_seconds: float) -> None:
@@ -230,13 +239,16 @@ class WorkerPool:
         self._closed = False
 
     def lane_of(self, job: Job) -> str:
-        """Moves, and builds measured quick before, go in the move lane; solves, analyses, advice in the slow one."""
+        """Moves, builds of agents that never solve, and builds measured quick before go in the
+        move lane; solves, analyses, advice in the slow one."""
         if isinstance(job, MoveJob):
             return MOVE_LANE
-        measured = self.build_seconds.get(job.key) if isinstance(job, BuildJob) else None
-        if measured is not None and measured <= QUICK_BUILD_SECONDS:
-            return MOVE_LANE
-        return SLOW_LANE
+        if not isinstance(job, BuildJob):
+            return SLOW_LANE
+        if _agent_name(job.key) in BUILDS_WITHOUT_SOLVE:
+            return MOVE_LANE  # nothing to solve or train, whatever the options: quick
+        measured = self.build_seconds.get(job.key)
+        return MOVE_LANE if measured is not None and measured <= QUICK_BUILD_SECONDS else SLOW_LANE
 
     async def run(
         self,
