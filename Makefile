@@ -1,6 +1,6 @@
 # gamebag: `make run` starts the main job, `make test` runs every check. Both set up .venv first
-# (and compile the numba kernels once, into numba's on-disk cache: gamebag.fast.warm and
-# gamebag.agents.equilibrium.warm).
+# (and compile the numba kernels once, into numba's on-disk cache: gamebag.fast.warm,
+# gamebag.agents.equilibrium.warm and gamebag.analysis.warm).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,rl,sb3,jax,cluster]'
 	$(BIN)/python -m gamebag.fast.warm
 	$(BIN)/python -m gamebag.agents.equilibrium.warm
+	$(BIN)/python -m gamebag.analysis.warm
 	touch $(STAMP)
 
 # The main job: the multiplayer web app (it prints the address to open).

@@ -14,9 +14,9 @@ sys.path.insert(0, str(BENCH))
 from web_attackers import ATTACKERS, chosen_attackers, fallback_moves  # noqa: E402
 
 
-def test_all_names_every_attacker_of_issue_36() -> None:
+def test_all_names_every_attacker_of_issues_36_and_40() -> None:
     assert chosen_attackers("all") == list(ATTACKERS)
-    assert set(ATTACKERS) == {"stale", "lobby", "slow", "replays", "solves", "analysis", "xff"}
+    assert set(ATTACKERS) == {"stale", "lobby", "slow", "replays", "solves", "analysis", "xff", "chat"}
     assert chosen_attackers("stale, xff") == ["stale", "xff"]
     assert chosen_attackers("flood") == ["flood"]
     assert chosen_attackers(None) == []

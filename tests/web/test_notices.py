@@ -3,8 +3,7 @@ e-mails through a real SMTP exchange with a local server on loopback (aiosmtpd).
 
 The delays and the clock are injected: the service's own loop never runs here (its tick is an
 hour); each test runs a round when it wants one, at the time it sets. People are signed in by the
-test-only header of ``test_standing.py``, read just inside the sign-in layer (which sets the
-same request state from a session in production; outside it, it would be reset).
+real sessions of ``test_standing.add_accounts`` (a session cookie and its CSRF token).
 """
 
 from __future__ import annotations
@@ -30,10 +29,9 @@ from gamebag.web.notices.mailer import Mail, Mailer, SmtpTarget, SmtpUrlError
 from gamebag.web.notices.rounds import NoticeTiming
 from gamebag.web.notices.rows import MailAddressRow, NoticeSentRow
 from gamebag.web.people.accounts import delete_account, export_account
-from gamebag.web.people.sessions import SessionLayer
 from gamebag.web.settings import Limits
 from web.helpers import hello
-from web.test_standing import SignInForTests, add_accounts, as_account, engine_of
+from web.test_standing import add_accounts, as_account, engine_of
 
 ANN = "ann"
 SEED = 1  # the opening roll gives Pig's first move to the first seat
@@ -76,13 +74,6 @@ def smtp() -> Iterator[tuple[Sink, int]]:
     controller.stop()
 
 
-class HeaderSessions(SessionLayer):
-    """The sign-in layer, then the test header's account (``X-Test-Account``)."""
-
-    def __init__(self, app: Any) -> None:
-        super().__init__(SignInForTests(app))
-
-
 class Clock:
     def __init__(self) -> None:
         self.now = START
@@ -105,9 +96,6 @@ def notices_client(
         notice_timing=timing,
         limits=limits,
     )
-    for layer in app.user_middleware:
-        if layer.cls is SessionLayer:
-            layer.cls = HeaderSessions
     with TestClient(app) as client:
         add_accounts(client, ANN)
         yield client
@@ -341,3 +329,71 @@ def test_smtp_urls() -> None:
     for bad in ("http://mail.example.org", "smtp://", "smtp://host:99999", "smtp://host?from=nobody"):
         with pytest.raises(SmtpUrlError):
             SmtpTarget.parse(bad)
+
+
+def test_done_when_a_turn_based_eel_harvest_table_over_days_with_e_mails_and_a_bank_run_out(
+    tmp_path: Path, smtp: tuple[Sink, int]
+) -> None:
+    """Issue 40's "Done when": three people at a turn-based Eel Harvest table, played to its end over
+    simulated days (the notices' clock and the banks' clock moved together). Ann is signed in with
+    a confirmed address: each move of hers left waiting past the delay is one mail, captured by the
+    local SMTP server. Cat never comes back: her bank runs out and, as the host chose, a bot takes
+    her seat; the game goes on to its end."""
+    sink, port = smtp
+    sink.messages.clear()
+    clock = Clock()
+    with notices_client(tmp_path, f"smtp://127.0.0.1:{port}?from=games@example.test", clock) as client:
+        ann = as_account(ANN)
+        assert client.post("/api/notices/email", json={"address": ADDRESS}, headers=ann).status_code == 200
+        (confirmation,) = sink.wait_for(1)
+        code = code_after(body_of(confirmation), "#confirm=")
+        assert client.post("/api/notices/confirm", json={"code": code}).status_code == 200
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        day, hour = 86400.0, 3600.0
+        bank = {"mode": "turn", "bank_seconds": 2 * day, "increment_seconds": 12 * hour, "on_empty": "bot"}
+        seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
+        request = {"game": "eel-harvest", "players": 3, "seats": seats, "seed": 7, "clock": bank}
+        table = client.post("/api/tables", json=request).json()
+        table_id = table["id"]
+        for seat, account in ((0, ANN), (1, None), (2, None)):
+            invite = table["seats"][seat]["invite"].split("#invite=", 1)[1]
+            headers = as_account(account) if account else {}
+            claimed = client.post(f"/api/tables/{table_id}/claim", json={"invite": invite}, headers=headers)
+            assert claimed.status_code == 200, claimed.text
+            table["seats"][seat]["token"] = claimed.json()["token"]
+
+        def later(seconds: float) -> None:
+            clock.now += seconds
+            manager.bank_clock.shift += seconds
+
+        sleeper, ann_moves, mailed = 2, 0, 0
+        for _ in range(5000):
+            live = client.portal.call(manager.get_async, table_id)
+            if live.is_over:
+                break
+            waiting = [seat for seat in live.waiting_for() if live.seats[seat].agent is None]
+            if not waiting:
+                time.sleep(0.01)  # a chance event or the bot's move, made by the server itself
+                continue
+            seat = next((s for s in waiting if s != sleeper), sleeper)
+            if seat == sleeper:  # only Cat is waited for: days pass until her bank runs out
+                deadline = manager.banks[table_id].seats[sleeper].deadline()
+                assert deadline is not None
+                later(deadline - manager.bank_clock.now() + 60)
+                client.portal.call(manager.check_due_banks)
+                assert live.seats[sleeper].agent is not None  # the host's choice: a bot took the seat
+                continue
+            if seat == 0:  # Ann's move waits: noted, then mailed once the delay has passed
+                run_round(client)
+                later(61)
+                mailed += run_round(client)
+                ann_moves += 1
+            later(3 * hour)
+            client.portal.call(manager.act, live, seat, live.legal_json(seat)[0], live.step)
+        live = client.portal.call(manager.get_async, table_id)
+        assert live.is_over and live.seats[sleeper].agent is not None
+        assert ann_moves > 0 and mailed == ann_moves
+        notices = sink.wait_for(1 + ann_moves)[1:]
+        assert all(m["Subject"] == "Your move in Eel Harvest" and m["To"] == ADDRESS for m in notices)
+        assert all(f"/play/{table_id}" in body_of(m) for m in notices)
+        assert all(table["seats"][0]["token"] not in str(m) for m in notices)

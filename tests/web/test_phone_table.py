@@ -402,7 +402,9 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
     wait_for(page, f"() => !!document.querySelector('#home-open li[data-table=\"{table_id}\"]')")
     assert _fits(page) and _axe_wcag21(page) == []
 
-    # A rated person's profile: the rating with its range, provisional, and its plot.
+    # A rated person's profile: the rating with its range, provisional, and its plot. The rows go in
+    # while the server is stopped: it holds its SQLite file for itself while it runs (unix-excl).
+    server.stop()
     engine = create_engine(server.db_url)
     now = time.time()
     with engine.begin() as connection:
@@ -417,6 +419,7 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
                 )
             )
     engine.dispose()
+    server.start()  # the same port and file
     page.goto(f"{server.base}/people/ann")
     wait_for(page, "() => !!document.querySelector('svg.rating-plot polyline')")
     text = page.locator("#profile-ratings").inner_text()
