@@ -107,6 +107,9 @@ def test_the_your_move_widget_and_its_notification_button(browser: Any, server: 
     context, page, errors = _phone(browser)
     page.goto(f"{_base(server)}{table['seats'][0]['invite']}")
     wait_for(page, SEAT_OF, table["id"])
+    # On the table's own page the panel lists the other tables only (this page says whose move it is).
+    others = "() => document.querySelector('.your-move-summary').textContent === 'Your move at other tables: none'"
+    wait_for(page, others)
     page.goto(f"{_base(server)}/")
     # The bot's first move, if the opening roll gave it the first one, comes within a poll or two.
     wait_for(page, "(id) => !!document.querySelector(`#your-move a[href='/play/${id}']`)", table["id"], timeout=60)

@@ -11,6 +11,10 @@ const root = document.getElementById("your-move");
 const TEXT = {
   title: (count) => (count === 0 ? "Your move: none" : count === 1 ? "Your move: 1 table" : `Your move: ${count} tables`),
   none: "It is not your move at any table.",
+  // On a table's own page the list is of the other tables (this one says whose move it is itself).
+  titleOthers: (count) => (count === 0 ? "Your move at other tables: none"
+    : count === 1 ? "Your move at 1 other table" : `Your move at ${count} other tables`),
+  noneOthers: "It is not your move at any other table.",
   row: (title, table) => `${title}, table ${table}`,
   notify: "Tell me when it is my move",
   notifyOn: "Notifications are on for this browser.",
@@ -22,16 +26,19 @@ const TEXT = {
   failed: "The list of your tables could not be loaded just now; it is tried again shortly.",
 };
 
+// The table whose page this is, if any: left out of the list (and of the notices) here.
+const here = window.location.pathname.startsWith("/play/")
+  ? decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "") : null;
 let pollSeconds = 20;
 let known = null; // table ids where it was our move at the last answer (null: no answer yet)
 const pageTitle = document.title;
 
 function render(tables) {
-  root.querySelector(".your-move-summary").textContent = TEXT.title(tables.length);
+  root.querySelector(".your-move-summary").textContent = here ? TEXT.titleOthers(tables.length) : TEXT.title(tables.length);
   const list = root.querySelector(".your-move-list");
   list.replaceChildren(...(tables.length
     ? tables.map((row) => h("li", {}, h("a", { href: row.play }, TEXT.row(row.title, row.id))))
-    : [h("li", { class: "muted" }, TEXT.none)]));
+    : [h("li", { class: "muted" }, here ? TEXT.noneOthers : TEXT.none)]));
   document.title = document.hidden && tables.length ? TEXT.tabTitle(tables.length, pageTitle) : pageTitle;
 }
 
@@ -54,8 +61,9 @@ async function poll() {
     if (!response.ok) throw new Error(answer.error);
     pollSeconds = answer.poll_seconds || pollSeconds;
     root.querySelector(".your-move-status").textContent = "";
-    render(answer.tables);
-    notifyNew(answer.tables);
+    const tables = answer.tables.filter((row) => row.id !== here);
+    render(tables);
+    notifyNew(tables);
   } catch (error) {
     root.querySelector(".your-move-status").textContent = TEXT.failed;
   }
