@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -261,7 +262,7 @@ def test_the_scores_by_round_never_break_a_word_in_their_headers(browser: Any, s
     answer = _open(server, request)
     context, page, errors = _phone_page(browser)
     page.goto(f"{server.base}/play/{answer['id']}")
-    page.wait_for_selector("#summary:not([hidden]) #scores-by-round")
+    page.wait_for_selector("#summary:not([hidden]) #scores-by-round", timeout=120_000)  # four bots play it out
     headers = page.locator("#scores-by-round thead th").all_inner_texts()
     assert any("(heuristic)" in text or "(heuris" in text for text in headers), headers
     assert page.evaluate(BROKEN_HEADER_WORDS) == []
@@ -375,7 +376,7 @@ def _fits(page: Any) -> bool:
     return bool(page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
 
-def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: ServerProcess) -> None:
+def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: ServerProcess, tmp_path: Path) -> None:
     """Issue 38: a guest takes a free seat of a public table from the lobby with the keyboard and
     finds the table on the home page; Play now seats them with a bot at once; a profile's rating
     plot is SVG; all axe clean at 360 px."""
@@ -402,10 +403,16 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
     wait_for(page, f"() => !!document.querySelector('#home-open li[data-table=\"{table_id}\"]')")
     assert _fits(page) and _axe_wcag21(page) == []
 
-    # A rated person's profile: the rating with its range, provisional, and its plot. The rows go in
-    # while the server is stopped: it holds its SQLite file for itself while it runs (unix-excl).
-    server.stop()
-    engine = create_engine(server.db_url)
+    # A rated person's profile: the rating with its range, provisional, and its plot, on a server of
+    # its own: its rows go in while it is stopped (a server holds its SQLite file for itself while
+    # it runs, unix-excl), and the module's server is never restarted under the other tests.
+    rated = ServerProcess(tmp_path / "profile.db", bot_delay=0.0)
+    rated.start()
+    try:
+        played = _open(rated, {"game": "pig", "players": 2, "seats": [{"name": "Ann"}, {"bot": "random"}]})["id"]
+    finally:
+        rated.stop()
+    engine = create_engine(rated.db_url)
     now = time.time()
     with engine.begin() as connection:
         account = {"id": "ann", "name": "Ann", "name_key": "ann", "created_at": now, "disabled": False}
@@ -415,17 +422,24 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
         for index, (mu, sigma) in enumerate([(26.0, 7.5), (25.0, 6.8), (27.0, 6.0)]):
             connection.execute(
                 insert(RatingHistoryRow).values(
-                    account_id="ann", game="pig", players=2, table_id=table_id, mu=mu, sigma=sigma, at=now + index
+                    account_id="ann", game="pig", players=2, table_id=played, mu=mu, sigma=sigma, at=now + index
                 )
             )
     engine.dispose()
-    server.start()  # the same port and file
-    page.goto(f"{server.base}/people/ann")
-    wait_for(page, "() => !!document.querySelector('svg.rating-plot polyline')")
-    text = page.locator("#profile-ratings").inner_text()
-    assert "Rating 27" in text and "15 and 39" in text and "Provisional" in text
-    assert page.locator("svg.rating-plot circle").count() == 3
-    assert _fits(page) and _axe_wcag21(page) == []
+    rated.start()  # the same port and file
+    try:
+        page.goto(f"{rated.base}/people/ann")
+        wait_for(page, "() => !!document.querySelector('svg.rating-plot polyline')")
+        text = page.locator("#profile-ratings").inner_text()
+        assert "Rating 27" in text and "15 and 39" in text and "Provisional" in text
+        assert page.locator("svg.rating-plot circle").count() == 3
+        assert _fits(page) and _axe_wcag21(page) == []
+        page.goto(f"{rated.base}/leaderboard?game=pig&players=2")
+        wait_for(page, "() => document.querySelectorAll('#board tr a').length === 1")
+        assert "Ann" in page.locator("#board").inner_text()
+        assert _fits(page) and _axe_wcag21(page) == []
+    finally:
+        rated.stop()
 
     # Play now from the lobby, with no wait: a seat of a new pig table, its other seat a bot at once.
     page.goto(f"{server.base}/")
@@ -440,11 +454,6 @@ def test_a_guest_takes_a_free_seat_and_finds_it_at_home(browser: Any, server: Se
     while not httpx.get(f"{server.base}/api/tables/{quick_id}", timeout=10).json()["table"]["seats"][1]["bot"]:
         assert time.monotonic() < deadline, "Play now's free seat got no bot"
         time.sleep(0.1)
-
-    page.goto(f"{server.base}/leaderboard?game=pig&players=2")
-    wait_for(page, "() => document.querySelectorAll('#board tr a').length === 1")
-    assert "Ann" in page.locator("#board").inner_text()
-    assert _fits(page) and _axe_wcag21(page) == []
     assert errors == []
     context.close()
 
