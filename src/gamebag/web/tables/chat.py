@@ -12,6 +12,7 @@ restart; in a cluster the other processes are told a line's id on the bus, never
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import unicodedata
 from collections import OrderedDict
@@ -27,6 +28,8 @@ from gamebag.web.tables.messages import dumps, error_message
 if TYPE_CHECKING:
     from gamebag.web.tables.live import LiveTable
     from gamebag.web.tables.tablestate import ManagerState
+
+log = logging.getLogger("gamebag.web")
 
 MAX_CHARS = 200  # characters in one line, after normalisation
 MAX_LINES_PER_TABLE = 1000  # lines a table keeps; past it the chat is full (bounds the replay's chat too)
@@ -176,10 +179,11 @@ class TableChat:
         try:
             lines = await asyncio.to_thread(self.store.recent, table.id, channels_of(connection), HISTORY_LINES)
             settings = await asyncio.to_thread(self.store.settings, table.id)
-        except Exception as error:
-            if not is_storage_fault(error):
-                raise
-            self.manager.storage.failed(error, f"reading the chat of table {table.id}")
+        except Exception as error:  # the chat's history never costs a reader the table itself
+            if is_storage_fault(error):
+                self.manager.storage.failed(error, f"reading the chat of table {table.id}")
+            else:
+                log.exception("the chat history of table %s could not be read", table.id)
             return  # the game goes on without its chat history
         connection.send(
             dumps({
