@@ -139,14 +139,19 @@ def _as_the_page_shows(messages: list[Message], window: int, table_id: str) -> l
     """A reader's messages with each time as the page shows it (whole seconds since the window opened,
     the clock's seconds left rounded up) and the table's own id (drawn afresh for each table) as "T";
     everything else as sent."""
-    opened = next(m["at"] for m in messages if m["type"] == "state" and m["step"] == window)
+    first = next(i for i, m in enumerate(messages) if m["type"] == "state" and m["step"] == window)
+    opened = messages[first]["at"]
     shown = []
-    for message in messages:
+    for index, message in enumerate(messages):
         message = json.loads(json.dumps(message).replace(json.dumps(table_id), '"T"'))
+        # Before the window opens both games are played alike by the script; their times there measure
+        # only how fast this machine let the readers connect (a loaded machine crosses a whole second in
+        # one game and not the other), so they are left out. From the window on, every time counts.
+        before = index < first
         if "at" in message:
-            message["at"] = math.floor(message["at"] - opened)
+            message["at"] = None if before else math.floor(message["at"] - opened)
         if message["type"] == "state" and message["table"]["deadline_in"] is not None:
-            message["table"]["deadline_in"] = math.ceil(message["table"]["deadline_in"])
+            message["table"]["deadline_in"] = None if before else math.ceil(message["table"]["deadline_in"])
         shown.append(message)
     return shown
 
