@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play serve test lint typecheck pytest bench browser postgres clean
+.PHONY: run play serve test lint typecheck pytest bench browser postgres clean translations check-translations catalogues
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m gamebag.fast.warm
 	$(BIN)/python -m gamebag.agents.equilibrium.warm
 	$(BIN)/python -m gamebag.analysis.warm
+	$(BIN)/python scripts/i18n.py compile
 	touch $(STAMP)
 
 # The main job: the multiplayer web app (it prints the address to open).
@@ -51,6 +52,18 @@ pytest: $(STAMP) browser postgres
 # Every check: ruff, import contracts, mypy --strict on src/, and the whole pytest suite (slow and
 # browser tests included).
 test: lint typecheck pytest
+
+# Translators (docs/translating.md): new texts from the source into every catalogue, what is left to
+# translate, and the compiled catalogues (``make`` compiles them with the rest of the setup).
+translations: $(STAMP)
+	$(BIN)/python scripts/i18n.py extract
+	$(BIN)/python scripts/i18n.py update
+
+check-translations: $(STAMP)
+	$(BIN)/python scripts/i18n.py check
+
+catalogues: $(STAMP)
+	$(BIN)/python scripts/i18n.py compile
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_engine.py

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamebag.core.errors import GamebagError
@@ -70,6 +70,9 @@ from gamebag.web.tables.manager import HostError, TableClosedError, TableManager
 from gamebag.web.tables.messages import record_with_forfeits, rematch_path, result_json
 from gamebag.web.tables.tablelist import listed
 from gamebag.web.tables.ws import table_socket
+from gamebag.web.words.pages import page
+from gamebag.web.words.reader import ReaderLanguage
+from gamebag.web.words.routes import words_router
 
 APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
 SETTINGS_ENV = "GAMEBAG_SERVE_SETTINGS"  # the settings ``serve`` hands to those processes (JSON)
@@ -220,6 +223,8 @@ def create_app(
     register_people(app, STATIC_DIR, secure_cookies)  # accounts, sessions, seats that follow people
     app.add_middleware(Admission, charge=rates.admit, refused=RateLimited)  # every route's cost class
     app.add_middleware(Guard, limits=limits, host_names=names)
+    app.add_middleware(ReaderLanguage)  # outermost: every answer, refusals too, in the reader's language
+    app.include_router(words_router())  # the translation script and the language switcher
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def manager_of(request: Request | WebSocket) -> TableManager:
@@ -262,20 +267,20 @@ def create_app(
 
     # ---- pages --------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html")
+    async def lobby_page() -> HTMLResponse:
+        return page("index.html")
 
     @app.get("/play/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "table.html")
+    async def table_page(table_id: str) -> HTMLResponse:
+        return page("table.html")
 
     @app.get("/host/{table_id}", include_in_schema=False)
-    async def host_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "host.html")
+    async def host_page(table_id: str) -> HTMLResponse:
+        return page("host.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "replay.html")
+    async def replay_page(table_id: str) -> HTMLResponse:
+        return page("replay.html")
 
     app.include_router(rules_router(STATIC_DIR))  # the players' rules page and its text (rulespage.py)
 

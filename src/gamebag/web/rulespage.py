@@ -1,6 +1,6 @@
 """The players' "full rules" page: a game's rules as a player reads them, with a table's own numbers.
 
-``GET /rules/{game_id}`` is a static page (``static/rules.html``, ``static/js/rules.js``);
+``GET /rules/{game_id}`` is a page (``templates/rules.html``, ``static/js/rules.js``);
 ``GET /api/games/{game_id}/players-rules?players=N&options={...}`` answers its text: the game's
 players' rules (the ``players_text`` its registration gives: setup, a turn, scoring, the end; no
 code, no command line, no action codes) with every ``{{option}}`` filled in from the table's
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 import gamebag
 from gamebag.core.options import Option, OptionValue
@@ -28,6 +28,7 @@ from gamebag.core.protocol import Game
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.lobby import make_requested
 from gamebag.web.variants import option_label, option_summary
+from gamebag.web.words.pages import page
 
 __all__ = ["MAX_OPTIONS_TEXT", "PLACEHOLDER", "players_rules", "rules_router"]
 
@@ -52,8 +53,8 @@ def rules_router(static_dir: Path) -> APIRouter:
     router = APIRouter()
 
     @router.get("/rules/{game_id}", include_in_schema=False)
-    async def rules_page(game_id: str) -> FileResponse:
-        return FileResponse(static_dir / "rules.html")
+    async def rules_page(game_id: str) -> HTMLResponse:
+        return page("rules.html")
 
     @router.get("/api/games/{game_id}/players-rules")
     async def players_rules_text(game_id: str, players: str | None = None, options: str | None = None) -> JSONResponse:

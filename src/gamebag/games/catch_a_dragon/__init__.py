@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.catch_a_dragon import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.catch_a_dragon.places import locate, place_words
 from gamebag.games.catch_a_dragon.render import action_words, decision_help, narrate, render_view
 from gamebag.games.catch_a_dragon.rules import CatchADragon, DragonState

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.eel_family import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.eel_family.places import locate, place_words
 from gamebag.games.eel_family.render import action_words, decision_help, narrate, render_view
 from gamebag.games.eel_family.rules import EelFamilyGame, EelHarvest, EelState, WriggleRoulette

@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.eigen_kweek import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.eigen_kweek.game import EigenKweek
 from gamebag.games.eigen_kweek.places import locate, place_words
 from gamebag.games.eigen_kweek.render import action_words, decision_help, narrate, render_view

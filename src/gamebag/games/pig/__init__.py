@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from gamebag.core.registry import register
+from gamebag.games.pig import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.pig.places import locate, place_words
 from gamebag.games.pig.render import action_words, decision_help, narrate, render_view
 from gamebag.games.pig.rules import Pig, PigState

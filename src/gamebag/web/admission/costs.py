@@ -151,6 +151,9 @@ ROUTE_COSTS: dict[tuple[str, str], str] = {
     # the players' rules page (rulespage.py)
     ("GET", "/rules/{game_id}"): "page",
     ("GET", "/api/games/{game_id}/players-rules"): "read",
+    # the reader's language (words/routes.py): the translation script and the switcher
+    ("GET", "/i18n/{name}"): "static",
+    ("GET", "/language"): "page",
     # chat (tables/chatroutes.py)
     ("GET", "/api/tables/{table_id}/chat"): "download",
     ("POST", "/api/tables/{table_id}/chat/settings"): "manage",

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
@@ -40,6 +40,7 @@ from gamebag.web.people.homepage import OPEN_LIMIT, Mine, my_seats, parse_home
 from gamebag.web.people.whoami import account_of
 from gamebag.web.store.db import TableRow
 from gamebag.web.tables.manager import TableManager
+from gamebag.web.words.pages import page
 
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 POLL_SECONDS = 20  # how often a page asks again (the widget's bound; the lobby rate bounds the rest)
@@ -245,5 +246,5 @@ async def unsubscribe_link(request: Request) -> RedirectResponse:
 
 
 @router.get("/notices", include_in_schema=False)
-async def notices_page() -> FileResponse:
-    return FileResponse(STATIC_DIR / "notices.html")
+async def notices_page() -> HTMLResponse:
+    return page("notices.html")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from gamebag.web.people import accountroutes, passkeys, seatroutes
 from gamebag.web.people.ratings import register_personal_data
 from gamebag.web.people.requests import PeopleRefusal, refusal_response
 from gamebag.web.people.sessions import SessionLayer
+from gamebag.web.words.pages import page
 
 
 def register(app: FastAPI, static_dir: object, secure_cookies: bool = False) -> None:
@@ -25,5 +26,5 @@ def register(app: FastAPI, static_dir: object, secure_cookies: bool = False) -> 
         return refusal_response(refusal)
 
     @app.get("/account", include_in_schema=False)
-    async def account_page() -> FileResponse:
-        return FileResponse(f"{static_dir}/account.html")
+    async def account_page() -> HTMLResponse:
+        return page("account.html")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 import gamebag
 from gamebag.web.admission.bounds import BadJsonError, LobbyError, parse_json
@@ -25,6 +25,7 @@ from gamebag.web.people.requests import manager_of, rates_of, table_of
 from gamebag.web.people.seating import parse_quick, quick_play, take_seat
 from gamebag.web.people.series import series_tally
 from gamebag.web.people.whoami import account_of
+from gamebag.web.words.pages import page
 
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 
@@ -54,18 +55,18 @@ async def _body(request: Request) -> Any:
 
 # ---- pages ------------------------------------------------------------------------------------
 @router.get("/home", include_in_schema=False)
-async def home_page() -> FileResponse:
-    return FileResponse(STATIC_DIR / "home.html")
+async def home_page() -> HTMLResponse:
+    return page("home.html")
 
 
 @router.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page() -> FileResponse:
-    return FileResponse(STATIC_DIR / "leaderboard.html")
+async def leaderboard_page() -> HTMLResponse:
+    return page("leaderboard.html")
 
 
 @router.get("/people/{account_id}", include_in_schema=False)
-async def profile_page(account_id: str) -> FileResponse:
-    return FileResponse(STATIC_DIR / "profile.html")
+async def profile_page(account_id: str) -> HTMLResponse:
+    return page("profile.html")
 
 
 # ---- open tables --------------------------------------------------------------------------------
