@@ -63,14 +63,18 @@ def _game(package: str, scripts: tuple[str, ...]) -> DomainSources:
                          javascript=tuple(f"web/static/games/{script}" for script in scripts))
 
 
+# The designer's commands speak the lab's words (one catalogue for a designer's whole workflow).
+_DESIGN_COMMANDS = tuple(f"cli/commands/{name}.py" for name in ("balance", "tune", "simulate", "tournament",
+                                                                   "solve", "train"))
+
 DOMAINS: tuple[DomainSources, ...] = (
     DomainSources(
         "gamebag", SRC / "locale",
-        python=("*.py", "core/**/*.py", "cli/**/*.py", "sim/**/*.py", "agents/**/*.py", "interop/**/*.py",
-                "fast/**/*.py"),
+        python=("*.py", "core/**/*.py", "cli/**/*.py", "agents/**/*.py", "interop/**/*.py", "fast/**/*.py"),
+        exclude=_DESIGN_COMMANDS,
     ),
     DomainSources("analysis", SRC / "analysis" / "locale", python=("analysis/**/*.py",)),
-    DomainSources("lab", SRC / "lab" / "locale", python=("lab/**/*.py",)),
+    DomainSources("lab", SRC / "lab" / "locale", python=("lab/**/*.py", "sim/**/*.py", *_DESIGN_COMMANDS)),
     # The web server's Python (errors, notices, words sent on sockets) and the pages (templates and
     # their scripts: the browser's bundle): two domains, one folder.
     DomainSources("server", SRC / "web" / "locale", python=("web/**/*.py",)),

@@ -309,6 +309,34 @@ def gettext_in(domain: str, message: str, /, **params: Any) -> str:
     return _fill(text, params) if params else text
 
 
+def game_text(game: Any, message: str, /, **params: Any) -> str:
+    """``message`` (marked with ``N_`` in a game's own module: an option's description, a preset's
+    name) in the current language, from the catalogue of the game that declared it
+    (``Game.text_domain``); the English source for a game without one."""
+    domain = getattr(game, "text_domain", None)
+    text = translations(domain, current_language()).gettext(message) if domain else message
+    if domain is None and current_language() == PSEUDO_LANGUAGE:
+        text = pseudo(message)
+    return _fill(text, params) if params else text
+
+
+def localized_text(package: str, name: str) -> str:
+    """A text file of ``package`` in the current language: ``players.nl.md`` for ``players.md`` when
+    the reader reads Dutch, the file itself (the English source) when there is no translation yet.
+    The pseudo-locale gets the English text made pseudo, paragraph by paragraph."""
+    folder = resources.files(package)
+    stem, dot, suffix = name.rpartition(".")
+    language = current_language()
+    if language not in (SOURCE_LANGUAGE, PSEUDO_LANGUAGE):
+        translated = folder.joinpath(f"{stem}.{language}{dot}{suffix}")
+        if translated.is_file():
+            return translated.read_text(encoding="utf-8")
+    text = folder.joinpath(name).read_text(encoding="utf-8")
+    if language == PSEUDO_LANGUAGE:
+        return "\n".join(_pseudo_markdown_line(line) for line in text.split("\n"))
+    return text
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogues without translating it (a table of texts read later)."""
     return message
@@ -417,6 +445,18 @@ def pseudo(text: str) -> str:
     body = "".join(parts)
     stripped = body.rstrip("\n")
     return "[" + stripped + padding + "]" + body[len(stripped):]
+
+
+_MARKDOWN_LEAD = re.compile(r"^(\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|)?)(.*)$")
+
+
+def _pseudo_markdown_line(line: str) -> str:
+    """A Markdown line made pseudo with its heading, list or quote marker kept in front."""
+    if not line.strip() or set(line.strip()) <= set("|-: "):
+        return line
+    match = _MARKDOWN_LEAD.match(line)
+    lead, body = (match.group(1) or "", match.group(2)) if match else ("", line)
+    return lead + pseudo(body)
 
 
 class _Pseudo:

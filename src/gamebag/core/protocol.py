@@ -94,6 +94,10 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     # rule set, whose options a base game's presets may not fit.
     preset_specs: ClassVar[tuple[Preset, ...]] = ()
 
+    # The translation domain of the game's words (its package's ``locale`` catalogues): option
+    # descriptions and preset names are marked with ``N_`` and shown through ``core.i18n.game_text``.
+    text_domain: ClassVar[str | None] = None
+
     @classmethod
     def presets(cls) -> tuple[Preset, ...]:
         """The game's named presets, the rulebook's setup first (``gamebag.core.presets``)."""
