@@ -5,7 +5,9 @@
 // and writes _("Roll {count} dice", {count: 3}) or ngettext("{n} coin", "{n} coins", n): the text
 // inside _() and ngettext() is what scripts/i18n.py extracts, so it must be a plain string literal.
 
-const data = window.GB_I18N || { language: "en", tag: "en", domains: {}, plural: (n) => +(n !== 1) };
+// (No window: a renderer run under node by the tests, in English.)
+const data = (typeof window !== "undefined" && window.GB_I18N)
+  || { language: "en", tag: "en", domains: {}, plural: (n) => +(n !== 1) };
 
 /** The reader's language (a catalogue code: "nl", "zh_Hans") and its BCP 47 tag ("zh-Hans"). */
 export const language = data.language;
