@@ -231,7 +231,8 @@ function lastGrabNode(view, p, animate) {
     if (last.losers.includes(p)) parts.push(h("div", { class: "badge out" }, _("lost their eels")));
     else if (last.scored[p] > 0) parts.push(h("div", { class: "badge chosen" }, _("scored {points}", { points: last.scored[p] })));
   }
-  return h("div", { class: "small last-grab", style: { marginTop: "0.3em" } }, `${isHarvest(view) ? _("Last draw:") : _("Last grab:")} `, parts);
+  const heading = isHarvest(view) ? _("Last draw:") : _("Last grab:");
+  return h("div", { class: "small last-grab", style: { marginTop: "0.3em" } }, heading, " ", parts);
 }
 
 function playerNode(context, p) {
@@ -389,7 +390,7 @@ function privateInfo(context) {
   if (risk) words = _("{points}, {eels} in reserve (the most: at risk in an outbreak).", params);
   else if (view.in_round[seat] || view.over) words = _("{points}, {eels} in reserve.", params);
   else words = _("{points}, {eels} in reserve; you are out of this round until the next one.", params);
-  return h("div", { id: "my-reserve" }, h("strong", {}, `${_("You:")} `), words);
+  return h("div", { id: "my-reserve" }, h("strong", {}, _("You:")), " ", words);
 }
 
 function explainEnd(context, result) {
