@@ -8,7 +8,9 @@ the grabs) leaves out the last grab.
 
 from __future__ import annotations
 
-from gamebag.core.i18n import join_list
+import unicodedata
+
+from gamebag.core.i18n import current_language, join_list
 from gamebag.core.protocol import JsonDict
 from gamebag.games.eel_family.translation import _, ngettext
 
@@ -41,10 +43,11 @@ def render_view(view: JsonDict) -> str:
     if last and not view.get("narrated"):
         lines.append(describe_grab(last))
     lines.append("")
-    seat_head, score_head, reserve_head = _("seat"), _("score"), _("reserve")
-    score_width, reserve_width = max(5, len(score_head)), max(7, len(reserve_head))
+    seat_head, score_head, reserve_head, status_head = _("seat"), _("score"), _("reserve"), _("status")
+    score_width, reserve_width = max(5, _width(score_head)), max(7, _width(reserve_head))
     lines.append(
-        f"{seat_head:<{SEAT_COLUMN}}  {score_head:>{score_width}}  {reserve_head:>{reserve_width}}  {_('status')}"
+        f"{_pad(seat_head, SEAT_COLUMN)}  {_pad(score_head, score_width, right=True)}  "
+        f"{_pad(reserve_head, reserve_width, right=True)}  {status_head}"
     )
     chosen = set(view.get("chosen", [])) | set((view.get("choices") or {}).get("chosen", []))
     for p in range(view["players"]):
@@ -68,6 +71,23 @@ def render_view(view: JsonDict) -> str:
     if view["over"]:
         lines.append("[bold green]" + _("Game over: {reason}", reason=why_won(view)) + "[/bold green]")
     return "\n".join(lines)
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: Japanese and Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded to ``width`` terminal columns (on the left when ``right``)."""
+    gap = " " * max(0, width - _width(text))
+    return gap + text if right else text + gap
+
+
+def _sentences(*texts: str) -> str:
+    """Sentences side by side: a space between them, none in Japanese and Chinese."""
+    gap = "" if current_language() in ("ja", "zh_Hans") else " "
+    return gap.join(text for text in texts if text)
 
 
 def why_won(view: JsonDict) -> str:
@@ -181,7 +201,7 @@ def describe_grab(last: JsonDict, heading: str | None = None) -> str:
             if len(losers) == 1
             else _("{seats} lose their eels.", seats=seat_list(losers))
         )
-        line += "\n[bold red]" + _("Snake outbreak!") + "[/bold red] " + lose + " " + _spared(last)
+        line += "\n" + _sentences("[bold red]" + _("Snake outbreak!") + "[/bold red]", lose, _spared(last))
     elif last["round_over"]:
         line += "\n" + _("Everyone has exited: the round is over.")
     return line
