@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
-from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -91,8 +90,16 @@ def test_outbreaks_ends_and_errors_are_translated() -> None:
     from gamebag.core.errors import IllegalActionError
     from gamebag.games.eel_family.render import describe_grab, why_won
 
-    last = {"counts": [2, 3], "eels": [1, 1], "snakes": [1, 2], "exited": [], "scored": [3, 0], "outbreak": True,
-            "losers": [1], "round_over": True}
+    last = {
+        "counts": [2, 3],
+        "eels": [1, 1],
+        "snakes": [1, 2],
+        "exited": [],
+        "scored": [3, 0],
+        "outbreak": True,
+        "losers": [1],
+        "round_over": True,
+    }
     with use_language("nl"):
         assert "Slangenplaag!" in describe_grab(last) and "seat 1 verliest zijn palingen" in describe_grab(last)
         assert "seat 0 en seat 1" in why_won({"scores": [22, 22, 5], "winners": [0, 1], "target": 20})

@@ -26,6 +26,8 @@ def render_view(view: JsonDict) -> str:
     """The table as one player (or a spectator) sees it."""
     seat = view.get("seat")
     lines = [
+        # Translators: {seat} is "seat N", which the terminal replaces with the seat's name; keep the
+        # [bold]...[/bold] marks (the terminal's colours) around the same words.
         _(
             "[bold]Round {round}[/bold], grab {grab} - start player: {seat}",
             round=view["round"],
@@ -190,6 +192,7 @@ def describe_grab(last: JsonDict, heading: str | None = None) -> str:
             )
     heading = _("Last grab") if heading is None else heading
     line = (
+        # Translators: {events} is each seat's part of one grab, joined by the separator "; ".
         _("{heading}: {events}", heading=heading, events=_("; ").join(parts))
         if parts
         else _("{heading}: nobody drew", heading=heading)
@@ -218,6 +221,7 @@ def _spared(last: JsonDict) -> str:
     ]
     if not spared:
         return _("Nobody else was still in the round.")
+    # Translators: the separator between the items of a list of seats and scores ("seat 0 +3, seat 2 +1").
     gains = _(", ").join(f"{seat_mark(p)} +{last['scored'][p]}" for p in spared)
     return _("Spared by the outbreak: {gains}.", gains=gains)
 
