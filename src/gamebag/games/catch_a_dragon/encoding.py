@@ -69,13 +69,14 @@ def parse_action(data: Any, names: FaceNames) -> Dice | str:
         return data.strip().lower()
     faces = names.parse_faces(data)
     if faces is None:
+        example = f'["{names.colour(2)}", "{names.colour(6)}"]'
         raise IllegalActionError(
             _(
                 "{action} is not a Catch A Dragon action: write 'stop', 'roll', or the dice to collect "
                 "as a list of colours ({colours}) or face numbers 1 to 6, e.g. {example}",
                 action=repr(data),
                 colours=", ".join(names.colours),
-                example=f'["{names.colour(2)}", "{names.colour(6)}"]',
+                example=example,
             )
         )
     return faces

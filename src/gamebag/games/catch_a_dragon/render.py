@@ -88,7 +88,8 @@ def render_view(view: JsonDict) -> str:
     if last and not view.get("narrated"):
         lines.append(_("Last turn: {turn}", turn=describe_turn(last)))
     lines.append("")
-    lines.append(f"{_('seat'):<{SEAT_COLUMN}}  {_('fame')}")
+    seat_heading, fame_heading = _("seat"), _("fame")
+    lines.append(f"{seat_heading:<{SEAT_COLUMN}}  {fame_heading}")
     for p, score in enumerate(view["scores"]):
         marks = []
         if p == view["turn_seat"]:
