@@ -96,7 +96,7 @@ def render_view(view: JsonDict) -> str:
             marks.append(_("to play"))
         if p == seat:
             marks.append(_("you"))
-        lines.append(f"{seat_token(p):<{SEAT_COLUMN}}  {number(score):>4}  {join_list(marks)}")
+        lines.append(f"{seat_token(p):<{SEAT_COLUMN}}  {number(score):>4}  {join_list(marks, "standard-narrow")}")
     if not view["over"]:
         lines.append("")
         lines.append(_turn_lines(view))
