@@ -83,3 +83,17 @@ def page_words(script: str, language: str, request: dict[str, Any]) -> list[str]
         )
     texts: list[str] = json.loads(done.stdout)
     return texts
+
+
+_SEAT_TOKEN = re.compile(r"\bseat \d+\b")
+_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def same_as_english(lines: list[str], english: list[str]) -> list[str]:
+    """The lines of another language that are an English line word for word (seat tokens aside),
+    holding at least two English words: text that escaped the catalogue."""
+    source = {_SEAT_TOKEN.sub("", line).strip() for line in english}
+    return sorted(
+        line for line in lines
+        if _SEAT_TOKEN.sub("", line).strip() in source and len(_WORD.findall(_SEAT_TOKEN.sub("", line))) >= 2
+    )

@@ -8,9 +8,9 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from dice_languages import NODE, english_left, guide_holes, page_words, walk
 
 import gamebag
+from dice_languages import NODE, english_left, guide_holes, page_words, same_as_english, walk
 from gamebag.core.i18n import game_text, use_language
 from gamebag.games.pig import players_text
 
@@ -35,7 +35,7 @@ def _terminal_text(language: str) -> str:
                 lines += [entry.action_words(old, action) for action in game.legal_actions(before, 0)]
                 lines.append(entry.decision_help(old))
                 lines.append(entry.place_words(entry.locate(old)))
-        lines += [game_text(game, preset.label) + " " + game_text(game, preset.summary) for preset in game.presets()]
+        lines += [game_text(game, preset.label) + " " + game_text(game, preset.summary) for preset in type(game).preset_specs]
         lines += [game_text(game, spec.doc) for spec in game.option_specs]
     return "\n".join(lines)
 
@@ -46,6 +46,7 @@ def test_the_terminal_speaks_the_readers_language(language: str) -> None:
     for word in KNOWN[language]:
         assert word in text, word
     assert english_left(text, "pig") == []
+    assert same_as_english(text.splitlines(), _terminal_text("en").splitlines()) == []
     assert "seat 0" in text  # the terminal's seat token, which it replaces with the seat's name
 
 
@@ -58,12 +59,14 @@ def test_the_page_speaks_the_readers_language(language: str) -> None:
     views = [game.observation(state, 0) for state in [*states[:deciding + 1], states[-1]]]
     legal = [game.action_to_json(a) for a in game.legal_actions(states[deciding], states[deciding].seat)]
     table = {"seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}
-    texts = page_words("pig.js", language, {
+    request = {
         "views": views, "legal": legal, "seat": 0, "table": table, "result": {"winners": game.winners(states[-1])},
-    })
+    }
+    texts = page_words("pig.js", language, request)
     text = "\n".join(texts)
     assert KNOWN[language][0] in text
     assert english_left(text, "pig") == []
+    assert same_as_english(texts, page_words("pig.js", "en", request)) == []
 
 
 @pytest.mark.parametrize("language", ["nl", "fr", "de", "ja", "zh_Hans"])

@@ -8,6 +8,7 @@ terminal, which has just told the turns) leaves out the last turn.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from gamebag.core.i18n import join_list, number
@@ -63,6 +64,12 @@ def seat_token(seat: int) -> str:
     return f"seat {seat}"
 
 
+def _padded(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (a wide CJK character takes two)."""
+    used = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, width - used)
+
+
 def colour_name(colour: Any) -> str:
     """A dragon colour in the reader's words (an unknown one as it is)."""
     name = COLOUR_NAMES.get(str(colour))
@@ -89,14 +96,15 @@ def render_view(view: JsonDict) -> str:
         lines.append(_("Last turn: {turn}", turn=describe_turn(last)))
     lines.append("")
     seat_heading, fame_heading = _("seat"), _("fame")
-    lines.append(f"{seat_heading:<{SEAT_COLUMN}}  {fame_heading}")
+    lines.append(f"{_padded(seat_heading, SEAT_COLUMN)}  {fame_heading}")
     for p, score in enumerate(view["scores"]):
         marks = []
         if p == view["turn_seat"]:
             marks.append(_("to play"))
         if p == seat:
             marks.append(_("you"))
-        lines.append(f"{seat_token(p):<{SEAT_COLUMN}}  {number(score):>4}  {join_list(marks, "standard-narrow")}")
+        marked = join_list(marks, "standard-narrow")
+        lines.append(f"{seat_token(p):<{SEAT_COLUMN}}  {number(score):>4}  {marked}")
     if not view["over"]:
         lines.append("")
         lines.append(_turn_lines(view))

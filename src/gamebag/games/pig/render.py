@@ -35,7 +35,7 @@ def render_view(view: JsonDict) -> str:
             marks.append(_("to play"))
         if p == seat:
             marks.append(_("you"))
-        suffix = f"  ({join_list(marks, "standard-narrow")})" if marks else ""
+        suffix = "  ({})".format(join_list(marks, "standard-narrow")) if marks else ""
         lines.append(f"{seat_token(p):<{SEAT_COLUMN}}  {number(score):>4}{suffix}")
     last = view["last_roll"]
     if view["over"]:

@@ -240,7 +240,7 @@ function render(context) {
             "button",
             { "data-action": JSON.stringify(action), class: action === "roll" ? "primary" : "", onclick: () => act(action) },
             Array.isArray(action)
-              ? h("span", { class: "dice-row", style: { minHeight: 0 } }, `${_("Collect")} `, action.map((c) => die(c, view, "small")))
+              ? h("span", { class: "dice-row", style: { minHeight: 0 } }, _("Collect") + " ", action.map((c) => die(c, view, "small")))
               : action === "stop"
                 ? _("Stop and score {points}", { points: num(view.set_points) })
                 : ngettext("Roll {n} egg", "Roll {n} eggs", view.dice_left),
@@ -456,6 +456,6 @@ export default {
   rulebookWin: (context) => {
     const rule = _("Play four complete rounds. The player with the highest score at the end of round four wins. If tied, all players play another round.");
     if (context.view.rounds === 4) return rule;
-    return `${rule} ${ngettext("(This table plays {n} round.)", "(This table plays {n} rounds.)", context.view.rounds)}`;
+    return rule + " " + ngettext("(This table plays {n} round.)", "(This table plays {n} rounds.)", context.view.rounds);
   },
 };

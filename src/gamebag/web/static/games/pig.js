@@ -130,7 +130,7 @@ function privateInfo(context) {
   const own = mine
     ? _("{banked} banked, {points} at risk; {need} more to reach {goal}.", words)
     : _("{banked} banked; {need} more to reach {goal}.", words);
-  const theirs = mine || view.over ? "" : ` ${_("{name} has {points} at risk this turn.", { name: seatName(table, view.turn_seat), points: num(view.turn_total) })}`;
+  const theirs = mine || view.over ? "" : " " + _("{name} has {points} at risk this turn.", { name: seatName(table, view.turn_seat), points: num(view.turn_total) });
   return h("div", { id: "my-score" }, h("strong", {}, _("You: ")), own + theirs);
 }
 
