@@ -35,7 +35,8 @@ def _terminal_text(language: str) -> str:
                 lines += [entry.action_words(old, action) for action in game.legal_actions(before, 0)]
                 lines.append(entry.decision_help(old))
                 lines.append(entry.place_words(entry.locate(old)))
-        lines += [game_text(game, preset.label) + " " + game_text(game, preset.summary) for preset in type(game).preset_specs]
+        presets = type(game).preset_specs
+        lines += [game_text(game, preset.label) + " " + game_text(game, preset.summary) for preset in presets]
         lines += [game_text(game, spec.doc) for spec in game.option_specs]
     return "\n".join(lines)
 
