@@ -127,6 +127,8 @@ function setText(view) {
   const points = view.set_points;
   if (view.set_kind === "identical") return ngettext("identical set: {n} point", "identical set: {n} points", points);
   if (view.set_kind === "different") return ngettext("different set: {n} point", "different set: {n} points", points);
+  // A set of one dragon, which may still become identical or different.
+  if (view.set_kind === "one") return ngettext("one set: {n} point", "one set: {n} points", points);
   return ngettext("set: {n} point", "set: {n} points", points);
 }
 
