@@ -59,9 +59,10 @@ BUST_RULE_NAMES = {
 }
 
 
-def seat_token(seat: int) -> str:
-    """The seat as the terminal finds it to put its name in its place (never translated)."""
-    return f"seat {seat}"
+def seat_token(seat: int, capital: bool = False) -> str:
+    """The seat as the terminal finds it to put its name in its place (never translated; ``capital``:
+    at the head of an English sentence)."""
+    return f"{'Seat' if capital else 'seat'} {seat}"
 
 
 def _padded(text: str, width: int) -> str:
@@ -147,7 +148,7 @@ def why_won(view: JsonDict) -> str:
 
 
 def _turn_lines(view: JsonDict) -> str:
-    who = seat_token(view["turn_seat"])
+    who = seat_token(view["turn_seat"], capital=True)
     held = view["collected"]
     lines = []
     if view["phase"] == "decide" and view["last_roll"]:

@@ -14,9 +14,10 @@ from gamebag.games.pig.translation import _
 SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 
 
-def seat_token(seat: int) -> str:
-    """The seat as the terminal finds it to put its name in its place (never translated)."""
-    return f"seat {seat}"
+def seat_token(seat: int, capital: bool = False) -> str:
+    """The seat as the terminal finds it to put its name in its place (never translated; ``capital``:
+    at the head of an English sentence)."""
+    return f"{'Seat' if capital else 'seat'} {seat}"
 
 
 def render_view(view: JsonDict) -> str:
@@ -61,7 +62,7 @@ def render_view(view: JsonDict) -> str:
     else:
         if last == 1:
             lines.append(_("[red]The last roll was a 1: that turn's total was lost.[/red]"))
-        lines.append(_("{seat} rolls the die.", seat=seat_token(view["turn_seat"])))
+        lines.append(_("{seat} rolls the die.", seat=seat_token(view["turn_seat"], capital=True)))
     return "\n".join(lines)
 
 
