@@ -152,6 +152,7 @@ def _turn_lines(view: JsonDict) -> str:
     held = view["collected"]
     lines = []
     if view["phase"] == "decide" and view["last_roll"]:
+        # Translators: {seat} is "seat N" (the terminal puts the seat's name there); keep the [bold] tags.
         lines.append(_("{seat} rolled {dragons}.", seat=who, dragons=dragons(view["last_roll"])))
     if held:
         lines.append(_("{seat} holds {dragons}: {set}.", seat=who, dragons=dragons(held), set=_set_text(view)))
@@ -206,6 +207,7 @@ def describe_turn(last: JsonDict, who: str | None = None) -> str:
         rolled = dragons(last["last_roll"])
         # A variant may still score a bust: a consolation card drawn, or a fixed prize.
         if last.get("prize_drawn"):
+            # Translators: {seat} is "seat N" (the terminal puts the seat's name there); keep the [bold] tags.
             return _(
                 "{seat} held {held} and rolled {rolled}: [bold red]bust[/bold red], drew a consolation card, "
                 "{points} points.",

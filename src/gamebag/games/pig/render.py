@@ -42,6 +42,7 @@ def render_view(view: JsonDict) -> str:
     if view["over"]:
         winner = view["winners"][0]
         lines.append(
+            # Translators: {seat} is "seat N" (the terminal puts the seat's name there); keep the [bold] tags.
             _(
                 "Rolled {roll}. [bold green]Game over: {seat} wins, the first to reach the goal of {goal} "
                 "({points} points).[/bold green]",
@@ -62,6 +63,7 @@ def render_view(view: JsonDict) -> str:
     else:
         if last == 1:
             lines.append(_("[red]The last roll was a 1: that turn's total was lost.[/red]"))
+        # Translators: {seat} is "seat N" (the terminal puts the seat's name there); keep the [bold] tags.
         lines.append(_("{seat} rolls the die.", seat=seat_token(view["turn_seat"], capital=True)))
     return "\n".join(lines)
 
