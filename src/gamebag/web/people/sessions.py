@@ -37,12 +37,13 @@ from starlette.responses import Response
 from gamebag.web.people.accounts import digest
 from gamebag.web.people.credentials import SessionRow
 from gamebag.web.people.schema import AccountRow
+from gamebag.web.words.text import N_, _
 
 SESSION_COOKIE = "gamebag_session"
 CSRF_HEADER = "x-csrf-token"
 SESSION_DAYS = 30.0
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-CSRF_REFUSED = "This request did not carry this session's check code; reload the page and try again."
+CSRF_REFUSED = N_("This request did not carry this session's check code; reload the page and try again.")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -141,7 +142,7 @@ def _own_origin(scope: Scope) -> bool:
     origin = _header(scope, b"origin")
     if origin is None:
         return True  # same-origin requests of older browsers, and scripts; the CSRF token still decides
-    scheme, _, rest = origin.partition("://")
+    scheme, _sep, rest = origin.partition("://")
     return scheme in ("http", "https") and rest == (_header(scope, b"host") or "")
 
 
@@ -193,7 +194,7 @@ class SessionLayer:
 
 
 async def _refuse(send: Send) -> None:
-    body = json.dumps({"error": CSRF_REFUSED}).encode()
+    body = json.dumps({"error": _(CSRF_REFUSED)}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 403, "headers": headers})
     await send({"type": "http.response.body", "body": body})
