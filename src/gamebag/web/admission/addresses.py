@@ -92,3 +92,9 @@ def host_refusal(header: str | None, names: frozenset[str]) -> str | None:
         "or start it with --host-name for this name",
         name=repr(shown),
     )
+
+
+def close_reason(text: str, limit: int = 120) -> str:
+    """``text`` cut to fit a WebSocket close frame's reason (at most 123 bytes of UTF-8): a reason
+    in Japanese or Chinese takes three bytes a character, so it is cut by bytes, never mid-character."""
+    return text.encode("utf-8")[:limit].decode("utf-8", "ignore")

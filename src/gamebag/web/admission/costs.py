@@ -39,7 +39,7 @@ from typing import Any
 
 from starlette.routing import Match
 
-from gamebag.web.admission.addresses import client_address
+from gamebag.web.admission.addresses import client_address, close_reason
 from gamebag.web.settings import Limits
 from gamebag.web.words.text import N_
 
@@ -372,7 +372,7 @@ async def _refuse(scope: Scope, send: Send, text: str, retry_after: int, cost: s
     ]
     if scope["type"] == "websocket":
         if "websocket.http.response" not in scope.get("extensions", {}):
-            await send({"type": "websocket.close", "code": 1013, "reason": text[:120]})
+            await send({"type": "websocket.close", "code": 1013, "reason": close_reason(text)})
             return
         await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
         await send({"type": "websocket.http.response.body", "body": payload})

@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
 from gamebag.web.admission.addresses import client_address as client_address  # imported from here too
-from gamebag.web.admission.addresses import host_refusal
+from gamebag.web.admission.addresses import close_reason, host_refusal
 from gamebag.web.admission.costs import COST_CLASSES, CostClass
 from gamebag.web.admission.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
@@ -167,13 +167,14 @@ class Guard:
             refusal = host_refusal(_header(scope, b"host"), self.host_names)
         if refusal is not None:
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": refusal[:120]})
+                await send({"type": "websocket.close", "code": 1008, "reason": close_reason(refusal)})
             else:
                 await _send_json(send, 421, {"error": refusal}, list(SECURITY_HEADERS))
             return
         if scope["type"] == "websocket":
             if not same_origin(scope, self.limits.allowed_origins):
-                await send({"type": "websocket.close", "code": 1008, "reason": _("cross-site socket refused")[:120]})
+                reason = close_reason(_("cross-site socket refused"))
+                await send({"type": "websocket.close", "code": 1008, "reason": reason})
                 return
             await self.app(scope, receive, send)
             return

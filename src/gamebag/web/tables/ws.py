@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import known_language, set_language
+from gamebag.web.admission.addresses import close_reason
 from gamebag.web.admission.bounds import BadJsonError, parse_json
 from gamebag.web.admission.costs import SocketCost, socket_cost
 from gamebag.web.admission.guard import RateLimited, RateLimits, client_address
@@ -62,7 +63,7 @@ async def _refuse(websocket: WebSocket, refusal: RateLimited) -> None:
         )
         await websocket.send_denial_response(response)
     else:
-        await websocket.close(code=1013, reason=str(refusal)[:120])
+        await websocket.close(code=1013, reason=close_reason(str(refusal)))
 
 
 async def table_socket(websocket: WebSocket, table_id: str, manager: TableManager, rates: RateLimits) -> None:
