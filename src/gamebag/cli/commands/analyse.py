@@ -82,13 +82,13 @@ TEXT = {
 def show(data: dict[str, Any]) -> None:
     """The analysis in words: who played well and who was lucky first, the decisions worth reading, the method last."""
     from gamebag.analysis.words import (
-        ACCURACY_UNIT,
-        LUCK_UNIT,
         NEGLIGIBLE,
+        accuracy_unit,
         decision_sentence,
         headline,
         how_computed,
         is_undecided,
+        luck_unit,
         percent_change,
     )
 
@@ -109,7 +109,7 @@ def show(data: dict[str, Any]) -> None:
         else:
             line = TEXT["seat"].format(**fields)
         console.print(escape(line), highlight=False)
-    console.print(escape(f"{ACCURACY_UNIT} {LUCK_UNIT}"), style="dim", highlight=False)
+    console.print(escape(f"{accuracy_unit()} {luck_unit()}"), style="dim", highlight=False)
     decisions = data["decisions"]
     judged = [d for d in decisions if not is_undecided(d)]
     costly = sorted((d for d in judged if d["loss"] >= NEGLIGIBLE), key=lambda d: -d["loss"])[:SHOWN_DECISIONS]
