@@ -28,8 +28,8 @@ from typing import Any
 from gamebag.agents.solvers.turn_graph import CHANCE, END
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.run import AnalysisError, AnalysisSettings, WithPoints, select_evaluator
-from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator
 from gamebag.analysis.translation import N_, _
+from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator
 from gamebag.analysis.words import action_said, either, percent, sentences
 from gamebag.core.i18n import decimal, number
 from gamebag.core.protocol import Game, JsonDict

@@ -147,7 +147,7 @@ def warm_up(game: Game[Any, Any, Any]) -> None:
     configuration's next game without the cold start (``web.tables.analysis``)."""
     evaluator = select_evaluator(game, AnalysisSettings())
     state, rng = game.initial_state(), Rng(0)
-    for _ in range(WARM_STEPS):
+    for _step in range(WARM_STEPS):
         if game.is_terminal(state):
             return
         acting = game.acting_players(state)
@@ -216,7 +216,9 @@ def analyse_record(
         players=game.num_players,
         options=dict(record.options),
         method=evaluator.method,
-        method_text={"text": evaluator.method_text, "params": evaluator.method_params} if evaluator.method_text else None,
+        method_text=(
+            {"text": evaluator.method_text, "params": evaluator.method_params} if evaluator.method_text else None
+        ),
         exact=evaluator.exact,
         playouts=evaluator.playouts,
         seconds=time.perf_counter() - started,
