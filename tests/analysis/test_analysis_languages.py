@@ -145,3 +145,4 @@ def test_gamebag_analyse_prints_the_readers_words(capsys: pytest.CaptureFixture[
     printed = capsys.readouterr().out
     assert "speelde het nauwkeurigst" in printed or "speelde met een nauwkeurigheid" in printed
     assert "Nauwkeurigheid: 100% betekent" in printed and "Methode: exact" in printed
+    assert "plaats 0" in printed or "plaats 1" in printed

@@ -94,6 +94,11 @@ ACCURACY_UNIT = N_("Accuracy: 100% means every choice was a best one; each win c
 _SEAT = re.compile(r"\bseat (\d+)\b")
 
 
+def seat_name(seat: int) -> str:
+    """A seat without a player's name, as the reader's language calls it ("seat 0", "plaats 0")."""
+    return _(TEXT["seat"], seat=seat)
+
+
 def luck_unit() -> str:
     """What luck means, in one line, in the reader's language."""
     return _(LUCK_UNIT)
@@ -265,7 +270,7 @@ def decision_sentence(decision: JsonDict, names: Sequence[str]) -> str:
     place = said.get("place") or _(TEXT["round"], round="?")
     fields = {
         "place": place[:1].upper() + place[1:],
-        "who": names[seat] if seat < len(names) else _(TEXT["seat"], seat=seat),
+        "who": names[seat] if seat < len(names) else seat_name(seat),
         "action": named(said.get("action") or short(decision["action"]), names),
         "best": named(either(said.get("best") or [short(b) for b in decision["best"]]), names),
         # A loss under 1% shows the two chances with a decimal, so they differ as the loss says.
@@ -301,7 +306,7 @@ def headline(analysis: JsonDict, names: Sequence[str]) -> str:
 
     def who(seat: JsonDict) -> str:
         index = int(seat["seat"])
-        return names[index] if index < len(names) else _(TEXT["seat"], seat=index)
+        return names[index] if index < len(names) else seat_name(index)
 
     accurate = max(judged, key=lambda s: s["accuracy"])
     lucky = max(seats, key=lambda s: s["luck"])

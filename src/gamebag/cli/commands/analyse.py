@@ -90,10 +90,11 @@ def show(data: dict[str, Any]) -> None:
         is_undecided,
         luck_unit,
         percent_change,
+        seat_name,
     )
 
     console = Console()
-    names = [f"seat {seat}" for seat in range(int(data["players"]))]
+    names = [seat_name(seat) for seat in range(int(data["players"]))]
     console.print(f"[bold]{escape(headline(data, names))}[/bold]", highlight=False)
     console.print(TEXT["title"].format(game=data["game"], players=data["players"]), highlight=False)
     for seat in data["seats"]:
