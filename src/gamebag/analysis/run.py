@@ -26,7 +26,7 @@ from gamebag.analysis.estimate import DEFAULT_PLAYOUTS as DEFAULT_PLAYOUTS
 from gamebag.analysis.estimate import RolloutEvaluator
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Analysis, DecisionReport, Estimate, SeatReport
-from gamebag.analysis.translation import N_, _
+from gamebag.analysis.translation import N_, _, ngettext
 from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator, win_solvable
 from gamebag.analysis.words import decision_said
 from gamebag.core.errors import GamebagError
@@ -168,10 +168,13 @@ def finished_game(record: Record) -> tuple[Game[Any, Any, Any], Any]:
     game, state = replay(record, gamebag.make)
     if not game.is_terminal(state):
         raise AnalysisError(
-            _(
-                "the game is not over after its {events} events (round {round}); "
+            ngettext(
+                "the game is not over after its {n} event (round {round}); "
                 "only a finished game can be analysed (`gamebag replay` shows where it stands)",
-                events=len(record.events), round=game.round_number(state),
+                "the game is not over after its {n} events (round {round}); "
+                "only a finished game can be analysed (`gamebag replay` shows where it stands)",
+                len(record.events),
+                round=game.round_number(state),
             )
         )
     return game, state
