@@ -41,7 +41,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import select, update
 
-from gamebag.analysis.coach import reworded
 from gamebag.analysis.translation import _, ngettext
 from gamebag.core.i18n import current_language, join_list
 from gamebag.core.protocol import JsonDict
@@ -145,6 +144,8 @@ class CoachAdvice:
         kept: dict[str, JsonDict] = entry["words"]
         advice = kept.get(language)
         if advice is None:
+            from gamebag.analysis.coach import reworded  # the solvers' modules: loaded when advice is first said
+
             try:
                 view = table.game.observation(table.match.state, seat)
                 advice = reworded(table.game, view, entry["advice"])
