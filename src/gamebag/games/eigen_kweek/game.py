@@ -26,6 +26,7 @@ from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.presets import PRESETS
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
+from gamebag.games.eigen_kweek.translation import _
 
 _KIND: dict[Step, NodeKind] = {
     step: NodeKind.TERMINAL if rule is None else NodeKind.CHANCE if isinstance(rule, Chance) else NodeKind.DECISION
@@ -40,6 +41,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     """Eigen Kweek for 2-4 players: bid weed tokens for coins, grow plants, plough four sacks."""
 
     game_id: ClassVar[str] = "eigen-kweek"
+    text_domain: ClassVar[str | None] = "eigen_kweek"  # its option and preset words: ``translation.py``
     title: ClassVar[str] = "Eigen Kweek"
     version: ClassVar[str] = "1.1"
     summary: ClassVar[str] = (
@@ -115,10 +117,8 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def _illegal_action_message(self, state: KweekState, player: int, action: Any, legal: Sequence[str]) -> str:
         shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
-        return (
-            f"seat {player}: {action!r} is not allowed at the {state.step} step of the "
-            f"{state.phase} phase; allowed: {shown}"
-        )
+        return _("seat {seat}: {action} is not allowed at the {step} step of the {phase} phase; allowed: {allowed}",
+                 seat=player, action=repr(action), step=state.step, phase=state.phase, allowed=shown)
 
     def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
         """The protocol's check, answered from the memo of the state's menus when all is well."""
