@@ -22,6 +22,7 @@ from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import checks, phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, EigenKweekOptions, build_config
+from gamebag.games.eigen_kweek.logwords import seat_token
 from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.presets import PRESETS
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
@@ -117,8 +118,8 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def _illegal_action_message(self, state: KweekState, player: int, action: Any, legal: Sequence[str]) -> str:
         shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
-        return _("seat {seat}: {action} is not allowed at the {step} step of the {phase} phase; allowed: {allowed}",
-                 seat=player, action=repr(action), step=state.step, phase=state.phase, allowed=shown)
+        return _("{seat}: {action} is not allowed at the {step} step of the {phase} phase; allowed: {allowed}",
+                 seat=seat_token(player), action=repr(action), step=state.step, phase=state.phase, allowed=shown)
 
     def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
         """The protocol's check, answered from the memo of the state's menus when all is well."""

@@ -33,6 +33,11 @@ _SEATS = r"(?P<seats>seat \d+(?:(?:, | and )seat \d+)*)"
 Rewrite = Callable[[dict[str, str]], str]
 
 
+def seat_token(seat: int | str) -> str:
+    """``seat 2``: how a seat is written inside the words (front ends put its name there)."""
+    return f"seat {seat}"
+
+
 def tokens(count: str | int) -> str:
     """``3 weed tokens`` in the reader's language."""
     return ngettext("{n} weed token", "{n} weed tokens", int(count))

@@ -14,12 +14,14 @@ from typing import Any
 from gamebag.core.i18n import join_list
 from gamebag.core.protocol import JsonDict
 from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
-from gamebag.games.eigen_kweek.logwords import coins, log_words, tokens
+from gamebag.games.eigen_kweek.logwords import coins, log_words, seat_token, tokens
 from gamebag.games.eigen_kweek.translation import N_, _
 
 __all__ = ["PHASE_NAMES", "STEP_WORDS", "action_words", "bids_as_counted", "card_text", "decision_help", "log_words",
            "narrate", "render_view", "why_won"]
 
+# Seats are written ``seat N`` inside every message (a ``{seat}`` placeholder's value): front ends
+# put the seat's name there, so no translation spells a seat itself.
 SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 
 # The rulebook's names of the phases (shown with ``_``: these are catalogue messages).
@@ -96,7 +98,8 @@ def _board(board: list[JsonDict]) -> str:
             parts.append(f"{slot['cost']}:-")
         elif slot["status"] == "sack":
             # Translators: a potato sack on a player board, in the terminal's table (short, capitals).
-            parts.append(f"{slot['cost']}:[bold]{_('SACK')}[/bold]")
+            sack = _("SACK")
+            parts.append(f"{slot['cost']}:[bold]{sack}[/bold]")
         else:
             parts.append(f"{slot['cost']}:{slot['tokens']}")
     return " ".join(parts)
@@ -121,9 +124,10 @@ def render_view(view: JsonDict) -> str:
           plough=plough),
         "",
     ]
-    heads = (_("coins"), _("card"), _("board (cost:tokens)"))
-    wide = (max(5, len(heads[0])), max(4, len(heads[1])))
-    lines.append(f"{'seat':<{SEAT_COLUMN}}  {heads[0]:>{wide[0]}}  {heads[1]:<{wide[1]}}  {heads[2]}")
+    # Translators: the column heads of the terminal's table (short words: they head narrow columns).
+    heads = (_("seat"), _("coins"), _("card"), _("board (cost:tokens)"))
+    wide = (max(5, len(heads[1])), max(4, len(heads[2])))
+    lines.append(f"{heads[0]:<{SEAT_COLUMN}}  {heads[1]:>{wide[0]}}  {heads[2]:<{wide[1]}}  {heads[3]}")
     for info in view["table"]:
         card = _("yes") if info["has_card"] else "-"
         if info["kept"]:
@@ -168,7 +172,7 @@ def _you_lines(you: JsonDict) -> list[str]:
     if you["ria_card"]:
         lines.append(_("RIA drew: {card}", card=you["ria_card"]))
     if you["known_cards"]:
-        known = [_("seat {seat} holds {card}", seat=s, card=c) for s, c in you["known_cards"].items()]
+        known = [_("{seat} holds {card}", seat=seat_token(s), card=c) for s, c in you["known_cards"].items()]
         lines.append(_("You know: {cards}", cards=", ".join(known)))
     lines.extend(f"  [dim]{log_words(note)}[/dim]" for note in you["notes"])
     return lines
@@ -189,9 +193,9 @@ def bids_as_counted(view: JsonDict) -> str:
         if played.get("CHANTAL") == seat:
             why.append(_("played CHANTAL: the tokens taken go to the collection, not the bid"))
         if count != bid:
-            text = _("seat {seat} bid {bid}, counts {count}", seat=seat, bid=bid, count=count)
+            text = _("{seat} bid {bid}, counts {count}", seat=seat_token(seat), bid=bid, count=count)
         else:
-            text = _("seat {seat} bid {bid}", seat=seat, bid=bid)
+            text = _("{seat} bid {bid}", seat=seat_token(seat), bid=bid)
         if why:
             text = _("{bid} ({why})", bid=text, why="; ".join(why))
         if seat in trade["order"]:
@@ -205,7 +209,7 @@ def bids_as_counted(view: JsonDict) -> str:
 def why_won(view: JsonDict) -> str:
     """Who won a finished game and why, in the rulebook's words."""
     winners = view["winners"]
-    names = join_list([f"seat {w}" for w in winners])
+    names = join_list([seat_token(w) for w in winners])
     if view["ended_by"] == "four_sacks":
         if len(winners) > 1:
             return _("{names} share the win: they reached four potato sacks in the same cultivate phase.", names=names)
@@ -225,27 +229,26 @@ def target_words(card: str, action: str) -> str:
     """What a KEUN, GRIET, PASTOOR or BERNARD play aims at (its action code ``keun:1:6``), in words."""
     p = action.split(":")
     if card == "KEUN":
-        return _("all weed tokens from the {cost} plant card of seat {seat}", cost=p[2], seat=p[1])
+        return _("all weed tokens from the {cost} plant card of {seat}", cost=p[2], seat=seat_token(p[1]))
     if card == "GRIET":
         return _("completely fill its own {cost} plant card", cost=p[1])
     if card == "PASTOOR":
         if len(p) == 3:
-            return _("one coin worth {value} from seat {seat}", value=p[2], seat=p[1])
-        return _("one coin from seat {seat}", seat=p[1])
+            return _("one coin worth {value} from {seat}", value=p[2], seat=seat_token(p[1]))
+        return _("one coin from {seat}", seat=seat_token(p[1]))
     if card == "BERNARD":
-        return _("block seat {seat} for the cultivate phase", seat=p[1])
+        return _("block {seat} for the cultivate phase", seat=seat_token(p[1]))
     return action
 
 
 def _play(play: JsonDict) -> str:
-    card = play["card"]
+    card, seat = play["card"], seat_token(play["seat"])
     if card == "JULITA":
-        text = _("seat {seat} {card} blocking {target}", seat=play["seat"], card=card, target=play["target"])
+        text = _("{seat} {card} blocking {target}", seat=seat, card=card, target=play["target"])
     elif card == "DEN OLLANDER":
-        text = _("seat {seat} {card} taking from seat {target}", seat=play["seat"], card=card, target=play["target"])
+        text = _("{seat} {card} taking from {target}", seat=seat, card=card, target=seat_token(play["target"]))
     elif isinstance(play["target"], str):
-        text = _("seat {seat} {card}: {target}", seat=play["seat"], card=card,
-                 target=target_words(card, play["target"]))
+        text = _("{seat} {card}: {target}", seat=seat, card=card, target=target_words(card, play["target"]))
     else:
         text = f"seat {play['seat']} {card}"
     if play["blocked"]:
@@ -331,16 +334,16 @@ def _tokens_on(view: JsonDict, seat: int, cost: str) -> int:
 
 
 def _keun(v: JsonDict, p: list[str]) -> str:
-    taken = tokens(_tokens_on(v, int(p[0]), p[1]))
+    taken, seat = tokens(_tokens_on(v, int(p[0]), p[1])), seat_token(p[0])
     if int(p[0]) == v["seat"]:
-        return _("take the {tokens} on the {cost} card of seat {seat} (yours)", tokens=taken, cost=p[1], seat=p[0])
-    return _("take the {tokens} on the {cost} card of seat {seat}", tokens=taken, cost=p[1], seat=p[0])
+        return _("take the {tokens} on the {cost} card of {seat} (yours)", tokens=taken, cost=p[1], seat=seat)
+    return _("take the {tokens} on the {cost} card of {seat}", tokens=taken, cost=p[1], seat=seat)
 
 
 def _rob(p: list[str]) -> str:
     if len(p) > 1:
-        return _("take a coin worth {value} from seat {seat}", value=p[1], seat=p[0])
-    return _("take a coin from seat {seat}", seat=p[0])
+        return _("take a coin worth {value} from {seat}", value=p[1], seat=seat_token(p[0]))
+    return _("take a coin from {seat}", seat=seat_token(p[0]))
 
 
 def _sow(v: JsonDict, p: list[str]) -> str:
@@ -366,12 +369,12 @@ _WORDS: dict[str, Any] = {
     "pass": lambda v, y, p: _("pass") if v["step"] != "cultivate" else _("pass (do nothing this phase)"),
     "play": lambda v, y, p: _("play {card}", card=p[0]),
     "block": lambda v, y, p: _("play JULITA: block {card} and undo its effect", card=p[0]),
-    "take": lambda v, y, p: _("play DEN OLLANDER: take the unplayed card of seat {seat}", seat=p[0]),
+    "take": lambda v, y, p: _("play DEN OLLANDER: take the unplayed card of {seat}", seat=seat_token(p[0])),
     "ria": lambda v, y, p: _(_RIA[p[0]]),
     "keun": lambda v, y, p: _keun(v, p),
     "griet": lambda v, y, p: _("fill your {cost} card", cost=p[0]),
     "rob": lambda v, y, p: _rob(p),
-    "bernard": lambda v, y, p: _("block seat {seat} for the cultivate phase", seat=p[0]),
+    "bernard": lambda v, y, p: _("block {seat} for the cultivate phase", seat=seat_token(p[0])),
     "bid": lambda v, y, p: _("bid {tokens}", tokens=tokens(int(p[0]))),
     "corner": lambda v, y, p: _("take corner {corner} ({coins})", corner=p[0],
                                 coins=coins(v["corners"][int(p[0]) - 1])),
