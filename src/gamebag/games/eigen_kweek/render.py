@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
+
 from gamebag.core.i18n import join_list
 from gamebag.core.protocol import JsonDict
 from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
@@ -105,6 +107,12 @@ def _board(board: list[JsonDict]) -> str:
     return " ".join(parts)
 
 
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded to ``width`` terminal cells (a Japanese or Chinese character takes two)."""
+    gap = " " * max(0, width - cell_len(text))
+    return gap + text if right else text + gap
+
+
 def render_view(view: JsonDict) -> str:
     """The table as one player (or a spectator) sees it."""
     seat = view.get("seat")
@@ -126,8 +134,9 @@ def render_view(view: JsonDict) -> str:
     ]
     # Translators: the column heads of the terminal's table (short words: they head narrow columns).
     heads = (_("seat"), _("coins"), _("card"), _("board (cost:tokens)"))
-    wide = (max(5, len(heads[1])), max(4, len(heads[2])))
-    lines.append(f"{heads[0]:<{SEAT_COLUMN}}  {heads[1]:>{wide[0]}}  {heads[2]:<{wide[1]}}  {heads[3]}")
+    wide = (max(5, cell_len(heads[1])), max(4, cell_len(heads[2])))
+    lines.append(f"{_pad(heads[0], SEAT_COLUMN)}  {_pad(heads[1], wide[0], right=True)}  {_pad(heads[2], wide[1])}  "
+                 f"{heads[3]}")
     for info in view["table"]:
         card = _("yes") if info["has_card"] else "-"
         if info["kept"]:
@@ -135,7 +144,8 @@ def render_view(view: JsonDict) -> str:
         coin_text = str(info["coins"])
         if "coin_values" in info:
             coin_text += " " + "+".join(map(str, info["coin_values"]))
-        row = f"{'seat ' + str(info['seat']):<{SEAT_COLUMN}}  {coin_text:>{wide[0]}}  {card:<{wide[1]}}  "
+        row = f"{'seat ' + str(info['seat']):<{SEAT_COLUMN}}  {_pad(coin_text, wide[0], right=True)}  "
+        row += f"{_pad(card, wide[1])}  "
         row += _board(info["board"]) + "  " + _("sacks {sacks}", sacks=info["sacks"])
         if info["seat"] == seat:
             row += " " + _("(you)")
