@@ -253,10 +253,11 @@ export function howToPlay(context) {
     return _("{cost}-card {amount}", { cost: c, amount: noun && n !== "?" ? coins(n) : n });
   }));
   const rounds = (context && context.view && context.view.max_rounds) || 60;
+  const inBag = _("35 in the bag");
   return [
     _("Goal: be the first with four potato sacks on your player board."),
     _("Coins: {coins}. Their values are secret; coins paid give no change (pay 5 for a 4 and the 1 is lost).", {
-      coins: coinSet.length ? formatList(coinSet) : _("35 in the bag") }),
+      coins: coinSet.length ? formatList(coinSet) : inBag }),
     _("Plant cards cost what they show to sow: {costs}. Each round weed tokens grow on them ({growth}) until a card is full ({capacity} tokens).", {
       costs: formatList(costs.map((c) => coins(c))), growth: perCard(rules.growth, null), capacity: perCard(rules.capacity, null) }),
     _("Plough a card over into a potato sack for {costs}; you take its weed tokens.", { costs: perCard(rules.plough_cost, "coin") }),

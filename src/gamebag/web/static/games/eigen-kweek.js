@@ -176,9 +176,12 @@ function bidsAsCounted(view, context) {
     if (chantal && chantal.seat === p) why.push(_("played CHANTAL: the tokens taken go to the collection, not the bid"));
     let outcome = "";
     const ordinals = [() => _("chooses a corner first"), () => _("chooses a corner second"), () => _("chooses a corner third"), () => _("chooses a corner fourth")];
-    if (order.includes(p)) outcome = ` → ${(ordinals[order.indexOf(p)] || (() => _("chooses a corner next")))()}`;
-    else if (counts[p] > 0) outcome = ` → ${_("tied: no corner, the bid goes back")}`;
-    else if (bid !== null) outcome = ` → ${_("no bid, no corner")}`;
+    const next = () => _("chooses a corner next");
+    const tied = _("tied: no corner, the bid goes back");
+    const none = _("no bid, no corner");
+    if (order.includes(p)) outcome = ` → ${(ordinals[order.indexOf(p)] || next)()}`;
+    else if (counts[p] > 0) outcome = ` → ${tied}`;
+    else if (bid !== null) outcome = ` → ${none}`;
     const shown = bid === null ? "—" : counts[p] !== bid ? _("bid {bid}, counts {count}", { bid, count: counts[p] }) : _("bid {bid}", { bid });
     return h("li", { "data-bid": p, class: context.animate ? "reveal" : "", style: { animationDelay: `${0.15 * p}s` } },
       h("strong", {}, seatNames[p]), `: ${shown}`, why.length ? ` (${why.join("; ")})` : "", outcome);
@@ -207,15 +210,17 @@ function tradingTable(view, context) {
 }
 
 function supplies(view) {
+  const stackCards = ngettext("{n} card", "{n} cards", view.stack || 0);
+  const played = (play) => (play.blocked ? _("{card} (blocked)", { card: play.card }) : play.card);
   return h(
     "div",
     {},
     h("div", { class: "caption" }, _("Supplies")),
     h("div", { class: "small" }, _("Pot: {tokens}", { tokens: tokens(view.pot) })),
     h("div", { class: "small" }, _("Coin bag: {coins}", { coins: coinCount(view.bag ? view.bag.coins : 0) })),
-    h("div", { class: "small" }, _("Character stack: {cards}", { cards: ngettext("{n} card", "{n} cards", view.stack || 0) })),
+    h("div", { class: "small" }, _("Character stack: {cards}", { cards: stackCards })),
     (view.plays || []).length
-      ? h("div", { class: "small", style: { marginTop: "0.4em" } }, _("Played: "), (view.plays || []).map((play) => h("span", { class: "badge played-card", style: { marginRight: "3px" } }, characterArt(play.card, 20), ` ${play.blocked ? _("{card} (blocked)", { card: play.card }) : play.card}`)))
+      ? h("div", { class: "small", style: { marginTop: "0.4em" } }, _("Played: "), (view.plays || []).map((play) => h("span", { class: "badge played-card", style: { marginRight: "3px" } }, characterArt(play.card, 20), ` ${played(play)}`)))
       : null,
   );
 }
