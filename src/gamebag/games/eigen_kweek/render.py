@@ -182,7 +182,7 @@ def _you_lines(you: JsonDict) -> list[str]:
     if you["ria_card"]:
         lines.append(_("RIA drew: {card}", card=you["ria_card"]))
     if you["known_cards"]:
-        known = [_("{seat} holds {card}", seat=seat_token(s), card=c) for s, c in you["known_cards"].items()]
+        known = [_("{seat} holds {card}", seat=seat_token(held), card=c) for held, c in you["known_cards"].items()]
         lines.append(_("You know: {cards}", cards=", ".join(known)))
     lines.extend(f"  [dim]{log_words(note)}[/dim]" for note in you["notes"])
     return lines
