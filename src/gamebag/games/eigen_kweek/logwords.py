@@ -40,6 +40,8 @@ def seat_token(seat: int | str) -> str:
 
 def tokens(count: str | int) -> str:
     """``3 weed tokens`` in the reader's language."""
+    # Translators: the game's weed tokens (the box's "wietfiches"); {seat} values elsewhere are
+    # "seat N", which the table replaces by the player's name: keep {seat} where a name belongs.
     return ngettext("{n} weed token", "{n} weed tokens", int(count))
 
 

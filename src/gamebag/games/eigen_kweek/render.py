@@ -132,7 +132,8 @@ def render_view(view: JsonDict) -> str:
           plough=plough),
         "",
     ]
-    # Translators: the column heads of the terminal's table (short words: they head narrow columns).
+    # Translators: the column heads of the terminal's table (short words: they head narrow columns); the
+    # first heads the players' seats, whose names fill the column.
     heads = (_("seat"), _("coins"), _("card"), _("board (cost:tokens)"))
     wide = (max(5, cell_len(heads[1])), max(4, cell_len(heads[2])))
     lines.append(f"{_pad(heads[0], SEAT_COLUMN)}  {_pad(heads[1], wide[0], right=True)}  {_pad(heads[2], wide[1])}  "
@@ -270,6 +271,7 @@ def _play(play: JsonDict) -> str:
 def card_text(card: str) -> str:
     """A character card with its phase and its special action, in the rulebook's words."""
     phase = CARD_PHASE.get(card)
+    # Translators: the phase of JULITA and DEN OLLANDER, played in any phase ("Phase: All").
     when = _("All") if phase is None else _(PHASE_NAMES[phase])
     return _("[bold]{card}[/bold] (Phase: {phase}): {text}", card=card, phase=when,
              text=_(CARD_TEXT[card]) if card in CARD_TEXT else "")
