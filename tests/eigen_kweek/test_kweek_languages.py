@@ -100,7 +100,7 @@ def test_english_stays_the_default() -> None:
     assert "potato sack" in text and "patattenzak" not in text
 
 
-def test_options_and_presets_speak_through_game_text() -> None:
+def test_summary_options_and_presets_speak_through_game_text() -> None:
     game = gamebag.make("eigen-kweek", 3)
     assert type(game).text_domain == "eigen_kweek"
     spec = next(option for option in game.option_specs if option.name == "max_rounds")
@@ -108,6 +108,7 @@ def test_options_and_presets_speak_through_game_text() -> None:
     with use_language("nl"):
         assert "patattenzakken" in game_text(game, spec.doc)
         assert game_text(game, preset.label) == "Een snel spel"
+        assert "patattenzakken" in game_text(type(game), type(game).summary)
     with use_language("de"):
         assert "Kartoffelsäcke" in game_text(game, preset.summary)
 

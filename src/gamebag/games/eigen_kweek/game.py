@@ -27,7 +27,7 @@ from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.presets import PRESETS
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
-from gamebag.games.eigen_kweek.translation import _
+from gamebag.games.eigen_kweek.translation import N_, _
 
 _KIND: dict[Step, NodeKind] = {
     step: NodeKind.TERMINAL if rule is None else NodeKind.CHANCE if isinstance(rule, Chance) else NodeKind.DECISION
@@ -45,7 +45,7 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     text_domain: ClassVar[str | None] = "eigen_kweek"  # its option and preset words: ``translation.py``
     title: ClassVar[str] = "Eigen Kweek"
     version: ClassVar[str] = "1.1"
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = N_(
         "Bid secret weed tokens for coins, sow and harvest plants, play characters; "
         "the first to plough over four plant cards into potato sacks wins."
     )
