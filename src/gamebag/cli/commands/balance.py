@@ -15,7 +15,7 @@ from gamebag.cli.common import MAX_WORKERS, check_output_file, check_output_fold
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
-from gamebag.lab.translation import _, fmt
+from gamebag.lab.translation import _, fmt, or_list
 
 
 def register(app: typer.Typer) -> None:
@@ -228,7 +228,7 @@ def _card_agent(agents: str | None) -> str:
         raise GamebagError(
             _(
                 "--cards with --agents names one agent for every seat, {choices}, not {given}",
-                choices=" | ".join(STUDY_AGENTS),
+                choices=or_list(STUDY_AGENTS),
                 given=repr(agents),
             )
         )
