@@ -19,7 +19,7 @@ from gamebag.core.i18n import N_, SOURCE_LANGUAGE, babel_locale, catalogue, use_
 
 _, ngettext = catalogue("lab", "gamebag.lab")
 
-__all__ = ["N_", "Choices", "Figure", "Said", "_", "fmt", "ngettext", "or_list", "say", "shown"]
+__all__ = ["N_", "Choices", "Figure", "Said", "_", "fmt", "joined", "ngettext", "or_list", "say", "shown"]
 
 
 def fmt(value: float, spec: str) -> str:
@@ -71,11 +71,21 @@ def say(message: str, /, **params: Any) -> Said:
 
 def shown(text: str) -> str:
     """``text`` in the current language: a ``Said`` sentence translated, any other text as it is."""
+    parts = getattr(text, "parts", None)
+    if parts is not None:
+        return str(getattr(text, "separator", "; ")).join(shown(part) for part in parts)
     message = getattr(text, "message", None)
     if message is None:
         return str(text)
     params = getattr(text, "params", {})
     return _(message, **{name: shown(value) if isinstance(value, str) else value for name, value in params.items()})
+
+
+def joined(parts: list[str], separator: str = "; ") -> Said:
+    """Sentences kept together (each said in the reader's language when shown)."""
+    said = Said(separator.join(str(part) for part in parts))
+    said.parts, said.separator = list(parts), separator  # type: ignore[attr-defined]
+    return said
 
 
 def _english(value: Any) -> Any:

@@ -15,7 +15,7 @@ from gamebag.cli.common import MAX_WORKERS, check_output_file, check_output_fold
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
-from gamebag.lab.translation import _, fmt, or_list
+from gamebag.lab.translation import _, fmt, or_list, shown
 
 
 def register(app: typer.Typer) -> None:
@@ -304,9 +304,9 @@ def print_result(result: Any) -> None:
             )
         console.print(versus)
     for notice in result.notices:
-        console.print("[dim]" + _("note: {text}", text=notice) + "[/dim]", highlight=False)
+        console.print("[dim]" + _("note: {text}", text=shown(notice)) + "[/dim]", highlight=False)
     for warning in result.warnings:
-        console.print(_("[bold yellow]warning:[/bold yellow] {text}", text=warning), highlight=False)
+        console.print(_("[bold yellow]warning:[/bold yellow] {text}", text=shown(warning)), highlight=False)
     console.print(
         _(
             "{games} games in {seconds} s",
@@ -345,7 +345,7 @@ def print_quality(console: Console, result: Any) -> None:
     console.print(table)
     for cell in measured:
         for note in cell.quality.notes:
-            console.print(f"[dim]{cell.cell.label}: {note}[/dim]", highlight=False)
+            console.print(f"[dim]{cell.cell.label}: {shown(note)}[/dim]", highlight=False)
 
 
 def print_cards(study: Any) -> None:
