@@ -14,7 +14,7 @@ from rich.table import Table
 from gamebag.cli.common import MAX_WORKERS, check_output_folder, check_workers, dumps, sigterm_as_interrupt
 from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
-from gamebag.lab.translation import _, fmt
+from gamebag.lab.translation import _, fmt, shown
 
 
 def register(app: typer.Typer) -> None:
@@ -207,14 +207,14 @@ def print_tune(result: Any) -> None:
             console.print(f"  {_goal_heading(g)}: {_range(g.value(final.metrics))}")
         for name, e in final.metrics.items():
             console.print(f"  {name}: {_range(e)}", highlight=False)
-        games = number(final.games)
+        games, why = number(final.games), shown(best.why)
         if best.confirmed:
-            line = _("[green]confirmed[/green]: {why} ({games} games at a fresh seed)", why=best.why, games=games)
+            line = _("[green]confirmed[/green]: {why} ({games} games at a fresh seed)", why=why, games=games)
         else:
-            line = _("[yellow]not confirmed[/yellow]: {why} ({games} games at a fresh seed)", why=best.why, games=games)
+            line = _("[yellow]not confirmed[/yellow]: {why} ({games} games at a fresh seed)", why=why, games=games)
         console.print("  " + line)
     for note in result.notes:
-        console.print("[dim]" + _("note: {text}", text=note) + "[/dim]", highlight=False)
+        console.print("[dim]" + _("note: {text}", text=shown(note)) + "[/dim]", highlight=False)
     console.print(
         _(
             "{trials} trials in {seconds} s",
