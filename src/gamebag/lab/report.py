@@ -40,6 +40,10 @@ def write_report(result: BalanceResult, folder: Path, command: str | None = None
     return page
 
 
+def _heading(text: str) -> str:
+    return f"<h2>{escape(text)}</h2>"
+
+
 def _head(*names: str) -> str:
     return "<tr>" + "".join(f"<th>{escape(name)}</th>" for name in names) + "</tr>"
 
@@ -83,14 +87,14 @@ def _render(result: BalanceResult, command: str | None) -> str:
     parts.append("</p>")
     parts += [f"<div class='warning'>{escape(shown(w))}</div>" for w in result.warnings]
     parts += [f"<p class='notice'>{escape(shown(n))}</p>" for n in result.notices]
-    parts.append(f"<h2>{escape(_('Cells'))}</h2>" + _cells_table(result))
+    parts.append(_heading(_("Cells")) + _cells_table(result))
     parts.append(f"<figure>{_svg(shares_figure(result))}</figure>")
     if result.comparisons:
-        parts.append(f"<h2>{escape(_('Against the first cell'))}</h2>" + _comparisons_table(result))
+        parts.append(_heading(_("Against the first cell")) + _comparisons_table(result))
     if is_sweep(result):
-        parts.append(f"<h2>{escape(_('What the varied options change'))}</h2>" + _sweep_table(result))
+        parts.append(_heading(_("What the varied options change")) + _sweep_table(result))
         parts.append(f"<figure>{_svg(sweep_figure(result))}</figure>")
-    parts.append(f"<h2>{escape(_('Game length'))}</h2>" + _length_table(result))
+    parts.append(_heading(_("Game length")) + _length_table(result))
     parts.append(f"<figure>{_svg(lengths_figure(result))}</figure>")
     method = _(
         "Win shares count a shared win as 1/k to each of k winners; intervals are 95% Wilson intervals; the "

@@ -134,12 +134,14 @@ def _render(result: TuneResult, pictures: list[str], command: str | None) -> str
         seed=s.seed,
         seconds=fmt(result.seconds, ".1f"),
     )
+    title = escape(_("Tune: {game}", game=s.game))
+    heading = escape(_("Tune: {game}, {players} players", game=s.game, players=s.players))
     parts = [
         f"<!doctype html><html lang='{language_tag(current_language())}'><head><meta charset='utf-8'>",
-        f"<title>{escape(_('Tune: {game}', game=s.game))}</title>",
+        f"<title>{title}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em}img{max-width:100%}"
         "code{background:#eee}</style></head><body>",
-        f"<h1>{escape(_('Tune: {game}, {players} players', game=s.game, players=s.players))}</h1>",
+        f"<h1>{heading}</h1>",
         f"<p>{escape(summary)}",
     ]
     if command:
@@ -150,7 +152,8 @@ def _render(result: TuneResult, pictures: list[str], command: str | None) -> str
     parts += ["<p>" + note.replace("\0", escape(shown(n))) + "</p>" for n in result.notes]
     best = data["best"]
     if best is not None and result.best is not None:
-        parts.append(f"<h2>{escape(_('Recommended'))}</h2><ul>")
+        recommended = escape(_("Recommended"))
+        parts.append(f"<h2>{recommended}</h2><ul>")
         parts += [f"<li><code>{escape(k)}={escape(str(v))}</code></li>" for k, v in best["options"].items()]
         parts.append("</ul>")
         why = shown(result.best.why)
