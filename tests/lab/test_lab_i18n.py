@@ -126,3 +126,18 @@ def test_a_warning_is_kept_in_english_and_said_in_the_readers_language() -> None
         assert shown(both) == "verwende learned oder ismcts; 3p: Regel-Engine (0,25)"
     with use_language("zh_Hans"):
         assert shown("plain text") == "plain text"
+
+
+def test_the_commands_help_is_made_in_the_readers_language() -> None:
+    """Typer's help texts are made when the commands are registered, in the language set by then."""
+    import typer
+
+    from gamebag.cli.commands import balance, simulate
+
+    for module, phrase in ((balance, "Plaatsbalans, effect van opties"), (simulate, "Simuleer GAMES partijen")):
+        with use_language("nl"):
+            fresh = typer.Typer()
+            module.register(fresh)
+        result = CliRunner().invoke(fresh, ["--help"], env={"COLUMNS": "250"})
+        assert result.exit_code == 0 and phrase in _flat(result.output), result.output
+        assert "Game id, as" not in result.output
