@@ -34,7 +34,7 @@ from gamebag.core.i18n import number
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng
 from gamebag.fast import BatchResult, engine_for
-from gamebag.lab.translation import _
+from gamebag.lab.translation import N_, _, say
 from gamebag.sim.play import play_game
 from gamebag.sim.stats import wilson_interval
 from gamebag.sim.stepped import STEPPED, compiled_route, play_whole_games
@@ -223,7 +223,8 @@ def run_simulation(
         except Exception as error:  # any compiler or runtime failure: the rules engine gives the right answer
             if engine == "fast":
                 raise GamebagError(f"the fast engine failed: {type(error).__name__}: {error}") from error
-            choice = EngineChoice("rules", f"the fast engine failed ({type(error).__name__}: {error})")
+            failure = say(N_("the fast engine failed ({error})"), error=f"{type(error).__name__}: {error}")
+            choice = EngineChoice("rules", failure)
     result = _run_rules(spec, workers, record_dir, progress)
     result.engine_reason = choice.reason
     return result

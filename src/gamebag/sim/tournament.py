@@ -51,7 +51,7 @@ from gamebag.core.protocol import Game
 from gamebag.core.results import standing_keys
 from gamebag.core.rng import derive_rng, derive_seed
 from gamebag.fast import engine_for, unavailable_reason
-from gamebag.lab.translation import _, fmt
+from gamebag.lab.translation import N_, _, fmt, say
 from gamebag.sim.play import play_game
 from gamebag.sim.ratings import RatedGame, Rating, rate_games
 from gamebag.sim.stats import wilson_interval
@@ -329,7 +329,8 @@ def _play_batch(batch: _Batch) -> tuple[list[GameOutcome], str | None]:
         except Exception as error:  # a broken compiler: the rules engine gives the right answer
             if not batch.fallback:
                 raise
-            return _play_batch_rules(batch), f"the fast engine failed ({type(error).__name__}: {error})"
+            failure = say(N_("the fast engine failed ({error})"), error=f"{type(error).__name__}: {error}")
+            return _play_batch_rules(batch), failure
     return _play_batch_rules(batch), None
 
 

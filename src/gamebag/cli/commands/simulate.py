@@ -22,7 +22,7 @@ from gamebag.cli.common import (
 )
 from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
-from gamebag.lab.translation import _, fmt
+from gamebag.lab.translation import _, fmt, shown
 from gamebag.sim.simulate import (
     MAX_GAMES,
     SimulationResult,
@@ -150,7 +150,7 @@ def print_result(result: SimulationResult) -> None:
         )
     )
     if result.engine_reason:
-        line = _("engine: {engine} ({reason})", engine=result.engine, reason=result.engine_reason)
+        line = _("engine: {engine} ({reason})", engine=result.engine, reason=shown(result.engine_reason))
     else:
         line = _("engine: {engine}", engine=result.engine)
     console.print(line, markup=False)

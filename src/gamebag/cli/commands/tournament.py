@@ -23,7 +23,7 @@ from gamebag.cli.common import (
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
-from gamebag.lab.translation import _, fmt
+from gamebag.lab.translation import _, fmt, shown
 from gamebag.sim.tournament import (
     DEFAULT_LADDER_STEPS,
     ENGINES,
@@ -232,7 +232,7 @@ def print_result(result: TournamentResult) -> None:
             "played in {seconds} s   engine: {engine} ({reason})",
             seconds=seconds,
             engine=result.engine,
-            reason=result.engine_reason,
+            reason=shown(result.engine_reason),
         )
     else:
         line = _("played in {seconds} s   engine: {engine}", seconds=seconds, engine=result.engine)
