@@ -16,3 +16,4 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+

@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
         smtp: str = typer.Option(
             "",
             "--smtp",
-            help='A mail server for "your move" e-mails: smtp://[user@]host[:port][?from=address] (STARTTLS when '
+            help="A mail server for \"your move\" e-mails: smtp://[user@]host[:port][?from=address] (STARTTLS when "
             "offered) or smtps://... (TLS); the password in the URL or in $GAMEBAG_SMTP_PASSWORD. Default: no e-mail.",
         ),
     ) -> None:
