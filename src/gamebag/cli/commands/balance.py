@@ -253,6 +253,7 @@ def _difference(estimate: float, low: float, high: float, spec: str) -> str:
 def print_result(result: Any) -> None:
     console = Console()
     if result.interrupted:
+        # Translators: [bold yellow]...[/bold yellow] is terminal markup: keep the brackets, translate the word.
         console.print(_("[bold yellow]interrupted[/bold yellow]: what finished before Ctrl-C"))
     table = Table(
         title=_("{game}: balance per cell (seed {seed})", game=result.game, seed=result.seed), show_lines=True
@@ -263,6 +264,7 @@ def print_result(result: Any) -> None:
         _("games"),
         _("seat shares (95% interval)"),
         _("fairness p"),
+        # Translators: a column of the share of games won by several seats together.
         _("shared"),
         _("length mean / median (10%-90%)"),
         _("ended by"),
@@ -277,6 +279,7 @@ def print_result(result: Any) -> None:
         played = number(cell.games)
         table.add_row(
             cell.cell.label + ("" if cell.engine == "rules" else "\n[dim]" + _("compiled engine") + "[/dim]"),
+            # Translators: --until stopped this cell early; keep the option's name "until" as it is.
             _("{games} (until)", games=played) if cell.stopped_early else played,
             shares,
             _p(cell.fairness_p),
