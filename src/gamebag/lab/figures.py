@@ -7,6 +7,7 @@ the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,15 +42,40 @@ def reader_fonts() -> Iterator[None]:
     if not wanted:
         yield
         return
-    from matplotlib import font_manager, rc_context
+    from matplotlib import rc_context
 
-    installed = {entry.name for entry in font_manager.fontManager.ttflist}
-    found = [name for name in wanted if name in installed]
+    found = _installed_fonts(wanted)
     if not found:
         yield
         return
-    with rc_context({"font.family": ["sans-serif"], "font.sans-serif": ["DejaVu Sans", *found]}):
+    with rc_context({"font.family": ["DejaVu Sans", *found]}):  # the fallback works on a list of families
         yield
+
+
+# File names of CJK fonts worth adding to matplotlib's list when its cache predates them.
+_CJK_FILES = ("cjk", "ipag", "ipaexg", "wqy")
+
+
+@functools.cache
+def _installed_fonts(wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The fonts of ``wanted`` matplotlib can draw with. Its font cache is made once and misses fonts
+    installed later (Noto CJK added after the first figure): those are looked up among the system's
+    font files and added, once per process."""
+    from matplotlib import font_manager
+
+    def found() -> tuple[str, ...]:
+        installed = {entry.name for entry in font_manager.fontManager.ttflist}
+        return tuple(name for name in wanted if name in installed)
+
+    if found():
+        return found()
+    for path in font_manager.findSystemFonts(fontext="ttf"):
+        if any(part in Path(path).name.lower() for part in _CJK_FILES):
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue
+    return found()
 
 
 def check_plot_path(path: Path) -> None:
