@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import current_language
+from gamebag.core.i18n import babel_locale, current_language
 from gamebag.lab.results import BalanceResult, CellResult
 from gamebag.lab.translation import _, fmt
 
@@ -76,6 +76,19 @@ def _installed_fonts(wanted: tuple[str, ...]) -> tuple[str, ...]:
             except (OSError, RuntimeError, ValueError):
                 continue
     return found()
+
+
+def reader_numbers(axis: Axes, which: str = "y") -> None:
+    """Write the tick numbers of ``axis`` (``"x"``, ``"y"`` or ``"both"``) with the reader's decimal
+    sign (0,25 in Dutch, French and German); languages that write 0.25 keep matplotlib's own ticks."""
+    from babel.numbers import get_decimal_symbol
+    from matplotlib.ticker import FuncFormatter
+
+    if str(get_decimal_symbol(babel_locale())) == ".":
+        return
+    formatter = FuncFormatter(lambda value, position: fmt(round(value, 10), "g"))
+    for name in ("x", "y") if which == "both" else (which,):
+        getattr(axis, f"{name}axis").set_major_formatter(formatter)
 
 
 def check_plot_path(path: Path) -> None:
@@ -151,6 +164,7 @@ def shares_panel(
     axis.set_xlim(-1.0, max(position - 0.5, width or 0.0))
     axis.set_ylabel(_("win share by seat\n(seat 0 first, 95% interval)"), fontsize=8)
     axis.grid(axis="y", alpha=0.3)
+    reader_numbers(axis)
 
 
 def lengths_panel(result: BalanceResult, axis: Axes) -> None:
@@ -164,6 +178,7 @@ def lengths_panel(result: BalanceResult, axis: Axes) -> None:
         axis.step(starts, shares, where="post", label=cell.cell.label, linewidth=1.2)
     axis.set_xlabel(_("game length (rounds)"))
     axis.set_ylabel(_("share of games"))
+    reader_numbers(axis, "both")
     axis.set_title(_("{game}: game length per cell", game=result.game), fontsize=11)
     if result.cells:
         axis.legend(fontsize=7)

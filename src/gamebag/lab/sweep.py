@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gamebag.lab.cells import shown_options
+from gamebag.lab.figures import reader_numbers
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Estimate
 from gamebag.lab.translation import N_, _, fmt, ngettext
@@ -123,6 +124,7 @@ def sweep_panels(result: BalanceResult, axes: list[Axes]) -> None:
     for axis, (_metric, label) in zip(axes, PANELS, strict=True):
         axis.set_ylabel(_(label), fontsize=8)
         axis.grid(alpha=0.3)
+        reader_numbers(axis)
     # The x axis is shared: the bottom panel's ticks and labels serve every panel.
     for axis in axes[:-1]:
         axis.tick_params(labelbottom=False)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import number
-from gamebag.lab.figures import reader_fonts
+from gamebag.lab.figures import reader_fonts, reader_numbers
 from gamebag.lab.translation import _, fmt
 from gamebag.sim.tournament import TournamentResult
 
@@ -88,7 +88,7 @@ def _matrix_panel(result: TournamentResult, axis: Axes, figure: Figure) -> None:
     axis.set_yticks(range(count), names)
     axis.set_xlabel(_("opponent"))
     axis.set_title(_("row finishes ahead of column\n(rate, 95% interval)"))
-    figure.colorbar(image, ax=axis, shrink=0.8)
+    reader_numbers(figure.colorbar(image, ax=axis, shrink=0.8).ax)
 
 
 def _ratings_panel(result: TournamentResult, axis: Axes) -> None:
@@ -104,6 +104,7 @@ def _ratings_panel(result: TournamentResult, axis: Axes) -> None:
     )
     axis.set_yticks(positions, [_short(r.agent) for r in ratings])
     axis.set_xlabel(_("openskill mu (bars: ± 3 sigma)"))
+    reader_numbers(axis, "x")
     axis.set_title(_("ratings"))
     for position, rating in zip(positions, ratings, strict=True):
         axis.text(rating.mu, position, " " + fmt(rating.mu, ".1f"), va="bottom", ha="left", fontsize=8)
@@ -128,6 +129,7 @@ def _ladder_panel(result: TournamentResult, axis: Axes) -> None:
     axis.set_ylim(0.0, 1.0)
     axis.set_xlabel(_("{agent} {parameter} per move", agent=ladder.agent, parameter=ladder.parameter))
     axis.set_ylabel(_("win share (95% band)"))
+    reader_numbers(axis)
     axis.set_title(_("skill ladder: {agent} budget doubling", agent=ladder.agent))
     axis.legend(loc="best", fontsize=8)
     axis.grid(alpha=0.3)
