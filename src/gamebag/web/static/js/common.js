@@ -1,5 +1,5 @@
 // Small helpers shared by every page and game renderer (no framework, no build step).
-import { _, formatList, formatNumber, language } from "./i18n.js";
+import { _, formatList, formatNumber, language, languageTag } from "./i18n.js";
 
 /** Build an element: h("div", {class: "x", onclick: f}, "text", child, [more]). */
 export function h(tag, attrs, ...children) {
@@ -43,11 +43,17 @@ export function seatName(table, seat) {
   return entry ? entry.name : _("Seat {n}", { n: seat + 1 });
 }
 
+// The reader's lists are the browser's (Intl) where it knows the language; English keeps its
+// own "A, B and C", and a language Intl lacks (the pseudo-locale too) takes the catalogue's.
+const INTL_LISTS = !["en", "en_XA"].includes(language) && typeof Intl.ListFormat === "function"
+  && Intl.ListFormat.supportedLocalesOf([languageTag]).length > 0;
+
 /** "A", "A and B", "A, B and C" in English; the reader's own way elsewhere ("A, B en C", "A、B、C"). */
 export function listWords(items) {
   if (items.length <= 1) return items.join("");
-  if (language !== "en" && typeof Intl.ListFormat === "function") return formatList(items);
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  if (INTL_LISTS) return formatList(items);
+  // Translators: the end of a list of names or things: "Ann, Bob and Cleo" ({items} is "Ann, Bob").
+  return _("{items} and {last}", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
 /** "3 coins": an English word's plural (a renderer's own words take ``ngettext`` of their catalogue);
