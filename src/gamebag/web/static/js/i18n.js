@@ -56,7 +56,13 @@ export function formatPercent(fraction, digits = 0) {
 
 /** Items as the reader's language lists them: "A, B and C" / "A, B en C" / "A、B、C". */
 export function formatList(items, type = "conjunction") {
-  return new Intl.ListFormat(languageTag, { style: "long", type }).format(items.map(String));
+  const words = items.map(String);
+  if (language === "en_XA" && words.length > 1) {
+    // The pseudo-locale has no list rules of its own: its "and" comes from the catalogue.
+    const parts = { items: words.slice(0, -1).join(", "), last: words[words.length - 1] };
+    return type === "disjunction" ? _("{items} or {last}", parts) : _("{items} and {last}", parts);
+  }
+  return new Intl.ListFormat(languageTag, { style: "long", type }).format(words);
 }
 
 /** A date and time in the reader's way of writing them. */
