@@ -116,7 +116,9 @@ PSEUDO_CHECK = r"""(allowed) => {
     const element = node.parentElement;
     if (!element || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'OPTION', 'OPTGROUP'].includes(element.tagName)) continue;
     if (!/[A-Za-z]/.test(node.textContent) || !shown(element)) continue;
-    if (plain(node.textContent)) texts.push(`${describe(element)}: ${JSON.stringify(node.textContent.trim())}`);
+    // A name drawn word by word (a column header's span.word) is read whole.
+    const text = element.classList.contains('word') ? element.parentElement.textContent : node.textContent;
+    if (plain(text)) texts.push(`${describe(element)}: ${JSON.stringify(node.textContent.trim())}`);
   }
   for (const select of document.querySelectorAll('select')) {
     if (!shown(select)) continue;

@@ -159,7 +159,9 @@ def test_the_pseudo_locale_finds_every_text_in_the_catalogues_and_nothing_too_wi
             request = {"game": game_id, "players": players, "seed": 7, "options": QUICK_OPTIONS.get(game_id, {}),
                        "seats": [{"name": "Ann"}] + [{"bot": "random"} for _ in range(players - 1)]}
             table = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
-            allowed = (*allowed, table["id"])  # a table's id is a code, shown as it is ("table 3fK…")
+            # A table's id is a code, and its seats' names (a bot's "Bot 2 (random)" too) are names:
+            # both are shown as they are in every language.
+            allowed = (*allowed, table["id"], *(seat["name"] for seat in table["seats"]))
             if number == 0:
                 page.goto(f"{server.base}{table['host']}")
                 page.wait_for_selector("#host-seats .invite-card")
