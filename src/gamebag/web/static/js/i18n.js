@@ -62,7 +62,8 @@ export function formatList(items, type = "conjunction") {
     const parts = { items: words.slice(0, -1).join(", "), last: words[words.length - 1] };
     return type === "disjunction" ? _("{items} or {last}", parts) : _("{items} and {last}", parts);
   }
-  return new Intl.ListFormat(languageTag, { style: "long", type }).format(words);
+  // gamebag's English writes "A, B and C" (as the server's lists do): British English's list rules.
+  return new Intl.ListFormat(languageTag === "en" ? "en-GB" : languageTag, { style: "long", type }).format(words);
 }
 
 /** A date and time in the reader's way of writing them. */
