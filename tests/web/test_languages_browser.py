@@ -107,7 +107,8 @@ def _allowed(server: ServerProcess) -> tuple[str, ...]:
     the server's command-line option in the address note."""
     games = httpx.get(f"{server.base}/api/games", timeout=30).json()
     agents = {agent for game in games for agent in game.get("agents", [])}
-    return ("Ann", "Bob", "--host", *CARDS, *LANGUAGES.values(), *sorted(agents))
+    # "Eigen Kweek" is the Flemish game's own name, kept in every language as its characters' are.
+    return ("Ann", "Bob", "--host", "Eigen Kweek", *CARDS, *LANGUAGES.values(), *sorted(agents))
 
 
 def _play_to_the_end(page: Any, where: str, allowed: tuple[str, ...]) -> list[str]:
