@@ -11,6 +11,7 @@ replay show no visible text outside the catalogues and nothing wider than the sc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -183,3 +184,101 @@ def test_the_pseudo_locale_finds_every_text_in_the_catalogues_and_nothing_too_wi
         context.close()
     assert not errors, errors
     assert not found, "\n".join(found)
+
+
+# Every visible text of a page (text nodes, the tab's title, a select's options), trimmed.
+VISIBLE_TEXTS = r"""() => {
+  const shown = (element) => element.checkVisibility({ checkVisibilityCSS: true })
+    && element.getClientRects().length > 0;
+  const texts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!element || ['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(element.tagName) || !shown(element)) continue;
+    texts.push(node.textContent);
+  }
+  return texts.map((text) => text.trim().replace(/\s+/g, ' ')).filter((text) => /\p{L}/u.test(text));
+}"""
+LOCALES = {"nl": "nl-BE", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP", "zh_Hans": "zh-CN"}
+
+
+def _same_in_both(language: str) -> set[str]:
+    """The catalogues' texts whose translation in ``language`` is the English itself (a word both
+    languages share, such as "Chat"): not English left behind where they show."""
+    from babel.messages.pofile import read_po
+
+    from gamebag.core.i18n import domains
+
+    same: set[str] = set()
+    for domain in domains().values():
+        path = domain.directory / language / "LC_MESSAGES" / f"{domain.name}.po"
+        if not path.is_file():
+            continue
+        with path.open("rb") as handle:
+            for message in read_po(handle):
+                ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+                strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+                same.update(text for text in ids if text and text in strings)
+    return same
+
+
+def test_a_four_player_eigen_kweek_table_in_each_language_shows_that_language_only(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The issue's Done when: a Chromium with locale nl-BE at a 4-player Eigen Kweek table shows
+    Dutch only (the characters' names aside), likewise the other languages. Ann's page at her first
+    decision, with the players' guide open, is read in English and in each language from the same
+    device's seat (its storage copied to a browser of each locale); no visible text of a language's
+    page may be one of the English page's, unless the catalogue translates it as itself."""
+    request = {"game": "eigen-kweek", "players": 4, "seed": 5, "options": QUICK_OPTIONS["eigen-kweek"],
+               "seats": [{"name": "Ann"}] + [{"bot": "random"} for _ in range(3)]}
+    table = httpx.post(f"{server.base}/api/tables", json=request, timeout=30).json()
+    names = {"Ann", "Eigen Kweek", "gamebag", *CARDS, *LANGUAGES.values(), *(s["name"] for s in table["seats"])}
+    desktop = {"viewport": {"width": 1280, "height": 900}}
+
+    def read(context: Any) -> set[str]:
+        page = context.new_page()
+        page.goto(f"{server.base}/play/{table['id']}")
+        wait_for(page, f"() => ({MINE})()")
+        texts = set(page.evaluate(VISIBLE_TEXTS))
+        page.click("#rules-open")
+        page.wait_for_selector("dialog#rules[open] #rules-quick :first-child")
+        page.click("#rules-details summary")  # the full players' rules too
+        page.wait_for_selector("#rules-full p a")
+        texts |= set(page.evaluate(VISIBLE_TEXTS))
+        page.close()
+        return texts
+
+    first = new_context(browser, locale="en-US", **desktop)
+    try:
+        page = first.new_page()
+        page.goto(f"{server.base}{table['seats'][0]['invite']}")  # the seat is claimed by this device
+        wait_for(page, f"() => ({MINE})()")
+        page.close()
+        storage = first.storage_state()
+        english = read(first)
+    finally:
+        first.close()
+    assert "Hand in characters" in " ".join(english), sorted(english)  # the guide was read
+    left: list[str] = []
+    for language, locale in LOCALES.items():
+        context = new_context(browser, locale=locale, storage_state=storage, **desktop)
+        try:
+            shown = read(context)
+        finally:
+            context.close()
+        same = _same_in_both(language)
+        for text in sorted(shown & english):
+            words = text
+            for name in sorted(names, key=len, reverse=True):
+                words = words.replace(name, " ")
+            if re.search(r"[^\W\d_]{2,}", words) and text not in same:
+                left.append(f"{locale}: {text!r}")
+        if language in ("ja", "zh_Hans"):  # no Latin word at all outside names and shared words
+            for text in sorted(shown - same):
+                words = text
+                for name in sorted(names, key=len, reverse=True):
+                    words = words.replace(name, " ")
+                if re.search(r"[A-Za-z]{3,}", words):
+                    left.append(f"{locale}: Latin words in {text!r}")
+    assert not left, "\n".join(left)

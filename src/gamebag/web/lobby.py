@@ -71,6 +71,8 @@ def option_json(option: Option, game_id: str = "", game: Any = None) -> dict[str
         "label": option_label(option.name),
         "summary": option_summary(doc),
         "choices": list(option.choices),
+        # Each choice in the reader's words where the game's catalogue names it (the code otherwise).
+        "choice_words": [game_text(game, str(choice)) for choice in option.choices],
         "minimum": option.minimum,
         "maximum": maximum,
         "nullable": option.nullable,

@@ -207,7 +207,7 @@ OPTION_SPECS: tuple[Option, ...] = (
             "secret: a player's coin values are known to that player only; open: coins in collections "
             "lie face up (coins on the trading table and in the bag stay hidden either way)."
         ),
-        choices=("secret", "open"),
+        choices=(N_("secret"), N_("open")),  # codes; marked so that pages can name them in words
     ),
     Option(
         "stefaan_order",
@@ -217,7 +217,7 @@ OPTION_SPECS: tuple[Option, ...] = (
             "tie: STEFAAN wins a tie and chooses in that bid's place in the order; first: a STEFAAN who "
             "wins a tie chooses a corner before every other player."
         ),
-        choices=("tie", "first"),
+        choices=(N_("tie"), N_("first")),
     ),
     Option(
         "fluppe_counts_sacks",

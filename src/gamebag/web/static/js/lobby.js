@@ -249,7 +249,8 @@ function renderOptions(game) {
     if (option.kind === "bool") {
       input = h("input", { type: "checkbox", id, checked: option.default === true });
     } else if (option.kind === "choice") {
-      input = h("select", { id }, option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
+      const words = option.choice_words || option.choices;  // each choice in the reader's words
+      input = h("select", { id }, option.choices.map((c, i) => h("option", { value: c, selected: c === option.default }, words[i] ?? c)));
     } else if (option.kind === "int") {
       input = h("input", {
         type: "number", id, step: 1, min: option.minimum ?? undefined, max: option.maximum ?? undefined,
