@@ -31,6 +31,7 @@ from gamebag.agents.registry import AbstainRule, abstention_for, check_params, p
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_
 
 POLICY_PACKAGE = "gamebag.agents.learned_policies"
 
@@ -257,9 +258,9 @@ if _SHIPPED_GAMES:
     register_agent(
         "learned",
         _make,
-        "a small policy trained by self-play (gamebag train), played from NumPy weights; "
-        "sample=true draws from it instead of taking its best action; abstain=CARD[+CARD] "
-        "(where the game's heuristic takes it) never chooses or plays those cards",
+        N_("a small policy trained by self-play (gamebag train), played from NumPy weights; "
+           "sample=true draws from it instead of taking its best action; abstain=CARD[+CARD] "
+           "(where the game's heuristic takes it) never chooses or plays those cards"),
         games=_SHIPPED_GAMES,
         refuses=_refusal,
     )

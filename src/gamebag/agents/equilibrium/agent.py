@@ -42,6 +42,7 @@ from gamebag.agents.registry import check_params, register_agent
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_
 
 # Solved rounds kept per process (a two-player round is about half a megabyte: some 120 rounds).
 CACHE_BYTES = 64 * 2**20
@@ -220,8 +221,8 @@ def _refusal(game: Game[Any, Any, Any]) -> str | None:
 register_agent(
     "equilibrium",
     _make,
-    "two-player Eel Harvest / Wriggle Roulette: the grab solved as an equilibrium of the round (exact round, "
-    "solved continuation values)",
+    N_("two-player Eel Harvest / Wriggle Roulette: the grab solved as an equilibrium of the round (exact round, "
+       "solved continuation values)"),
     games=RULE_SETS,
     refuses=_refusal,
 )

@@ -31,6 +31,7 @@ from gamebag.agents.solvers.solutions import (
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_
 
 
 class OptimalScoreAgent(Agent):
@@ -87,7 +88,7 @@ def _factory(name: str, build: Callable[[Game[Any, Any, Any]], Agent]) -> Any:
 register_agent(
     "optimal-score",
     _factory("optimal-score", OptimalScoreAgent),
-    "exactly maximises the expected points of each turn (exact expectimax)",
+    N_("exactly maximises the expected points of each turn (exact expectimax)"),
     games=_supported(supports_score),
     accepts=supports_score,
 )
@@ -103,7 +104,7 @@ def _win_refusal(game: Game[Any, Any, Any]) -> str | None:
 register_agent(
     "optimal-win",
     _factory("optimal-win", OptimalWinAgent),
-    "exactly maximises the chance of winning the game, two players (dynamic programming)",
+    N_("exactly maximises the chance of winning the game, two players (dynamic programming)"),
     games=_supported(supports_win),
     accepts=supports_win,
     refuses=_win_refusal,
