@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import gamebag
 from gamebag.agents.registry import split_agent_specs
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import join_list, number
+from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
 from gamebag.core.presets import preset_named
 from gamebag.core.protocol import Game
@@ -127,7 +127,7 @@ def check_output_file(option: str, path: Path, suffixes: Sequence[str] = ()) -> 
     if suffixes and path.suffix.lower() not in suffixes:
         raise GamebagError(
             _("{option} {path}: name a file ending in {suffixes}", option=option, path=path,
-              suffixes=join_list(list(suffixes), "or"))
+              suffixes=", ".join(suffixes))
         )
     if path.is_dir():
         raise GamebagError(_("{option} {path}: this is a folder; name a file", option=option, path=path))

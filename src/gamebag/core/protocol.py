@@ -39,6 +39,7 @@ from gamebag.core.options import Option, OptionGroup, OptionValue, expand_option
 from gamebag.core.presets import Preset, game_presets
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
+from gamebag.core.translation import _
 
 StateT = TypeVar("StateT", bound=Hashable)
 ActionT = TypeVar("ActionT", bound=Hashable)
@@ -116,11 +117,13 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
             players = self.default_players
         if isinstance(players, bool) or not isinstance(players, int):
             raise PlayerCountError(
-                f"{self.game_id}: players must be an integer from {self.min_players} to {self.max_players}"
+                _("{game}: players must be an integer from {low} to {high}", game=self.game_id,
+                  low=self.min_players, high=self.max_players)
             )
         if not self.min_players <= players <= self.max_players:
             raise PlayerCountError(
-                f"{self.game_id} is played by {self.min_players} to {self.max_players} players, not {players}"
+                _("{game} is played by {low} to {high} players, not {count}", game=self.game_id,
+                  low=self.min_players, high=self.max_players, count=players)
             )
         self.num_players: int = players
         if self.option_groups:
@@ -459,7 +462,7 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
 
         Games whose chance nodes have many outcomes override this with a direct check.
         """
-        possible = [o for o, _ in self.chance_outcomes(state)]
+        possible = [o for o, _weight in self.chance_outcomes(state)]
         if not is_choice(outcome, possible):
             shown = _show_choices([self.outcome_to_json(o) for o in possible])
             raise IllegalChanceOutcomeError(f"{outcome!r} cannot happen now; possible outcomes: {shown}")

@@ -15,6 +15,7 @@ from typing import Any
 
 from gamebag.core.errors import UnknownGameError
 from gamebag.core.protocol import Game, JsonDict
+from gamebag.core.translation import _
 
 ViewRenderer = Callable[[JsonDict], str]
 # The lines telling one seat what happened between two of its views (``None``: the first view).
@@ -129,8 +130,10 @@ def entry(game_id: str) -> GameEntry:
     try:
         return _REGISTRY[game_id]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none registered"
-        raise UnknownGameError(f"unknown game {game_id!r}; known games: {known}") from None
+        known = ", ".join(sorted(_REGISTRY)) or _("none registered")
+        raise UnknownGameError(
+            _("unknown game {game}; known games: {known}", game=repr(game_id), known=known)
+        ) from None
 
 
 def game_ids() -> tuple[str, ...]:
