@@ -7,6 +7,7 @@ A check never creates anything: a refused command leaves no file and no folder b
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import tempfile
@@ -23,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import gamebag
 from gamebag.agents.registry import split_agent_specs
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import number
+from gamebag.core.i18n import decimal, number
 from gamebag.core.options import parse_option_pairs
 from gamebag.core.presets import preset_named
 from gamebag.core.protocol import Game
@@ -108,9 +109,18 @@ def check_range(option: str, value: float, low: float, high: float) -> None:
     """Refuse ``value`` outside ``low .. high`` in one line naming the option and the bounds."""
     if not low <= value <= high:  # NaN fails too
         raise GamebagError(
-            _("{option} must be from {low} to {high}, not {value}", option=option, low=number(low),
-              high=number(high), value=number(value))
+            _("{option} must be from {low} to {high}, not {value}", option=option, low=bound_text(low),
+              high=bound_text(high), value=bound_text(value))
         )
+
+
+def bound_text(value: float) -> str:
+    """A bound or a refused value as the reader writes it, grouped (3,600; a float keeps its decimal)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, float):
+        return decimal(value, 1) if value.is_integer() else number(value)
+    return number(value)
 
 
 def check_workers(workers: int) -> None:

@@ -45,8 +45,8 @@ def register(app: typer.Typer) -> None:
             "--budget",
             help=_("Playouts per estimated value at most, {low} to {high} (default {default}, fewer in a long game: "
                    "about {steps} events played out a game; {rules} where playouts run on the rules engine); exact "
-                   "analyses ignore it.", low=number(MIN_PLAYOUTS), high=number(MAX_PLAYOUTS),
-                   default=number(DEFAULT_PLAYOUTS), steps=number(GAME_STEPS), rules=number(DEFAULT_RULES_PLAYOUTS)),
+                   "analyses ignore it.", low=MIN_PLAYOUTS, high=MAX_PLAYOUTS,
+                   default=DEFAULT_PLAYOUTS, steps=number(GAME_STEPS), rules=DEFAULT_RULES_PLAYOUTS),
         ),
         seed: int = typer.Option(0, "--seed", help=_("Seed of the playouts of estimated analyses.")),
     ) -> None:
