@@ -150,7 +150,7 @@ def register(app: typer.Typer) -> None:
         base = invite_base(host, port, public_url)
         settings = ServeSettings(url, bot_delay, allow_seed, sync, limits, base, names, secure_cookies, smtp or None)
         for address in _addresses(host):
-            typer.echo(_("gamebag web: open {address}", address=f"http://{address}:{port}/"))
+            typer.echo(_("gamebag web: open {address}", address="http://" + address + ":" + str(port) + "/"))
         if base:
             typer.echo(_("invite links use {address} (what phones on this network open)", address=base))
         if workers > 1:
