@@ -22,7 +22,7 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import UnknownLanguageError, language_or_refuse, set_language
+from gamebag.core.i18n import UnknownLanguageError, current_language, language_or_refuse, set_language
 from gamebag.core.translation import _
 
 USAGE_ERROR = 2
@@ -35,8 +35,8 @@ error_console = Console(stderr=True)
 def refuse(message: str) -> NoReturn:
     """Print one ``error:`` line and leave with status 2 (a message of several lines is joined into one)."""
     message = " ".join(part.strip() for part in message.splitlines() if part.strip())
-    error_console.print(f"[bold red]{escape(_('error:'))}[/bold red] {message}", markup=True, highlight=False,
-                        soft_wrap=True)
+    prefix = escape(_("error:"))
+    error_console.print(f"[bold red]{prefix}[/bold red] {message}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(USAGE_ERROR)
 
 
@@ -44,6 +44,9 @@ class GamebagGroup(TyperGroup):
     """The ``gamebag`` group: every user mistake in a subcommand becomes one ``error:`` line."""
 
     def invoke(self, ctx: Any) -> Any:
+        # ``--lang`` changes the language for this run only: an app invoked in-process (a test) leaves
+        # its caller's language as it found it.
+        language = current_language()
         try:
             return super().invoke(ctx)
         except GamebagError as error:
@@ -55,6 +58,8 @@ class GamebagGroup(TyperGroup):
             where = (own or ctx).command_path
             message = error.format_message()  # type: ignore[attr-defined]
             refuse(escape(_("{message} (see `{command} --help`)", message=message, command=where)))
+        finally:
+            set_language(language)
 
 
 app = typer.Typer(
@@ -118,8 +123,8 @@ def main() -> None:
     try:
         app()
     except GamebagError as error:  # raised outside a subcommand (the group's own work)
-        error_console.print(f"[bold red]{escape(_('error:'))}[/bold red] {escape(str(error))}", highlight=False,
-                            soft_wrap=True)
+        prefix = escape(_("error:"))
+        error_console.print(f"[bold red]{prefix}[/bold red] {escape(str(error))}", highlight=False, soft_wrap=True)
         sys.exit(USAGE_ERROR)
     except KeyboardInterrupt:
         error_console.print(_("interrupted"))
