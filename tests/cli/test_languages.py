@@ -69,6 +69,9 @@ def test_list_in_japanese_from_the_environment(tmp_path: Path) -> None:
 def test_help_and_errors_in_the_reader_s_language(tmp_path: Path) -> None:
     helped = gamebag(["--lang=de", "play", "--help"], tmp_path)
     assert helped.returncode == 0 and "Seed für Würfel, Ziehungen und Bots" in helped.stdout, helped.stdout
+    for toolkit_words in ("Aufruf:", "Optionen", "Diese Meldung anzeigen und beenden."):
+        assert toolkit_words in helped.stdout, toolkit_words
+    assert "Show this message" not in helped.stdout and "Usage:" not in helped.stdout
     refused = gamebag(["rules", "chess"], tmp_path, LC_ALL="fr_FR.UTF-8")
     assert refused.returncode == 2
     assert refused.stderr.strip().startswith("erreur : jeu inconnu 'chess' ; jeux connus :"), refused.stderr

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from gamebag.cli.toolkit import help_option_words, localize_toolkit
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import UnknownLanguageError, current_language, language_or_refuse, set_language
 from gamebag.core.translation import _
@@ -43,6 +44,15 @@ def refuse(message: str) -> NoReturn:
 class GamebagGroup(TyperGroup):
     """The ``gamebag`` group: every user mistake in a subcommand becomes one ``error:`` line."""
 
+    def get_help_option(self, ctx: Any) -> Any:
+        return _translated_help_option(super().get_help_option(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and not isinstance(command, GamebagGroup):
+            _translated_help_option(command.get_help_option(ctx))
+        return command
+
     def invoke(self, ctx: Any) -> Any:
         # ``--lang`` changes the language for this run only: an app invoked in-process (a test) leaves
         # its caller's language as it found it.
@@ -60,6 +70,14 @@ class GamebagGroup(TyperGroup):
             refuse(escape(_("{message} (see `{command} --help`)", message=message, command=where)))
         finally:
             set_language(language)
+            localize_toolkit()
+
+
+def _translated_help_option(option: Any) -> Any:
+    """The ``--help`` option with its line in the reader's language."""
+    if option is not None:
+        option.help = help_option_words()
+    return option
 
 
 app = typer.Typer(
@@ -98,6 +116,7 @@ def _plugins(
             set_language(language_or_refuse(lang))
         except UnknownLanguageError as error:
             refuse(escape(str(error)))
+        localize_toolkit()
     for problem in gamebag.plugin_problems:
         error_console.print(
             "[bold yellow]" + escape(_("warning:")) + "[/bold yellow] "
@@ -116,6 +135,7 @@ def _register_commands() -> None:
 
 
 _register_commands()
+localize_toolkit()  # the console script set the language before importing this module
 
 
 def main() -> None:

@@ -26,9 +26,12 @@ TEXTS = {
 
 
 def register(app: typer.Typer) -> None:
+    from gamebag.cli.app import GamebagGroup  # the group that turns mistakes into one line
+
     group = typer.Typer(
         help=_("The web server's database: where its schema stands, and upgrading it (see docs/web.md)."),
         no_args_is_help=True,
+        cls=GamebagGroup,
     )
 
     @group.command("current", help=_("Print the database's schema revision and whether it needs an upgrade."))

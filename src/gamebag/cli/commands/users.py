@@ -59,8 +59,10 @@ def _find(connection: Connection, name: str) -> Account:
 
 
 def register(app: typer.Typer) -> None:
+    from gamebag.cli.app import GamebagGroup  # the group that turns mistakes into one line
+
     users = typer.Typer(help=_("Manage the web server's accounts (list, disable, enable, delete)."),
-                        no_args_is_help=True)
+                        no_args_is_help=True, cls=GamebagGroup)
     app.add_typer(users, name="users")
 
     @users.command("list", help=_("Every account: name, id, created, disabled, seats owned."))
