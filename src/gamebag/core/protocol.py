@@ -369,7 +369,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
             if key is not None and key in table:
                 return table[key]
         shown = _show_choices([self.action_to_json(a) for a in self.all_actions()])
-        raise IllegalActionError(f"{data!r} is not a {self.title} action; actions: {shown}")
+        raise IllegalActionError(_("{data} is not a {game} action; actions: {actions}", data=repr(data),
+                                   game=self.title, actions=shown))
 
     @cached_property
     def _actions_by_json(self) -> dict[str, ActionT]:
@@ -394,7 +395,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         value = _from_json(data)
         if value is None:
             raise IllegalChanceOutcomeError(
-                f"{data!r} is not a {self.title} chance outcome: write a number, a text or a list of them"
+                _("{data} is not a {game} chance outcome: write a number, a text or a list of them", data=repr(data),
+                  game=self.title)
             )
         outcome: OutcomeT = value  # type: ignore[assignment]  # apply_chance checks it
         return outcome
@@ -423,17 +425,19 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def check_joint_action(self, state: StateT, moves: Mapping[int, ActionT]) -> None:
         """Raise unless ``moves`` has exactly one legal action per acting player."""
         if self.node_kind(state) is not NodeKind.DECISION:
-            raise IllegalActionError(f"no player may act now: the game is at a {self.node_kind(state)} node")
+            raise IllegalActionError(
+                _("no player may act now: the game is at a {node} node", node=self.node_kind(state))
+            )
         acting = self.acting_players(state)
         extra = sorted(set(moves) - set(acting))
         if extra:
             raise IllegalActionError(
-                f"seat(s) {', '.join(map(str, extra))} may not act now; acting seats: "
-                f"{', '.join(map(str, acting))}"
+                _("seat(s) {seats} may not act now; acting seats: {acting}", seats=", ".join(map(str, extra)),
+                  acting=", ".join(map(str, acting)))
             )
         missing = [p for p in acting if p not in moves]
         if missing:
-            raise IllegalActionError(f"missing the choice of seat(s) {', '.join(map(str, missing))}")
+            raise IllegalActionError(_("missing the choice of seat(s) {seats}", seats=", ".join(map(str, missing))))
         for player in acting:
             self.check_action(state, player, moves[player])
 
@@ -446,7 +450,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def _illegal_action_message(self, state: StateT, player: int, action: Any, legal: Sequence[ActionT]) -> str:
         """Why ``action`` is refused; games override this to name the rule broken."""
         shown = _show_choices([self.action_to_json(a) for a in legal])
-        return f"seat {player}: {action!r} is not allowed now; allowed: {shown}"
+        return _("seat {seat}: {action} is not allowed now; allowed: {allowed}", seat=player, action=repr(action),
+                 allowed=shown)
 
     def check_outcome(self, state: StateT, outcome: Any) -> None:
         """Raise unless the state is a chance node and ``outcome`` can happen there."""
@@ -455,7 +460,7 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         self._check_outcome(state, outcome)
 
     def _no_chance_message(self, state: StateT) -> str:
-        return f"no chance event happens now: the game is at a {self.node_kind(state)} node"
+        return _("no chance event happens now: the game is at a {node} node", node=self.node_kind(state))
 
     def _check_outcome(self, state: StateT, outcome: Any) -> None:
         """Raise unless ``outcome`` is one of ``chance_outcomes(state)``.
@@ -465,7 +470,9 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         possible = [o for o, _weight in self.chance_outcomes(state)]
         if not is_choice(outcome, possible):
             shown = _show_choices([self.outcome_to_json(o) for o in possible])
-            raise IllegalChanceOutcomeError(f"{outcome!r} cannot happen now; possible outcomes: {shown}")
+            raise IllegalChanceOutcomeError(
+                _("{outcome} cannot happen now; possible outcomes: {possible}", outcome=repr(outcome), possible=shown)
+            )
 
 
 def nearest_float(probability: Any) -> float:
