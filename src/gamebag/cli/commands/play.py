@@ -36,6 +36,16 @@ MAX_AUTO_DELAY = 10.0
 SEAT = re.compile(r"\b([Ss])eat (\d+)( {2,})?")  # "seat 2", with the spaces of a table column after it
 
 
+def seat_pattern() -> re.Pattern[str]:
+    """``SEAT``, and the reader's word for a seat where the games' words are translated ("plaats 2",
+    "席 2": gamebag's own ``seat {seat}``, which the games' catalogues follow)."""
+    word = _("seat {seat}").split("{seat}")[0].strip()
+    if not word or word.lower() == "seat":
+        return SEAT
+    edge = r"\b" if word[0].isascii() else ""  # a word of letters, not inside another ("replace 2")
+    return re.compile(r"(?:\b([Ss])eat |" + edge + "(?i:" + re.escape(word) + r")\s?)(\d+)( {2,})?")
+
+
 def seat_labels(names: list[str]) -> list[str]:
     """The seats' names, as the web names them: ``Player 1`` for a person, ``Bot 2`` for a bot."""
     return [_("Player {number}", number=p + 1) if name == HUMAN else _("Bot {number}", number=p + 1)
@@ -171,6 +181,7 @@ class TerminalGame:
         self.record_path = record
         self.names = names
         self.labels = seat_labels(names)
+        self.seat_words = seat_pattern()
         self.bots = bots
         self.seed = seed
         self.auto_delay = auto_delay
@@ -261,7 +272,7 @@ class TerminalGame:
             # A table column: keep the next column where it was.
             return label + " " * max(2, len(match.group(0)) - len(label))
 
-        return SEAT.sub(name, text)
+        return self.seat_words.sub(name, text)
 
     def board(self, view: JsonDict) -> str:
         """The game's table, its last events left out (the narration has just told them), seats named."""
