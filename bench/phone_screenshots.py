@@ -15,7 +15,11 @@ in DejaVu Sans (``style.css``); glyphs DejaVu lacks fall back to Noto: install D
 ``fonts-dejavu-core`` and ``fonts-noto-core`` for pictures that match the committed ones (the
 script says which is missing). The same seed gives the same games.
 
-Run: ``.venv/bin/python bench/phone_screenshots.py [--only GAME ...] [--out docs/img] [--seed 7]``.
+With ``--languages`` it pictures one table per language instead, in a browser set to that
+language's locale (``phone-<locale>-<game>-play.png`` and ``-end.png``; Japanese and Chinese need
+Debian's ``fonts-noto-cjk``).
+
+Run: ``.venv/bin/python bench/phone_screenshots.py [--only GAME ...] [--languages] [--out docs/img] [--seed 7]``.
 """
 
 from __future__ import annotations
@@ -44,7 +48,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
-FONTS = {"DejaVu Sans": "fonts-dejavu-core", "Noto Sans": "fonts-noto-core"}
+FONTS = {"DejaVu Sans": "fonts-dejavu-core", "Noto Sans": "fonts-noto-core", "Noto Sans CJK JP": "fonts-noto-cjk"}
+# ``--languages``: one table per language, each in a game its readers know (the browser's locale).
+LANGUAGE_TABLES = {"nl-BE": "eigen-kweek", "fr-FR": "catch-a-dragon", "de-DE": "eel-harvest",
+                   "ja-JP": "wriggle-roulette", "zh-CN": "pig"}
 COLOURS = 128
 WAIT_S = 60.0
 # Per game: its players (a common table of it) and the moves Ann makes before the picture of a decision.
@@ -160,9 +167,11 @@ def open_table(base: str, game_id: str, seed: int) -> dict[str, Any]:
     return answer
 
 
-def play_and_picture(browser: Any, base: str, game_id: str, seed: int, out: Path) -> None:
+def play_and_picture(browser: Any, base: str, game_id: str, seed: int, out: Path, locale: str | None = None) -> None:
+    """Ann's game of ``game_id`` in a phone browser (set to ``locale``: the pictures are named by it)."""
     table = open_table(base, game_id, seed)
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, **({"locale": locale} if locale else {}))
+    name = f"phone-{locale}-{game_id}" if locale else f"phone-{game_id}"
     context.set_default_timeout(WAIT_S * 1000)
     page = context.new_page()
     errors: list[str] = []
@@ -178,7 +187,7 @@ def play_and_picture(browser: Any, base: str, game_id: str, seed: int, out: Path
         if not pictured and moves >= before and page.evaluate(CHOICES) >= 2:
             # Where the move panel follows the board in the page (Eigen Kweek), the phone shows it.
             page.locator("#controls-panel").scroll_into_view_if_needed()
-            save(page, out / f"phone-{game_id}-play.png")
+            save(page, out / f"{name}-play.png")
             pictured = True
         step = page.evaluate("document.body.dataset.step")
         if page.evaluate(MOVE, rng.randrange(1 << 16)) is None:
@@ -189,7 +198,7 @@ def play_and_picture(browser: Any, base: str, game_id: str, seed: int, out: Path
         raise SystemExit(f"{game_id}: the game ended before Ann had a choice after {before} moves")
     page.wait_for_selector("#summary:not([hidden]) #result-banner")
     page.evaluate("window.scrollTo(0, 0)")
-    save(page, out / f"phone-{game_id}-end.png")
+    save(page, out / f"{name}-end.png")
     context.close()
     if errors:
         raise SystemExit(f"{game_id}: the page failed: {errors}")
@@ -200,6 +209,9 @@ def main() -> None:
     parser.add_argument("--only", action="append", choices=list(gamebag.game_ids()), help="this game (repeatable)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img", help="the folder for the PNGs")
     parser.add_argument("--seed", type=int, default=7, help="the tables' seed (the same seed, the same games)")
+    parser.add_argument("--languages", action="store_true",
+                        help="one table per language instead (phone-<locale>-<game>-*.png: " +
+                        ", ".join(f"{locale} {game}" for locale, game in LANGUAGE_TABLES.items()) + ")")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         parser.exit(2, "Debian's chromium is missing: run scripts/install-chromium.sh\n")
@@ -213,7 +225,10 @@ def main() -> None:
         with served(Path(scratch)) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
-                for game_id in args.only or gamebag.game_ids():
+                if args.languages:
+                    for locale, game_id in LANGUAGE_TABLES.items():
+                        play_and_picture(browser, base, game_id, args.seed, out, locale)
+                for game_id in [] if args.languages else args.only or gamebag.game_ids():
                     play_and_picture(browser, base, game_id, args.seed, out)
             finally:
                 browser.close()

@@ -67,17 +67,20 @@ def _game(package: str, scripts: tuple[str, ...]) -> DomainSources:
 _DESIGN_COMMANDS = tuple(f"cli/commands/{name}.py" for name in ("balance", "tune", "simulate", "tournament",
                                                                    "solve", "train"))
 
+# The web server's analysis and coach answers speak the analysis's words (its catalogue, not the server's).
+_ANALYSIS_PAGES = ("web/tables/analysis.py", "web/tables/coaching.py")
+
 DOMAINS: tuple[DomainSources, ...] = (
     DomainSources(
         "gamebag", SRC / "locale",
         python=("*.py", "core/**/*.py", "cli/**/*.py", "agents/**/*.py", "interop/**/*.py", "fast/**/*.py"),
         exclude=_DESIGN_COMMANDS,
     ),
-    DomainSources("analysis", SRC / "analysis" / "locale", python=("analysis/**/*.py",)),
+    DomainSources("analysis", SRC / "analysis" / "locale", python=("analysis/**/*.py", *_ANALYSIS_PAGES)),
     DomainSources("lab", SRC / "lab" / "locale", python=("lab/**/*.py", "sim/**/*.py", *_DESIGN_COMMANDS)),
     # The web server's Python (errors, notices, words sent on sockets) and the pages (templates and
     # their scripts: the browser's bundle): two domains, one folder.
-    DomainSources("server", SRC / "web" / "locale", python=("web/**/*.py",)),
+    DomainSources("server", SRC / "web" / "locale", python=("web/**/*.py",), exclude=_ANALYSIS_PAGES),
     DomainSources(
         "web", SRC / "web" / "locale",
         javascript=("web/static/js/*.js", "web/static/games/generic.js"), templates=("web/templates/*.html",),

@@ -93,11 +93,14 @@ def test_simulate_and_the_data_files_from_the_wheel(installed: tuple[Path, dict[
     assert "learned" in learned.stdout
     check = (
         "from importlib import resources; import gamebag.agents.equilibrium.tables as t; "
-        "static = resources.files('gamebag.web') / 'static'; "
-        "print(len(t.TABLES), sum(1 for _ in (static / 'js').iterdir()), (static / 'index.html').is_file())"
+        "web = resources.files('gamebag.web'); static = web / 'static'; "
+        "print(len(t.TABLES), sum(1 for _ in (static / 'js').iterdir()), (web / 'templates' / 'index.html').is_file(), "
+        "sum(1 for p in (web / 'locale').iterdir() if p.is_dir()), (web / 'locale' / 'web.pot').is_file())"
     )
-    tables, scripts, index = run([str(bin_dir / "python"), "-c", check], tmp_path, env).stdout.split()
+    found = run([str(bin_dir / "python"), "-c", check], tmp_path, env).stdout.split()
+    tables, scripts, index, languages, template = found
     assert int(tables) >= 5 and int(scripts) > 0 and index == "True"
+    assert int(languages) >= 5 and template == "True"  # the pages' catalogues, one folder per language
 
 
 def test_the_database_migrations_from_the_wheel(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:

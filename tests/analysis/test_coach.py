@@ -60,7 +60,7 @@ def test_exact_advice_is_the_solvers_values_in_words() -> None:
         assert f"Win chance after each choice: {said}" in advice["words"]
         assert "Playouts" not in advice["words"] and "winning chance" not in advice["words"]
         # The turn graph's exact odds: rolling ends the turn with nothing on a 1.
-        assert advice["words"].endswith(" Roll busts 1/6 of the time.")
+        assert advice["words"].endswith(" Roll the die: a bust 1/6 of the time.")
         assert {c["action"]: c.get("busts") for c in advice["choices"]} == {"roll": "1/6", "hold": None}
     with pytest.raises(AnalysisError, match="no choice"):
         advise(game, decisions_of(game, 0, seed=2, wanted=1)[0][1], 1)  # seat 1 does not act there

@@ -224,4 +224,10 @@ def as_before_migrations(connection: Any) -> None:
     for table in reversed(Base.metadata.sorted_tables):  # dependants first
         if table.name in present and table.name not in kept:
             connection.execute(text(f"DROP TABLE {table.name}"))
+    for table in baseline.tables_for(dialect):  # and none of the columns later revisions added
+        if table.name in present:
+            columns = {column["name"] for column in inspect(connection).get_columns(table.name)}
+            known = set(table.columns.keys()) | set(baseline.ADDED_COLUMNS.get(table.name, {}))
+            for name in sorted(columns - known):
+                connection.execute(text(f"ALTER TABLE {table.name} DROP COLUMN {name}"))
     connection.execute(text("DROP TABLE alembic_version"))

@@ -66,6 +66,12 @@ def test_a_finished_table_is_analysed_in_the_pool_and_kept(tmp_path: Path) -> No
         assert analysis["seats"][0]["accuracy"] < 100 and analysis["seats"][1]["accuracy"] == 100
         manager = client.app.state.analyses  # type: ignore[attr-defined]
         assert client.get(f"/api/tables/{table_id}/analysis").json() == answer and manager.started == 1
+        # The same kept analysis for a Dutch reader: its words in Dutch, its figures the same, no new job.
+        dutch = client.get(f"/api/tables/{table_id}/analysis", headers={"Accept-Language": "nl-BE"}).json()
+        assert "speelde het nauwkeurigst" in dutch["headline"] and dutch["analysis"] == analysis
+        assert all("winkans" in w["words"] and "chose" not in w["words"] for w in dutch["worst"])
+        assert dutch["how"][-1].startswith("Methode: exact: ") and manager.started == 1
+        assert client.get(f"/api/tables/{table_id}/analysis").json() == answer
 
 
 def test_analyses_waiting_at_once_are_bounded() -> None:

@@ -63,7 +63,7 @@ def test_the_coach_is_enforced_by_the_server(tmp_path: Path) -> None:
         assert client.post(f"{url}/consent", json={"agree": True}).status_code == 403  # a seat agrees, with its token
         client.post(f"{url}/consent", json={"agree": True}, headers=seat[mover])
         refused = client.get(f"{url}/advice", headers=seat[mover])
-        assert refused.status_code == 409 and f"[{other}]" in refused.json()["error"]
+        assert refused.status_code == 409 and f"seat {other} has not agreed" in refused.json()["error"]
         answer = client.post(f"{url}/consent", json={"agree": True}, headers=seat[other]).json()
         assert answer["coach"] == {"offered": True, "agreed": [0, 1], "humans": [0, 1], "on": True}
         assert public()["on"] is True  # spectators see that it is on
@@ -84,6 +84,11 @@ def test_the_coach_is_enforced_by_the_server(tmp_path: Path) -> None:
         assert client.app.state.coach.started == 1  # type: ignore[attr-defined]
         client.get(f"{url}/advice", headers=seat[mover])
         assert client.app.state.coach.started == 1  # type: ignore[attr-defined]  # kept
+        # The same advice said to a Dutch reader: its words in Dutch, the figures the same, no new job.
+        dutch = client.get(f"{url}/advice", headers={**seat[mover], "Accept-Language": "nl"}).json()["advice"]
+        assert dutch["words"].startswith("De keuze van de solver hier: ") and "Winkans na elke keuze" in dutch["words"]
+        assert [c["value"] for c in dutch["choices"]] == [c["value"] for c in reply["advice"]["choices"]]
+        assert client.app.state.coach.started == 1  # type: ignore[attr-defined]
         # The host re-issues a link: a new person may hold the seat, so the coach is off until it agrees.
         client.post(f"/api/tables/{table_id}/seats/{other}/reissue", headers=host)
         assert public() == {"offered": True, "agreed": [mover], "humans": [0, 1], "on": False}

@@ -39,6 +39,7 @@ from gamebag.agents.ismcts import rollout_policy
 from gamebag.analysis.estimate import RolloutEvaluator
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Z95, Estimate
+from gamebag.analysis.translation import N_
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import derive_rng
 from gamebag.fast.base import InfoSetSampler
@@ -56,7 +57,7 @@ DECISION_COST = 5_000_000
 LUCK_COST = 1_200_000
 # The method in words (``Analysis.method``), and why a decision is undecided (the ``undecided`` field),
 # each one whole sentence.
-METHOD = (
+METHOD = N_(
     "estimate: compiled playouts by heuristic players from the seat's information set, until each decision's "
     "value, best value and loss are within +-{half} (95%), within a budget per game; a decision that cannot be "
     "judged within it is marked undecided"
@@ -119,7 +120,8 @@ class BatchedEvaluator(Evaluator):
         self.seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
         self.seed = seed
         self.playouts = 0  # the most draws any decision used (reported as playouts per value)
-        self.method = METHOD.format(half=JUDGED_HALF_WIDTH)
+        self.method_text, self.method_params = METHOD, {"half": JUDGED_HALF_WIDTH}
+        self.method = METHOD.format(**self.method_params)
         self.cost = 0  # work done so far (rounds played out)
         self._decisions = _Share(float(DECISION_COST if decision_cost is None else decision_cost), 0.0)
         self._luck = _Share(float(LUCK_COST if luck_cost is None else luck_cost), 0.0)

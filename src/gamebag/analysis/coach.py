@@ -12,8 +12,8 @@ part (``tests/analysis/test_coach.py`` checks that changing it changes nothing).
 The words name the choice the solver (or the playouts) prefers and each choice's winning chance,
 and, where a turn model covers the game, the exact chance that a choice leading to a roll busts,
 e.g. "The solver's choice here: stop and score 4. Win chance after each choice: stop and score 4
-(29%), roll the 2 other dice (28%). Roll busts 25/36 of the time."; estimates too close to tell
-apart say so ("The two choices are too close to call at this budget.").
+(29%), roll the 2 other dice (28%). Roll the 2 other dice: a bust 25/36 of the time."; estimates too
+close to tell apart say so ("The two choices are too close to call at this budget.").
 ``docs/analysis.md`` (the coach) says how the web tables and ``gamebag play --coach`` use it.
 """
 
@@ -28,8 +28,10 @@ from typing import Any
 from gamebag.agents.solvers.turn_graph import CHANCE, END
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.run import AnalysisError, AnalysisSettings, WithPoints, select_evaluator
+from gamebag.analysis.translation import N_, _
 from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator
-from gamebag.analysis.words import action_said, either
+from gamebag.analysis.words import action_said, either, percent, sentences
+from gamebag.core.i18n import decimal, number
 from gamebag.core.protocol import Game, JsonDict
 
 COACH_PLAYOUTS = 100  # playouts per estimated value: advice within about a second on the compiled engines
@@ -70,20 +72,20 @@ def advise(
     else:
         legal = []
     if len(legal) < 2:
-        raise AnalysisError(f"seat {seat} has no choice to make here (legal actions: {len(legal)})")
+        raise AnalysisError(
+            _("seat {seat} has no choice to make here (legal actions: {count})", seat=seat, count=len(legal))
+        )
     if playouts is not None:
         AnalysisSettings(playouts=playouts).check(game)
     evaluator = evaluator_for(game, playouts, seed)
     found = evaluator.choices(state, seat, legal, step)
-    advice = advice_json(game, seat, legal, found, evaluator, game.observation(state, seat))
-    busts = bust_chances(evaluator, state, seat, legal)
-    if busts:
+    view = game.observation(state, seat)
+    advice = advice_json(game, seat, legal, found, evaluator, view)
+    for action, bust in bust_chances(evaluator, state, seat, legal).items():
         for item in advice["choices"]:
-            bust = busts.get(game.action_from_json(item["action"]))
-            if bust is not None:
+            if game.action_from_json(item["action"]) == action:
                 item["busts"] = str(bust)
-        said = "; ".join(f"{action_text(game.action_to_json(a))} busts {b} of the time" for a, b in busts.items())
-        advice["words"] += f" {said[0].upper()}{said[1:]}."
+    advice["words"] = advice_words(game, view, advice)
     return advice
 
 
@@ -135,60 +137,108 @@ def advice_json(
         if found.points is not None:
             item["points"] = found.points[action]
         choices.append(item)
-    return {
+    advice: JsonDict = {
         "seat": seat,
         "exact": found.exact,
         "method": evaluator.method,
         "best": [game.action_to_json(action) for action in found.best],
         "choices": choices,
-        "words": words(game, order, found, view),
     }
+    if not found.exact:
+        # Estimates: whether the runner-up's loss is told apart from noise (the words say so).
+        top, runner_up = order[0], order[1]
+        advice["close"] = found.losses[runner_up].low <= 0.0 or top not in found.best
+    advice["words"] = advice_words(game, view, advice)
+    return advice
 
 
 # The coach's sentences, one whole sentence each (the choices are named in the game's words).
 COACH_TEXT = {
-    "solver": "The solver's choice here: {best}.",
-    "tied": "The solver's best choices here, equally good: {best}.",
-    "favoured": "The best choice here looks to be {best}.",
-    "close_two": "The two choices are too close to call at this budget.",
-    "close": "The best choices are too close to call at this budget.",
-    "chances": "Win chance after each choice: {shown}.",
-    "chances_more": "Win chance after each choice: {shown}, and {more} more.",
-    "points": "Most game points expected this turn: {best} ({points}).",
+    "solver": N_("The solver's choice here: {best}."),
+    "tied": N_("The solver's best choices here, equally good: {best}."),
+    "favoured": N_("The best choice here looks to be {best}."),
+    "close_two": N_("The two choices are too close to call at this budget."),
+    "close": N_("The best choices are too close to call at this budget."),
+    # Translators: {shown} lists choices with their win chance: "stop (29%), roll (28%)".
+    "chances": N_("Win chance after each choice: {shown}."),
+    "chances_more": N_("Win chance after each choice: {shown}, and {more} more."),
+    # Translators: one choice and its win chance in the list of choices: "stop (29%)".
+    "chance": N_("{choice} ({chance})"),
+    "points": N_("Most game points expected this turn: {best} ({points})."),
+    # Translators: {action} is a choice that rolls dice, {chance} a fraction such as 25/36.
+    "busts": N_("{action}: a bust {chance} of the time."),
 }
 
 
 def words(game: Game[Any, Any, Any], order: Sequence[Hashable], found: Choices, view: JsonDict | None = None) -> str:
     """The advice in two or three sentences (win chances in whole %), the choices in the game's words
     as the seat reads them (``view``: its own view; without one, the actions' codes)."""
+    advice: JsonDict = {
+        "exact": found.exact,
+        "best": [game.action_to_json(action) for action in found.best],
+        "choices": [
+            {
+                "action": game.action_to_json(action),
+                "value": found.values[action].mean,
+                **({"points": found.points[action]} if found.points is not None else {}),
+            }
+            for action in order
+        ],
+    }
+    if not found.exact:
+        top, runner_up = order[0], order[1]
+        advice["close"] = found.losses[runner_up].low <= 0.0 or top not in found.best
+    return advice_words(game, view, advice)
 
-    def name(action: Hashable) -> str:
-        return action_said(game, view, action) if view is not None else action_text(game.action_to_json(action))
 
-    best = [name(a) for a in found.best]
-    shown = ", ".join(f"{name(a)} ({percent(found.values[a].mean)})" for a in order[:SHOWN])
-    if found.exact and len(best) > 1:
-        lead = COACH_TEXT["tied"].format(best=either(best))
-    elif found.exact:
-        lead = COACH_TEXT["solver"].format(best=best[0])
-    else:
+def advice_words(game: Game[Any, Any, Any], view: JsonDict | None, advice: JsonDict) -> str:
+    """The advice's words in the reader's language, made from its language-neutral JSON (the choices
+    in order of value, the best, ``close``, points and bust chances) and the seat's own ``view``."""
+
+    def name(action: Any) -> str:
+        if view is None:
+            return action_text(action)
+        return action_said(game, view, game.action_from_json(action))
+
+    choices = advice["choices"]
+    best = [name(action) for action in advice["best"]]
+    shown = ", ".join(
+        _(COACH_TEXT["chance"], choice=name(item["action"]), chance=percent(item["value"])) for item in choices[:SHOWN]
+    )
+    if advice["exact"] and len(best) > 1:
+        lead = _(COACH_TEXT["tied"], best=either(best))
+    elif advice["exact"]:
+        lead = _(COACH_TEXT["solver"], best=best[0])
+    elif advice.get("close"):
         # Estimates: the words name the choice with the best value shown (read off the held-out
         # playouts), and say when the runner-up's loss is not told apart from noise.
-        top, runner_up = order[0], order[1]
-        close = found.losses[runner_up].low <= 0.0 or top not in found.best
-        if close:
-            lead = COACH_TEXT["close_two"] if len(order) == 2 else COACH_TEXT["close"]
-        else:
-            lead = COACH_TEXT["favoured"].format(best=name(top))
-    if len(order) > SHOWN:
-        chances = COACH_TEXT["chances_more"].format(shown=shown, more=len(order) - SHOWN)
+        lead = _(COACH_TEXT["close_two"] if len(choices) == 2 else COACH_TEXT["close"])
     else:
-        chances = COACH_TEXT["chances"].format(shown=shown)
-    text = f"{lead} {chances}"
-    if found.points is not None:
-        top = max(found.points, key=lambda a: found.points[a] if found.points else 0.0)
-        text += " " + COACH_TEXT["points"].format(best=name(top), points=f"{found.points[top]:.2f}")
-    return text
+        lead = _(COACH_TEXT["favoured"], best=name(choices[0]["action"]))
+    if len(choices) > SHOWN:
+        chances = _(COACH_TEXT["chances_more"], shown=shown, more=number(len(choices) - SHOWN))
+    else:
+        chances = _(COACH_TEXT["chances"], shown=shown)
+    said = [lead, chances]
+    with_points = [item for item in choices if "points" in item]
+    if with_points:
+        top = max(with_points, key=lambda item: float(item["points"]))
+        said.append(_(COACH_TEXT["points"], best=name(top["action"]), points=decimal(top["points"], 2)))
+    for item in choices:
+        if "busts" in item:
+            bust = _(COACH_TEXT["busts"], action=name(item["action"]), chance=item["busts"])
+            said.append(bust[:1].upper() + bust[1:])
+    return sentences(*said)
+
+
+def reworded(game: Game[Any, Any, Any], view: JsonDict, advice: JsonDict) -> JsonDict:
+    """``advice`` (kept as a worker made it) with its choices' names and words made again in the
+    reader's language, from the seat's own ``view``."""
+    choices = [{**item, "said": action_said(game, view, game.action_from_json(item["action"]))}
+               for item in advice["choices"]]
+    fresh = {**advice, "choices": choices}
+    fresh["words"] = advice_words(game, view, fresh)
+    return fresh
 
 
 def action_text(action: Any) -> str:
@@ -198,7 +248,3 @@ def action_text(action: Any) -> str:
     if isinstance(action, dict):
         return ", ".join(f"{key} {action_text(value)}" for key, value in action.items())
     return str(action)
-
-
-def percent(value: float) -> str:
-    return f"{max(0.0, 100 * value):.0f}%"

@@ -24,6 +24,7 @@ from gamebag.agents.equilibrium.value import supports_equilibrium
 from gamebag.agents.solvers.turn_graph import FloatArray
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Estimate
+from gamebag.analysis.translation import N_
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.games.eel_family.rules import EelState
@@ -49,7 +50,9 @@ def equilibrium_solvable(game: Game[Any, Any, Any]) -> bool:
 class EelEquilibriumEvaluator(Evaluator):
     """Winning chances under equilibrium play (two-player Eel family)."""
 
-    method = "exact: the two-player equilibrium's winning chances (the opponent plays the equilibrium)"
+    method = method_text = N_(
+        "exact: the two-player equilibrium's winning chances (the opponent plays the equilibrium)"
+    )
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         super().__init__(game)

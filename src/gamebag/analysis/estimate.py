@@ -27,6 +27,7 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.ismcts import MAX_ROLLOUT_STEPS, compiled_playout, rollout_policy
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Estimate
+from gamebag.analysis.translation import N_
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng, derive_rng, draw_index
 
@@ -36,6 +37,15 @@ DEFAULT_PLAYOUTS = 200  # per value at most, where the caller names none (``run.
 # figures by less than that, and a decision that hardly matters (or is plain) costs one block.
 BLOCK = 20
 SETTLED = 0.03
+# The method's sentence (``Analysis.method``; said in the reader's language by ``words.method_words``).
+METHOD = N_(
+    "estimate: up to {count} compiled playouts per value by {players} players (fewer once every "
+    "loss and luck interval is within +-{settled}), from the seat's information set (95% intervals)"
+)
+RULES_METHOD = N_(
+    "estimate: up to {count} rules-engine playouts per value by {players} players (fewer once every "
+    "loss and luck interval is within +-{settled}), from the seat's information set (95% intervals)"
+)
 Playout = Callable[[Any, Rng], tuple[float, ...] | None]
 ROLLOUT_SEED_BITS = 63
 
@@ -54,11 +64,9 @@ class RolloutEvaluator(Evaluator):
         self.agent: Agent | None = rollout_policy(game, "auto")
         self.compiled: Playout | None = compiled_playout(game, self.agent)
         players = "random" if self.agent is None else self.agent.name
-        engine = "compiled" if self.compiled is not None else "rules-engine"
-        self.method = (
-            f"estimate: up to {self.count} {engine} playouts per value by {players} players (fewer once every "
-            f"loss and luck interval is within +-{SETTLED}), from the seat's information set (95% intervals)"
-        )
+        self.method_text = METHOD if self.compiled is not None else RULES_METHOD
+        self.method_params = {"count": self.count, "players": players, "settled": SETTLED}
+        self.method = self.method_text.format(**self.method_params)
         self._returns: dict[tuple[int, int], list[tuple[float, ...]]] = {}
         self._pairs: dict[tuple[int, int], list[tuple[tuple[float, ...], tuple[float, ...]]]] = {}
 

@@ -53,7 +53,11 @@ class Choices:
 class Evaluator(ABC):
     """Values decisions and positions of one configured game for the analysis."""
 
-    method: str = ""
+    method: str = ""  # the method in English words (``Analysis.method``), ``method_text`` filled in
+    # The method's sentence as the catalogue's message (marked ``N_``) and its figures: said in each
+    # reader's language (``words.method_words``).
+    method_text: str = ""
+    method_params: dict[str, Any] = {}  # noqa: RUF012 (a class default never changed: each sets its own)
     exact: bool = True
     playouts: int | None = None
 

@@ -205,6 +205,9 @@ class Analysis:
     playouts: int | None  # playouts per estimated value (None: nothing estimated)
     seconds: float
     seats: list[SeatReport]
+    # ``method`` as the catalogue's message and its figures ({"text", "params"}), said in each reader's
+    # language (``words.method_words``); None where the evaluator has none.
+    method_text: dict[str, Any] | None = None
 
     @property
     def decisions(self) -> list[DecisionReport]:
@@ -221,6 +224,7 @@ class Analysis:
             "seconds": round(self.seconds, 3),
             "seats": [seat.to_json() for seat in self.seats],
             "decisions": [d.to_json() for d in self.decisions],
+            **({"method_text": self.method_text} if self.method_text else {}),
         }
 
 

@@ -26,8 +26,9 @@ from gamebag.analysis.estimate import DEFAULT_PLAYOUTS as DEFAULT_PLAYOUTS
 from gamebag.analysis.estimate import RolloutEvaluator
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Analysis, DecisionReport, Estimate, SeatReport
+from gamebag.analysis.translation import N_, _, ngettext
 from gamebag.analysis.turns import TurnPoints, TurnWinEvaluator, win_solvable
-from gamebag.analysis.words import action_said, seat_words
+from gamebag.analysis.words import decision_said
 from gamebag.core.errors import GamebagError
 from gamebag.core.protocol import Game
 from gamebag.core.records import Record, apply_event, decode_moves, replay
@@ -70,11 +71,20 @@ class AnalysisSettings:
             isinstance(self.playouts, bool) or not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS
         ):
             raise AnalysisError(
-                f"--budget must be {MIN_PLAYOUTS} to {MAX_PLAYOUTS} playouts per estimated value, not {self.playouts}"
+                _(
+                    "--budget must be {low} to {high} playouts per estimated value, not {budget}",
+                    low=MIN_PLAYOUTS, high=MAX_PLAYOUTS, budget=self.playouts,
+                )
             )
         for seat in self.seats or ():
             if not 0 <= seat < game.num_players:
-                raise AnalysisError(f"--seat {seat} does not exist; seats are 0 to {game.num_players - 1}")
+                raise AnalysisError(
+                    _("--seat {seat} does not exist; seats are 0 to {last}", seat=seat, last=game.num_players - 1)
+                )
+
+
+# Translators: {method} is the sentence of the method that gave the win chances.
+WITH_POINTS = N_("{method}; exact expected points of each turn (optimal-score)")
 
 
 class WithPoints(Evaluator):
@@ -86,7 +96,9 @@ class WithPoints(Evaluator):
         self.turn_points = points
         self.exact = inner.exact
         self.playouts = inner.playouts
-        self.method = f"{inner.method}; exact expected points of each turn (optimal-score)"
+        self.method = WITH_POINTS.format(method=inner.method)
+        self.method_text = WITH_POINTS
+        self.method_params = {"method": {"text": inner.method_text, "params": inner.method_params}}
 
     def choices(self, state: Any, seat: int, legal: Sequence[Any], event: int) -> Choices:
         found = self.inner.choices(state, seat, legal, event)
@@ -135,7 +147,7 @@ def warm_up(game: Game[Any, Any, Any]) -> None:
     configuration's next game without the cold start (``web.tables.analysis``)."""
     evaluator = select_evaluator(game, AnalysisSettings())
     state, rng = game.initial_state(), Rng(0)
-    for _ in range(WARM_STEPS):
+    for _step in range(WARM_STEPS):
         if game.is_terminal(state):
             return
         acting = game.acting_players(state)
@@ -156,8 +168,14 @@ def finished_game(record: Record) -> tuple[Game[Any, Any, Any], Any]:
     game, state = replay(record, gamebag.make)
     if not game.is_terminal(state):
         raise AnalysisError(
-            f"the game is not over after its {len(record.events)} events (round {game.round_number(state)}); "
-            "only a finished game can be analysed (`gamebag replay` shows where it stands)"
+            ngettext(
+                "the game is not over after its {n} event (round {round}); "
+                "only a finished game can be analysed (`gamebag replay` shows where it stands)",
+                "the game is not over after its {n} events (round {round}); "
+                "only a finished game can be analysed (`gamebag replay` shows where it stands)",
+                len(record.events),
+                round=game.round_number(state),
+            )
         )
     return game, state
 
@@ -201,6 +219,9 @@ def analyse_record(
         players=game.num_players,
         options=dict(record.options),
         method=evaluator.method,
+        method_text=(
+            {"text": evaluator.method_text, "params": evaluator.method_params} if evaluator.method_text else None
+        ),
         exact=evaluator.exact,
         playouts=evaluator.playouts,
         seconds=time.perf_counter() - started,
@@ -226,12 +247,7 @@ def _decision(
     game: Game[Any, Any, Any], state: Any, event: int, seat: int, action: Hashable, found: Choices
 ) -> DecisionReport:
     """The decision's figures, where it stands and its actions in the game's words (read off the seat's view)."""
-    place, place_said, view = seat_words(game, state, seat)
-    said = {
-        "place": place_said,
-        "action": action_said(game, view, action),
-        "best": [action_said(game, view, best) for best in found.best],
-    }
+    place, said = decision_said(game, state, seat, action, found.best)
     points = None
     if found.points is not None:
         best_points = max(found.points.values())

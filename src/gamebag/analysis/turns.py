@@ -26,6 +26,7 @@ from gamebag.agents.solvers.solutions import (
 from gamebag.agents.solvers.turn_graph import FloatArray, TurnGraph
 from gamebag.analysis.evaluators import Choices, Evaluator
 from gamebag.analysis.figures import Estimate
+from gamebag.analysis.translation import N_
 from gamebag.core.protocol import Game
 
 CACHED_TURNS = 64  # node-value arrays kept (a game meets one per turn)
@@ -39,7 +40,7 @@ def win_solvable(game: Game[Any, Any, Any]) -> bool:
 class TurnWinEvaluator(Evaluator):
     """Winning chances from the exact two-player win solution."""
 
-    method = "exact: optimal-win's solved winning chances"
+    method = method_text = N_("exact: optimal-win's solved winning chances")
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         super().__init__(game)

@@ -427,8 +427,8 @@ _KEEP = re.compile(r"\{[^{}]*\}|<[^<>]*>|&[a-zA-Z#0-9]+;|\]\([^()]*\)|`[^`]*`")
 
 def pseudo(text: str) -> str:
     """``text`` accented and 40% longer inside brackets: "Roll" is "[Ŕöļļ·]"; placeholders kept."""
-    if not text.strip():
-        return text
+    if not any(ch.isalpha() for ch in _KEEP.sub("", text)):
+        return text  # punctuation and placeholders alone (a list's ", "): nothing a reader reads as words
     parts: list[str] = []
     position = 0
     letters = 0

@@ -11,10 +11,28 @@ and ``docs/designers.md`` for worked studies.
 
 from __future__ import annotations
 
-from gamebag.lab.api import balance, plan
-from gamebag.lab.cards import CardRow, CardStudy, card_study
-from gamebag.lab.cells import Cell
-from gamebag.lab.results import BalanceResult, CellResult, Comparison
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamebag.lab.api import balance, plan
+    from gamebag.lab.cards import CardRow, CardStudy, card_study
+    from gamebag.lab.cells import Cell
+    from gamebag.lab.results import BalanceResult, CellResult, Comparison
+
+# The names are imported when first used (PEP 562), so a module that only needs the lab's catalogue
+# (``gamebag.lab.translation``, used by ``gamebag.sim`` too) does not import the whole lab.
+_HOMES = {
+    "balance": "api",
+    "plan": "api",
+    "CardRow": "cards",
+    "CardStudy": "cards",
+    "card_study": "cards",
+    "Cell": "cells",
+    "BalanceResult": "results",
+    "CellResult": "results",
+    "Comparison": "results",
+}
 
 __all__ = [
     "BalanceResult",
@@ -27,3 +45,12 @@ __all__ = [
     "card_study",
     "plan",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"gamebag.lab.{home}"), name)
+    globals()[name] = value
+    return value

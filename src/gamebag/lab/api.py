@@ -18,6 +18,7 @@ from gamebag.lab.execute import check_executor, make_executor
 from gamebag.lab.quality import DEFAULT_TRACE_GAMES, check_quality_limits, measure_quality
 from gamebag.lab.results import BalanceResult, analyse_cell, compare_cells
 from gamebag.lab.study import DEFAULT_MAX_ROUNDS, CellRun, check_limits, run_study
+from gamebag.lab.translation import N_, say
 from gamebag.lab.warnings import REFERENCE_GAMES, probe_alike, reference_length, study_warnings
 
 Players = int | str | Sequence[int] | None
@@ -122,7 +123,7 @@ def run_cells(
             result.alike_rate = probe_alike(run.cell, max_rounds)
     for run in study.cells:
         if run.engine_reason is not None and run.engine == "rules":
-            notices.append(f"{run.cell.label}: rules engine ({run.engine_reason})")
+            notices.append(say(N_("{cell}: rules engine ({reason})"), cell=run.cell.label, reason=run.engine_reason))
             break
     comparisons = compare_cells(played)
     cache: dict[tuple[int, tuple[str, ...]], float] = {}

@@ -22,6 +22,7 @@ from gamebag.lab.cells import Cell, build_cells
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Difference, share_difference
 from gamebag.lab.study import CellRun, check_limits
+from gamebag.lab.translation import N_, _, or_list, say
 
 ABSTAIN = "abstain"
 # The agents a card study seats: each takes ``abstain=CARD`` where the game has cards.
@@ -67,14 +68,20 @@ def study_cards(game: str, agent: str = "heuristic") -> tuple[str, ...]:
     """The cards ``game``'s ``agent`` (one of ``STUDY_AGENTS``) can abstain from, or a clear error."""
     if agent not in STUDY_AGENTS:
         raise GamebagError(
-            f"a card study seats {' or '.join(STUDY_AGENTS)} (agents that take abstain=CARD), not {agent!r}"
+            _(
+                "a card study seats {choices} (agents that take abstain=CARD), not {given}",
+                choices=or_list(STUDY_AGENTS),
+                given=repr(agent),
+            )
         )
     for parameter in heuristic_parameters(game):
         if parameter.name == ABSTAIN:
             if agent != "heuristic" and abstention_for(gamebag.entry(game).game_class) is None:
                 break
             return parameter.values
-    raise GamebagError(f"--cards needs a game whose {agent} takes abstain=CARD; {game} has no cards to study")
+    raise GamebagError(
+        _("--cards needs a game whose {agent} takes abstain=CARD; {game} has no cards to study", agent=agent, game=game)
+    )
 
 
 def card_study(
@@ -101,16 +108,21 @@ def card_study(
     cells: list[Cell] = []
     baselines: dict[int, int] = {}
     for count in counts:
-        first, _ = build_cells(game, [count], [agent], (), options, seed)
+        first, _notices = build_cells(game, [count], [agent], (), options, seed)
         baselines[count] = len(cells)
         cells.append(replace(first[0], index=len(cells)))
         for card in cards:
             agents = [f"{agent}:{ABSTAIN}={card}"] + [agent] * (count - 1)
-            more, _ = build_cells(game, [count], agents, (), options, seed)
+            more, _notices = build_cells(game, [count], agents, (), options, seed)
             cells.append(replace(more[0], index=len(cells)))
-    notices = [
-        f"every seat plays {agent}; seat 0 abstains from one card per cell; the first cell of each "
-        "player count is its baseline (every seat plays all)"
+    notices: list[str] = [
+        say(
+            N_(
+                "every seat plays {agent}; seat 0 abstains from one card per cell; the first cell of each "
+                "player count is its baseline (every seat plays all)"
+            ),
+            agent=agent,
+        )
     ]
     result = run_cells(
         game, cells, notices, games, None, seed, workers, executor, address, 1000, progress, on_cell_done

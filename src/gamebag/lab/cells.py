@@ -20,9 +20,11 @@ import gamebag
 from gamebag.agents.registry import FALLBACK_AGENT, make_agent, refusal
 from gamebag.agents.registry import default_agent as registry_default_agent
 from gamebag.core.errors import GamebagError, OptionError, UnknownAgentError
+from gamebag.core.i18n import number
 from gamebag.core.options import expand_option_groups, options_to_json, parse_option_pairs
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng, derive_seed, draw_index
+from gamebag.lab.translation import N_, _, say
 
 # Bounds on what one study may ask for (every cost a user controls has a bound).
 MAX_CELLS = 400
@@ -57,7 +59,7 @@ class Cell:
         if not self.population:
             return tuple(range(self.players))
         rng = derive_rng(self.seed, "population", game_index)
-        return tuple(draw_index(rng, len(self.agents)) for _ in range(self.players))
+        return tuple(draw_index(rng, len(self.agents)) for _seat in range(self.players))
 
     def make_game(self) -> Game[Any, Any, Any]:
         return gamebag.make(self.game, self.players, **self.options)
@@ -112,7 +114,6 @@ def _show(value: Any) -> str:
 def parse_players(text: str, game_id: str) -> tuple[int, ...]:
     """``"2-8"``, ``"2,4,6"`` or ``"4"`` -> player counts, each allowed for the game."""
     cls = gamebag.entry(game_id).game_class
-    allowed = f"{cls.min_players} to {cls.max_players}"
     counts: list[int] = []
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
@@ -122,16 +123,38 @@ def parse_players(text: str, game_id: str) -> tuple[int, ...]:
             first, last = (int(low), int(high)) if sep else (int(piece), int(piece))
         except ValueError:
             raise GamebagError(
-                f"--players {text!r}: write a count, a range or a list, e.g. 4, 2-8 or 2,4,6 ({allowed} for {game_id})"
+                _(
+                    "--players {given}: write a count, a range or a list, e.g. 4, 2-8 or 2,4,6 "
+                    "({low} to {high} for {game})",
+                    given=repr(text),
+                    low=cls.min_players,
+                    high=cls.max_players,
+                    game=game_id,
+                )
             ) from None
         if first > last:
-            raise GamebagError(f"--players {piece!r}: the range runs backwards")
+            raise GamebagError(_("--players {given}: the range runs backwards", given=repr(piece)))
         counts.extend(range(first, last + 1))
     if not counts:
-        raise GamebagError(f"--players is empty; allowed: {allowed} for {game_id}")
+        raise GamebagError(
+            _(
+                "--players is empty; allowed: {low} to {high} for {game}",
+                low=cls.min_players,
+                high=cls.max_players,
+                game=game_id,
+            )
+        )
     bad = [n for n in counts if not cls.min_players <= n <= cls.max_players]
     if bad:
-        raise GamebagError(f"{game_id} is played by {allowed} players, not {', '.join(map(str, bad))}")
+        raise GamebagError(
+            _(
+                "{game} is played by {low} to {high} players, not {given}",
+                game=game_id,
+                low=cls.min_players,
+                high=cls.max_players,
+                given=", ".join(map(str, bad)),
+            )
+        )
     return tuple(dict.fromkeys(counts))
 
 
@@ -146,13 +169,22 @@ def parse_vary(items: Sequence[str]) -> list[tuple[str, list[str]]]:
         name, sep, values = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not name or not values.strip():
-            raise GamebagError(f"--vary {item!r} must be written name=a,b,c, for example rotate_start=true,false")
+            raise GamebagError(
+                _("--vary {given} must be written name=a,b,c, for example rotate_start=true,false", given=repr(item))
+            )
         separator = "|" if "|" in values else ","
         options = [v.strip() for v in values.split(separator) if v.strip()]
         if len(options) > MAX_VALUES_PER_OPTION:
-            raise GamebagError(f"--vary {name}: at most {MAX_VALUES_PER_OPTION} values, not {len(options)}")
-        if any(name == seen for seen, _ in result):
-            raise GamebagError(f"--vary {name} is given twice; list all its values in one --vary")
+            raise GamebagError(
+                _(
+                    "--vary {name}: at most {most} values, not {count}",
+                    name=name,
+                    most=MAX_VALUES_PER_OPTION,
+                    count=len(options),
+                )
+            )
+        if any(name == seen for seen, _values in result):
+            raise GamebagError(_("--vary {name} is given twice; list all its values in one --vary", name=name))
         result.append((name, options))
     return result
 
@@ -196,18 +228,26 @@ def _common_defaults(
     agents: dict[int, str] = {}
     notices: list[str] = []
     for n, cells in chosen.items():
-        names = {name for _, name in cells}
+        names = {name for _game, name in cells}
         if len(names) == 1:
             agents[n] = names.pop()
             continue
         common = next(
-            (a for a in FAST_AGENTS_BY_STRENGTH if all(plays(a, game, learned) for game, _ in cells)), FALLBACK_AGENT
+            (a for a in FAST_AGENTS_BY_STRENGTH if all(plays(a, game, learned) for game, _name in cells)),
+            FALLBACK_AGENT,
         )
         agents[n] = common
         stronger = sorted(names - {common}, key=_strength_rank)
         notices.append(
-            f"agents: with {n} players {', '.join(repr(a) for a in stronger)} plays only some of the option "
-            f"values, so every cell of that count plays {common!r} (cells compared with the same agents)"
+            say(
+                N_(
+                    "agents: with {players} players {stronger} plays only some of the option values, so every cell "
+                    "of that count plays {common} (cells compared with the same agents)"
+                ),
+                players=n,
+                stronger=", ".join(repr(a) for a in stronger),
+                common=repr(common),
+            )
         )
     return agents, notices
 
@@ -231,33 +271,49 @@ def build_cells(
     same for every option value of a count; ``learned=False`` leaves the trained policies out).
     """
     if population is not None and agents is not None:
-        raise GamebagError("give --agents (fixed seats) or --population (seats drawn per game), not both")
+        raise GamebagError(_("give --agents (fixed seats) or --population (seats drawn per game), not both"))
     if population is not None and not 2 <= len(population) <= MAX_POPULATION:
-        raise GamebagError(f"--population names from 2 to {MAX_POPULATION} agents, not {len(population)}")
+        raise GamebagError(
+            _(
+                "--population names from 2 to {most} agents, not {count}",
+                most=MAX_POPULATION,
+                count=len(population),
+            )
+        )
     groups = gamebag.entry(game_id).game_class.option_groups  # an unknown game fails here, listing the known ones
     fixed = dict(options or {})
-    for name, _ in vary:
+    for name, _values in vary:
         if name in fixed:
-            raise GamebagError(f"option {name!r} is both fixed (--option) and varied (--vary); choose one")
+            raise GamebagError(
+                _("option {name} is both fixed (--option) and varied (--vary); choose one", name=repr(name))
+            )
     size = len(players)
-    for _, values in vary:
+    for _name, values in vary:
         size *= max(1, len(values))
     if size > MAX_CELLS:
-        raise GamebagError(f"the study has {size} cells; at most {MAX_CELLS} (fewer players or option values)")
+        raise GamebagError(
+            _(
+                "the study has {size} cells; at most {most} (fewer players or option values)",
+                size=number(size),
+                most=number(MAX_CELLS),
+            )
+        )
     notices: list[str] = []
     chosen_defaults: dict[str, list[int]] = {}
     cells: list[Cell] = []
-    names = [name for name, _ in vary]
+    names = [name for name, _values in vary]
     configurations: list[tuple[int, Game[Any, Any, Any], dict[str, Any]]] = []
     strongest: dict[int, list[tuple[Game[Any, Any, Any], str]]] = {}
     for n in players:
-        for values in product(*(list(v) for _, v in vary)):
+        for values in product(*(list(v) for _name, v in vary)):
             asked = {**fixed, **dict(zip(names, values, strict=True))}
             try:
                 given = expand_option_groups(groups, asked)
                 game = gamebag.make(game_id, n, **given)
             except OptionError as error:
-                raise OptionError(f"{n} players, {_describe(asked)}: {error}") from None
+                raise OptionError(
+                    _("{players} players, {options}: {error}", players=n, options=_describe(asked), error=error)
+                ) from None
             validated = options_to_json({k: game.options[k] for k in given})
             configurations.append((n, game, validated))
             if population is None and agents is None:
@@ -284,19 +340,31 @@ def build_cells(
     for agent, counts in chosen_defaults.items():
         if agent == FALLBACK_AGENT:
             notices.append(
-                f"agents: no fast agent ({', '.join(FAST_AGENTS_BY_STRENGTH)}) plays {game_id} with "
-                f"{_counts(counts)} players, so every seat plays {agent!r} (it measures luck, not skill: "
-                "name others with --agents, such as ismcts:iterations=200)"
+                say(
+                    N_(
+                        "agents: no fast agent ({agents}) plays {game} with {counts} players, so every seat plays "
+                        "{agent} (it measures luck, not skill: name others with --agents, such as "
+                        "ismcts:iterations=200)"
+                    ),
+                    agents=", ".join(FAST_AGENTS_BY_STRENGTH),
+                    game=game_id,
+                    counts=_counts(counts),
+                    agent=repr(agent),
+                )
             )
             continue
-        how = (
-            " (the policy shipped for that player count and these options, played compiled)" if agent == LEARNED else ""
-        )
-        notices.append(
-            f"agents: none named, so every seat plays {agent!r}, the strongest compiled agent for "
-            f"{_counts(counts)} players{how} (name others with --agents or mix them with --population; "
-            "random agents measure luck, not the game)"
-        )
+        if agent == LEARNED:
+            notice = N_(
+                "agents: none named, so every seat plays {agent}, the strongest compiled agent for {counts} players "
+                "(the policy shipped for that player count and these options, played compiled) (name others with "
+                "--agents or mix them with --population; random agents measure luck, not the game)"
+            )
+        else:
+            notice = N_(
+                "agents: none named, so every seat plays {agent}, the strongest compiled agent for {counts} players "
+                "(name others with --agents or mix them with --population; random agents measure luck, not the game)"
+            )
+        notices.append(say(notice, agent=repr(agent), counts=_counts(counts)))
     return cells, notices
 
 
@@ -315,14 +383,18 @@ def _seat_agents(agents: Sequence[str], players: int) -> tuple[str, ...]:
         return (agents[0],) * players
     if len(agents) != players:
         raise GamebagError(
-            f"{len(agents)} agents given for {players} seats; give one agent for every seat, or one per seat "
-            "with a single player count"
+            _(
+                "{agents} agents given for {seats} seats; give one agent for every seat, or one per seat "
+                "with a single player count",
+                agents=len(agents),
+                seats=players,
+            )
         )
     return tuple(agents)
 
 
 def _describe(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or _("default options")
 
 
 def _counts(counts: Sequence[int]) -> str:

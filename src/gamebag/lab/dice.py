@@ -18,6 +18,7 @@ from gamebag.agents.solvers.solutions import SolveError, rules_at, score_solutio
 from gamebag.agents.solvers.turn_graph import DECISION, points_distribution
 from gamebag.core.errors import GamebagError, IllegalActionError
 from gamebag.core.protocol import Game
+from gamebag.lab.translation import _
 
 
 @dataclass(frozen=True)
@@ -59,12 +60,21 @@ def turn_odds(game: Game[Any, Any, Any], held: list[str] | None, round_no: int =
     """The odds from holding ``held`` (colour names; none: the start of a turn) in ``game``, in the
     turn of ``seat`` in round ``round_no`` (it matters where a variant's turns differ by round or seat)."""
     if not supports_score(type(game)):
-        raise GamebagError(f"{game.game_id} has no turn model; the dice calculator needs one (catch-a-dragon)")
+        raise GamebagError(
+            _("{game} has no turn model; the dice calculator needs one (catch-a-dragon)", game=game.game_id)
+        )
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
-        raise GamebagError(f"--round must be 1 or more, not {round_no!r}")
+        raise GamebagError(_("--round must be 1 or more, not {given}", given=repr(round_no)))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
         players = game.num_players
-        raise GamebagError(f"--seat must be from 0 to {players - 1} ({players} players), not {seat!r}")
+        raise GamebagError(
+            _(
+                "--seat must be from 0 to {last} ({players} players), not {given}",
+                last=players - 1,
+                players=players,
+                given=repr(seat),
+            )
+        )
     keys = turn_rules_keys(game)
     rules = rules_at(game, round_no, seat)
     try:
@@ -83,8 +93,11 @@ def turn_odds(game: Game[Any, Any, Any], held: list[str] | None, round_no: int =
         roll_node, decide_node = ("roll", faces), ("decide", faces)
         if decide_node not in graph.index:
             raise GamebagError(
-                f"--held {','.join(held)}: no turn reaches this set; hold one colour several times or "
-                "different colours, fewer than the dice"
+                _(
+                    "--held {held}: no turn reaches this set; hold one colour several times or "
+                    "different colours, fewer than the dice",
+                    held=",".join(held),
+                )
             )
     roll_position = graph.index[roll_node]
     roll_value = solution.node_values[roll_position]

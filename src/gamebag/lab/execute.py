@@ -21,17 +21,18 @@ from typing import Any
 from gamebag.core.errors import GamebagError
 from gamebag.lab.cells import Cell
 from gamebag.lab.play import Block, play_block
+from gamebag.lab.translation import N_, _
 
 EXECUTORS = ("local", "ray")
-MAIN_GUARD_HINT = (
+MAIN_GUARD_HINT = N_(
     "the worker processes stopped while starting. In a script, call the lab with workers > 1 under "
-    "`if __name__ == \"__main__\":` (worker processes start by importing the script again, which must "
+    '`if __name__ == "__main__":` (worker processes start by importing the script again, which must '
     "not start another study); or pass workers=1"
 )
 
 MAX_WORKERS = 64
 # Ray is an optional extra (pyproject.toml: ``cluster``); without it ``--executor ray`` is refused up front.
-RAY_MISSING = "--executor ray needs Ray, which is not installed: pip install 'gamebag[cluster]' (Ray's extra)"
+RAY_MISSING = N_("--executor ray needs Ray, which is not installed: pip install 'gamebag[cluster]' (Ray's extra)")
 
 Progress = Callable[[int, int], None]  # (cell index, games finished)
 
@@ -92,7 +93,7 @@ class PoolExecutor(Executor):
         if getattr(multiprocessing.current_process(), "_inheriting", False):
             # A worker importing a script that starts a study at import time (no main guard): stop
             # it with the cause, once, instead of multiprocessing's long bootstrapping traceback.
-            raise SystemExit(f"gamebag: {MAIN_GUARD_HINT}")
+            raise SystemExit(f"gamebag: {_(MAIN_GUARD_HINT)}")
         super().__init__(progress)
         self.parallel = workers
         context = multiprocessing.get_context("spawn")
@@ -127,7 +128,7 @@ class RayExecutor(Executor):
         try:
             import ray
         except ImportError:
-            raise GamebagError(RAY_MISSING) from None
+            raise GamebagError(_(RAY_MISSING)) from None
         self.ray = ray
         self.started_here = False
         if not ray.is_initialized():
@@ -162,14 +163,20 @@ def check_executor(kind: str, workers: int, address: str | None) -> None:
     """Refuse an unknown executor, a worker count out of range, an address without Ray, or Ray where
     it is not installed; starts nothing (callers check this before any work)."""
     if kind not in EXECUTORS:
-        raise GamebagError(f"--executor {kind!r} is not known; choose one of {', '.join(EXECUTORS)}")
+        raise GamebagError(
+            _(
+                "--executor {given} is not known; choose one of {choices}",
+                given=repr(kind),
+                choices=", ".join(EXECUTORS),
+            )
+        )
     if not 1 <= workers <= MAX_WORKERS:
-        raise GamebagError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+        raise GamebagError(_("--workers must be from 1 to {most}, not {given}", most=MAX_WORKERS, given=workers))
     if kind == "ray":
         if importlib.util.find_spec("ray") is None:
-            raise GamebagError(RAY_MISSING)
+            raise GamebagError(_(RAY_MISSING))
     elif address is not None:
-        raise GamebagError("--address names a Ray cluster; use it with --executor ray")
+        raise GamebagError(_("--address names a Ray cluster; use it with --executor ray"))
 
 
 def make_executor(kind: str, workers: int, address: str | None, progress: Progress | None) -> Executor:

@@ -7,11 +7,16 @@ the file type follows the extension (``.png``, ``.svg``, ``.pdf``).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import babel_locale, current_language
 from gamebag.lab.results import BalanceResult, CellResult
+from gamebag.lab.translation import _, fmt
 
 if TYPE_CHECKING:  # matplotlib is imported only when a figure is drawn
     from matplotlib.axes import Axes
@@ -21,10 +26,79 @@ SUPPORTED_SUFFIXES = (".png", ".svg", ".pdf")
 MAX_HISTOGRAMS = 12
 
 
+# Fonts with Japanese and Chinese glyphs (Debian's Noto CJK), tried after matplotlib's own font for the
+# characters it lacks; the first is the one whose glyph shapes suit the language.
+CJK_FONTS = {
+    "ja": ("Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Serif CJK JP", "IPAexGothic", "IPAGothic"),
+    "zh_Hans": ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC", "WenQuanYi Zen Hei"),
+}
+
+
+@contextmanager
+def reader_fonts() -> Iterator[None]:
+    """Draw (make and save figures) inside this block so the reader's script has glyphs: for Japanese and
+    Chinese, a CJK font after matplotlib's default; other languages, or no CJK font installed, as before."""
+    wanted = CJK_FONTS.get(current_language())
+    if not wanted:
+        yield
+        return
+    from matplotlib import rc_context
+
+    found = _installed_fonts(wanted)
+    if not found:
+        yield
+        return
+    with rc_context({"font.family": ["DejaVu Sans", *found]}):  # the fallback works on a list of families
+        yield
+
+
+# File names of CJK fonts worth adding to matplotlib's list when its cache predates them.
+_CJK_FILES = ("cjk", "ipag", "ipaexg", "wqy")
+
+
+@functools.cache
+def _installed_fonts(wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The fonts of ``wanted`` matplotlib can draw with. Its font cache is made once and misses fonts
+    installed later (Noto CJK added after the first figure): those are looked up among the system's
+    font files and added, once per process."""
+    from matplotlib import font_manager
+
+    def found() -> tuple[str, ...]:
+        installed = {entry.name for entry in font_manager.fontManager.ttflist}
+        return tuple(name for name in wanted if name in installed)
+
+    if found():
+        return found()
+    for path in font_manager.findSystemFonts(fontext="ttf"):
+        if any(part in Path(path).name.lower() for part in _CJK_FILES):
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue
+    return found()
+
+
+def reader_numbers(axis: Axes, which: str = "y") -> None:
+    """Write the tick numbers of ``axis`` (``"x"``, ``"y"`` or ``"both"``) with the reader's decimal
+    sign (0,25 in Dutch, French and German); languages that write 0.25 keep matplotlib's own ticks."""
+    from babel.numbers import get_decimal_symbol
+    from matplotlib.ticker import FuncFormatter
+
+    if str(get_decimal_symbol(babel_locale())) == ".":
+        return
+    formatter = FuncFormatter(lambda value, position: fmt(round(value, 10), "g"))
+    for name in ("x", "y") if which == "both" else (which,):
+        getattr(axis, f"{name}axis").set_major_formatter(formatter)
+
+
 def check_plot_path(path: Path) -> None:
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
         raise GamebagError(
-            f"cannot draw a plot as {path.name!r}: name a file ending in {', '.join(SUPPORTED_SUFFIXES)}"
+            _(
+                "cannot draw a plot as {name}: name a file ending in {suffixes}",
+                name=repr(path.name),
+                suffixes=", ".join(SUPPORTED_SUFFIXES),
+            )
         )
 
 
@@ -84,12 +158,13 @@ def shares_panel(
         axis.hlines(1 / n, xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed", linewidth=1)
         ticks.append(position + (n - 1) / 2)
         lines = wrap_label(cell.cell.label, max(10, int(2.2 * n)))  # characters a label may take
-        labels.append("\n".join([*lines, f"p={cell.fairness_p:.2g}"]))
+        labels.append("\n".join([*lines, f"p={fmt(cell.fairness_p, '.2g')}"]))
         position += n + 1.5
     axis.set_xticks(ticks, labels, fontsize=7)
     axis.set_xlim(-1.0, max(position - 0.5, width or 0.0))
-    axis.set_ylabel("win share by seat\n(seat 0 first, 95% interval)", fontsize=8)
+    axis.set_ylabel(_("win share by seat\n(seat 0 first, 95% interval)"), fontsize=8)
     axis.grid(axis="y", alpha=0.3)
+    reader_numbers(axis)
 
 
 def lengths_panel(result: BalanceResult, axis: Axes) -> None:
@@ -98,19 +173,20 @@ def lengths_panel(result: BalanceResult, axis: Axes) -> None:
         histogram = cell.length.histogram
         if not histogram or cell.games == 0:
             continue
-        starts = [start for start, _ in histogram]
-        shares = [count / cell.games for _, count in histogram]
+        starts = [start for start, _count in histogram]
+        shares = [count / cell.games for _start, count in histogram]
         axis.step(starts, shares, where="post", label=cell.cell.label, linewidth=1.2)
-    axis.set_xlabel("game length (rounds)")
-    axis.set_ylabel("share of games")
-    axis.set_title(f"{result.game}: game length per cell", fontsize=11)
+    axis.set_xlabel(_("game length (rounds)"))
+    axis.set_ylabel(_("share of games"))
+    reader_numbers(axis, "both")
+    axis.set_title(_("{game}: game length per cell", game=result.game), fontsize=11)
     if result.cells:
         axis.legend(fontsize=7)
     axis.grid(alpha=0.3)
 
 
 def _title(result: BalanceResult) -> str:
-    return f"{result.game}: seat shares per cell (dashed: fair share; p: fairness test)"
+    return _("{game}: seat shares per cell (dashed: fair share; p: fairness test)", game=result.game)
 
 
 def shares_figure(result: BalanceResult) -> Figure:
@@ -137,6 +213,11 @@ def lengths_figure(result: BalanceResult) -> Figure:
 def plot_study(result: BalanceResult, path: Path) -> None:
     """Write shares and length histograms side by side to ``path``."""
     check_plot_path(path)
+    with reader_fonts():
+        _plot_study(result, path)
+
+
+def _plot_study(result: BalanceResult, path: Path) -> None:
     from matplotlib.figure import Figure
 
     from gamebag.lab.sweep import PANEL_HEIGHT, PANELS, is_sweep, sweep_panels

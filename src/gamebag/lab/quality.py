@@ -33,10 +33,12 @@ import numpy as np
 from gamebag.agents.base import SeatView
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError, UnknownAgentError
+from gamebag.core.i18n import number
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.results import relative_margin, sole_leader
 from gamebag.core.rng import derive_rng
 from gamebag.lab.stats import Estimate
+from gamebag.lab.translation import N_, _, say
 from gamebag.sim.stats import Z95, wilson_interval
 from gamebag.sim.tournament import TournamentSpec, run_tournament
 
@@ -156,7 +158,7 @@ def trace_game(game: Game[Any, Any, Any], agents: Sequence[Any], rng: Any, secon
     rounds: list[tuple[float, ...]] = []
     current = game.round_number(state)
     decisions = forced = disagreements = compared = 0
-    for _ in range(MAX_STEPS):
+    for _step in range(MAX_STEPS):
         kind = game.node_kind(state)
         if kind is NodeKind.TERMINAL:
             break
@@ -179,7 +181,9 @@ def trace_game(game: Game[Any, Any, Any], agents: Sequence[Any], rng: Any, secon
             rounds.append(tuple(game.scores(state)))
             current = now
     else:
-        raise GamebagError(f"{game.game_id} did not end within {MAX_STEPS} steps while tracing")
+        raise GamebagError(
+            _("{game} did not end within {steps} steps while tracing", game=game.game_id, steps=number(MAX_STEPS))
+        )
     final = tuple(game.scores(state))
     if not rounds or rounds[-1] != final:
         rounds.append(final)
@@ -202,9 +206,13 @@ def _seatable(game: Game[Any, Any, Any], spec: str) -> bool:
 
 def check_quality_limits(trace_games: int, ladder_games: int = DEFAULT_LADDER_GAMES) -> None:
     if not 1 <= trace_games <= MAX_TRACE_GAMES:
-        raise GamebagError(f"--metrics-games must be from 1 to {MAX_TRACE_GAMES:,}, not {trace_games}")
+        raise GamebagError(
+            _("--metrics-games must be from 1 to {most}, not {given}", most=number(MAX_TRACE_GAMES), given=trace_games)
+        )
     if not 1 <= ladder_games <= MAX_LADDER_GAMES:
-        raise GamebagError(f"ladder games must be from 1 to {MAX_LADDER_GAMES:,}, not {ladder_games}")
+        raise GamebagError(
+            _("ladder games must be from 1 to {most}, not {given}", most=number(MAX_LADDER_GAMES), given=ladder_games)
+        )
 
 
 def measure_quality(
@@ -232,9 +240,9 @@ def measure_quality(
     if exact:
         quality.interaction = _clustered_share([t.disagreements for t in traces], [t.compared for t in traces])
         quality.interaction_exact = True
-        quality.notes.append("traced games seat optimal-win (interaction is measured on its decisions)")
+        quality.notes.append(say(N_("traced games seat optimal-win (interaction is measured on its decisions)")))
     else:
-        quality.notes.append("interaction: not measured (the game has no pair of exact solvers for it)")
+        quality.notes.append(say(N_("interaction: not measured (the game has no pair of exact solvers for it)")))
     if skill:
         _ladder(quality, game, game_id, players, options, seed, ladder_games)
     return quality
@@ -278,7 +286,7 @@ def _ladder(
     ladder = tuple(spec for spec in LADDER if _seatable(game, spec))
     quality.ladder = ladder
     if len(ladder) < 2:
-        quality.notes.append("skill: fewer than two ladder agents seat this configuration")
+        quality.notes.append(say(N_("skill: fewer than two ladder agents seat this configuration")))
         return
     result = run_tournament(TournamentSpec(game_id, players, ladder, games, seed, dict(options), auto_ladder=False))
     by_name = {r.agent: r for r in result.ratings}

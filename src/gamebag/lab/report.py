@@ -2,7 +2,8 @@
 (for a study that varies options, a table and figure of what they change: ``gamebag.lab.sweep``).
 
 Next to the page go ``result.json`` (what ``--json`` prints) and ``per-game.csv``
-(one row per game) so the numbers behind every figure are at hand.
+(one row per game) so the numbers behind every figure are at hand. The page is written in the reader's
+language (its words, numbers and figures' labels); the data files next to it are language-neutral.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import json
 from html import escape
 from pathlib import Path
 
+from gamebag.core.i18n import current_language, language_tag, number
 from gamebag.lab.export import write_table
-from gamebag.lab.figures import lengths_figure, shares_figure
+from gamebag.lab.figures import lengths_figure, reader_fonts, shares_figure
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.sweep import is_sweep, sweep_figure, sweep_points
+from gamebag.lab.translation import _, fmt, shown
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -37,49 +40,87 @@ def write_report(result: BalanceResult, folder: Path, command: str | None = None
     return page
 
 
+def _heading(text: str) -> str:
+    return f"<h2>{escape(text)}</h2>"
+
+
+def _head(*names: str) -> str:
+    return "<tr>" + "".join(f"<th>{escape(name)}</th>" for name in names) + "</tr>"
+
+
+def _range(value: float, low: float, high: float, spec: str = ".3f") -> str:
+    return f"{fmt(value, spec)} ({fmt(low, spec)}-{fmt(high, spec)})"
+
+
+def _difference(estimate: float, low: float, high: float, p: float, spec: str) -> str:
+    return _(
+        "{estimate} ({low} to {high}, p={p})",
+        estimate=fmt(estimate, spec),
+        low=fmt(low, spec),
+        high=fmt(high, spec),
+        p=fmt(p, ".3g"),
+    )
+
+
 def render(result: BalanceResult, command: str | None = None) -> str:
+    with reader_fonts():
+        return _render(result, command)
+
+
+def _render(result: BalanceResult, command: str | None) -> str:
+    title = escape(_("Balance study: {game}", game=result.game))
+    summary = _(
+        "Seed {seed}; {games} games in {seconds} s.",
+        seed=result.seed,
+        games=number(sum(c.games for c in result.cells)),
+        seconds=fmt(result.seconds, ".1f"),
+    )
     parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>Balance study: {escape(result.game)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>Balance study: {escape(result.game)}</h1>",
-        f"<p>Seed {result.seed}; {sum(c.games for c in result.cells):,} games in {result.seconds:.1f} s.",
+        f"<!doctype html><html lang='{language_tag(current_language())}'><head><meta charset='utf-8'>",
+        f"<title>{title}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{title}</h1>",
+        f"<p>{escape(summary)}",
     ]
     if command:
-        parts.append(f" Made by <code>{escape(command)}</code>.")
+        made = escape(_("Made by {command}.", command="\0"))
+        parts.append(" " + made.replace("\0", f"<code>{escape(command)}</code>"))
     parts.append("</p>")
-    parts += [f"<div class='warning'>{escape(w)}</div>" for w in result.warnings]
-    parts += [f"<p class='notice'>{escape(n)}</p>" for n in result.notices]
-    parts.append("<h2>Cells</h2>" + _cells_table(result))
+    parts += [f"<div class='warning'>{escape(shown(w))}</div>" for w in result.warnings]
+    parts += [f"<p class='notice'>{escape(shown(n))}</p>" for n in result.notices]
+    parts.append(_heading(_("Cells")) + _cells_table(result))
     parts.append(f"<figure>{_svg(shares_figure(result))}</figure>")
     if result.comparisons:
-        parts.append("<h2>Against the first cell</h2>" + _comparisons_table(result))
+        parts.append(_heading(_("Against the first cell")) + _comparisons_table(result))
     if is_sweep(result):
-        parts.append("<h2>What the varied options change</h2>" + _sweep_table(result))
+        parts.append(_heading(_("What the varied options change")) + _sweep_table(result))
         parts.append(f"<figure>{_svg(sweep_figure(result))}</figure>")
-    parts.append("<h2>Game length</h2>" + _length_table(result))
+    parts.append(_heading(_("Game length")) + _length_table(result))
     parts.append(f"<figure>{_svg(lengths_figure(result))}</figure>")
-    parts.append(
-        "<p class='notice'>Win shares count a shared win as 1/k to each of k winners; intervals are 95% Wilson "
-        "intervals; the fairness p-value is Pearson's chi-square test against equal seat shares. "
-        "The data: <a href='per-game.csv'>per-game.csv</a>, <a href='result.json'>result.json</a>.</p>"
+    method = _(
+        "Win shares count a shared win as 1/k to each of k winners; intervals are 95% Wilson intervals; the "
+        "fairness p-value is Pearson's chi-square test against equal seat shares."
     )
+    data = _("The data: {files}.", files="\0")
+    links = "<a href='per-game.csv'>per-game.csv</a>, <a href='result.json'>result.json</a>"
+    parts.append(f"<p class='notice'>{escape(method)} {escape(data).replace(chr(0), links)}</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
 def _cells_table(result: BalanceResult) -> str:
     rows = [
-        "<table><tr><th>cell</th><th>games</th><th>seat shares (95% interval)</th><th>fairness p</th>"
-        "<th>shared wins</th><th>engine</th></tr>"
+        "<table>"
+        + _head(_("cell"), _("games"), _("seat shares (95% interval)"), _("fairness p"), _("shared wins"), _("engine"))
     ]
     for cell in result.cells:
         shares = "<br>".join(
-            f"{seat}: {share:.3f} ({low:.3f}-{high:.3f})"
+            f"{seat}: {_range(share, low, high)}"
             for seat, (share, (low, high)) in enumerate(zip(cell.win_share, cell.win_share_ci, strict=True))
         )
         rows.append(
-            f"<tr><td class='label'>{escape(cell.cell.label)}</td><td>{cell.games:,}</td><td>{shares}</td>"
-            f"<td>{cell.fairness_p:.3g}</td><td>{cell.shared_win_rate:.3f}</td><td>{escape(cell.engine)}</td></tr>"
+            f"<tr><td class='label'>{escape(cell.cell.label)}</td><td>{number(cell.games)}</td><td>{shares}</td>"
+            f"<td>{fmt(cell.fairness_p, '.3g')}</td><td>{fmt(cell.shared_win_rate, '.3f')}</td>"
+            f"<td>{escape(cell.engine)}</td></tr>"
         )
     return "".join(rows) + "</table>"
 
@@ -87,49 +128,58 @@ def _cells_table(result: BalanceResult) -> str:
 def _comparisons_table(result: BalanceResult) -> str:
     labels = {c.cell.index: c.cell.label for c in result.cells}
     rows = [
-        "<table><tr><th>cell</th><th>against</th><th>seat share difference (95% interval, p)</th>"
-        "<th>length difference</th></tr>"
+        "<table>" + _head(_("cell"), _("against"), _("seat share difference (95% interval, p)"), _("length difference"))
     ]
     for comparison in result.comparisons:
         seats = "<br>".join(
-            f"{seat}: {d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f}, p={d.p:.3g})"
+            f"{seat}: {escape(_difference(d.estimate, d.low, d.high, d.p, '+.3f'))}"
             for seat, d in enumerate(comparison.seats)
         )
         length = comparison.length
         rows.append(
             f"<tr><td class='label'>{escape(labels.get(comparison.cell, ''))}</td>"
             f"<td class='label'>{escape(labels.get(comparison.against, ''))}</td><td>{seats}</td>"
-            f"<td>{length.estimate:+.2f} ({length.low:+.2f} to {length.high:+.2f}, p={length.p:.3g})</td></tr>"
+            f"<td>{escape(_difference(length.estimate, length.low, length.high, length.p, '+.2f'))}</td></tr>"
         )
     return "".join(rows) + "</table>"
 
 
 def _sweep_table(result: BalanceResult) -> str:
     rows = [
-        "<table><tr><th>players</th><th>varied options</th><th>mean rounds</th><th>shared wins</th>"
-        "<th>seat gap</th><th>fairness p</th></tr>"
+        "<table>"
+        + _head(_("players"), _("varied options"), _("mean rounds"), _("shared wins"), _("seat gap"), _("fairness p"))
     ]
     for point in sweep_points(result):
-        shown = [point.metrics[name] for name in ("mean_rounds", "shared_rate", "seat_gap")]
-        figures = "".join(f"<td>{e.value:.3f} ({e.low:.3f}-{e.high:.3f})</td>" for e in shown)
+        shown_metrics = [point.metrics[name] for name in ("mean_rounds", "shared_rate", "seat_gap")]
+        figures = "".join(f"<td>{_range(e.value, e.low, e.high)}</td>" for e in shown_metrics)
+        value = _("defaults") if point.value == "defaults" else point.value
         rows.append(
-            f"<tr><td>{point.players}</td><td class='label'>{escape(point.value)}</td>{figures}"
-            f"<td>{point.metrics['fairness_p'].value:.3g}</td></tr>"
+            f"<tr><td>{point.players}</td><td class='label'>{escape(value)}</td>{figures}"
+            f"<td>{fmt(point.metrics['fairness_p'].value, '.3g')}</td></tr>"
         )
     return "".join(rows) + "</table>"
 
 
 def _length_table(result: BalanceResult) -> str:
     rows = [
-        "<table><tr><th>cell</th><th>mean</th><th>median</th><th>10%</th><th>90%</th><th>how games ended</th>"
-        "<th>winning margin (mean)</th></tr>"
+        "<table>"
+        + _head(
+            _("cell"),
+            _("mean"),
+            _("median"),
+            "10%",
+            "90%",
+            _("how games ended"),
+            _("winning margin (mean)"),
+        )
     ]
     for cell in result.cells:
-        ended = ", ".join(f"{k}: {v}" for k, v in cell.ended_by.items())
+        ended = ", ".join(f"{k}: {number(v)}" for k, v in cell.ended_by.items())
         rows.append(
-            f"<tr><td class='label'>{escape(cell.cell.label)}</td><td>{cell.length.mean:.2f}</td>"
-            f"<td>{cell.length.median:g}</td><td>{cell.length.p10:g}</td><td>{cell.length.p90:g}</td>"
-            f"<td class='label'>{escape(ended)}</td><td>{cell.margin.mean:.2f}</td></tr>"
+            f"<tr><td class='label'>{escape(cell.cell.label)}</td><td>{fmt(cell.length.mean, '.2f')}</td>"
+            f"<td>{fmt(cell.length.median, 'g')}</td><td>{fmt(cell.length.p10, 'g')}</td>"
+            f"<td>{fmt(cell.length.p90, 'g')}</td>"
+            f"<td class='label'>{escape(ended)}</td><td>{fmt(cell.margin.mean, '.2f')}</td></tr>"
         )
     return "".join(rows) + "</table>"
 

@@ -24,10 +24,12 @@ import numpy as np
 import numpy.typing as npt
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import number
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, Cell
 from gamebag.lab.execute import MAIN_GUARD_HINT, Executor
 from gamebag.lab.play import FAST, Block, choose_engine
 from gamebag.lab.stats import wilson
+from gamebag.lab.translation import _, fmt
 
 BLOCK = 500
 FAST_BLOCK = 5000
@@ -71,11 +73,17 @@ class StudyRun:
 
 def check_limits(games: int, until: float | None, max_rounds: int) -> None:
     if not 1 <= games <= MAX_GAMES_PER_CELL:
-        raise GamebagError(f"--games must be from 1 to {MAX_GAMES_PER_CELL:,} per cell, not {games}")
+        raise GamebagError(
+            _("--games must be from 1 to {most} per cell, not {given}", most=number(MAX_GAMES_PER_CELL), given=games)
+        )
     if until is not None and not 0.001 <= until <= 1.0:
-        raise GamebagError(f"--until is an interval width from 0.001 to 1, not {until}")
+        raise GamebagError(
+            _("--until is an interval width from {least} to 1, not {given}", least=fmt(0.001, "g"), given=until)
+        )
     if not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
-        raise GamebagError(f"--max-rounds must be from 1 to {MAX_ROUNDS_LIMIT:,}, not {max_rounds}")
+        raise GamebagError(
+            _("--max-rounds must be from 1 to {most}, not {given}", most=number(MAX_ROUNDS_LIMIT), given=max_rounds)
+        )
 
 
 def narrow_enough(run: CellRun, width: float) -> bool:
@@ -110,7 +118,7 @@ def run_study(
     try:
         while len(finished) < len(runs):
             _fill(runs, executor, in_flight, next_start, finished, window, games, max_rounds, until is not None)
-            pending = [f for queue in in_flight.values() for _, f in queue]
+            pending = [f for queue in in_flight.values() for _block, f in queue]
             if pending:
                 wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             executor.poll()
@@ -124,7 +132,7 @@ def run_study(
                         run.stopped_early = True
                     if run.stopped_early or run.games >= games:
                         finished.add(index)
-                        for _, rest in queue:
+                        for _block, rest in queue:
                             rest.cancel()
                         queue.clear()
                         if on_cell_done is not None:
@@ -132,14 +140,14 @@ def run_study(
     except KeyboardInterrupt:
         interrupted = True
         for queue in in_flight.values():
-            for _, future in queue:
+            for _block, future in queue:
                 future.cancel()
     finally:
         executor.close(cancel=True)
     if interrupted:
         # Keep the blocks that finished in order; a later block without its predecessors is dropped.
         for run in runs:
-            for _, future in in_flight[run.cell.index]:
+            for _block, future in in_flight[run.cell.index]:
                 if future.done() and not future.cancelled() and future.exception() is None:
                     block = future.result()
                     if block.start == run.games:
@@ -154,7 +162,7 @@ def _result(future: Future[Block]) -> Block:
     try:
         return future.result()
     except BrokenProcessPool:
-        raise GamebagError(MAIN_GUARD_HINT) from None
+        raise GamebagError(_(MAIN_GUARD_HINT)) from None
 
 
 def _fill(

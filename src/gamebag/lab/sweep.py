@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gamebag.lab.cells import shown_options
+from gamebag.lab.figures import reader_numbers
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Estimate
+from gamebag.lab.translation import N_, _, fmt, ngettext
 from gamebag.lab.tune.metrics import measure_run
 
 if TYPE_CHECKING:  # matplotlib is imported only when a figure is drawn
@@ -25,10 +27,11 @@ if TYPE_CHECKING:  # matplotlib is imported only when a figure is drawn
 
 # (metric, axis label) of the panels, top to bottom.
 PANELS = (
-    ("mean_rounds", "mean rounds"),
-    ("shared_rate", "shared wins\n(share of games)"),
-    ("seat_gap", "seat gap\n(best - worst seat)"),
+    ("mean_rounds", N_("mean rounds")),
+    ("shared_rate", N_("shared wins\n(share of games)")),
+    ("seat_gap", N_("seat gap\n(best - worst seat)")),
 )
+DEFAULTS = "defaults"  # the x value of a cell at the default options (shown in the reader's language)
 PANEL_HEIGHT = 2.1  # inches per panel
 UNFAIR_P = 0.05
 
@@ -84,7 +87,7 @@ def sweep_points(result: BalanceResult) -> list[SweepPoint]:
         run = runs.get(cell.cell.index)
         if run is None:
             continue
-        value = " ".join(f"{name}={options[name]}" for name in varied if name in options) or "defaults"
+        value = " ".join(f"{name}={options[name]}" for name in varied if name in options) or DEFAULTS
         points.append(SweepPoint(cell.cell.index, cell.cell.players, value, measure_run(run)))
     return points
 
@@ -99,32 +102,43 @@ def sweep_panels(result: BalanceResult, axes: list[Axes]) -> None:
         # Player counts sit side by side at each value so their intervals do not hide each other.
         dodge = (index - (len(counts) - 1) / 2) * 0.12
         xs = [values.index(point.value) + dodge for point in mine]
-        for axis, (metric, _) in zip(axes, PANELS, strict=True):
+        for axis, (metric, _label) in zip(axes, PANELS, strict=True):
             estimates = [point.metrics[metric] for point in mine]
             centre = [e.value for e in estimates]
             below = [max(0.0, e.value - e.low) for e in estimates]
             above = [max(0.0, e.high - e.value) for e in estimates]
             lines = axis.errorbar(
-                xs, centre, yerr=[below, above], fmt="-", capsize=3, linewidth=1.2, label=f"{count} players"
+                xs,
+                centre,
+                yerr=[below, above],
+                fmt="-",
+                capsize=3,
+                linewidth=1.2,
+                label=ngettext("{n} player", "{n} players", count),
             )
             colour = lines[0].get_color()
             unfair = [point.metrics["fairness_p"].value < UNFAIR_P for point in mine]
             for x, y, filled in zip(xs, centre, unfair, strict=True):
                 face = colour if (filled or metric != "seat_gap") else "white"
                 axis.plot([x], [y], "o", color=colour, markerfacecolor=face, markersize=5)
-    for axis, (_, label) in zip(axes, PANELS, strict=True):
-        axis.set_ylabel(label, fontsize=8)
+    for axis, (_metric, label) in zip(axes, PANELS, strict=True):
+        axis.set_ylabel(_(label), fontsize=8)
         axis.grid(alpha=0.3)
+        reader_numbers(axis)
     # The x axis is shared: the bottom panel's ticks and labels serve every panel.
     for axis in axes[:-1]:
         axis.tick_params(labelbottom=False)
-    axes[-1].set_xticks(range(len(values)), values, rotation=30, ha="right", fontsize=7)
+    shown = [_("defaults") if value == DEFAULTS else value for value in values]
+    axes[-1].set_xticks(range(len(values)), shown, rotation=30, ha="right", fontsize=7)
     axes[-1].set_xlabel(
-        f"varied options (95% intervals; seat gap: filled where the fairness test gives p < {UNFAIR_P})",
+        _(
+            "varied options (95% intervals; seat gap: filled where the fairness test gives p < {p})",
+            p=fmt(UNFAIR_P, "g"),
+        ),
         fontsize=8,
     )
     axes[0].legend(fontsize=7)
-    axes[0].set_title(f"{result.game}: what the varied options change", fontsize=10)
+    axes[0].set_title(_("{game}: what the varied options change", game=result.game), fontsize=10)
 
 
 def sweep_figure(result: BalanceResult) -> Figure:

@@ -22,6 +22,7 @@ from gamebag.lab.cells import Cell
 from gamebag.lab.play import RULES, Block, play_block
 from gamebag.lab.results import CellResult
 from gamebag.lab.study import CellRun
+from gamebag.lab.translation import N_, Choices, Figure, say
 
 ALIKE_WARNING = 0.9  # share of simultaneous decisions with every seat choosing the same
 LENGTH_RATIO = 2.0  # a mean length over twice, or under half, the default options'
@@ -55,8 +56,11 @@ def study_warnings(
     random_cells = [r.cell for r in results if any(a.split(":")[0] == "random" for a in r.cell.agents)]
     if random_cells:
         out.append(
-            "random agents in " + _few([c.label for c in random_cells]) + ": random play measures luck, not the "
-            f"game's balance; {_stronger_advice(random_cells[0])}"
+            say(
+                N_("random agents in {cells}: random play measures luck, not the game's balance; {advice}"),
+                cells=_few([c.label for c in random_cells]),
+                advice=_stronger_advice(random_cells[0]),
+            )
         )
     alike_cells = [
         r.cell for r in results if not r.cell.population and r.cell.players > 1 and len(set(r.cell.agents)) == 1
@@ -64,21 +68,42 @@ def study_warnings(
     if alike_cells:
         agents = ", ".join(sorted({cell.agents[0] for cell in alike_cells}))
         out.append(
-            f"every seat plays the same agent ({agents}) in {len(alike_cells)} of {len(results)} cell(s): seat "
-            "shares then measure these bots as much as the game; mix agents per game with --population "
-            f"(e.g. {_population_example(alike_cells[0])})"
+            say(
+                N_(
+                    "every seat plays the same agent ({agents}) in {alike} of {cells} cell(s): seat shares then "
+                    "measure these bots as much as the game; mix agents per game with --population (e.g. {example})"
+                ),
+                agents=agents,
+                alike=len(alike_cells),
+                cells=len(results),
+                example=_population_example(alike_cells[0]),
+            )
         )
     for result in results:
         capped = sum(count for reason, count in result.ended_by.items() if "cap" in reason)
         if capped > CAP_WARNING:
             out.append(
-                f"{result.cell.label}: {capped} of {result.games} games hit a round cap and have no real winner "
-                f"(--max-rounds {max_rounds}); the bots may be stuck"
+                say(
+                    N_(
+                        "{cell}: {capped} of {games} games hit a round cap and have no real winner "
+                        "(--max-rounds {rounds}); the bots may be stuck"
+                    ),
+                    cell=result.cell.label,
+                    capped=Figure(capped),
+                    games=Figure(result.games),
+                    rounds=max_rounds,
+                )
             )
         if result.alike_rate is not None and result.alike_rate >= ALIKE_WARNING:
             out.append(
-                f"{result.cell.label}: the bots chose the same action at {result.alike_rate:.0%} of simultaneous "
-                "decisions (degenerate lockstep play); ties and shared losses then come from the bots' symmetry"
+                say(
+                    N_(
+                        "{cell}: the bots chose the same action at {rate} of simultaneous decisions (degenerate "
+                        "lockstep play); ties and shared losses then come from the bots' symmetry"
+                    ),
+                    cell=result.cell.label,
+                    rate=_Percent(result.alike_rate),
+                )
             )
     defaults: dict[tuple[int, tuple[str, ...]], CellResult] = {}
     for result in results:
@@ -94,14 +119,33 @@ def study_warnings(
         ratio = result.length.mean / mean
         if ratio > LENGTH_RATIO or ratio < 1 / LENGTH_RATIO:
             out.append(
-                f"{result.cell.label}: games last {result.length.mean:.1f} rounds on average against "
-                f"{mean:.1f} with the default options ({ratio:.1f}x); check that the bots suit this variant"
+                say(
+                    N_(
+                        "{cell}: games last {mean} rounds on average against {default} with the default options "
+                        "({ratio}x); check that the bots suit this variant"
+                    ),
+                    cell=result.cell.label,
+                    mean=Figure(result.length.mean, ".1f"),
+                    default=Figure(mean, ".1f"),
+                    ratio=Figure(ratio, ".1f"),
+                )
             )
     return out
 
 
+class _Percent(Figure):
+    """A share written as the reader writes a percentage (85% / 85 %)."""
+
+    def __str__(self) -> str:
+        from gamebag.core.i18n import percent
+
+        return percent(self.value)
+
+
 def _few(labels: list[str]) -> str:
-    return ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+    if len(labels) <= 3:
+        return ", ".join(labels)
+    return say(N_("{cells} and {more} more"), cells=", ".join(labels[:3]), more=len(labels) - 3)
 
 
 # Agents worth naming in advice, strongest first: the advice names only those that play the game
@@ -117,8 +161,10 @@ def _playing(cell: Cell) -> list[str]:
 def _stronger_advice(cell: Cell) -> str:
     playing = _playing(cell)
     if "heuristic" in playing:
-        return "use heuristic or an optimal agent"
-    return f"use {' or '.join(playing)}" if playing else "name a stronger agent with --agents"
+        return say(N_("use heuristic or an optimal agent"))
+    if playing:
+        return say(N_("use {agents}"), agents=Choices(playing))
+    return say(N_("name a stronger agent with --agents"))
 
 
 def _population_example(cell: Cell) -> str:

@@ -30,9 +30,11 @@ import numpy as np
 import gamebag
 from gamebag.agents.registry import make_agent
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import number
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng
 from gamebag.fast import BatchResult, engine_for
+from gamebag.lab.translation import N_, _, say
 from gamebag.sim.play import play_game
 from gamebag.sim.stats import wilson_interval
 from gamebag.sim.stepped import STEPPED, compiled_route, play_whole_games
@@ -85,18 +87,22 @@ def choose_engine(spec: SimulationSpec, requested: str = "auto", keep_records: b
     ``fast`` that cannot run is an error naming why; ``auto`` then falls back to the rules engine.
     """
     if requested not in ENGINES:
-        raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {requested!r}")
+        raise GamebagError(
+            _("--engine must be one of {choices}, not {given}", choices=", ".join(ENGINES), given=repr(requested))
+        )
     if requested == "rules":
         return EngineChoice("rules")
     reason: str | None
     if keep_records:
         reason = "the fast engine keeps no game records"
     else:
-        _, reason = compiled_route(gamebag.make(spec.game, spec.players, **spec.options), spec.agents)
+        _route, reason = compiled_route(gamebag.make(spec.game, spec.players, **spec.options), spec.agents)
     if reason is None:
         return EngineChoice("fast")
     if requested == "fast":
-        raise GamebagError(f"the fast engine cannot play this simulation: {reason}; use --engine rules or auto")
+        raise GamebagError(
+            _("the fast engine cannot play this simulation: {reason}; use --engine rules or auto", reason=reason)
+        )
     return EngineChoice("rules", reason)
 
 
@@ -147,12 +153,17 @@ class SimulationResult:
 def validate_spec(spec: SimulationSpec) -> None:
     """Fail fast, before any worker starts, on a bad game, option or agent."""
     if not 1 <= spec.games <= MAX_GAMES:
-        raise GamebagError(f"--games must be from 1 to {MAX_GAMES:,}, not {spec.games:,}")
+        raise GamebagError(
+            _("--games must be from 1 to {most}, not {given}", most=number(MAX_GAMES), given=number(spec.games))
+        )
     game = gamebag.make(spec.game, spec.players, **spec.options)
     if len(spec.agents) != spec.players:
         raise GamebagError(
-            f"{len(spec.agents)} agent(s) given for {spec.players} seats; name one agent per seat "
-            "(or one agent for every seat)"
+            _(
+                "{agents} agent(s) given for {seats} seats; name one agent per seat (or one agent for every seat)",
+                agents=len(spec.agents),
+                seats=spec.players,
+            )
         )
     for name in spec.agents:
         make_agent(name, game)
@@ -212,7 +223,8 @@ def run_simulation(
         except Exception as error:  # any compiler or runtime failure: the rules engine gives the right answer
             if engine == "fast":
                 raise GamebagError(f"the fast engine failed: {type(error).__name__}: {error}") from error
-            choice = EngineChoice("rules", f"the fast engine failed ({type(error).__name__}: {error})")
+            failure = say(N_("the fast engine failed ({error})"), error=f"{type(error).__name__}: {error}")
+            choice = EngineChoice("rules", failure)
     result = _run_rules(spec, workers, record_dir, progress)
     result.engine_reason = choice.reason
     return result
@@ -264,7 +276,7 @@ def _play_fast_range(spec: SimulationSpec, start: int, stop: int) -> _Totals:
     if fast is None:
         route, reason = compiled_route(game, spec.agents)
         if route != STEPPED:
-            raise GamebagError(f"the fast engine cannot play this simulation: {reason}")
+            raise GamebagError(_("the fast engine cannot play this simulation: {reason}", reason=reason))
         return _play_stepped_range(game, spec, start, stop)
     result: BatchResult = fast.play(game, spec.agents, spec.seed, start, stop)
     reasons: dict[str, int] = {}

@@ -31,6 +31,7 @@ from gamebag.agents.learned import NumpyPolicy, one_blas_thread, shipped_policy
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.fast.base import StepBatch
+from gamebag.lab.translation import N_, say
 
 LEARNED = "learned"
 # How the compiled engines play a lineup (``compiled_route``): the whole-game kernels, or the
@@ -60,7 +61,7 @@ def stepped_reason(game: Game[Any, Any, Any], agents: Sequence[str]) -> str | No
 
     names = [agent.strip() for agent in agents]
     if LEARNED not in names:
-        return "no learned seat"
+        return say(N_("no learned seat"))
     try:
         shipped_policy(game)
     except UnknownAgentError as error:
@@ -71,7 +72,7 @@ def stepped_reason(game: Game[Any, Any, Any], agents: Sequence[str]) -> str | No
         return reason
     engine = engine_for(game, compiled)
     if engine is None or engine.step_batch(game, 1).final_rows() is None:
-        return f"{game.game_id}'s step batch does not report finished games"
+        return say(N_("{game}'s step batch does not report finished games"), game=game.game_id)
     return None
 
 

@@ -46,10 +46,12 @@ from typing import Any
 import gamebag
 from gamebag.agents.registry import make_agent, parse_spec
 from gamebag.core.errors import GamebagError, UnknownAgentError
+from gamebag.core.i18n import number
 from gamebag.core.protocol import Game
 from gamebag.core.results import standing_keys
 from gamebag.core.rng import derive_rng, derive_seed
 from gamebag.fast import engine_for, unavailable_reason
+from gamebag.lab.translation import N_, _, fmt, say
 from gamebag.sim.play import play_game
 from gamebag.sim.ratings import RatedGame, Rating, rate_games
 from gamebag.sim.stats import wilson_interval
@@ -177,8 +179,12 @@ def _budget_parameter(spec: str) -> tuple[str, str, dict[str, str]]:
     present = [key for key in BUDGET_PARAMETERS if key in params]
     if len(present) != 1:
         raise GamebagError(
-            f"ladder agent {spec!r} must give exactly one budget to double, iterations=N or ms=N "
-            f"(for example ismcts:iterations={DEFAULT_LADDER_START})"
+            _(
+                "ladder agent {agent} must give exactly one budget to double, iterations=N or ms=N "
+                "(for example ismcts:iterations={start})",
+                agent=repr(spec),
+                start=DEFAULT_LADDER_START,
+            )
         )
     return name, present[0], params
 
@@ -189,7 +195,9 @@ def ladder_specs(spec: str, steps: int) -> tuple[str, tuple[float, ...], tuple[s
     try:
         start = float(params[key])
     except ValueError:
-        raise GamebagError(f"ladder budget {key}={params[key]!r} must be a number") from None
+        raise GamebagError(
+            _("ladder budget {key}={value} must be a number", key=key, value=repr(params[key]))
+        ) from None
     budgets: list[float] = []
     specs: list[str] = []
     for step in range(steps):
@@ -225,17 +233,33 @@ def seat_mixes(agent_count: int, players: int) -> list[tuple[int, ...]]:
 def validate(spec: TournamentSpec) -> Game[Any, Any, Any]:
     """Fail fast, before any game is played, on a bad game, option, agent or count (each within its bound)."""
     if not 1 <= spec.games <= MAX_GAMES:
-        raise GamebagError(f"--games must be from 1 to {MAX_GAMES:,} per matchup, not {spec.games:,}")
+        raise GamebagError(
+            _(
+                "--games must be from 1 to {most} per matchup, not {given}",
+                most=number(MAX_GAMES),
+                given=number(spec.games),
+            )
+        )
     if len(spec.agents) < 2:
-        raise GamebagError("a tournament needs at least two agents, for example --agents random,heuristic")
+        raise GamebagError(_("a tournament needs at least two agents, for example --agents random,heuristic"))
     if len(spec.agents) > MAX_AGENTS:
-        raise GamebagError(f"a tournament takes at most {MAX_AGENTS} agents, not {len(spec.agents)}")
+        raise GamebagError(
+            _("a tournament takes at most {most} agents, not {count}", most=MAX_AGENTS, count=len(spec.agents))
+        )
     if len(set(spec.agents)) != len(spec.agents):
-        raise GamebagError("each agent may be named only once in --agents")
+        raise GamebagError(_("each agent may be named only once in --agents"))
     if not 1 <= spec.ladder_steps <= MAX_LADDER_STEPS:
-        raise GamebagError(f"--ladder-steps must be from 1 to {MAX_LADDER_STEPS}, not {spec.ladder_steps:,}")
+        raise GamebagError(
+            _(
+                "--ladder-steps must be from 1 to {most}, not {given}",
+                most=MAX_LADDER_STEPS,
+                given=number(spec.ladder_steps),
+            )
+        )
     if spec.players < 2:
-        raise GamebagError(f"agents can only be compared with at least 2 players per game, not {spec.players}")
+        raise GamebagError(
+            _("agents can only be compared with at least 2 players per game, not {given}", given=spec.players)
+        )
     game = gamebag.make(spec.game, spec.players, **spec.options)
     for name in spec.agents:
         make_agent(name, game)
@@ -245,8 +269,12 @@ def validate(spec: TournamentSpec) -> Game[Any, Any, Any]:
     total = planned_games(spec, game)
     if total > MAX_TOTAL_GAMES:
         raise GamebagError(
-            f"the tournament would play {total:,} games; at most {MAX_TOTAL_GAMES:,} (fewer --games, agents, "
-            "players or --ladder-steps)"
+            _(
+                "the tournament would play {total} games; at most {most} (fewer --games, agents, "
+                "players or --ladder-steps)",
+                total=number(total),
+                most=number(MAX_TOTAL_GAMES),
+            )
         )
     return game
 
@@ -301,7 +329,8 @@ def _play_batch(batch: _Batch) -> tuple[list[GameOutcome], str | None]:
         except Exception as error:  # a broken compiler: the rules engine gives the right answer
             if not batch.fallback:
                 raise
-            return _play_batch_rules(batch), f"the fast engine failed ({type(error).__name__}: {error})"
+            failure = say(N_("the fast engine failed ({error})"), error=f"{type(error).__name__}: {error}")
+            return _play_batch_rules(batch), failure
     return _play_batch_rules(batch), None
 
 
@@ -309,7 +338,13 @@ def _play_batch_fast(batch: _Batch) -> list[GameOutcome]:
     game = gamebag.make(batch.game, batch.players, **batch.options)
     fast = engine_for(game, batch.specs)
     if fast is None:
-        raise GamebagError(f"the fast engine cannot play {batch.specs}: {unavailable_reason(game, batch.specs)}")
+        raise GamebagError(
+            _(
+                "the fast engine cannot play {agents}: {reason}",
+                agents=", ".join(batch.specs),
+                reason=unavailable_reason(game, batch.specs),
+            )
+        )
     seed = ":".join([str(batch.seed), *batch.seed_path])
     out: list[GameOutcome] = []
     n = batch.players
@@ -370,7 +405,7 @@ def _run_batches(
     batches: list[_Batch], workers: int, progress: Progress | None
 ) -> tuple[list[tuple[list[GameOutcome], str | None]], bool]:
     """Every batch's outcomes in order, and whether Ctrl-C stopped the run (unfinished batches are empty)."""
-    results: list[tuple[list[GameOutcome], str | None]] = [([], None) for _ in batches]
+    results: list[tuple[list[GameOutcome], str | None]] = [([], None) for _batch in batches]
     if workers <= 1:
         try:
             for index, batch in enumerate(batches):
@@ -409,8 +444,8 @@ def _ahead(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def win_rate_matrix(agent_count: int, outcomes: Sequence[GameOutcome]) -> list[list[Rate | None]]:
     """Cell (i, j): how often i finished ahead of j in games with both (ties one half)."""
-    ahead = [[0.0] * agent_count for _ in range(agent_count)]
-    together = [[0] * agent_count for _ in range(agent_count)]
+    ahead = [[0.0] * agent_count for _row in range(agent_count)]
+    together = [[0] * agent_count for _row in range(agent_count)]
     for outcome in outcomes:
         present = sorted(set(outcome.seats))
         for i in present:
@@ -443,7 +478,13 @@ def _engine_of(game: Game[Any, Any, Any], specs: Sequence[str], requested: str) 
     if route is not None:
         return ("fast" if route != STEPPED else STEPPED), None
     if requested == "fast":
-        raise GamebagError(f"the fast engine cannot play {', '.join(specs)}: {reason}; use --engine rules or auto")
+        raise GamebagError(
+            _(
+                "the fast engine cannot play {agents}: {reason}; use --engine rules or auto",
+                agents=", ".join(specs),
+                reason=reason,
+            )
+        )
     return "rules", reason
 
 
@@ -499,7 +540,7 @@ def plan(
     if ladder_spec is None and spec.auto_ladder:
         ladder_spec = default_ladder(game, spec.agents)
     if ladder_spec is not None:
-        _, budgets, specs = ladder_specs(ladder_spec, spec.ladder_steps)
+        _start, budgets, specs = ladder_specs(ladder_spec, spec.ladder_steps)
         lineup = (0,) + (1,) * (spec.players - 1)
         for budget, step_spec in zip(budgets, specs, strict=True):
             for opponent in ladder_field(spec.agents, ladder_spec):
@@ -535,7 +576,7 @@ SOLVING_AGENT = "equilibrium"  # solves each new round it meets (timed on the ma
 def long_run_warning(spec: TournamentSpec, game: Game[Any, Any, Any], workers: int = 1) -> str | None:
     """A warning, before any game, when the games with the equilibrium agent will take long (with an
     estimate: its rounds per game times this machine's time to solve one); ``None`` otherwise."""
-    _, matchups, _, ladder = plan(spec, game, workers)
+    _plan, matchups, _mixes, ladder = plan(spec, game, workers)
     batches = [b for b in matchups + ladder if any(parse_spec(s)[0] == SOLVING_AGENT for s in b.specs)]
     games = sum(b.stop - b.start for b in batches)
     if games == 0:
@@ -546,21 +587,25 @@ def long_run_warning(spec: TournamentSpec, game: Game[Any, Any, Any], workers: i
     seconds = games * ROUNDS_PER_GAME * per_round / max(1, min(workers, len(batches)))
     if seconds < LONG_RUN_SECONDS:
         return None
-    return (
-        f"the {SOLVING_AGENT} agent solves each new round it meets ({per_round:.1f} s a round here): its "
-        f"{games:,} games may take about {_duration(seconds)}; fewer --games or more --workers shorten that"
+    return _(
+        "the {agent} agent solves each new round it meets ({seconds} s a round here): its {games} games may take "
+        "about {duration}; fewer --games or more --workers shorten that",
+        agent=SOLVING_AGENT,
+        seconds=fmt(per_round, ".1f"),
+        games=number(games),
+        duration=_duration(seconds),
     )
 
 
 def _duration(seconds: float) -> str:
     if seconds < 3600:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.1f} hours"
+        return _("{minutes} minutes", minutes=fmt(seconds / 60, ".0f"))
+    return _("{hours} hours", hours=fmt(seconds / 3600, ".1f"))
 
 
 def total_games(spec: TournamentSpec) -> int:
     """How many games the tournament plays (for progress bars)."""
-    _, matchups, _, ladder = plan(spec, validate(spec))
+    _plan, matchups, _mixes, ladder = plan(spec, validate(spec))
     return sum(b.stop - b.start for b in matchups + ladder)
 
 
@@ -570,7 +615,9 @@ def run_tournament(
     """Play every matchup and the ladder, then compute the matrix, ratings and ladder rates."""
     started = time.perf_counter()
     if engine not in ENGINES:
-        raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        raise GamebagError(
+            _("--engine must be one of {choices}, not {given}", choices=", ".join(ENGINES), given=repr(engine))
+        )
     game = validate(spec)
     mixes, matchup_batches, ladder_spec, ladder_batches = plan(spec, game, workers)
     # Step-batch pieces as large as leaves every worker a share of each mix.
@@ -579,10 +626,10 @@ def run_tournament(
     ladder_batches, ladder_reasons = _with_engine(ladder_batches, game, engine, stepped_size)
     reasons += [r for r in ladder_reasons if r not in reasons]
     played, interrupted = _run_batches(matchup_batches + ladder_batches, workers, progress)
-    results = [outcomes for outcomes, _ in played]
+    results = [outcomes for outcomes, _reason in played]
     # A batch whose fast engine failed was played on the rules engine: say so, once per reason.
     engines = set()
-    for batch, (_, failure) in zip(matchup_batches + ladder_batches, played, strict=True):
+    for batch, (_outcomes, failure) in zip(matchup_batches + ladder_batches, played, strict=True):
         engines.add("rules" if failure is not None else "fast" if batch.engine == STEPPED else batch.engine)
         if failure is not None and failure not in reasons:
             reasons.append(failure)

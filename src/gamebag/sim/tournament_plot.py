@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import number
+from gamebag.lab.figures import reader_fonts, reader_numbers
+from gamebag.lab.translation import _, fmt
 from gamebag.sim.tournament import TournamentResult
 
 if TYPE_CHECKING:  # matplotlib is imported only when a plot is drawn, so the CLI starts fast
@@ -27,8 +30,17 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
     """Write the picture of ``result`` to ``path``."""
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
         raise GamebagError(
-            f"cannot draw a plot as {path.name!r}: name a file ending in {', '.join(SUPPORTED_SUFFIXES)}"
+            _(
+                "cannot draw a plot as {name}: name a file ending in {suffixes}",
+                name=repr(path.name),
+                suffixes=", ".join(SUPPORTED_SUFFIXES),
+            )
         )
+    with reader_fonts():
+        _plot(result, path)
+
+
+def _plot(result: TournamentResult, path: Path) -> None:
     spec = result.spec
     panels = 3 if result.ladder is not None else 2
     from matplotlib.figure import Figure
@@ -36,7 +48,13 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
     figure = Figure(figsize=(6.2 * panels, 5.6), layout="constrained")
     axes = figure.subplots(1, panels)
     figure.suptitle(
-        f"{spec.game}, {spec.players} players: {spec.games} games per matchup, seed {spec.seed}",
+        _(
+            "{game}, {players} players: {games} games per matchup, seed {seed}",
+            game=spec.game,
+            players=spec.players,
+            games=number(spec.games),
+            seed=spec.seed,
+        ),
         fontsize=13,
     )
     _matrix_panel(result, axes[0], figure)
@@ -60,7 +78,7 @@ def _matrix_panel(result: TournamentResult, axis: Axes, figure: Figure) -> None:
             axis.text(
                 j,
                 i,
-                f"{cell.rate:.2f}\n{cell.low:.2f}–{cell.high:.2f}",
+                f"{fmt(cell.rate, '.2f')}\n{fmt(cell.low, '.2f')}–{fmt(cell.high, '.2f')}",
                 ha="center",
                 va="center",
                 fontsize=10 if count <= 4 else 8,
@@ -68,9 +86,9 @@ def _matrix_panel(result: TournamentResult, axis: Axes, figure: Figure) -> None:
             )
     axis.set_xticks(range(count), names, rotation=30, ha="right")
     axis.set_yticks(range(count), names)
-    axis.set_xlabel("opponent")
-    axis.set_title("row finishes ahead of column\n(rate, 95% interval)")
-    figure.colorbar(image, ax=axis, shrink=0.8)
+    axis.set_xlabel(_("opponent"))
+    axis.set_title(_("row finishes ahead of column\n(rate, 95% interval)"))
+    reader_numbers(figure.colorbar(image, ax=axis, shrink=0.8).ax)
 
 
 def _ratings_panel(result: TournamentResult, axis: Axes) -> None:
@@ -85,10 +103,11 @@ def _ratings_panel(result: TournamentResult, axis: Axes) -> None:
         capsize=4,
     )
     axis.set_yticks(positions, [_short(r.agent) for r in ratings])
-    axis.set_xlabel("openskill mu (bars: ± 3 sigma)")
-    axis.set_title("ratings")
+    axis.set_xlabel(_("openskill mu (bars: ± 3 sigma)"))
+    reader_numbers(axis, "x")
+    axis.set_title(_("ratings"))
     for position, rating in zip(positions, ratings, strict=True):
-        axis.text(rating.mu, position, f" {rating.mu:.1f}", va="bottom", ha="left", fontsize=8)
+        axis.text(rating.mu, position, " " + fmt(rating.mu, ".1f"), va="bottom", ha="left", fontsize=8)
 
 
 def _ladder_panel(result: TournamentResult, axis: Axes) -> None:
@@ -97,17 +116,20 @@ def _ladder_panel(result: TournamentResult, axis: Axes) -> None:
     budgets = list(ladder.budgets)
     for column, opponent in enumerate(ladder.field):
         rates = [row[column] for row in ladder.rates]
-        line = axis.plot(budgets, [r.rate for r in rates], marker="o", label=f"vs {_short(opponent)}")
+        line = axis.plot(
+            budgets, [r.rate for r in rates], marker="o", label=_("vs {opponent}", opponent=_short(opponent))
+        )
         axis.fill_between(
             budgets, [r.low for r in rates], [r.high for r in rates], alpha=0.18, color=line[0].get_color()
         )
     fair = 1.0 / result.spec.players
-    axis.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"even ({fair:.2f})")
+    axis.axhline(fair, color="grey", linestyle="--", linewidth=1, label=_("even ({share})", share=fmt(fair, ".2f")))
     axis.set_xscale("log", base=2)
-    axis.set_xticks(budgets, [f"{b:g}" for b in budgets])
+    axis.set_xticks(budgets, [fmt(b, "g") for b in budgets])
     axis.set_ylim(0.0, 1.0)
-    axis.set_xlabel(f"{ladder.agent} {ladder.parameter} per move")
-    axis.set_ylabel("win share (95% band)")
-    axis.set_title(f"skill ladder: {ladder.agent} budget doubling")
+    axis.set_xlabel(_("{agent} {parameter} per move", agent=ladder.agent, parameter=ladder.parameter))
+    axis.set_ylabel(_("win share (95% band)"))
+    reader_numbers(axis)
+    axis.set_title(_("skill ladder: {agent} budget doubling", agent=ladder.agent))
     axis.legend(loc="best", fontsize=8)
     axis.grid(alpha=0.3)

@@ -60,7 +60,7 @@ from gamebag.web.store.faults import readiness, register_storage_faults
 from gamebag.web.tables.analysis import register as register_analysis
 from gamebag.web.tables.bankroutes import router as bank_router
 from gamebag.web.tables.chatroutes import router as chat_router
-from gamebag.web.tables.claims import invite_path
+from gamebag.web.tables.claims import BY_HOST, invite_path
 from gamebag.web.tables.coaching import change_setting
 from gamebag.web.tables.coaching import register as register_coach
 from gamebag.web.tables.downloads import Downloads
@@ -73,6 +73,7 @@ from gamebag.web.tables.ws import table_socket
 from gamebag.web.words.pages import page
 from gamebag.web.words.reader import ReaderLanguage
 from gamebag.web.words.routes import words_router
+from gamebag.web.words.text import _
 
 APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
 SETTINGS_ENV = "GAMEBAG_SERVE_SETTINGS"  # the settings ``serve`` hands to those processes (JSON)
@@ -297,7 +298,8 @@ def create_app(
         try:
             data = parse_json(body or b"null")
         except BadJsonError as error:
-            return _error(400, f'the request body must be JSON, for example {{"game": "eel-harvest"}}: {error}')
+            example = _('the request body must be JSON, for example {{"game": "eel-harvest"}}: {error}', error=error)
+            return _error(400, example)
         return JSONResponse(agents_for_request(data))
 
     @app.get("/api/games/{game_id}/rules")
@@ -329,7 +331,10 @@ def create_app(
         try:
             data = parse_json(body or b"null")
         except BadJsonError as error:
-            return _error(400, f'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}')
+            example = _(
+                'the request body must be JSON, for example {{"game": "wriggle-roulette"}}: {error}', error=error
+            )
+            return _error(400, example)
         listing, data = split_listing(data)  # public and rated: the table's listing (people/listing.py)
         table = await manager_of(request).create(data, client_address(request.scope))
         rated = listing.rated and is_rated_setup(table.game.game_id, table.game.num_players, table.config.options)
@@ -406,7 +411,7 @@ def create_app(
             data = None
         code = data.get("invite") if isinstance(data, dict) and set(data) == {"invite"} else None
         if not isinstance(code, str) or not 0 < len(code) <= 128:
-            return _error(400, 'the body must be {"invite": "<the code after #invite= in the link>"}')
+            return _error(400, _('the body must be {"invite": "<the code after #invite= in the link>"}'))
         table = await table_of(request, table_id)
         name = await seatroutes.check_reserved(request, table, code)  # a seat kept for an account: its own
         seat, token = await manager_of(request).claim(table, code, name)  # signed in: the account's name
@@ -453,7 +458,7 @@ def create_app(
         except BadJsonError:
             data = None
         if not isinstance(data, dict) or set(data) - {"agent"}:
-            return _error(400, 'the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)')
+            return _error(400, _('the body must be {"agent": "<agent spec>"} or {} (the table\'s timeout agent)'))
         agent = check_agent_for(data.get("agent") or table.config.timeout_agent, table.game, "agent")
         await manager.hand_to_bot(table, seat, agent, client_address(request.scope))
         return {"table": manager.meta(table)}
@@ -475,7 +480,7 @@ def create_app(
             # rematches, each opening the next, would open tables past the rate).
             await rates.new_table(client_address(request.scope))
         following = await manager.rematch(
-            table, "the host" if seat is None else table.seats[seat].name, client_address(request.scope)
+            table, BY_HOST if seat is None else table.seats[seat].name, client_address(request.scope)
         )
         await asyncio.to_thread(copy_listing, manager.store.engine, table.id, following.id)  # rated as its table
         answer = {"id": following.id, "path": rematch_path(following, seat)}
@@ -502,7 +507,7 @@ def create_app(
         """The finished game's record, as ``gamebag replay`` reads it."""
         table = await table_of(request, table_id)
         if not table.is_over:
-            return _error(409, "the record can be downloaded once the game is over")
+            return _error(409, _("the record can be downloaded once the game is over"))
         forfeited = manager_of(request).forfeited(table)  # seats out of time are placed last (tables/banks.py)
         text = await downloads.get(
             (table.id, "record"), lambda: json.dumps(record_with_forfeits(table, forfeited), indent=1).encode()
@@ -519,7 +524,7 @@ def create_app(
         """Every step of a finished game as a seat saw it (token given) or as spectators did."""
         table = await table_of(request, table_id)
         if not table.is_over:
-            return _error(409, "a game can be replayed once it is over")
+            return _error(409, _("a game can be replayed once it is over"))
         seat = _seat_from_request(request, table)
         # The steps are built once per reader in a thread and kept; the table's facts are fresh.
         steps = await downloads.get((table.id, "replay", seat), lambda: _json_list_bytes(table.step_views(seat)))

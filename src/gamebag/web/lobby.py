@@ -24,6 +24,7 @@ import gamebag
 from gamebag.agents.registry import agents_for as registry_agents_for
 from gamebag.agents.registry import available_agents, default_agent, refusal
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import current_language, game_text
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.presets import presets_json
 from gamebag.core.protocol import Game
@@ -37,6 +38,7 @@ from gamebag.web.admission.bounds import (
 from gamebag.web.store.db import SeatConfig, TableConfig, now
 from gamebag.web.tables.turnclock import TEXTS, parse_bank_settings
 from gamebag.web.variants import option_label, option_summary
+from gamebag.web.words.text import _
 
 __all__ = ["LobbyError", "catalogue", "clean_name", "parse_table_request"]
 
@@ -52,19 +54,22 @@ TIMEOUT_AGENTS = ("heuristic",)
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def option_json(option: Option, game_id: str = "") -> dict[str, Any]:
+def option_json(option: Option, game_id: str = "", game: Any = None) -> dict[str, Any]:
+    """An option as the lobby form reads it: its name and values neutral, its words (``doc``,
+    ``label``, ``summary``) in the reader's language (the description from ``game``'s catalogue)."""
     maximum = option.maximum
     server_maximum = OPTION_MAXIMA.get(game_id, {}).get(option.name)
     if server_maximum is not None:
         maximum = server_maximum if maximum is None else min(maximum, server_maximum)
     shown = option if maximum == option.maximum else _with_maximum(option, maximum)
+    doc = game_text(game, option.doc) if option.doc else option.doc
     return {
         "name": option.name,
         "kind": option.kind,
         "default": list(option.default) if isinstance(option.default, tuple) else option.default,
-        "doc": option.doc,
+        "doc": doc,
         "label": option_label(option.name),
-        "summary": option_summary(option.doc),
+        "summary": option_summary(doc),
         "choices": list(option.choices),
         "minimum": option.minimum,
         "maximum": maximum,
@@ -112,12 +117,12 @@ def agents_for_request(data: Any) -> dict[str, Any]:
     and options change, so it offers only bots that can play them):
     ``{"agents": [...], "preferred": "heuristic", "notice": None}``."""
     if not isinstance(data, dict) or set(data) - {"game", "players", "options"}:
-        raise LobbyError("the request must be a JSON object with 'game' and optional 'players' and 'options'")
+        raise LobbyError(_("the request must be a JSON object with 'game' and optional 'players' and 'options'"))
     game_id, options = data.get("game"), data.get("options") or {}
     if not isinstance(game_id, str) or game_id not in gamebag.game_ids():
-        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.game_ids())}")
+        raise LobbyError(_("'game' must be one of: {games}", games=", ".join(gamebag.game_ids())))
     if not isinstance(options, dict):
-        raise LobbyError("'options' must be an object of option names to values")
+        raise LobbyError(_("'options' must be an object of option names to values"))
     game = make_requested(game_id, data.get("players"), options)
     check_options(game_id, game.options)
     preferred = preferred_bot(game)
@@ -128,20 +133,31 @@ def make_requested(game_id: str, players: Any, options: dict[str, Any]) -> Game[
     """The game a request names, or a ``LobbyError`` in players' words (never Python's own text,
     such as "make() got multiple values for argument 'players'")."""
     if game_id not in gamebag.game_ids():
-        raise LobbyError(f"unknown game {game_id!r}; known games: {', '.join(gamebag.game_ids())}")
+        games = ", ".join(gamebag.game_ids())
+        raise LobbyError(_("unknown game {game}; known games: {games}", game=repr(game_id), games=games))
     known = [option.name for option in gamebag.entry(game_id).game_class.option_specs]
     unknown = sorted(name for name in options if name not in known)
     if unknown:
-        allowed = ", ".join(known) or "none"
-        where = " (the player count is 'players', beside 'options')" if "players" in unknown else ""
-        raise LobbyError(f"{game_id}: unknown option(s) {', '.join(map(repr, unknown))}{where}; allowed: {allowed}")
+        allowed = ", ".join(known) or _("none")
+        names = ", ".join(map(repr, unknown))
+        if "players" in unknown:
+            raise LobbyError(
+                _(
+                    "{game}: unknown option(s) {names} (the player count is 'players', beside 'options'); "
+                    "allowed: {allowed}",
+                    game=game_id, names=names, allowed=allowed,
+                )
+            )
+        raise LobbyError(_("{game}: unknown option(s) {names}; allowed: {allowed}", game=game_id, names=names,
+                           allowed=allowed))
     try:
         return gamebag.make(game_id, players, **options)
     except GamebagError as error:
         raise LobbyError(str(error)) from None
     except (TypeError, ValueError):
         raise LobbyError(
-            f"{game_id}: these players and options do not make a game; see GET /api/games for what each allows"
+            _("{game}: these players and options do not make a game; see GET /api/games for what each allows",
+              game=game_id)
         ) from None
 
 
@@ -150,7 +166,9 @@ def check_agent_for(spec: Any, game: Game[Any, Any, Any], where: str) -> str:
     cleaned = check_agent_spec(spec, game.game_id, where)
     refusal = agent_refusal(cleaned, game)
     if refusal is not None:
-        raise LobbyError(f"{where}: {cleaned} cannot play this table: {refusal}")
+        raise LobbyError(
+            _("{where}: {agent} cannot play this table: {reason}", where=where, agent=cleaned, reason=refusal)
+        )
     return cleaned
 
 
@@ -165,9 +183,14 @@ def agents_by_players(game_id: str) -> dict[str, list[str]]:
     return offered
 
 
-@lru_cache(maxsize=64)
 def preferred_by_players(game_id: str) -> dict[str, dict[str, str | None]]:
-    """For each player count, the bot the form preselects with the default options (``preferred_bot``)."""
+    """For each player count, the bot the form preselects with the default options (``preferred_bot``),
+    its notice in the reader's language."""
+    return _preferred_by_players(game_id, current_language())
+
+
+@lru_cache(maxsize=64)
+def _preferred_by_players(game_id: str, language: str) -> dict[str, dict[str, str | None]]:
     cls = gamebag.entry(game_id).game_class
     return {
         str(players): preferred_bot(gamebag.make(game_id, players))
@@ -200,12 +223,12 @@ def catalogue() -> list[dict[str, Any]]:
             {
                 "id": game_id,
                 "title": cls.title,
-                "summary": cls.summary,
+                "summary": game_text(cls, cls.summary) if cls.summary else cls.summary,
                 "min_players": cls.min_players,
                 "max_players": cls.max_players,
                 "default_players": cls.default_players,
-                "options": [option_json(o, game_id) for o in cls.option_specs],
-                "presets": presets_json(cls),
+                "options": [option_json(o, game_id, cls) for o in cls.option_specs],
+                "presets": _presets_in_words(cls),
                 "agents": list(playable_agents(game_id)),
                 "agents_by_players": agents_by_players(game_id),
                 "preferred_by_players": preferred_by_players(game_id),
@@ -214,15 +237,21 @@ def catalogue() -> list[dict[str, Any]]:
     return games
 
 
-@lru_cache(maxsize=16)
 def rules_markdown(game_id: str) -> str:
+    """The players' rules page of ``game_id`` in the reader's language (``_rules_markdown``)."""
+    return _rules_markdown(game_id, current_language())
+
+
+@lru_cache(maxsize=64)
+def _rules_markdown(game_id: str, language: str) -> str:
     """The players' rules page of ``game_id``: the rules text its registration gives.
 
     Read through the registry, not from a ``rules.md`` beside the class, so that a plugin written as
     one file and a variant registered with its own text both have their page.
     """
     if game_id not in gamebag.game_ids():
-        raise LobbyError(f"unknown game {game_id!r}; known: {', '.join(gamebag.game_ids())}")
+        games = ", ".join(gamebag.game_ids())
+        raise LobbyError(_("unknown game {game}; known: {games}", game=repr(game_id), games=games))
     return gamebag.entry(game_id).rules_text()
 
 
@@ -276,12 +305,14 @@ def _name(value: Any, where: str, default: str) -> str:
     if value is None:
         return default
     if not isinstance(value, str):
-        raise LobbyError(f"{where}: a name must be a string")
+        raise LobbyError(_("{where}: a name must be a string", where=where))
     if len(value) > 4 * MAX_NAME:
-        raise LobbyError(f"{where}: a name may have at most {MAX_NAME} characters, not {len(value)}")
+        raise LobbyError(_("{where}: a name may have at most {most} characters, not {count}", where=where,
+                           most=MAX_NAME, count=len(value)))
     cleaned = clean_name(value)
     if len(cleaned) > MAX_NAME:
-        raise LobbyError(f"{where}: a name may have at most {MAX_NAME} characters, not {len(cleaned)}")
+        raise LobbyError(_("{where}: a name may have at most {most} characters, not {count}", where=where,
+                           most=MAX_NAME, count=len(cleaned)))
     return cleaned or default
 
 
@@ -298,30 +329,33 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
     (``turnclock.parse_bank_settings``), instead of the per-move timer ``turn_seconds``.
     """
     if not isinstance(data, dict):
-        raise LobbyError("the request must be a JSON object with at least a 'game'")
+        raise LobbyError(_("the request must be a JSON object with at least a 'game'"))
     allowed_keys = {"game", "players", "options", "seats", "turn_seconds", "timeout_agent", "seed", "clock"}
     unknown = sorted(set(data) - allowed_keys)
     if unknown:
-        raise LobbyError(f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed_keys))}")
+        raise LobbyError(_("unknown field(s) {names}; allowed: {allowed}", names=", ".join(unknown),
+                           allowed=", ".join(sorted(allowed_keys))))
     game_id = data.get("game")
     if not isinstance(game_id, str):
-        raise LobbyError(f"'game' must be one of: {', '.join(gamebag.game_ids())}")
+        raise LobbyError(_("'game' must be one of: {games}", games=", ".join(gamebag.game_ids())))
     players = data.get("players")
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        raise LobbyError("'options' must be an object of option names to values")
+        raise LobbyError(_("'options' must be an object of option names to values"))
     game = make_requested(game_id, players, options)
     check_options(game_id, game.options)
     seats_data = data.get("seats")
     if seats_data is None:
-        seats_data = [{} for _ in range(game.num_players)]
+        seats_data = [{} for __ in range(game.num_players)]
     if not isinstance(seats_data, list) or len(seats_data) != game.num_players:
-        raise LobbyError(f"'seats' must list exactly {game.num_players} seats (one per player)")
+        raise LobbyError(_("'seats' must list exactly {count} seats (one per player)", count=game.num_players))
     seats = []
     for index, seat_data in enumerate(seats_data):
-        where = f"seat {index}"
+        where = _("seat {seat}", seat=index)
         if not isinstance(seat_data, dict) or set(seat_data) - {"name", "bot"}:
-            raise LobbyError(f"{where}: a seat is an object with an optional 'name' and an optional 'bot'")
+            raise LobbyError(
+                _("{where}: a seat is an object with an optional 'name' and an optional 'bot'", where=where)
+            )
         bot = seat_data.get("bot")
         agent = None if bot is None else _agent(bot, game, where)
         default_name = f"Bot {index + 1} ({agent})" if agent else person_seat_name(index)
@@ -334,16 +368,17 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
             or not isinstance(turn_seconds, int | float)
             or not math.isfinite(turn_seconds)
         ):
-            raise LobbyError("'turn_seconds' must be a number of seconds or null (no timer)")
+            raise LobbyError(_("'turn_seconds' must be a number of seconds or null (no timer)"))
         if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
             raise LobbyError(
-                f"'turn_seconds' must be from {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g}, not {turn_seconds}"
+                _("'turn_seconds' must be from {least} to {most}, not {value}", least=f"{MIN_TURN_SECONDS:g}",
+                  most=f"{MAX_TURN_SECONDS:g}", value=turn_seconds)
             )
         turn_seconds = float(turn_seconds)
     bank = ""
     if data.get("clock") is not None:
         if turn_seconds is not None:
-            raise LobbyError(TEXTS["both"])
+            raise LobbyError(_(TEXTS["both"]))
         bank = parse_bank_settings(data["clock"]).dumps()
     timeout_agent = data.get("timeout_agent")
     timeout_agent = (
@@ -352,9 +387,9 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
     seed = data.get("seed")
     if seed is not None:
         if not allow_seed:
-            raise LobbyError("this server chooses table seeds itself (a known seed would reveal the draws)")
+            raise LobbyError(_("this server chooses table seeds itself (a known seed would reveal the draws)"))
         if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise LobbyError("'seed' must be an integer or a string")
+            raise LobbyError(_("'seed' must be an integer or a string"))
         seed = str(seed)
     else:
         seed = str(secrets.randbits(62))
@@ -371,3 +406,14 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
         seats=tuple(seats),
         bank=bank,
     )
+
+
+def _presets_in_words(cls: Any) -> list[dict[str, Any]]:
+    """The game's presets for the catalogue, their label and summary in the reader's language (their
+    name, a code, neutral)."""
+    presets = presets_json(cls)
+    for preset in presets:
+        for key in ("label", "summary"):
+            if preset.get(key):
+                preset[key] = game_text(cls, preset[key])
+    return presets

@@ -8,7 +8,9 @@ options (``{{option|words}}``: the words where the option is none), and the tabl
 players' words after it. Developer material stays in ``docs/`` and ``gamebag rules``.
 
 The request is bounded (``MAX_OPTIONS_TEXT``) and checked as a table request is (``LobbyError``
-in players' words); answers are cached, so the event loop only formats text once per setup.
+in players' words); answers are cached per language, so the event loop only formats text once per
+setup and language. The text is the reader's: the game's ``players_text()`` answers in the current
+language, the options' labels and lines too.
 """
 
 from __future__ import annotations
@@ -23,28 +25,34 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, JSONResponse
 
 import gamebag
+from gamebag.core.i18n import current_language, game_text
 from gamebag.core.options import Option, OptionValue
 from gamebag.core.protocol import Game
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.lobby import make_requested
 from gamebag.web.variants import option_label, option_summary
 from gamebag.web.words.pages import page
+from gamebag.web.words.text import N_, _
 
 __all__ = ["MAX_OPTIONS_TEXT", "PLACEHOLDER", "players_rules", "rules_router"]
 
 MAX_OPTIONS_TEXT = 4000  # characters of the ``options`` JSON a request may send
 PLACEHOLDER = re.compile(r"\{\{(\w+)(?:\|([^}]*))?\}\}")
 
-# The page's words, in one place (translation catalogues come next).
+# The page's words, in one place (translated where they are shown).
 WORDS = {
-    "no_text": "This game has no players' rules page yet; its options are below.",
-    "options_heading": "## The options of this table",
-    "rulebook": "the rulebook's",
-    "yes": "yes",
-    "no": "no",
-    "none": "none",
-    "bad_options": "'options' must be a JSON object of option names to values, at most {limit} characters",
-    "bad_players": "'players' must be a whole number of players",
+    "no_text": N_("This game has no players' rules page yet; its options are below."),
+    "options_heading": N_("## The options of this table"),
+    "rulebook": N_("the rulebook's"),
+    "yes": N_("yes"),
+    "no": N_("no"),
+    "none": N_("none"),
+    "bad_options": N_("'options' must be a JSON object of option names to values, at most {limit} characters"),
+    "bad_players": N_("'players' must be a whole number of players"),
+    "no_game": N_("there is no game {game}; the games are: {games}"),
+    # Translators: one line of the options list in Markdown: keep the ** around the label.
+    "option_line": N_("- **{label}:** {value}. {summary}"),
+    "default_value": N_("{value} ({rulebook})"),
 }
 
 
@@ -61,7 +69,7 @@ def rules_router(static_dir: Path) -> APIRouter:
         """A game's rules as a player reads them, with the numbers of the setup asked for."""
         if game_id not in gamebag.game_ids():
             known = ", ".join(gamebag.game_ids())
-            return JSONResponse({"error": f"there is no game {game_id!r}; the games are: {known}"}, status_code=404)
+            return JSONResponse({"error": _(WORDS["no_game"], game=repr(game_id), games=known)}, status_code=404)
         try:
             answer = players_rules(game_id, _players(players), _options_text(options))
         except LobbyError as error:
@@ -75,7 +83,7 @@ def _players(text: str | None) -> int | None:
     if text is None or text == "":
         return None
     if not text.isdigit() or len(text) > 3:
-        raise LobbyError(WORDS["bad_players"])
+        raise LobbyError(_(WORDS["bad_players"]))
     return int(text)
 
 
@@ -83,7 +91,7 @@ def _options_text(text: str | None) -> str:
     """The options as canonical JSON (the cache's key), or ``LobbyError``."""
     if text is None or text == "":
         return "{}"
-    bad = LobbyError(WORDS["bad_options"].format(limit=MAX_OPTIONS_TEXT))
+    bad = LobbyError(_(WORDS["bad_options"], limit=MAX_OPTIONS_TEXT))
     if len(text) > MAX_OPTIONS_TEXT:
         raise bad
     try:
@@ -95,14 +103,19 @@ def _options_text(text: str | None) -> str:
     return json.dumps(given, sort_keys=True)
 
 
-@lru_cache(maxsize=256)
 def players_rules(game_id: str, players: int | None, options_json: str) -> dict[str, Any]:
-    """``{"game", "title", "players", "markdown"}``: the players' rules of the setup, its numbers filled in."""
+    """``{"game", "title", "players", "markdown"}``: the players' rules of the setup, its numbers filled
+    in, in the reader's language."""
+    return _players_rules(game_id, players, options_json, current_language())
+
+
+@lru_cache(maxsize=256)
+def _players_rules(game_id: str, players: int | None, options_json: str, language: str) -> dict[str, Any]:
     game = make_requested(game_id, players, json.loads(options_json))
     reader = gamebag.entry(game_id).players_text
     # Numbers that follow the player count are the table's own only when the count was given.
     numbers = game.table_numbers() if players is not None else {}
-    text = fill_numbers(reader(), game, numbers) if reader is not None else WORDS["no_text"]
+    text = fill_numbers(reader(), game, numbers) if reader is not None else _(WORDS["no_text"])
     sections = [text.strip(), options_section(game)] if game.option_specs else [text.strip()]
     return {
         "game": game_id,
@@ -135,9 +148,9 @@ def fill_numbers(text: str, game: Game[Any, Any, Any], numbers: dict[str, str] |
 def value_words(value: OptionValue) -> str:
     """An option value as a player reads it: yes or no, a number, a list of names."""
     if isinstance(value, bool):
-        return WORDS["yes"] if value else WORDS["no"]
+        return _(WORDS["yes"]) if value else _(WORDS["no"])
     if value is None:
-        return WORDS["none"]
+        return _(WORDS["none"])
     if isinstance(value, tuple):
         return ", ".join(value)
     return str(value)
@@ -146,13 +159,14 @@ def value_words(value: OptionValue) -> str:
 def options_section(game: Game[Any, Any, Any]) -> str:
     """Every option of the table in players' words: its label, its value (marked where it is the
     rulebook's), and the one line that explains it."""
-    lines = [WORDS["options_heading"], ""]
+    lines = [_(WORDS["options_heading"]), ""]
     for spec in game.option_specs:
-        lines.append(f"- **{option_label(spec.name)}:** {_shown_value(spec, game.options[spec.name])}. "
-                     f"{option_summary(spec.doc)}")
+        lines.append(_(WORDS["option_line"], label=option_label(spec.name),
+                       value=_shown_value(spec, game.options[spec.name]),
+                       summary=option_summary(game_text(game, spec.doc) if spec.doc else spec.doc)))
     return "\n".join(lines)
 
 
 def _shown_value(spec: Option, chosen: OptionValue) -> str:
     words = value_words(chosen)
-    return f"{words} ({WORDS['rulebook']})" if chosen == spec.default else words
+    return _(WORDS["default_value"], value=words, rulebook=_(WORDS["rulebook"])) if chosen == spec.default else words

@@ -9,6 +9,7 @@ class FakeNode {
   get textContent() { return this.text + this.children.map((c) => c.textContent).join(""); }
 }
 globalThis.Node = FakeNode;
+globalThis.window = globalThis.window || {}; // i18n.js reads window.GB_I18N (none here: English)
 globalThis.document = {
   createElement: () => new FakeNode(),
   createElementNS: () => new FakeNode(),

@@ -16,6 +16,9 @@ class FakeNode {
   *walk() { yield this; for (const child of this.children) yield* child.walk(); }
 }
 globalThis.Node = FakeNode;
+// The page's words: English, or the language bundle (/i18n/<lang>.js) named by KWEEK_BUNDLE.
+globalThis.window = {};
+if (process.env.KWEEK_BUNDLE) new Function("window", readFileSync(process.env.KWEEK_BUNDLE, "utf8"))(globalThis.window);
 globalThis.document = {
   createElement: (tag) => new FakeNode(tag),
   createElementNS: (ns, tag) => new FakeNode(tag),

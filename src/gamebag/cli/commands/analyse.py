@@ -88,18 +88,19 @@ TEXT = {
 def show(data: dict[str, Any]) -> None:
     """The analysis in words: who played well and who was lucky first, the decisions worth reading, the method last."""
     from gamebag.analysis.words import (
-        ACCURACY_UNIT,
-        LUCK_UNIT,
         NEGLIGIBLE,
+        accuracy_unit,
         decision_sentence,
         headline,
         how_computed,
         is_undecided,
+        luck_unit,
         percent_change,
+        seat_name,
     )
 
     console = Console()
-    names = [_("seat {seat}", seat=seat) for seat in range(int(data["players"]))]
+    names = [seat_name(seat) for seat in range(int(data["players"]))]
     console.print(f"[bold]{escape(headline(data, names))}[/bold]", highlight=False)
     console.print(_(TEXT["title"], game=data["game"], players=number(data["players"])), highlight=False)
     for seat in data["seats"]:
@@ -115,7 +116,7 @@ def show(data: dict[str, Any]) -> None:
         else:
             line = _(TEXT["seat"], **fields)
         console.print(escape(line), highlight=False)
-    console.print(escape(f"{ACCURACY_UNIT} {LUCK_UNIT}"), style="dim", highlight=False)
+    console.print(escape(f"{accuracy_unit()} {luck_unit()}"), style="dim", highlight=False)
     decisions = data["decisions"]
     judged = [d for d in decisions if not is_undecided(d)]
     costly = sorted((d for d in judged if d["loss"] >= NEGLIGIBLE), key=lambda d: -d["loss"])[:SHOWN_DECISIONS]

@@ -13,71 +13,88 @@ from rich.table import Table
 
 from gamebag.cli.common import MAX_WORKERS, check_output_file, check_output_folder, check_workers, dumps
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
+from gamebag.lab.translation import _, fmt, or_list, shown
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("balance")
+    @app.command(
+        "balance",
+        help=_("Seat balance, option effects and game length of GAME, with intervals, tests and warnings."),
+    )
     def balance(
-        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        game: str = typer.Argument(..., help=_("Game id, as `gamebag list` shows it.")),
         players: str = typer.Option(
-            None, "--players", "-n", help="Player counts: 4, 2-8 or 2,4,6 (default: the game's)."
+            None, "--players", "-n", help=_("Player counts: 4, 2-8 or 2,4,6 (default: the game's).")
         ),
         agents: str = typer.Option(
-            None, "--agents", "-a", help="One agent for every seat, or one per seat (default: the strongest fast bot)."
+            None,
+            "--agents",
+            "-a",
+            help=_("One agent for every seat, or one per seat (default: the strongest fast bot)."),
         ),
         population: str = typer.Option(
             None,
             "--population",
-            help="Instead of --agents: agents each game draws every seat from, seeded (2 to 16), "
-            "e.g. heuristic,learned,ismcts:iterations=200.",
+            help=_(
+                "Instead of --agents: agents each game draws every seat from, seeded (2 to 16), "
+                "e.g. heuristic,learned,ismcts:iterations=200."
+            ),
         ),
         vary: list[str] = typer.Option(
-            [], "--vary", "-v", help="An option's values: name=a,b,c (repeatable; cells are the product)."
+            [], "--vary", "-v", help=_("An option's values: name=a,b,c (repeatable; cells are the product).")
         ),
-        option: list[str] = typer.Option([], "--option", "-o", help="A fixed game option key=value (repeatable)."),
+        option: list[str] = typer.Option([], "--option", "-o", help=_("A fixed game option key=value (repeatable).")),
         games: int = typer.Option(
-            2000, "--games", "-g", help="Games per cell, 1 to 1,000,000 (the most, with --until)."
+            2000,
+            "--games",
+            "-g",
+            help=_("Games per cell, 1 to {most} (the most, with --until).", most=number(1_000_000)),
         ),
         until: float = typer.Option(
-            None, "--until", help="Stop a cell once every seat's 95% interval is narrower than this."
+            None, "--until", help=_("Stop a cell once every seat's 95% interval is narrower than this.")
         ),
-        seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers anywhere."),
+        seed: int = typer.Option(0, "--seed", "-s", help=_("Seed; the same seed gives the same numbers anywhere.")),
         workers: int = typer.Option(
-            1, "--workers", "-w", help=f"Worker processes (or CPUs of a local Ray), 1 to {MAX_WORKERS}."
+            1, "--workers", "-w", help=_("Worker processes (or CPUs of a local Ray), 1 to {most}.", most=MAX_WORKERS)
         ),
-        executor: str = typer.Option("local", "--executor", help="local (this machine) or ray."),
-        address: str = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)."),
+        executor: str = typer.Option("local", "--executor", help=_("local (this machine) or ray.")),
+        address: str = typer.Option(None, "--address", help=_("Ray cluster address (with --executor ray).")),
         max_rounds: int = typer.Option(
-            1000, "--max-rounds", help="Stop a game after this many rounds, 1 to 100,000 (reported as capped)."
+            1000,
+            "--max-rounds",
+            help=_("Stop a game after this many rounds, 1 to {most} (reported as capped).", most=number(100_000)),
         ),
         cards: bool = typer.Option(
             False,
             "--cards",
-            help="Card study: each card's worth to a seat that abstains from it; every seat plays "
-            "--agents heuristic (the default) or learned.",
+            help=_(
+                "Card study: each card's worth to a seat that abstains from it; every seat plays "
+                "--agents heuristic (the default) or learned."
+            ),
         ),
         metrics: bool = typer.Option(
-            False, "--metrics", help="Add game-quality metrics per cell: drama, decisions, skill, interaction."
+            False, "--metrics", help=_("Add game-quality metrics per cell: drama, decisions, skill, interaction.")
         ),
         metrics_games: int = typer.Option(
-            300, "--metrics-games", help="Games traced per cell for --metrics (1 to 20,000)."
+            300, "--metrics-games", help=_("Games traced per cell for --metrics (1 to {most}).", most=number(20_000))
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        as_json: bool = typer.Option(False, "--json", help=_("Print one JSON object.")),
         per_game: Path = typer.Option(
             None,
             "--per-game",
-            help="Write one row per game to FILE.csv or FILE.parquet (checked writable before the first game).",
+            help=_("Write one row per game to FILE.csv or FILE.parquet (checked writable before the first game)."),
         ),
         plot: Path = typer.Option(
             None,
             "--plot",
-            help="Draw shares and lengths to FILE (.png, .svg, .pdf; checked writable before the first game).",
+            help=_("Draw shares and lengths to FILE (.png, .svg, .pdf; checked writable before the first game)."),
         ),
         report: Path = typer.Option(
             None,
             "--report",
-            help="Write an offline HTML report into this folder (checked writable before the first game).",
+            help=_("Write an offline HTML report into this folder (checked writable before the first game)."),
         ),
     ) -> None:
         """Seat balance, option effects and game length of GAME, with intervals, tests and warnings."""
@@ -96,10 +113,10 @@ def register(app: typer.Typer) -> None:
         with _Progress(show) as progress:
             if cards:
                 if vary:
-                    raise GamebagError("--cards compares cards at fixed options; leave out --vary")
+                    raise GamebagError(_("--cards compares cards at fixed options; leave out --vary"))
                 if population is not None:
                     raise GamebagError(
-                        "--cards seats one agent everywhere (--agents heuristic or learned); leave out --population"
+                        _("--cards seats one agent everywhere (--agents heuristic or learned); leave out --population")
                     )
                 counts = _card_counts(game, players)
                 progress.games = games
@@ -118,7 +135,7 @@ def register(app: typer.Typer) -> None:
                 )
                 result = study.study
             else:
-                cells, _ = lab.plan(game, players, agents, vary, fixed, seed, population)
+                cells, _notices = lab.plan(game, players, agents, vary, fixed, seed, population)
                 progress.start_cells([c.label for c in cells], games)
                 result = lab.balance(
                     game,
@@ -191,7 +208,7 @@ class _Progress:
         if self.bar is None:
             return
         if cell not in self.tasks:
-            self.tasks[cell] = self.bar.add_task(f"cell {cell}", total=self.games)
+            self.tasks[cell] = self.bar.add_task(_("cell {cell}", cell=cell), total=self.games)
         self.bar.advance(self.tasks[cell], games)
 
     def done(self, run: Any) -> None:
@@ -209,7 +226,11 @@ def _card_agent(agents: str | None) -> str:
     named = agents.strip()
     if named not in STUDY_AGENTS:
         raise GamebagError(
-            f"--cards with --agents names one agent for every seat, {' or '.join(STUDY_AGENTS)}, not {agents!r}"
+            _(
+                "--cards with --agents names one agent for every seat, {choices}, not {given}",
+                choices=or_list(STUDY_AGENTS),
+                given=repr(agents),
+            )
         )
     return named
 
@@ -221,37 +242,50 @@ def _card_counts(game: str, players: str | None) -> list[int]:
     return list(parse_players(players, game) if players else (gamebag.entry(game).game_class.default_players,))
 
 
+def _interval(value: float, low: float, high: float) -> str:
+    return f"{fmt(value, '.3f')} ({fmt(low, '.3f')}-{fmt(high, '.3f')})"
+
+
+def _difference(estimate: float, low: float, high: float, spec: str) -> str:
+    return _("{estimate} ({low} to {high})", estimate=fmt(estimate, spec), low=fmt(low, spec), high=fmt(high, spec))
+
+
 def print_result(result: Any) -> None:
     console = Console()
     if result.interrupted:
-        console.print("[bold yellow]interrupted[/bold yellow]: what finished before Ctrl-C")
-    table = Table(title=f"{result.game}: balance per cell (seed {result.seed})", show_lines=True)
+        # Translators: [bold yellow]...[/bold yellow] is terminal markup: keep the brackets, translate the word.
+        console.print(_("[bold yellow]interrupted[/bold yellow]: what finished before Ctrl-C"))
+    table = Table(
+        title=_("{game}: balance per cell (seed {seed})", game=result.game, seed=result.seed), show_lines=True
+    )
+    left = (_("cell"), _("seat shares (95% interval)"), _("ended by"))
     for column in (
-        "cell",
-        "games",
-        "seat shares (95% interval)",
-        "fairness p",
-        "shared",
-        "length mean / median (10%-90%)",
-        "ended by",
+        _("cell"),
+        _("games"),
+        _("seat shares (95% interval)"),
+        _("fairness p"),
+        # Translators: a column of the share of games won by several seats together.
+        _("shared"),
+        _("length mean / median (10%-90%)"),
+        _("ended by"),
     ):
-        table.add_column(
-            column, justify="left" if column in ("cell", "seat shares (95% interval)", "ended by") else "right"
-        )
+        table.add_column(column, justify="left" if column in left else "right")
     for cell in result.cells:
         shares = "\n".join(
-            f"{seat}: {share:.3f} ({low:.3f}-{high:.3f})"
+            f"{seat}: {_interval(share, low, high)}"
             for seat, (share, (low, high)) in enumerate(zip(cell.win_share, cell.win_share_ci, strict=True))
         )
         length = cell.length
+        played = number(cell.games)
         table.add_row(
-            cell.cell.label + ("" if cell.engine == "rules" else "\n[dim]compiled engine[/dim]"),
-            f"{cell.games:,}" + (" (until)" if cell.stopped_early else ""),
+            cell.cell.label + ("" if cell.engine == "rules" else "\n[dim]" + _("compiled engine") + "[/dim]"),
+            # Translators: --until stopped this cell early; keep the option's name "until" as it is.
+            _("{games} (until)", games=played) if cell.stopped_early else played,
             shares,
             _p(cell.fairness_p),
-            f"{cell.shared_win_rate:.3f}",
-            f"{length.mean:.2f} / {length.median:g} ({length.p10:g}-{length.p90:g})",
-            "\n".join(f"{k}: {v}" for k, v in cell.ended_by.items()),
+            fmt(cell.shared_win_rate, ".3f"),
+            f"{fmt(length.mean, '.2f')} / {fmt(length.median, 'g')} ({fmt(length.p10, 'g')}-{fmt(length.p90, 'g')})",
+            "\n".join(f"{k}: {number(v)}" for k, v in cell.ended_by.items()),
         )
     console.print(table)
     print_quality(console, result)
@@ -259,33 +293,39 @@ def print_result(result: Any) -> None:
     if result.comparisons:
         labels = {c.cell.index: c.cell.label for c in result.cells}
         first = labels.get(result.comparisons[0].against, "")
-        versus = Table(title=f"against the first cell ({first}): difference, 95% interval, p")
-        for column in ("cell", "seat share differences", "length difference"):
+        versus = Table(title=_("against the first cell ({first}): difference, 95% interval, p", first=first))
+        for column in (_("cell"), _("seat share differences"), _("length difference")):
             versus.add_column(column)
         for comparison in result.comparisons:
             seats = "\n".join(
-                f"{seat}: {d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f}) p={_p(d.p)}"
+                f"{seat}: {_difference(d.estimate, d.low, d.high, '+.3f')} p={_p(d.p)}"
                 for seat, d in enumerate(comparison.seats)
             )
             d = comparison.length
             versus.add_row(
-                labels.get(comparison.cell, ""), seats, f"{d.estimate:+.2f} ({d.low:+.2f} to {d.high:+.2f}) p={_p(d.p)}"
+                labels.get(comparison.cell, ""), seats, f"{_difference(d.estimate, d.low, d.high, '+.2f')} p={_p(d.p)}"
             )
         console.print(versus)
     for notice in result.notices:
-        console.print(f"[dim]note: {notice}[/dim]", highlight=False)
+        console.print("[dim]" + _("note: {text}", text=shown(notice)) + "[/dim]", highlight=False)
     for warning in result.warnings:
-        console.print(f"[bold yellow]warning:[/bold yellow] {warning}", highlight=False)
-    console.print(f"{sum(c.games for c in result.cells):,} games in {result.seconds:.1f} s")
+        console.print(_("[bold yellow]warning:[/bold yellow] {text}", text=shown(warning)), highlight=False)
+    console.print(
+        _(
+            "{games} games in {seconds} s",
+            games=number(sum(c.games for c in result.cells)),
+            seconds=fmt(result.seconds, ".1f"),
+        )
+    )
 
 
 def print_population(console: Console, result: Any) -> None:
     for cell in (c for c in result.cells if c.agent_shares is not None):
-        table = Table(title=f"{cell.cell.label}: each agent's win share over the seats it was drawn into")
-        for column in ("agent", "seats", "win share (95% interval)"):
-            table.add_column(column, justify="left" if column == "agent" else "right")
+        table = Table(title=_("{cell}: each agent's win share over the seats it was drawn into", cell=cell.cell.label))
+        for column in (_("agent"), _("seats"), _("win share (95% interval)")):
+            table.add_column(column, justify="left" if column == _("agent") else "right")
         for agent, (share, (low, high), seats) in cell.agent_shares.items():
-            table.add_row(agent, f"{seats:,}", f"{share:.3f} ({low:.3f}-{high:.3f})")
+            table.add_row(agent, number(seats), _interval(share, low, high))
         console.print(table)
 
 
@@ -295,41 +335,44 @@ def print_quality(console: Console, result: Any) -> None:
     measured = [cell for cell in result.cells if cell.quality is not None]
     if not measured:
         return
-    table = Table(title="game-quality metrics per cell (95% intervals; docs/designers.md defines them)")
-    table.add_column("metric")
+    table = Table(title=_("game-quality metrics per cell (95% intervals; docs/designers.md defines them)"))
+    table.add_column(_("metric"))
     for cell in measured:
         table.add_column(cell.cell.label, justify="right")
     for name in QUALITY_METRICS:
         row = []
         for cell in measured:
             e = cell.quality.estimates().get(name)
-            row.append("-" if e is None else f"{e.value:.3g} ({e.low:.3g}-{e.high:.3g})")
+            row.append("-" if e is None else f"{fmt(e.value, '.3g')} ({fmt(e.low, '.3g')}-{fmt(e.high, '.3g')})")
         table.add_row(name, *row)
     console.print(table)
     for cell in measured:
         for note in cell.quality.notes:
-            console.print(f"[dim]{cell.cell.label}: {note}[/dim]", highlight=False)
+            console.print(f"[dim]{cell.cell.label}: {shown(note)}[/dim]", highlight=False)
 
 
 def print_cards(study: Any) -> None:
     for count in sorted({row.players for row in study.rows}):
         table = Table(
-            title=f"{count} players: each card's worth to seat 0, win share playing it vs abstaining from it"
+            title=_(
+                "{count} players: each card's worth to seat 0, win share playing it vs abstaining from it",
+                count=count,
+            )
         )
-        for column in ("card", "with the card", "without it", "worth (95% interval)", "p"):
-            table.add_column(column, justify="left" if column == "card" else "right")
+        for column in (_("card"), _("with the card"), _("without it"), _("worth (95% interval)"), "p"):
+            table.add_column(column, justify="left" if column == _("card") else "right")
         rows = [row for row in study.rows if row.players == count]
         for row in sorted(rows, key=lambda r: -r.difference.estimate):
             d = row.difference
             table.add_row(
                 row.card,
-                f"{row.with_card:.3f} ({row.with_card_ci[0]:.3f}-{row.with_card_ci[1]:.3f})",
-                f"{row.without_card:.3f} ({row.without_card_ci[0]:.3f}-{row.without_card_ci[1]:.3f})",
-                f"{d.estimate:+.3f} ({d.low:+.3f} to {d.high:+.3f})",
+                _interval(row.with_card, *row.with_card_ci),
+                _interval(row.without_card, *row.without_card_ci),
+                _difference(d.estimate, d.low, d.high, "+.3f"),
                 _p(d.p),
             )
         Console().print(table)
 
 
 def _p(p: float) -> str:
-    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
+    return fmt(p, ".3f") if p >= 0.001 else fmt(p, ".1e")

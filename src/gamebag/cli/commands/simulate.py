@@ -20,7 +20,9 @@ from gamebag.cli.common import (
     sigterm_as_interrupt,
     split_agents,
 )
+from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
+from gamebag.lab.translation import _, fmt, shown
 from gamebag.sim.simulate import (
     MAX_GAMES,
     SimulationResult,
@@ -32,30 +34,40 @@ from gamebag.sim.simulate import (
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("simulate")
+    @app.command(
+        "simulate",
+        help=_("Simulate GAMES games and print win share per seat (95% interval), mean scores and rounds."),
+    )
     def simulate(
-        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
-        players: int = typer.Option(None, "--players", "-n", help="Number of players (default: the game's)."),
-        games: int = typer.Option(1000, "--games", "-g", help=f"How many games to play (1 to {MAX_GAMES:,})."),
+        game: str = typer.Argument(..., help=_("Game id, as `gamebag list` shows it.")),
+        players: int = typer.Option(None, "--players", "-n", help=_("Number of players (default: the game's).")),
+        games: int = typer.Option(
+            1000, "--games", "-g", help=_("How many games to play (1 to {most}).", most=number(MAX_GAMES))
+        ),
         agents: str = typer.Option(
-            "random", "--agents", "-a", help="One agent per seat, comma-separated, or one for all seats."
+            "random", "--agents", "-a", help=_("One agent per seat, comma-separated, or one for all seats.")
         ),
-        seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers."),
+        seed: int = typer.Option(0, "--seed", "-s", help=_("Seed; the same seed gives the same numbers.")),
         workers: int = typer.Option(
-            1, "--workers", "-w", help=f"Worker processes, 1 to {MAX_WORKERS} (results do not depend on it)."
+            1,
+            "--workers",
+            "-w",
+            help=_("Worker processes, 1 to {most} (results do not depend on it).", most=MAX_WORKERS),
         ),
-        option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no progress bar)."),
+        option: list[str] = typer.Option([], "--option", "-o", help=_("Game option key=value (repeatable).")),
+        as_json: bool = typer.Option(False, "--json", help=_("Print one JSON object (no progress bar).")),
         record: Path | None = typer.Option(
-            None, "--record", help="Write every game's record into this folder (checked writable before any game)."
+            None, "--record", help=_("Write every game's record into this folder (checked writable before any game).")
         ),
         engine: str = typer.Option(
             "auto",
             "--engine",
             "-e",
-            help="auto: the compiled fast engine when the game, options and agents all have kernels (learned "
-            "too, where a policy ships), else the rules engine; rules or fast to choose (the fast engine keeps "
-            "no records).",
+            help=_(
+                "auto: the compiled fast engine when the game, options and agents all have kernels (learned "
+                "too, where a policy ships), else the rules engine; rules or fast to choose (the fast engine keeps "
+                "no records)."
+            ),
         ),
     ) -> None:
         """Simulate GAMES games and print win share per seat (95% interval), mean scores and rounds."""
@@ -86,7 +98,7 @@ def register(app: typer.Typer) -> None:
         with sigterm_as_interrupt():
             if show_progress:
                 with progress_bar() as bar:
-                    task = bar.add_task(f"simulating {game}", total=games)
+                    task = bar.add_task(_("simulating {game}", game=game), total=games)
                     result = run_simulation(spec, workers, record, lambda k: bar.advance(task, k), engine=engine)
             else:
                 result = run_simulation(spec, workers, record, engine=engine)
@@ -101,26 +113,47 @@ def print_result(result: SimulationResult) -> None:
     spec = result.spec
     console = Console()
     if result.interrupted:
-        console.print(f"[bold yellow]interrupted[/bold yellow]: the first {result.played:,} of {spec.games:,} games")
-    table = Table(title=f"{spec.game}: {result.played} games, {spec.players} players, seed {spec.seed}")
-    for column in ("seat", "agent", "win share", "95% interval", "mean score"):
-        table.add_column(column, justify="right" if column != "agent" else "left")
+        console.print(
+            _(
+                "[bold yellow]interrupted[/bold yellow]: the first {played} of {games} games",
+                played=number(result.played),
+                games=number(spec.games),
+            )
+        )
+    table = Table(
+        title=_(
+            "{game}: {games} games, {players} players, seed {seed}",
+            game=spec.game,
+            games=number(result.played),
+            players=spec.players,
+            seed=spec.seed,
+        )
+    )
+    for column in (_("seat"), _("agent"), _("win share"), _("95% interval"), _("mean score")):
+        table.add_column(column, justify="left" if column == _("agent") else "right")
     for seat in range(spec.players):
         low, high = result.win_interval[seat]
         table.add_row(
             str(seat),
             spec.agents[seat],
-            f"{result.win_share[seat]:.3f}",
-            f"{low:.3f} - {high:.3f}",
-            f"{result.mean_score[seat]:.2f}",
+            fmt(result.win_share[seat], ".3f"),
+            f"{fmt(low, '.3f')} - {fmt(high, '.3f')}",
+            fmt(result.mean_score[seat], ".2f"),
         )
     console.print(table)
     console.print(
-        f"mean rounds: {result.mean_rounds:.2f}   games per second: {result.games_per_second:,.0f}"
-        f"   options: {dict(spec.options) or 'defaults'}"
+        _(
+            "mean rounds: {rounds}   games per second: {speed}   options: {options}",
+            rounds=fmt(result.mean_rounds, ".2f"),
+            speed=fmt(result.games_per_second, ",.0f"),
+            options=dict(spec.options) or _("defaults"),
+        )
     )
-    why = f" ({result.engine_reason})" if result.engine_reason else ""
-    console.print(f"engine: {result.engine}{why}", markup=False)
+    if result.engine_reason:
+        line = _("engine: {engine} ({reason})", engine=result.engine, reason=shown(result.engine_reason))
+    else:
+        line = _("engine: {engine}", engine=result.engine)
+    console.print(line, markup=False)
     if "ended_by" in result.extra:
-        reasons = ", ".join(f"{reason}: {count}" for reason, count in result.extra["ended_by"].items())
-        console.print(f"how the games ended: {reasons}")
+        reasons = ", ".join(f"{reason}: {number(count)}" for reason, count in result.extra["ended_by"].items())
+        console.print(_("how the games ended: {reasons}", reasons=reasons))

@@ -12,7 +12,9 @@ from rich.console import Console
 import gamebag
 from gamebag.agents.solvers.solutions import OBJECTIVES, WIN_PLAYERS, SolveError
 from gamebag.cli.common import check_output_file, check_range
+from gamebag.core.i18n import number, percent
 from gamebag.core.options import parse_option_pairs
+from gamebag.lab.translation import _, fmt
 
 EQUILIBRIUM = "equilibrium"
 EQUILIBRIUM_PLAYERS = 2  # the round solver models two-player Eel games
@@ -20,30 +22,37 @@ MAX_TOP = 1000
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("solve")
+    @app.command("solve", help=_("Solve GAME exactly and print the optimal value (and how long it took)."))
     def solve(
-        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
+        game: str = typer.Argument(..., help=_("Game id, as `gamebag list` shows it.")),
         objective: str = typer.Option(
             "score",
             "--objective",
-            help="'score': best expected points of one turn; 'win': best chance to win; "
-            "'equilibrium': two-player Eel games (the default for them).",
+            help=_(
+                "'score': best expected points of one turn; 'win': best chance to win; "
+                "'equilibrium': two-player Eel games (the default for them)."
+            ),
         ),
         players: int = typer.Option(
-            None, "--players", "-n", help=f"Number of players (default: the game's; {WIN_PLAYERS} for 'win')."
+            None,
+            "--players",
+            "-n",
+            help=_("Number of players (default: the game's; {count} for 'win').", count=WIN_PLAYERS),
         ),
-        option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        option: list[str] = typer.Option([], "--option", "-o", help=_("Game option key=value (repeatable).")),
+        as_json: bool = typer.Option(False, "--json", help=_("Print one JSON object.")),
         policy_out: Path | None = typer.Option(
             None,
             "--policy-out",
-            help="Write the whole policy table to this JSON file (docs/solvers.md; checked writable before solving).",
+            help=_(
+                "Write the whole policy table to this JSON file (docs/solvers.md; checked writable before solving)."
+            ),
         ),
         compare: bool = typer.Option(
-            True, "--compare/--no-compare", help="For 'win': compare with optimal-score (exact head-to-head)."
+            True, "--compare/--no-compare", help=_("For 'win': compare with optimal-score (exact head-to-head).")
         ),
         top: int = typer.Option(
-            10, "--top", help=f"How many of the differing decisions to show (0 to {MAX_TOP:,})."
+            10, "--top", help=_("How many of the differing decisions to show (0 to {most}).", most=number(MAX_TOP))
         ),
     ) -> None:
         """Solve GAME exactly and print the optimal value (and how long it took)."""
@@ -60,10 +69,10 @@ def register(app: typer.Typer) -> None:
         if objective == EQUILIBRIUM or (not supports_score(cls) and objective == "score"):
             # Simultaneous-grab games (the Eel family): the value of the game under equilibrium play.
             if policy_out is not None:
-                raise SolveError("--policy-out writes the table of 'score' or 'win'; the equilibrium has none")
+                raise SolveError(_("--policy-out writes the table of 'score' or 'win'; the equilibrium has none"))
             rules = gamebag.make(game, players or EQUILIBRIUM_PLAYERS, **parse_option_pairs(option))
             if not supports_equilibrium(rules) and objective != EQUILIBRIUM:
-                raise SolveError(f"{game} has no exact solver (no turn model, no equilibrium model)")
+                raise SolveError(_("{game} has no exact solver (no turn model, no equilibrium model)", game=game))
             report = equilibrium_report(rules)
             if as_json:
                 typer.echo(json.dumps(report, indent=2))
@@ -71,7 +80,13 @@ def register(app: typer.Typer) -> None:
                 print_equilibrium(report)
             return
         if objective not in OBJECTIVES:
-            raise SolveError(f"--objective must be one of {', '.join((*OBJECTIVES, EQUILIBRIUM))}, not {objective!r}")
+            raise SolveError(
+                _(
+                    "--objective must be one of {choices}, not {given}",
+                    choices=", ".join((*OBJECTIVES, EQUILIBRIUM)),
+                    given=repr(objective),
+                )
+            )
         if players is None:
             players = WIN_PLAYERS if objective == "win" else cls.default_players
         rules = gamebag.make(game, players, **parse_option_pairs(option))
@@ -86,34 +101,65 @@ def register(app: typer.Typer) -> None:
             print_report(report)
 
 
+def _options(report: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={_plain(v)}" for k, v in report["options"].items()) or _("none")
+
+
 def print_equilibrium(report: dict[str, Any]) -> None:
     console = Console()
-    options = ", ".join(f"{k}={_plain(v)}" for k, v in report["options"].items()) or "none"
-    console.print(f"[bold]{report['title']}[/bold] ({report['game']}), 2 players, equilibrium play")
-    console.print(f"options: {options}")
     console.print(
-        f"seat 0's chance to win: [bold]{report['value']:.6f}[/bold] (seat 1: {1 - report['value']:.6f}); "
-        f"{report['source']}, {report['seconds']} s"
+        _("[bold]{title}[/bold] ({game}), 2 players, equilibrium play", title=report["title"], game=report["game"])
     )
+    console.print(_("options: {options}", options=_options(report)))
+    console.print(
+        _(
+            "seat 0's chance to win: [bold]{value}[/bold] (seat 1: {other}); {source}, {seconds} s",
+            value=fmt(report["value"], ".6f"),
+            other=fmt(1 - report["value"], ".6f"),
+            source=report["source"],
+            seconds=fmt(report["seconds"], "g"),
+        )
+    )
+
+
+def _tables(report: dict[str, Any]) -> dict[str, str]:
+    return {
+        "seconds": fmt(report["seconds"], ".2f"),
+        "entries": number(report["table_entries"]),
+        "megabytes": fmt(report["table_bytes"] / 1e6, ".2f"),
+        "memory": str(report["peak_memory_mb"]),
+    }
 
 
 def print_report(report: dict[str, Any]) -> None:
     console = Console(highlight=False, soft_wrap=True)
-    options = ", ".join(f"{k}={_plain(v)}" for k, v in report["options"].items()) or "none"
-    console.print(f"[bold]{report['title']}[/bold] ({report['game']}), {report['players']} players")
-    console.print(f"options: {options}")
+    console.print(
+        _(
+            "[bold]{title}[/bold] ({game}), {players} players",
+            title=report["title"],
+            game=report["game"],
+            players=report["players"],
+        )
+    )
+    console.print(_("options: {options}", options=_options(report)))
     if report["objective"] == "score":
         _print_score(console, report)
     elif report.get("model") == "race":
-        console.print(f"objective: win the race to {report['goal']} (both players optimal)")
+        console.print(_("objective: win the race to {goal} (both players optimal)", goal=report["goal"]))
         console.print(
-            f"first player's win probability under optimal play: [bold]{report['value']:.6f}[/bold] "
-            f"({report['value']:.4f} to four decimals)"
+            _(
+                "first player's win probability under optimal play: [bold]{value}[/bold] ({short} to four decimals)",
+                value=fmt(report["value"], ".6f"),
+                short=fmt(report["value"], ".4f"),
+            )
         )
         console.print(
-            f"solved in {report['seconds']:.2f} s ({report['sweeps']} level sweeps); tables: "
-            f"{report['table_entries']:,} decision entries, {report['table_bytes'] / 1e6:.2f} MB; "
-            f"peak process memory {report['peak_memory_mb']} MB"
+            _(
+                "solved in {seconds} s ({sweeps} level sweeps); tables: {entries} decision entries, {megabytes} MB; "
+                "peak process memory {memory} MB",
+                sweeps=report["sweeps"],
+                **_tables(report),
+            )
         )
     else:
         _print_rounds(console, report)
@@ -121,76 +167,129 @@ def print_report(report: dict[str, Any]) -> None:
     if baseline is not None:
         change = report["value"] - baseline["value"]
         console.print(
-            f"with default options the value is {baseline['value']:.6f}; these options move it by {change:+.6f}"
+            _(
+                "with default options the value is {value}; these options move it by {change}",
+                value=fmt(baseline["value"], ".6f"),
+                change=fmt(change, "+.6f"),
+            )
         )
     if "policy_out" in report:
         out = report["policy_out"]
-        console.print(f"policy table written to {out['path']} ({out['bytes']:,} bytes)")
+        console.print(_("policy table written to {path} ({size} bytes)", path=out["path"], size=number(out["bytes"])))
 
 
 def _print_score(console: Console, report: dict[str, Any]) -> None:
-    console.print("objective: maximise the expected score of one turn")
-    first = " (the first turn's rules)" if "by_turn_rules" in report else ""
+    console.print(_("objective: maximise the expected score of one turn"))
+    exact, value = report["value_exact"], fmt(report["value"], ".6f")
+    if "by_turn_rules" in report:
+        line = _(
+            "optimal expected score (the first turn's rules): [bold]{exact}[/bold] = [bold]{value}[/bold]",
+            exact=exact,
+            value=value,
+        )
+    else:
+        line = _("optimal expected score: [bold]{exact}[/bold] = [bold]{value}[/bold]", exact=exact, value=value)
+    console.print(line)
+    spread = ", ".join(f"{p}: {percent(q, 2)}" for p, q in report["points_distribution"].items())
+    console.print(_("points of an optimal turn: {spread}", spread=spread))
     console.print(
-        f"optimal expected score{first}: [bold]{report['value_exact']}[/bold] = [bold]{report['value']:.6f}[/bold]"
-    )
-    spread = ", ".join(f"{p}: {q:.2%}" for p, q in report["points_distribution"].items())
-    console.print(f"points of an optimal turn: {spread}")
-    console.print(
-        f"solved {report['decision_nodes']:,} decision nodes ({report['turn_nodes']:,} turn nodes) "
-        f"in {report['seconds']:.3f} s"
+        _(
+            "solved {decisions} decision nodes ({turns} turn nodes) in {seconds} s",
+            decisions=number(report["decision_nodes"]),
+            turns=number(report["turn_nodes"]),
+            seconds=fmt(report["seconds"], ".3f"),
+        )
     )
     for turn in report.get("by_turn_rules", ()):  # a game whose turn rules change by round or seat
         console.print(
-            f"  turns played by {turn['turn_rules']}: optimal expected score {turn['value_exact']} = "
-            f"{turn['value']:.6f}, scores 0 in {turn['bust_probability']:.2%} of turns"
+            "  "
+            + _(
+                "turns played by {rules}: optimal expected score {exact} = {value}, scores 0 in {bust} of turns",
+                rules=turn["turn_rules"],
+                exact=turn["value_exact"],
+                value=fmt(turn["value"], ".6f"),
+                bust=percent(turn["bust_probability"], 2),
+            )
         )
 
 
 def _print_rounds(console: Console, report: dict[str, Any]) -> None:
     console.print(
-        f"objective: win the game ({report['rounds']} rounds, then up to {report['max_tiebreak_rounds']} "
-        "tie-break rounds), both players optimal"
+        _(
+            "objective: win the game ({rounds} rounds, then up to {tiebreaks} tie-break rounds), both players optimal",
+            rounds=report["rounds"],
+            tiebreaks=report["max_tiebreak_rounds"],
+        )
     )
     console.print(
-        f"first player's win probability under optimal play: [bold]{report['value']:.6f}[/bold] "
-        "(win share: a shared win counts 1/2)"
+        _(
+            "first player's win probability under optimal play: [bold]{value}[/bold] "
+            "(win share: a shared win counts 1/2)",
+            value=fmt(report["value"], ".6f"),
+        )
     )
     outcomes = report["outcomes"]
     console.print(
-        f"  seat 0 wins {outcomes['first_wins']:.4%}, shared win {outcomes['shared']:.2e}, "
-        f"seat 1 wins {outcomes['second_wins']:.4%}"
+        "  "
+        + _(
+            "seat 0 wins {first}, shared win {shared}, seat 1 wins {second}",
+            first=percent(outcomes["first_wins"], 4),
+            shared=fmt(outcomes["shared"], ".2e"),
+            second=percent(outcomes["second_wins"], 4),
+        )
     )
     console.print(
-        f"solved in {report['seconds']:.2f} s; tables: {report['table_entries']:,} decision entries, "
-        f"{report['table_bytes'] / 1e6:.2f} MB; peak process memory {report['peak_memory_mb']} MB"
+        _(
+            "solved in {seconds} s; tables: {entries} decision entries, {megabytes} MB; "
+            "peak process memory {memory} MB",
+            **_tables(report),
+        )
     )
     versus = report.get("versus_optimal_score")
     if versus is None:
         return
-    console.print("[bold]optimal-win against optimal-score[/bold] (exact win share of seat 0):")
-    console.print(f"  optimal-win   vs optimal-score: {versus['win_vs_score']:.4f}")
-    console.print(f"  optimal-score vs optimal-win:   {versus['score_vs_win']:.4f}")
-    console.print(f"  optimal-score vs optimal-score: {versus['score_vs_score']:.4f}")
-    kinds = "; ".join(f"{kind}: {count:,}" for kind, count in versus["differing_by_kind"].items())
+    console.print(_("[bold]optimal-win against optimal-score[/bold] (exact win share of seat 0):"))
+    console.print(f"  optimal-win   vs optimal-score: {fmt(versus['win_vs_score'], '.4f')}")
+    console.print(f"  optimal-score vs optimal-win:   {fmt(versus['score_vs_win'], '.4f')}")
+    console.print(f"  optimal-score vs optimal-score: {fmt(versus['score_vs_score'], '.4f')}")
+    kinds = "; ".join(f"{kind}: {number(count)}" for kind, count in versus["differing_by_kind"].items())
     console.print(
-        f"they choose differently in {versus['differing_decisions']:,} of {versus['reachable_decisions']:,} "
-        f"reachable decision situations (round, seat, score difference, turn node): optimal-win chooses {kinds}."
+        _(
+            "they choose differently in {differing} of {reachable} reachable decision situations (round, seat, "
+            "score difference, turn node): optimal-win chooses {kinds}.",
+            differing=number(versus["differing_decisions"]),
+            reachable=number(versus["reachable_decisions"]),
+            kinds=kinds,
+        )
     )
     console.print(
-        "The most important, grouped over score differences (weight: win share gained there x chance of "
-        "getting there under optimal play):"
+        _(
+            "The most important, grouped over score differences (weight: win share gained there x chance of "
+            "getting there under optimal play):"
+        )
     )
     for item in versus["top"]:
         diffs = " ".join(f"{a:+d}" if a == b else f"{a:+d}..{b:+d}" for a, b in item["differences"])
         console.print(
-            f"  round {item['round']}, seat {item['seat']}, diff {diffs}: {_node_text(item['node'])} -> "
-            f"optimal-win [bold]{_plain(item['optimal_win'])}[/bold], optimal-score {_plain(item['optimal_score'])} "
-            f"(gain up to {item['max_gain']:.3f}, weight {item['weight']:.5f})"
+            "  "
+            + _(
+                "round {round}, seat {seat}, diff {diffs}: {node} -> optimal-win [bold]{win}[/bold], "
+                "optimal-score {score} (gain up to {gain}, weight {weight})",
+                round=item["round"],
+                seat=item["seat"],
+                diffs=diffs,
+                node=_node_text(item["node"]),
+                win=_plain(item["optimal_win"]),
+                score=_plain(item["optimal_score"]),
+                gain=fmt(item["max_gain"], ".3f"),
+                weight=fmt(item["weight"], ".5f"),
+            )
         )
     console.print(
-        "diffs: seat 0's total minus seat 1's at the start of the turn; rounds after the regular ones "
-        "are tie-break rounds"
+        _(
+            "diffs: seat 0's total minus seat 1's at the start of the turn; rounds after the regular ones "
+            "are tie-break rounds"
+        )
     )
 
 

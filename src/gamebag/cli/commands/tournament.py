@@ -21,7 +21,9 @@ from gamebag.cli.common import (
     sigterm_as_interrupt,
 )
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import number
 from gamebag.core.options import parse_option_pairs
+from gamebag.lab.translation import _, fmt, shown
 from gamebag.sim.tournament import (
     DEFAULT_LADDER_STEPS,
     ENGINES,
@@ -40,52 +42,74 @@ from gamebag.sim.tournament_plot import SUPPORTED_SUFFIXES, plot_tournament
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("tournament")
+    @app.command(
+        "tournament",
+        help=_(
+            "Play every pairing (or seat mix for more players) with seats rotated; print win rates, ratings, ladder."
+        ),
+    )
     def tournament(
-        game: str = typer.Argument(..., help="Game id, as `gamebag list` shows it."),
-        players: int = typer.Option(2, "--players", "-n", help="Seats per game."),
+        game: str = typer.Argument(..., help=_("Game id, as `gamebag list` shows it.")),
+        players: int = typer.Option(2, "--players", "-n", help=_("Seats per game.")),
         agents: str = typer.Option(
             ...,
             "--agents",
             "-a",
-            help=f"The field (2 to {MAX_AGENTS} agents), comma-separated, with parameters: "
-            "random,heuristic,ismcts:iterations=200 (your own function: policy:path/to/file.py:NAME)",
+            help=_(
+                "The field (2 to {most} agents), comma-separated, with parameters: "
+                "random,heuristic,ismcts:iterations=200 (your own function: policy:path/to/file.py:NAME)",
+                most=MAX_AGENTS,
+            ),
         ),
         games: int = typer.Option(
             100,
             "--games",
             "-g",
-            help=f"Games per pairing (or seat mix) and per ladder point, 1 to {MAX_GAMES:,}; at most "
-            f"{MAX_TOTAL_GAMES:,} games in all.",
+            help=_(
+                "Games per pairing (or seat mix) and per ladder point, 1 to {most}; at most {total} games in all.",
+                most=number(MAX_GAMES),
+                total=number(MAX_TOTAL_GAMES),
+            ),
         ),
-        seed: int = typer.Option(0, "--seed", "-s", help="Seed; the same seed gives the same numbers."),
+        seed: int = typer.Option(0, "--seed", "-s", help=_("Seed; the same seed gives the same numbers.")),
         ladder: str = typer.Option(
             None,
             "--ladder",
-            help="Agent whose budget doubles, e.g. ismcts:iterations=25 (default: the first agent of the field "
-            "that takes iterations, from 25).",
+            help=_(
+                "Agent whose budget doubles, e.g. ismcts:iterations=25 (default: the first agent of the field "
+                "that takes iterations, from 25)."
+            ),
         ),
         ladder_steps: int = typer.Option(
-            DEFAULT_LADDER_STEPS, "--ladder-steps", help=f"How many budgets the ladder tries (1 to {MAX_LADDER_STEPS})."
+            DEFAULT_LADDER_STEPS,
+            "--ladder-steps",
+            help=_("How many budgets the ladder tries (1 to {most}).", most=MAX_LADDER_STEPS),
         ),
-        no_ladder: bool = typer.Option(False, "--no-ladder", help="Skip the skill ladder."),
+        no_ladder: bool = typer.Option(False, "--no-ladder", help=_("Skip the skill ladder.")),
         workers: int = typer.Option(
-            1, "--workers", "-w", help=f"Worker processes, 1 to {MAX_WORKERS} (results do not depend on it)."
+            1,
+            "--workers",
+            "-w",
+            help=_("Worker processes, 1 to {most} (results do not depend on it).", most=MAX_WORKERS),
         ),
-        option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no progress bar)."),
+        option: list[str] = typer.Option([], "--option", "-o", help=_("Game option key=value (repeatable).")),
+        as_json: bool = typer.Option(False, "--json", help=_("Print one JSON object (no progress bar).")),
         plot: Path = typer.Option(
             None,
             "--plot",
-            help=f"Draw the results into this file ({', '.join(SUPPORTED_SUFFIXES)}; checked writable before the "
-            "first game).",
+            help=_(
+                "Draw the results into this file ({suffixes}; checked writable before the first game).",
+                suffixes=", ".join(SUPPORTED_SUFFIXES),
+            ),
         ),
         engine: str = typer.Option(
             "auto",
             "--engine",
             "-e",
-            help="auto: matchups whose agents all have compiled policies (learned too, where a policy ships) play "
-            "on the fast engine, the others on the rules engine; rules or fast to choose.",
+            help=_(
+                "auto: matchups whose agents all have compiled policies (learned too, where a policy ships) play "
+                "on the fast engine, the others on the rules engine; rules or fast to choose."
+            ),
         ),
     ) -> None:
         """Play every pairing (or seat mix for more players) with seats rotated; print win rates, ratings, ladder."""
@@ -107,13 +131,15 @@ def register(app: typer.Typer) -> None:
             auto_ladder=not no_ladder,
         )
         if no_ladder and ladder is not None:
-            raise GamebagError("--ladder and --no-ladder contradict each other; give one of them")
+            raise GamebagError(_("--ladder and --no-ladder contradict each other; give one of them"))
         if engine not in ENGINES:
-            raise GamebagError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+            raise GamebagError(
+                _("--engine must be one of {choices}, not {given}", choices=", ".join(ENGINES), given=repr(engine))
+            )
         validate(spec)  # every count, agent and budget, before the first game
         warning = long_run_warning(spec, configured, workers)
         if warning is not None:
-            typer.echo(f"warning: {warning}", err=True)
+            typer.echo(_("warning: {text}", text=warning), err=True)
         with sigterm_as_interrupt():
             result = _run(spec, workers, engine, show_progress=not as_json and sys.stderr.isatty())
         engine_notice(engine, result.engine_reason)
@@ -124,15 +150,19 @@ def register(app: typer.Typer) -> None:
         else:
             print_result(result)
             if plot is not None:
-                Console().print(f"plot written to {plot}")
+                Console().print(_("plot written to {path}", path=plot))
 
 
 def _run(spec: TournamentSpec, workers: int, engine: str, show_progress: bool) -> TournamentResult:
     if not show_progress:
         return run_tournament(spec, workers, engine=engine)
     with progress_bar() as bar:
-        task = bar.add_task(f"tournament: {spec.game}", total=total_games(spec))
+        task = bar.add_task(_("tournament: {game}", game=spec.game), total=total_games(spec))
         return run_tournament(spec, workers, progress=lambda k: bar.advance(task, k), engine=engine)
+
+
+def _rate(rate: float, low: float, high: float, between: str = " ") -> str:
+    return f"{fmt(rate, '.3f')}{between}({fmt(low, '.3f')}–{fmt(high, '.3f')})"
 
 
 def print_result(result: TournamentResult) -> None:
@@ -140,42 +170,70 @@ def print_result(result: TournamentResult) -> None:
     console = Console()
     if result.interrupted:
         console.print(
-            f"[bold yellow]interrupted[/bold yellow]: the figures cover the {result.games_played:,} games that finished"
+            _(
+                "[bold yellow]interrupted[/bold yellow]: the figures cover the {games} games that finished",
+                games=number(result.games_played),
+            )
         )
     names = spec.agents
     matrix = Table(
-        title=f"{spec.game}, {spec.players} players: row finishes ahead of column "
-        f"({spec.games} games per matchup, seed {spec.seed}; 95% interval)"
+        title=_(
+            "{game}, {players} players: row finishes ahead of column ({games} games per matchup, seed {seed}; "
+            "95% interval)",
+            game=spec.game,
+            players=spec.players,
+            games=number(spec.games),
+            seed=spec.seed,
+        )
     )
-    matrix.add_column("agent")
+    matrix.add_column(_("agent"))
     for name in names:
         matrix.add_column(name, justify="center")
     for i, row in enumerate(result.matrix):
-        cells = ["–" if cell is None else f"{cell.rate:.3f}\n({cell.low:.3f}–{cell.high:.3f})" for cell in row]
+        cells = ["–" if cell is None else _rate(cell.rate, cell.low, cell.high, "\n") for cell in row]
         matrix.add_row(names[i], *cells)
     console.print(matrix)
-    ratings = Table(title="openskill ratings (Plackett-Luce), best first")
-    for column in ("agent", "mu", "sigma", "ordinal (mu - 3 sigma)", "games"):
-        ratings.add_column(column, justify="left" if column == "agent" else "right")
+    ratings = Table(title=_("openskill ratings (Plackett-Luce), best first"))
+    for column in (_("agent"), "mu", "sigma", _("ordinal (mu - 3 sigma)"), _("games")):
+        ratings.add_column(column, justify="left" if column == _("agent") else "right")
     for rating in result.ratings:
         ratings.add_row(
-            rating.agent, f"{rating.mu:.2f}", f"{rating.sigma:.2f}", f"{rating.ordinal:.2f}", str(rating.games)
+            rating.agent,
+            fmt(rating.mu, ".2f"),
+            fmt(rating.sigma, ".2f"),
+            fmt(rating.ordinal, ".2f"),
+            number(rating.games),
         )
     console.print(ratings)
     ladder = result.ladder
     if ladder is not None:
-        table = Table(title=f"skill ladder: {ladder.agent}, {ladder.parameter} doubling; win share (95% interval)")
+        table = Table(
+            title=_(
+                "skill ladder: {agent}, {parameter} doubling; win share (95% interval)",
+                agent=ladder.agent,
+                parameter=ladder.parameter,
+            )
+        )
         table.add_column(ladder.parameter, justify="right")
         for opponent in ladder.field:
-            table.add_column(f"vs {opponent}", justify="center")
+            table.add_column(_("vs {opponent}", opponent=opponent), justify="center")
         for budget, rates in zip(ladder.budgets, ladder.rates, strict=True):
-            table.add_row(f"{budget:g}", *(f"{r.rate:.3f} ({r.low:.3f}–{r.high:.3f})" for r in rates))
+            table.add_row(fmt(budget, "g"), *(_rate(r.rate, r.low, r.high) for r in rates))
         console.print(table)
     elif spec.auto_ladder:
         console.print(
-            "no skill ladder: no agent of the field takes iterations (name one with --ladder AGENT:iterations=N)"
+            _("no skill ladder: no agent of the field takes iterations (name one with --ladder AGENT:iterations=N)")
         )
     else:
-        console.print("skill ladder skipped (--no-ladder)")
-    why = f" ({result.engine_reason})" if result.engine_reason else ""
-    console.print(f"played in {result.seconds:.1f} s   engine: {result.engine}{why}", markup=False)
+        console.print(_("skill ladder skipped (--no-ladder)"))
+    seconds = fmt(result.seconds, ".1f")
+    if result.engine_reason:
+        line = _(
+            "played in {seconds} s   engine: {engine} ({reason})",
+            seconds=seconds,
+            engine=result.engine,
+            reason=shown(result.engine_reason),
+        )
+    else:
+        line = _("played in {seconds} s   engine: {engine}", seconds=seconds, engine=result.engine)
+    console.print(line, markup=False)

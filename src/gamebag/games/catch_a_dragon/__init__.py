@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from gamebag.core.i18n import localized_text
 from gamebag.core.registry import register
 from gamebag.games.catch_a_dragon import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.catch_a_dragon.places import locate, place_words
@@ -19,8 +20,8 @@ def rules_text() -> str:
 
 
 def players_text() -> str:
-    """The rules as a player reads them (the web's rules page)."""
-    return resources.files(__name__).joinpath("players.md").read_text(encoding="utf-8")
+    """The rules as a player reads them (the web's rules page), in the reader's language."""
+    return localized_text(__name__, "players.md")
 
 
 register(

@@ -12,6 +12,7 @@ from typing import Any
 
 from gamebag.core.errors import IllegalActionError, IllegalChanceOutcomeError
 from gamebag.games.catch_a_dragon.dice import FACES, Dice
+from gamebag.games.catch_a_dragon.translation import _
 
 STOP = "stop"
 ROLL = "roll"
@@ -68,10 +69,15 @@ def parse_action(data: Any, names: FaceNames) -> Dice | str:
         return data.strip().lower()
     faces = names.parse_faces(data)
     if faces is None:
+        example = f'["{names.colour(2)}", "{names.colour(6)}"]'
         raise IllegalActionError(
-            f"{data!r} is not a Catch A Dragon action: write 'stop', 'roll', or the dice to collect "
-            f"as a list of colours ({', '.join(names.colours)}) or face numbers 1 to 6, "
-            f'e.g. ["{names.colour(2)}", "{names.colour(6)}"]'
+            _(
+                "{action} is not a Catch A Dragon action: write 'stop', 'roll', or the dice to collect "
+                "as a list of colours ({colours}) or face numbers 1 to 6, e.g. {example}",
+                action=repr(data),
+                colours=", ".join(names.colours),
+                example=example,
+            )
         )
     return faces
 
@@ -81,7 +87,11 @@ def parse_roll(data: Any, names: FaceNames) -> Dice:
     faces = names.parse_faces(data)
     if faces is None:
         raise IllegalChanceOutcomeError(
-            f"{data!r} is not a roll: write the faces rolled as a list of colours "
-            f"({', '.join(names.colours)}) or face numbers 1 to 6"
+            _(
+                "{roll} is not a roll: write the faces rolled as a list of colours ({colours}) or face "
+                "numbers 1 to 6",
+                roll=repr(data),
+                colours=", ".join(names.colours),
+            )
         )
     return faces

@@ -3,15 +3,18 @@ player collects from a roll or chooses to stop or roll the dice left."""
 
 from __future__ import annotations
 
+from gamebag.core.i18n import number
 from gamebag.core.protocol import JsonDict
-from gamebag.core.words import counted
+from gamebag.games.catch_a_dragon.translation import N_, _, ngettext
 
-# Per phase of a turn (rules.Phase's values): one phrase each, whole.
+# Per phase of a turn (rules.Phase's values): one phrase each, whole ({dice}: a count of dice).
 PLACE_TEXT = {
-    "collect": "round {round}, collecting from a roll of {rolled}",
-    "decide": "round {round}, stop or roll with {dice_left} left",
+    "collect": N_("round {round}, collecting from a roll of {dice}"),
+    "decide": N_("round {round}, stop or roll with {dice} left"),
 }
-OTHER_PLACE_TEXT = "round {round}"
+OTHER_PLACE_TEXT = N_("round {round}")
+# Which count each phase's phrase names.
+PLACE_COUNT = {"collect": "rolled", "decide": "dice_left"}
 
 
 def locate(view: JsonDict) -> JsonDict:
@@ -25,5 +28,8 @@ def locate(view: JsonDict) -> JsonDict:
 
 
 def place_words(place: JsonDict) -> str:
-    dice = {key: counted(int(place.get(key, 0)), "die", "dice") for key in ("rolled", "dice_left")}
-    return PLACE_TEXT.get(str(place.get("phase")), OTHER_PLACE_TEXT).format(round=place["round"], **dice)
+    """The place in the reader's words."""
+    phase = str(place.get("phase"))
+    count = int(place.get(PLACE_COUNT.get(phase, "rolled"), 0))
+    dice = ngettext("{n} die", "{n} dice", count)
+    return _(PLACE_TEXT.get(phase, OTHER_PLACE_TEXT), round=number(int(place["round"])), dice=dice)

@@ -1,14 +1,19 @@
 """Text rendering of Catch A Dragon views (Rich markup), kept apart from the rules.
 
-Seats are written ``seat N`` (the terminal puts its seat names in their place); a view carrying
-``"narrated": True`` (added by the terminal, which has just told the turns) leaves out the last turn.
+Words are made in the reader's language (``gamebag.games.catch_a_dragon.translation``); the views
+stay language-neutral (colour codes, phase names). Seats are written ``seat N``, a neutral token
+the terminal replaces with its seat names; a view carrying ``"narrated": True`` (added by the
+terminal, which has just told the turns) leaves out the last turn.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
+from gamebag.core.i18n import join_list, number
 from gamebag.core.protocol import JsonDict
+from gamebag.games.catch_a_dragon.translation import N_, _, ngettext
 
 SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 STYLE = {
@@ -27,120 +32,224 @@ STYLE = {
     "silver": "grey70",
     "teal": "dark_cyan",
 }
+# The dragons' colours as players read them (the option's values, ``dice.PALETTE``, stay codes).
+COLOUR_NAMES = {
+    # Translators: the colours of the dragons (the faces of the dice): a dragon's colour, short.
+    "green": N_("green"),
+    "gold": N_("gold"),
+    "blue": N_("blue"),
+    "red": N_("red"),
+    "purple": N_("purple"),
+    "gray": N_("gray"),
+    "white": N_("white"),
+    "black": N_("black"),
+    "orange": N_("orange"),
+    "yellow": N_("yellow"),
+    "pink": N_("pink"),
+    "brown": N_("brown"),
+    "silver": N_("silver"),
+    "teal": N_("teal"),
+}
+# The ``duplicate_bust`` option's values in the terminal's heading (the codes, in English).
+BUST_RULE_NAMES = {
+    # Translators: the duplicate-bust rule "any": any rolled die of a colour already held busts.
+    "any": N_("any"),
+    # Translators: the duplicate-bust rule "none-new": a roll busts only when it shows no new colour.
+    "none-new": N_("none-new"),
+}
+
+
+def seat_token(seat: int, capital: bool = False) -> str:
+    """The seat as the terminal finds it to put its name in its place (never translated; ``capital``:
+    at the head of an English sentence)."""
+    return f"{'Seat' if capital else 'seat'} {seat}"
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (a wide CJK character takes two)."""
+    used = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, width - used)
+
+
+def colour_name(colour: Any) -> str:
+    """A dragon colour in the reader's words (an unknown one as it is)."""
+    name = COLOUR_NAMES.get(str(colour))
+    return _(name) if name else str(colour)
 
 
 def render_view(view: JsonDict) -> str:
     """The table as one player (or a spectator) sees it."""
     seat = view.get("seat")
     tiebreak = view["tiebreak_round"]
-    heading = (
-        f"[bold]Tie-break round {tiebreak}[/bold] of at most {view['max_tiebreak_rounds']}"
-        if tiebreak
-        else f"[bold]Round {view['round']}[/bold] of {view['rounds']}"
-    )
-    lines = [heading, "Die: " + _ring(view)]
+    if tiebreak:
+        heading = _(
+            "[bold]Tie-break round {round}[/bold] of at most {most}",
+            round=number(tiebreak),
+            most=number(view["max_tiebreak_rounds"]),
+        )
+    else:
+        heading = _(
+            "[bold]Round {round}[/bold] of {rounds}", round=number(view["round"]), rounds=number(view["rounds"])
+        )
+    lines = [heading, _("Die: {ring}", ring=_ring(view))]
     last = view.get("last_turn")
     if last and not view.get("narrated"):
-        lines.append(describe_turn(last))
+        lines.append(_("Last turn: {turn}", turn=describe_turn(last)))
     lines.append("")
-    lines.append(f"{'seat':<{SEAT_COLUMN}}  fame")
+    seat_heading, fame_heading = _("seat"), _("fame")
+    lines.append(f"{_padded(seat_heading, SEAT_COLUMN)}  {fame_heading}")
     for p, score in enumerate(view["scores"]):
         marks = []
         if p == view["turn_seat"]:
-            marks.append("to play")
+            marks.append(_("to play"))
         if p == seat:
-            marks.append("you")
-        lines.append(f"{f'seat {p}':<{SEAT_COLUMN}}  {score:>4}  {', '.join(marks)}")
+            marks.append(_("you"))
+        marked = join_list(marks, "standard-narrow")
+        lines.append(f"{seat_token(p):<{SEAT_COLUMN}}  {number(score):>4}  {marked}")
     if not view["over"]:
         lines.append("")
         lines.append(_turn_lines(view))
     else:
-        lines.append(f"[bold green]Game over: {why_won(view)}[/bold green]")
+        lines.append(_("[bold green]Game over: {reason}[/bold green]", reason=why_won(view)))
     return "\n".join(lines)
 
 
 def why_won(view: JsonDict) -> str:
     """Who won a finished game and why, in the rulebook's words."""
     winners = view["winners"]
-    best = max(view["scores"])
-    names = " and ".join(f"seat {w}" for w in winners)
+    best = number(max(view["scores"]))
+    names = join_list([seat_token(w) for w in winners])
     tiebreaks = view["tiebreak_round"]
-    after = f"after {view['rounds']} round{'s' if view['rounds'] != 1 else ''}"
+    after = ngettext("after {n} round", "after {n} rounds", view["rounds"])
     if tiebreaks:
-        after += f" and {tiebreaks} tie-break round{'s' if tiebreaks != 1 else ''}"
+        after = _(
+            "{after} and {tiebreaks}",
+            after=after,
+            tiebreaks=ngettext("{n} tie-break round", "{n} tie-break rounds", tiebreaks),
+        )
     if len(winners) > 1:
-        return (
-            f"{names} share the win, tied on the highest total, {best} fame, {after}: no tie-break rounds are "
-            f"left (at most {view['max_tiebreak_rounds']})."
+        return _(
+            "{names} share the win, tied on the highest total, {best} fame, {after}: no tie-break rounds are "
+            "left (at most {most}).",
+            names=names,
+            best=best,
+            after=after,
+            most=number(view["max_tiebreak_rounds"]),
         )
     if tiebreaks:
-        return (
-            f"{names} wins with the highest total, {best} fame, {after} (a shared highest total means every "
-            "player plays another round)."
+        return _(
+            "{names} wins with the highest total, {best} fame, {after} (a shared highest total means every "
+            "player plays another round).",
+            names=names,
+            best=best,
+            after=after,
         )
-    return f"{names} wins with the highest total, {best} fame, {after}."
+    return _("{names} wins with the highest total, {best} fame, {after}.", names=names, best=best, after=after)
 
 
 def _turn_lines(view: JsonDict) -> str:
-    who = f"Seat {view['turn_seat']}"
+    who = seat_token(view["turn_seat"], capital=True)
     held = view["collected"]
     lines = []
     if view["phase"] == "decide" and view["last_roll"]:
-        lines.append(f"{who} rolled {dragons(view['last_roll'])}.")
+        # Translators: {seat} is "seat N" (the terminal puts the seat's name there); keep the [bold] tags.
+        lines.append(_("{seat} rolled {dragons}.", seat=who, dragons=dragons(view["last_roll"])))
     if held:
-        lines.append(f"{who} holds {dragons(held)}: {_set_text(view)}.")
+        lines.append(_("{seat} holds {dragons}: {set}.", seat=who, dragons=dragons(held), set=_set_text(view)))
     if view["phase"] == "collect":
-        lines.append(f"Rolled: {dragons(view['rolled'])}. Collect one or more dice that fit the set.")
+        lines.append(
+            _("Rolled: {dragons}. Collect one or more dice that fit the set.", dragons=dragons(view["rolled"]))
+        )
     elif view["phase"] == "prize":
-        lines.append(f"{who} rolled {dragons(view['last_roll'])}: bust. A consolation card is drawn.")
+        lines.append(
+            _(
+                "{seat} rolled {dragons}: bust. A consolation card is drawn.",
+                seat=who,
+                dragons=dragons(view["last_roll"]),
+            )
+        )
     elif view["phase"] == "decide":
         lines.append(
-            f"Stop and score {view['set_points']}, or roll the {view['dice_left']} other "
-            f"{'die' if view['dice_left'] == 1 else 'dice'}."
+            ngettext(
+                "Stop and score {points}, or roll the {n} other die.",
+                "Stop and score {points}, or roll the {n} other dice.",
+                view["dice_left"],
+                points=number(view["set_points"]),
+            )
         )
     else:
-        lines.append(f"{who} rolls {view['dice_left']} {'die' if view['dice_left'] == 1 else 'dice'}.")
+        lines.append(ngettext("{seat} rolls {n} die.", "{seat} rolls {n} dice.", view["dice_left"], seat=who))
     return "\n".join(lines)
 
 
 def _set_text(view: JsonDict) -> str:
     kind = view["set_kind"]
     if kind == "identical":
-        return f"identical, worth {view['set_points']}"
+        return _("identical, worth {points}", points=number(view["set_points"]))
     if kind == "different":
-        parts = [
-            "-".join(chain) + (f" chain ({2 * len(chain)})" if len(chain) > 1 else " (1)") for chain in view["chains"]
-        ]
-        return f"different, {' + '.join(parts)} = {view['set_points']}"
-    return "one dragon, worth 1 (still identical or different)"
+        parts = []
+        for chain in view["chains"]:
+            linked = "-".join(colour_name(c) for c in chain)
+            if len(chain) > 1:
+                parts.append(_("{dragons} chain ({points})", dragons=linked, points=number(2 * len(chain))))
+            else:
+                parts.append(_("{dragon} (1)", dragon=linked))
+        return _("different, {parts} = {points}", parts=" + ".join(parts), points=number(view["set_points"]))
+    return _("one dragon, worth 1 (still identical or different)")
 
 
-def describe_turn(last: JsonDict) -> str:
-    """One line on how the last turn ended."""
-    who = f"seat {last['seat']}"
+def describe_turn(last: JsonDict, who: str | None = None) -> str:
+    """One line on how the last turn ended (``who``: the seat's words, ``seat N`` by default)."""
+    who = who or seat_token(last["seat"])
+    points = number(last["points"])
     if last["ended_by"] == "bust":
-        held = dragons(last["collected"]) if last["collected"] else "nothing"
+        held = dragons(last["collected"]) if last["collected"] else _("nothing")
+        rolled = dragons(last["last_roll"])
         # A variant may still score a bust: a consolation card drawn, or a fixed prize.
-        prize = ", drew a consolation card" if last.get("prize_drawn") else ""
-        return (
-            f"Last turn: {who} held {held} and rolled {dragons(last['last_roll'])}: "
-            f"[bold red]bust[/bold red]{prize}, {last['points']} points."
+        if last.get("prize_drawn"):
+            # Translators: {seat} is "seat N" (the terminal puts the seat's name there); keep the [bold] tags.
+            return _(
+                "{seat} held {held} and rolled {rolled}: [bold red]bust[/bold red], drew a consolation card, "
+                "{points} points.",
+                seat=who,
+                held=held,
+                rolled=rolled,
+                points=points,
+            )
+        return _(
+            "{seat} held {held} and rolled {rolled}: [bold red]bust[/bold red], {points} points.",
+            seat=who,
+            held=held,
+            rolled=rolled,
+            points=points,
         )
-    how = "collected all four" if last["ended_by"] == "four" else "stopped"
-    return f"Last turn: {who} {how} with {dragons(last['collected'])} for {last['points']} points."
+    if last["ended_by"] == "four":
+        return _(
+            "{seat} collected all four with {dragons} for {points} points.",
+            seat=who,
+            dragons=dragons(last["collected"]),
+            points=points,
+        )
+    return _(
+        "{seat} stopped with {dragons} for {points} points.",
+        seat=who,
+        dragons=dragons(last["collected"]),
+        points=points,
+    )
 
 
 def dragons(colours: list[Any]) -> str:
     """Coloured dragon names for the terminal."""
-    return " ".join(f"[{STYLE.get(c, 'white')}]{c}[/{STYLE.get(c, 'white')}]" for c in colours)
+    return " ".join(f"[{STYLE.get(c, 'white')}]{colour_name(c)}[/{STYLE.get(c, 'white')}]" for c in colours)
 
 
 def _ring(view: JsonDict) -> str:
     faces = view["faces"]
-    ring = " > ".join(f"{k} {dragons([c])}" for k, c in enumerate(faces, 1))
+    ring = " > ".join(f"{number(k)} {dragons([c])}" for k, c in enumerate(faces, 1))
     if view["cyclic"]:
-        ring += " > back to 1"
-    return ring + f"  (duplicate bust: {view['duplicate_bust']})"
+        ring = _("{ring} > back to 1", ring=ring)
+    rule = BUST_RULE_NAMES.get(str(view["duplicate_bust"]))
+    return _("{ring}  (duplicate bust: {rule})", ring=ring, rule=_(rule) if rule else str(view["duplicate_bust"]))
 
 
 # ---- the terminal: events, choices in words, help ---------------------------------------------
@@ -153,39 +262,43 @@ def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
     seat = after["turn_seat"]
     last = after.get("last_turn")
     if last and last != before.get("last_turn"):
-        text = describe_turn(last).replace("Last turn: ", "", 1)
-        if me == last["seat"]:
-            text = text.replace(f"seat {me} ", f"you (seat {me}) ", 1)
-        lines.append(text)
+        who = _("you ({seat})", seat=seat_token(me)) if me == last["seat"] else None
+        lines.append(describe_turn(last, who))
     if seat is not None and seat != me:
-        who = f"seat {seat}"
+        who = seat_token(seat)
         if after["phase"] == "collect" and after["rolled"] and after["rolled"] != before.get("rolled"):
-            lines.append(f"{who} rolls {dragons(after['rolled'])}.")
+            lines.append(_("{seat} rolls {dragons}.", seat=who, dragons=dragons(after["rolled"])))
         if after["phase"] == "decide" and after["collected"] != before.get("collected"):
-            lines.append(f"{who} collects and holds {dragons(after['collected'])}: {_set_text(after)}.")
+            lines.append(
+                _(
+                    "{seat} collects and holds {dragons}: {set}.",
+                    seat=who,
+                    dragons=dragons(after["collected"]),
+                    set=_set_text(after),
+                )
+            )
     if after["round"] != before["round"] and not after["over"]:
-        lines.append(f"[bold]Round {after['round']}[/bold] begins.")
+        lines.append(_("[bold]Round {round}[/bold] begins.", round=number(after["round"])))
     return lines
 
 
 def action_words(view: JsonDict, action: Any) -> str:
     """Collect, stop or roll in plain words."""
     if action == "stop":
-        return f"stop and score {view['set_points']}"
+        return _("stop and score {points}", points=number(view["set_points"]))
     if action == "roll":
-        left = view["dice_left"]
-        return f"roll the {left} other {'die' if left == 1 else 'dice'}"
+        return ngettext("roll the {n} other die", "roll the {n} other dice", view["dice_left"])
     if isinstance(action, list):
-        return "collect " + " and ".join(dragons([c]) for c in action)
+        return _("collect {dragons}", dragons=join_list([dragons([c]) for c in action]))
     return str(action)
 
 
 def decision_help(view: JsonDict) -> str:
     """What this decision means."""
     if view["phase"] == "collect":
-        return (
+        return _(
             "Collect one or more of the dice just rolled that fit your set: all identical colours (n "
             "identical score n x n) or all different colours (linked chains score 2 per dragon, a lone "
             "dragon 1). Rolling no die that fits is a bust: 0 points for the turn."
         )
-    return "Stop and score your set now, or roll the dice you have not collected (a bust scores 0)."
+    return _("Stop and score your set now, or roll the dice you have not collected (a bust scores 0).")

@@ -50,6 +50,7 @@ from gamebag.games.catch_a_dragon.dice import (
 )
 from gamebag.games.catch_a_dragon.encoding import ROLL, STOP, FaceNames, parse_action, parse_roll
 from gamebag.games.catch_a_dragon.presets import PRESETS
+from gamebag.games.catch_a_dragon.translation import N_, _
 
 ROUNDS = 4
 MAX_DICE = 6  # a set of different colours holds at most the die's six colours
@@ -127,16 +128,18 @@ OPTIONS: tuple[Option, ...] = (
         "faces",
         "list",
         DEFAULT_COLOURS,
-        "The six colours of the die in face order 1 to 6, which is also the order of the ring of "
-        "links (each face's claw holds the tail of the next face). Comma-separated on a command "
-        "line, e.g. faces=green,gold,blue,red,purple,gray.",
+        N_(
+            "The six colours of the die in face order 1 to 6, which is also the order of the ring of "
+            "links (each face's claw holds the tail of the next face). Comma-separated on a command "
+            "line, e.g. faces=green,gold,blue,red,purple,gray."
+        ),
         choices=PALETTE,
     ),
     Option(
         "dice",
         "int",
         DICE,
-        "Dice (dragon eggs) a turn rolls; a turn ends and scores when all are collected.",
+        N_("Dice (dragon eggs) a turn rolls; a turn ends and scores when all are collected."),
         minimum=1,
         maximum=MAX_DICE,
     ),
@@ -144,25 +147,29 @@ OPTIONS: tuple[Option, ...] = (
         "rounds",
         "int",
         ROUNDS,
-        "Rounds in a game (each player has one turn per round), before any tie-break rounds.",
+        N_("Rounds in a game (each player has one turn per round), before any tie-break rounds."),
         minimum=1,
         maximum=MAX_ROUNDS,
     ),
-    Option("cyclic", "bool", True, "Face 6 links back to face 1, closing the ring of links."),
+    Option("cyclic", "bool", True, N_("Face 6 links back to face 1, closing the ring of links.")),
     Option(
         "duplicate_bust",
         "choice",
         "any",
-        "When a set of different colours busts: 'any' (the rulebook's words) - any rolled die "
-        "shows a colour already held; 'none-new' - no rolled die shows a new colour.",
+        N_(
+            "When a set of different colours busts: 'any' (the rulebook's words) - any rolled die "
+            "shows a colour already held; 'none-new' - no rolled die shows a new colour."
+        ),
         choices=DUPLICATE_BUST_RULES,
     ),
     Option(
         "max_tiebreak_rounds",
         "int",
         10,
-        "Tie-break rounds played while the highest total is shared after round four; if still "
-        "tied after this many, the tied leaders share the win (0: share at once).",
+        N_(
+            "Tie-break rounds played while the highest total is shared after round four; if still "
+            "tied after this many, the tied leaders share the win (0: share at once)."
+        ),
         minimum=0,
         maximum=100,
     ),
@@ -190,9 +197,9 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
     """Catch A Dragon By The Tail: push your luck for identical or linked sets of dragons."""
 
     game_id: ClassVar[str] = "catch-a-dragon"
-    title: ClassVar[str] = "Catch A Dragon By The Tail"
+    title: ClassVar[str] = N_("Catch A Dragon By The Tail")
     version: ClassVar[str] = "1.0"
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = N_(
         "Roll four dragon eggs, keep identical or linked sets, and stop before a bust. Four rounds."
     )
     min_players: ClassVar[int] = 1
@@ -204,14 +211,19 @@ class CatchADragon(Game[DragonState, DragonAction, DragonOutcome]):
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     preset_specs: ClassVar[tuple[Preset, ...]] = PRESETS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
+    text_domain: ClassVar[str | None] = "catch_a_dragon"
 
     def _configure(self) -> None:
         self.settings = typed_options(DragonOptions, self.options)
         faces = self.settings.faces
         if len(faces) != len(FACES):
             raise OptionError(
-                f"option 'faces': give exactly six distinct colours, faces 1 to 6 in ring order "
-                f"(got {len(faces)}); allowed colours: {', '.join(PALETTE)}"
+                _(
+                    "option 'faces': give exactly six distinct colours, faces 1 to 6 in ring order "
+                    "(got {count}); allowed colours: {colours}",
+                    count=len(faces),
+                    colours=", ".join(PALETTE),
+                )
             )
         self.names = FaceNames(faces)
         self.cyclic = self.settings.cyclic

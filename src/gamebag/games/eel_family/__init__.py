@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib import resources
 
+from gamebag.core.i18n import localized_text
 from gamebag.core.registry import register
 from gamebag.games.eel_family import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.eel_family.places import locate, place_words
@@ -23,7 +24,8 @@ def players_text_of(game_id: str) -> Callable[[], str]:
     """The reader of one rule set's rules as a player reads them (``players-<game id>.md``)."""
 
     def players_text() -> str:
-        return resources.files(__name__).joinpath(f"players-{game_id}.md").read_text(encoding="utf-8")
+        # In the reader's language: ``players-<game id>.<language>.md`` where there is one.
+        return localized_text(__name__, f"players-{game_id}.md")
 
     return players_text
 

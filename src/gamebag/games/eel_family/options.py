@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from gamebag.core.engines import ANY, EngineSupport, Support
 from gamebag.core.options import Option
+from gamebag.games.eel_family.translation import N_
 
 EELS = 51
 SNAKES = 17
@@ -34,24 +35,24 @@ def default_max_grab(players: int) -> int:
     return 6 if players == 2 else 4
 
 
-ROTATE_START = Option("rotate_start", "bool", False, "The start player moves one seat to the left each round.")
+ROTATE_START = Option("rotate_start", "bool", False, N_("The start player moves one seat to the left each round."))
 
 NUMBER_OPTIONS: tuple[Option, ...] = (
-    Option("eels", "int", EELS, "Eels in the bag at the start of every round.", minimum=1, maximum=MAX_EELS),
+    Option("eels", "int", EELS, N_("Eels in the bag at the start of every round."), minimum=1, maximum=MAX_EELS),
     Option(
         "snakes",
         "int",
         SNAKES,
-        "Snakes in the bag at the start of every round (at least the outbreak threshold).",
+        N_("Snakes in the bag at the start of every round (at least the outbreak threshold)."),
         minimum=1,
         maximum=MAX_SNAKES,
     ),
-    Option("target", "int", TARGET, "The score that ends the game.", minimum=1, maximum=MAX_TARGET),
+    Option("target", "int", TARGET, N_("The score that ends the game."), minimum=1, maximum=MAX_TARGET),
     Option(
         "max_grab",
         "int",
         None,
-        "The most tokens one grab may take (none: the rulebook's 6 with two players, else 4).",
+        N_("The most tokens one grab may take (none: the rulebook's 6 with two players, else 4)."),
         minimum=1,
         maximum=MAX_GRAB_LIMIT,
         nullable=True,
@@ -60,8 +61,10 @@ NUMBER_OPTIONS: tuple[Option, ...] = (
         "outbreak_snakes",
         "int",
         None,
-        "Snakes in the centre that make an outbreak (none: the rulebook's table, "
-        "2:6 3:7 4:9 5:11 6:13 7:15 8:17 players:snakes); at most the snakes in the bag.",
+        N_(
+            "Snakes in the centre that make an outbreak (none: the rulebook's table, "
+            "2:6 3:7 4:9 5:11 6:13 7:15 8:17 players:snakes); at most the snakes in the bag."
+        ),
         minimum=1,
         maximum=MAX_SNAKES,
         nullable=True,
@@ -76,14 +79,16 @@ EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
         "outbreak_scores_reserve",
         "bool",
         False,
-        "At an outbreak the players who did not lose score their whole reserve, not just the eels of this grab.",
+        N_("At an outbreak the players who did not lose score their whole reserve, not just the eels of this grab."),
     ),
     Option(
         "lone_player_grabs",
         "int",
         None,
-        "When one player is left in the round, they may grab this many more times, then exit "
-        "automatically scoring their reserve (none: no limit).",
+        N_(
+            "When one player is left in the round, they may grab this many more times, then exit "
+            "automatically scoring their reserve (none: no limit)."
+        ),
         minimum=0,
         nullable=True,
     ),
@@ -91,8 +96,10 @@ EEL_HARVEST_OPTIONS: tuple[Option, ...] = (
         "draw",
         "choice",
         "bag",
-        "bag: tokens come from the bag; dice: each token is a D4 roll, a snake with chance 1/4, "
-        "and the bag never runs out.",
+        N_(
+            "bag: tokens come from the bag; dice: each token is a D4 roll, a snake with chance 1/4, "
+            "and the bag never runs out."
+        ),
         choices=("bag", "dice"),
     ),
     *NUMBER_OPTIONS,

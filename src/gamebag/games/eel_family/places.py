@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from gamebag.core.protocol import JsonDict
+from gamebag.games.eel_family.translation import N_, _
 
-PLACE_TEXT = "round {round}, grab {grab}"
+PLACE_TEXT = N_("round {round}, grab {grab}")
 
 
 def locate(view: JsonDict) -> JsonDict:
@@ -13,4 +14,5 @@ def locate(view: JsonDict) -> JsonDict:
 
 
 def place_words(place: JsonDict) -> str:
-    return PLACE_TEXT.format(**place)
+    """The place in the reader's language: "round 2, grab 3"."""
+    return _(PLACE_TEXT, round=place["round"], grab=place["grab"])

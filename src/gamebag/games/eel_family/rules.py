@@ -47,6 +47,7 @@ from gamebag.games.eel_family.state import (
     make_grab_result,
     make_state,
 )
+from gamebag.games.eel_family.translation import N_, _
 
 __all__ = [
     "CHANCE_MEMO_SIZE",
@@ -68,6 +69,8 @@ class EelFamilyGame(EelDraws):
     default_players: ClassVar[int] = 4
     version: ClassVar[str] = "1.0"
     rule_set: ClassVar[str]
+    # The catalogue of the family's words (option descriptions, preset names, titles: ``game_text``).
+    text_domain: ClassVar[str | None] = "eel_family"
     # Everyone still in chooses a count at once; between the choice and the reveal the others' counts are hidden.
     traits: Traits = Traits(Moves.SIMULTANEOUS, Information.HIDDEN, chance=True)
 
@@ -87,9 +90,15 @@ class EelFamilyGame(EelDraws):
         if self.threshold > self.snakes:
             # Otherwise a round could never end by an outbreak, and a drawn-out bag would not end it either.
             raise OptionError(
-                f"option 'outbreak_snakes': {self.threshold} snakes cannot make an outbreak with only "
-                f"{self.snakes} snakes in the bag; allowed: 1 to {self.snakes} (option 'snakes'), or none "
-                f"for the rulebook's table ({SNAKE_THRESHOLD[n]} with {n} players)"
+                _(
+                    "option 'outbreak_snakes': {threshold} snakes cannot make an outbreak with only "
+                    "{snakes} snakes in the bag; allowed: 1 to {snakes} (option 'snakes'), or none "
+                    "for the rulebook's table ({table} with {players} players)",
+                    threshold=self.threshold,
+                    snakes=self.snakes,
+                    table=SNAKE_THRESHOLD[n],
+                    players=n,
+                )
             )
         self.dice = settings.draw == "dice"
         self.rotate_start = settings.rotate_start
@@ -406,7 +415,9 @@ class EelFamilyGame(EelDraws):
     def action_from_json(self, data: Any) -> int:
         """Any whole number: ``apply`` names the allowed range if it is out of it."""
         if isinstance(data, bool) or not isinstance(data, int):
-            raise IllegalActionError(f"a grab is a whole number from 0 to {self.max_grab}, not {data!r}")
+            raise IllegalActionError(
+                _("a grab is a whole number from 0 to {most}, not {value}", most=self.max_grab, value=repr(data))
+            )
         return data
 
     def outcome_to_json(self, outcome: Outcome) -> Any:
@@ -445,8 +456,8 @@ class WriggleRoulette(EelFamilyGame):
     """Wriggle Roulette: the most eels lose at an outbreak; first to 20 ends the game at once."""
 
     game_id: ClassVar[str] = "wriggle-roulette"
-    title: ClassVar[str] = "Wriggle Roulette"
-    summary: ClassVar[str] = "Grab eels from the bag together; snakes end the round. First to 20 points."
+    title: ClassVar[str] = N_("Wriggle Roulette")
+    summary: ClassVar[str] = N_("Grab eels from the bag together; snakes end the round. First to 20 points.")
     rule_set: ClassVar[str] = "wriggle-roulette"
     option_specs: ClassVar[tuple[Option, ...]] = WRIGGLE_ROULETTE_OPTIONS
     preset_specs: ClassVar[tuple[Preset, ...]] = WRIGGLE_ROULETTE_PRESETS
@@ -469,8 +480,8 @@ class EelHarvest(EelFamilyGame):
     """Eel Harvest: the biggest grab loses at an outbreak; the game ends at a round's end."""
 
     game_id: ClassVar[str] = "eel-harvest"
-    title: ClassVar[str] = "Eel Harvest"
-    summary: ClassVar[str] = "Grab eels from the bag together; the greediest hand loses at an outbreak."
+    title: ClassVar[str] = N_("Eel Harvest")
+    summary: ClassVar[str] = N_("Grab eels from the bag together; the greediest hand loses at an outbreak.")
     rule_set: ClassVar[str] = "eel-harvest"
     option_specs: ClassVar[tuple[Option, ...]] = EEL_HARVEST_OPTIONS
     preset_specs: ClassVar[tuple[Preset, ...]] = EEL_HARVEST_PRESETS

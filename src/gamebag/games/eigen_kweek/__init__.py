@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from gamebag.core.i18n import localized_text
 from gamebag.core.registry import register
 from gamebag.games.eigen_kweek import translation as _translation  # noqa: F401 - declares the game's catalogue
 from gamebag.games.eigen_kweek.game import EigenKweek
@@ -20,8 +21,9 @@ def rules_text() -> str:
 
 
 def players_text() -> str:
-    """The rules as a player reads them (the web's rules page)."""
-    return resources.files(__name__).joinpath("players.md").read_text(encoding="utf-8")
+    """The rules as a player reads them (the web's rules page), in the reader's language
+    (``players.nl.md`` for a Dutch reader, ``players.md`` for English and any missing translation)."""
+    return localized_text(__name__, "players.md")
 
 
 register(

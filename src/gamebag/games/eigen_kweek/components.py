@@ -17,6 +17,7 @@ from gamebag.core.engines import ANY, EngineSupport
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option, OptionGroup
 from gamebag.games.eigen_kweek.nodes import Phase
+from gamebag.games.eigen_kweek.translation import N_
 
 TOTAL_TOKENS = 116
 START_TOKENS = 10
@@ -53,40 +54,68 @@ CARD_PHASE: dict[str, Phase | None] = {
 CARDS: tuple[str, ...] = tuple(CARD_PHASE)
 # Each card's special action in the rulebook's words ("Extended Description").
 CARD_TEXT: dict[str, str] = {
-    "RIA": "Play this character card after all players have chosen a character card. When you play this "
-    "card, the stack of character cards is shuffled and you may blindly take a character card. You look at "
-    "the card and pass it to the player to your left or right. Depending on your choice, all players pass "
-    "their character card to the left or to the right.",
-    "KEUN": "When you play this character card, you may take all weed tokens from one plant card. This may "
-    "be from your own plant card or from an opponent's.",
-    "FLUPPE": "When you play this character card, you immediately receive two weed tokens for each plant "
-    "card on your player board. Add these to your collection.",
-    "GRIET": "When you play this character card, you may completely fill one plant card of your choice with "
-    "weed tokens.",
-    "PASTOOR": "When you play this character card, you may take one coin of your choice from an opponent and "
-    "add it to your own collection.",
-    "STEVEN": "When you play this character card, you may add 2 weed tokens to your bid. NOTE: You do not "
-    "physically receive these 2 tokens into your bid.",
-    "CHANTAL": "When you play this character card, you receive from every player 1 weed token of the bid "
-    "they hold in their hand. You add these weed tokens to your collection. Only after this is the bid "
-    "counted. NOTE: You do not add these weed tokens to your own bid.",
-    "LUCIEN": "When you play this character card, you may, if you have bid the lowest, blindly take one coin "
-    "from the coin bag and add it to your collection. NOTE: In case of a tie, or if no one has bid, no coin "
-    "may be taken from the coin bag. This does not count as the lowest bid.",
-    "STEFAAN": "When you play this character card, in case of a tie (the same bid), you may take coins from "
-    "the trading table first, at the corner where you hand in your weed tokens. NOTE: The other players who "
-    "have the same bid win nothing and return their bid to their collection.",
-    "FRANK": "When you play this character card, you only need to pay half of the indicated price when "
-    "sowing or ploughing over.",
-    "BERNARD": "When you play this character card, you may block an opponent for the entire cultivate phase. "
-    "The blocked player can therefore do nothing in this phase.",
-    "JOS": "When you play this character card, you may, during the harvest, empty all your plant cards at "
-    "the same time. You therefore take all weed tokens from all your own plant cards.",
-    "JULITA": "When you play this character card, you may block a character card of an opponent and undo its "
-    "effect. NOTE: The whole character card is blocked. So even if that card had an effect on the other "
-    "players, that effect is also undone for those players.",
-    "DEN OLLANDER": "When you play this character card, you may take a character card of an opponent and use "
-    "it. NOTE: You may only take character cards that have not been played.",
+    "RIA": N_(
+        "Play this character card after all players have chosen a character card. When you play this "
+        "card, the stack of character cards is shuffled and you may blindly take a character card. You look at "
+        "the card and pass it to the player to your left or right. Depending on your choice, all players pass "
+        "their character card to the left or to the right."
+    ),
+    "KEUN": N_(
+        "When you play this character card, you may take all weed tokens from one plant card. This may "
+        "be from your own plant card or from an opponent's."
+    ),
+    "FLUPPE": N_(
+        "When you play this character card, you immediately receive two weed tokens for each plant "
+        "card on your player board. Add these to your collection."
+    ),
+    "GRIET": N_(
+        "When you play this character card, you may completely fill one plant card of your choice with "
+        "weed tokens."
+    ),
+    "PASTOOR": N_(
+        "When you play this character card, you may take one coin of your choice from an opponent and "
+        "add it to your own collection."
+    ),
+    "STEVEN": N_(
+        "When you play this character card, you may add 2 weed tokens to your bid. NOTE: You do not "
+        "physically receive these 2 tokens into your bid."
+    ),
+    "CHANTAL": N_(
+        "When you play this character card, you receive from every player 1 weed token of the bid "
+        "they hold in their hand. You add these weed tokens to your collection. Only after this is the bid "
+        "counted. NOTE: You do not add these weed tokens to your own bid."
+    ),
+    "LUCIEN": N_(
+        "When you play this character card, you may, if you have bid the lowest, blindly take one coin "
+        "from the coin bag and add it to your collection. NOTE: In case of a tie, or if no one has bid, no coin "
+        "may be taken from the coin bag. This does not count as the lowest bid."
+    ),
+    "STEFAAN": N_(
+        "When you play this character card, in case of a tie (the same bid), you may take coins from "
+        "the trading table first, at the corner where you hand in your weed tokens. NOTE: The other players who "
+        "have the same bid win nothing and return their bid to their collection."
+    ),
+    "FRANK": N_(
+        "When you play this character card, you only need to pay half of the indicated price when "
+        "sowing or ploughing over."
+    ),
+    "BERNARD": N_(
+        "When you play this character card, you may block an opponent for the entire cultivate phase. "
+        "The blocked player can therefore do nothing in this phase."
+    ),
+    "JOS": N_(
+        "When you play this character card, you may, during the harvest, empty all your plant cards at "
+        "the same time. You therefore take all weed tokens from all your own plant cards."
+    ),
+    "JULITA": N_(
+        "When you play this character card, you may block a character card of an opponent and undo its "
+        "effect. NOTE: The whole character card is blocked. So even if that card had an effect on the other "
+        "players, that effect is also undone for those players."
+    ),
+    "DEN OLLANDER": N_(
+        "When you play this character card, you may take a character card of an opponent and use "
+        "it. NOTE: You may only take character cards that have not been played."
+    ),
 }
 JULITA = "JULITA"
 OLLANDER = "DEN OLLANDER"
@@ -100,13 +129,34 @@ DEFAULT_CAPACITY = {2: 3, 4: 3, 6: 6, 8: 9}
 DEFAULT_PLOUGH_COST = {2: 1, 4: 2, 6: 3, 8: 4}
 DEFAULT_MAX_ROUNDS = 60
 
+# The options' words, one catalogue message each (``game_text`` shows them in the reader's language).
+_COIN_TEXT = {
+    1: N_("How many of the 35 coins are worth 1 (the counts of all values must add up to 35)."),
+    2: N_("How many of the 35 coins are worth 2 (the counts of all values must add up to 35)."),
+    3: N_("How many of the 35 coins are worth 3 (the counts of all values must add up to 35)."),
+    4: N_("How many of the 35 coins are worth 4 (the counts of all values must add up to 35)."),
+    5: N_("How many of the 35 coins are worth 5 (the counts of all values must add up to 35)."),
+}
+_CAPACITY_TEXT = {
+    2: N_("How many weed tokens the plant card costing 2 holds when full."),
+    4: N_("How many weed tokens the plant card costing 4 holds when full."),
+    6: N_("How many weed tokens the plant card costing 6 holds when full."),
+    8: N_("How many weed tokens the plant card costing 8 holds when full."),
+}
+_PLOUGH_TEXT = {
+    2: N_("What ploughing over the plant card costing 2 costs, in coin value."),
+    4: N_("What ploughing over the plant card costing 4 costs, in coin value."),
+    6: N_("What ploughing over the plant card costing 6 costs, in coin value."),
+    8: N_("What ploughing over the plant card costing 8 costs, in coin value."),
+}
+
 
 def _coin_option(value: int) -> Option:
     return Option(
         f"coins_worth_{value}",
         "int",
         DEFAULT_COINS[value],
-        f"How many of the 35 coins are worth {value} (the counts of all values must add up to 35).",
+        _COIN_TEXT[value],
         minimum=0,
         maximum=TOTAL_COINS,
     )
@@ -117,7 +167,7 @@ def _capacity_option(cost: int) -> Option:
         f"capacity_{cost}",
         "int",
         DEFAULT_CAPACITY[cost],
-        f"How many weed tokens the plant card costing {cost} holds when full.",
+        _CAPACITY_TEXT[cost],
         minimum=1,
         maximum=40,
     )
@@ -128,7 +178,7 @@ def _plough_option(cost: int) -> Option:
         f"plough_cost_{cost}",
         "int",
         DEFAULT_PLOUGH_COST[cost],
-        f"What ploughing over the plant card costing {cost} costs, in coin value.",
+        _PLOUGH_TEXT[cost],
         minimum=1,
         maximum=20,
     )
@@ -142,8 +192,10 @@ OPTION_SPECS: tuple[Option, ...] = (
         "max_rounds",
         "int",
         DEFAULT_MAX_ROUNDS,
-        "The game ends after this many rounds if nobody has four potato sacks; then the most sacks "
-        "win (tie-break in the rules). Results say when the cap ended a game.",
+        N_(
+            "The game ends after this many rounds if nobody has four potato sacks; then the most sacks "
+            "win (tie-break in the rules). Results say when the cap ended a game."
+        ),
         minimum=1,
         maximum=1000,
     ),
@@ -151,24 +203,30 @@ OPTION_SPECS: tuple[Option, ...] = (
         "coin_visibility",
         "choice",
         "secret",
-        "secret: a player's coin values are known to that player only; open: coins in collections "
-        "lie face up (coins on the trading table and in the bag stay hidden either way).",
+        N_(
+            "secret: a player's coin values are known to that player only; open: coins in collections "
+            "lie face up (coins on the trading table and in the bag stay hidden either way)."
+        ),
         choices=("secret", "open"),
     ),
     Option(
         "stefaan_order",
         "choice",
         "first",
-        "tie: STEFAAN wins a tie and chooses in that bid's place in the order; first: a STEFAAN who "
-        "wins a tie chooses a corner before every other player.",
+        N_(
+            "tie: STEFAAN wins a tie and chooses in that bid's place in the order; first: a STEFAAN who "
+            "wins a tie chooses a corner before every other player."
+        ),
         choices=("tie", "first"),
     ),
     Option(
         "fluppe_counts_sacks",
         "bool",
         True,
-        "true (the rulebook's words): FLUPPE pays two weed tokens for each plant card on the board, "
-        "potato sacks (ploughed-over cards) included; false: for each growing plant card only.",
+        N_(
+            "true (the rulebook's words): FLUPPE pays two weed tokens for each plant card on the board, "
+            "potato sacks (ploughed-over cards) included; false: for each growing plant card only."
+        ),
     ),
 )
 
@@ -179,17 +237,17 @@ OPTION_GROUPS: tuple[OptionGroup, ...] = (
     OptionGroup(
         "coins",
         tuple(f"coins_worth_{v}" for v in COIN_VALUES),
-        "The coin set: how many coins are worth " + "/".join(map(str, COIN_VALUES)) + " (adding up to 35).",
+        N_("The coin set: how many coins are worth 1/2/3/4/5 (adding up to 35)."),
     ),
     OptionGroup(
         "capacity",
         tuple(f"capacity_{c}" for c in PLANT_COSTS),
-        "The plant capacities of the cards costing " + "/".join(map(str, PLANT_COSTS)) + ".",
+        N_("The plant capacities of the cards costing 2/4/6/8."),
     ),
     OptionGroup(
         "plough_cost",
         tuple(f"plough_cost_{c}" for c in PLANT_COSTS),
-        "What ploughing over the cards costing " + "/".join(map(str, PLANT_COSTS)) + " costs.",
+        N_("What ploughing over the cards costing 2/4/6/8 costs."),
     ),
 )
 

@@ -22,10 +22,12 @@ from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.eigen_kweek import checks, phases, views
 from gamebag.games.eigen_kweek.actions import Move, action_catalogue, describe_action_forms
 from gamebag.games.eigen_kweek.components import ENGINES, OPTION_GROUPS, OPTION_SPECS, EigenKweekOptions, build_config
+from gamebag.games.eigen_kweek.logwords import seat_token
 from gamebag.games.eigen_kweek.nodes import Step
 from gamebag.games.eigen_kweek.presets import PRESETS
 from gamebag.games.eigen_kweek.state import Draft, KweekState, sacks
 from gamebag.games.eigen_kweek.steps import STEPS, Chance, Context, Decision, Outcome
+from gamebag.games.eigen_kweek.translation import N_, _
 
 _KIND: dict[Step, NodeKind] = {
     step: NodeKind.TERMINAL if rule is None else NodeKind.CHANCE if isinstance(rule, Chance) else NodeKind.DECISION
@@ -40,9 +42,10 @@ class EigenKweek(Game[KweekState, str, Outcome]):
     """Eigen Kweek for 2-4 players: bid weed tokens for coins, grow plants, plough four sacks."""
 
     game_id: ClassVar[str] = "eigen-kweek"
+    text_domain: ClassVar[str | None] = "eigen_kweek"  # its option and preset words: ``translation.py``
     title: ClassVar[str] = "Eigen Kweek"
     version: ClassVar[str] = "1.1"
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = N_(
         "Bid secret weed tokens for coins, sow and harvest plants, play characters; "
         "the first to plough over four plant cards into potato sacks wins."
     )
@@ -115,10 +118,8 @@ class EigenKweek(Game[KweekState, str, Outcome]):
 
     def _illegal_action_message(self, state: KweekState, player: int, action: Any, legal: Sequence[str]) -> str:
         shown = ", ".join(list(legal)[:10]) + (", ..." if len(legal) > 10 else "")
-        return (
-            f"seat {player}: {action!r} is not allowed at the {state.step} step of the "
-            f"{state.phase} phase; allowed: {shown}"
-        )
+        return _("{seat}: {action} is not allowed at the {step} step of the {phase} phase; allowed: {allowed}",
+                 seat=seat_token(player), action=repr(action), step=state.step, phase=state.phase, allowed=shown)
 
     def check_joint_action(self, state: KweekState, moves: Mapping[int, str]) -> None:
         """The protocol's check, answered from the memo of the state's menus when all is well."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from gamebag.core.protocol import JsonDict
 from gamebag.games.eigen_kweek.render import PHASE_NAMES, STEP_WORDS
+from gamebag.games.eigen_kweek.translation import N_, _
 
-PLACE_TEXT = "round {round}, {phase}: {step}"
-PLACE_WITHOUT_STEP_TEXT = "round {round}, {phase}"
+PLACE_TEXT = N_("round {round}, {phase}: {step}")
+PLACE_WITHOUT_STEP_TEXT = N_("round {round}, {phase}")
 
 
 def locate(view: JsonDict) -> JsonDict:
@@ -16,8 +17,10 @@ def locate(view: JsonDict) -> JsonDict:
 
 
 def place_words(place: JsonDict) -> str:
-    phase = PHASE_NAMES.get(str(place.get("phase")), str(place.get("phase")))
+    """The place in the reader's words: ``round 3, Trade: secret bids``."""
+    code = str(place.get("phase"))
+    phase = _(PHASE_NAMES[code]) if code in PHASE_NAMES else code
     step = STEP_WORDS.get(str(place.get("step")))
     if step is None:
-        return PLACE_WITHOUT_STEP_TEXT.format(round=place["round"], phase=phase)
-    return PLACE_TEXT.format(round=place["round"], phase=phase, step=step)
+        return _(PLACE_WITHOUT_STEP_TEXT, round=place["round"], phase=phase)
+    return _(PLACE_TEXT, round=place["round"], phase=phase, step=_(step))

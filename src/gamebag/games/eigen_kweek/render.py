@@ -9,103 +9,88 @@ and decisions in plain words for the terminal.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from typing import Any
 
-from gamebag.core.protocol import JsonDict
-from gamebag.core.words import counted
-from gamebag.games.eigen_kweek.characters import describe_target
-from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
+from rich.cells import cell_len
 
+from gamebag.core.i18n import join_list
+from gamebag.core.protocol import JsonDict
+from gamebag.games.eigen_kweek.components import CARD_PHASE, CARD_TEXT
+from gamebag.games.eigen_kweek.logwords import coins, log_words, seat_token, tokens
+from gamebag.games.eigen_kweek.translation import N_, _
+
+__all__ = ["PHASE_NAMES", "STEP_WORDS", "action_words", "bids_as_counted", "card_text", "decision_help", "log_words",
+           "narrate", "render_view", "why_won"]
+
+# Seats are written ``seat N`` inside every message (a ``{seat}`` placeholder's value): front ends
+# put the seat's name there, so no translation spells a seat itself.
 SEAT_COLUMN = 8  # wide enough for the terminal's seat names ("Player 8")
 
-# The rulebook's names of the phases.
+# The rulebook's names of the phases (shown with ``_``: these are catalogue messages).
 PHASE_NAMES = {
-    "deal": "Deal Characters",
-    "growth": "Growth",
-    "trade": "Trade",
-    "cultivate": "Cultivate",
-    "hand_in": "Hand In Characters",
+    "deal": N_("Deal Characters"),
+    "growth": N_("Growth"),
+    "trade": N_("Trade"),
+    "cultivate": N_("Cultivate"),
+    "hand_in": N_("Hand In Characters"),
 }
 
 # What the table waits for, in words (the page's "phase: step" line says the same).
 STEP_WORDS = {
-    "choose": "everyone picks a character in secret", "window": "characters may be played now",
-    "bid": "secret bids", "corner": "taking corners in bid order",
-    "ria_choice": "RIA may draw a card from the stack", "ria_draw": "RIA draws a card",
-    "ria_direction": "RIA passes the cards", "keep": "keep your character or hand it in",
-    "keun": "KEUN picks a plant card", "griet": "GRIET fills a plant card", "rob": "PASTOOR picks an opponent",
-    "rob_draw": "PASTOOR takes a coin", "lucien_draw": "LUCIEN draws a coin from the bag",
-    "bernard": "BERNARD picks a target", "cultivate": "each player sows, ploughs or harvests",
-    "refill": "coins go onto the trading table", "deal": "character cards are dealt",
+    "choose": N_("everyone picks a character in secret"), "window": N_("characters may be played now"),
+    "bid": N_("secret bids"), "corner": N_("taking corners in bid order"),
+    "ria_choice": N_("RIA may draw a card from the stack"), "ria_draw": N_("RIA draws a card"),
+    "ria_direction": N_("RIA passes the cards"), "keep": N_("keep your character or hand it in"),
+    "keun": N_("KEUN picks a plant card"), "griet": N_("GRIET fills a plant card"),
+    "rob": N_("PASTOOR picks an opponent"), "rob_draw": N_("PASTOOR takes a coin"),
+    "lucien_draw": N_("LUCIEN draws a coin from the bag"), "bernard": N_("BERNARD picks a target"),
+    "cultivate": N_("each player sows, ploughs or harvests"), "refill": N_("coins go onto the trading table"),
+    "deal": N_("character cards are dealt"),
 }
-
-# The public log's lines that speak the engine's language, rewritten for players (the page does the same).
-_PHASE_LINES = {
-    "Deal Characters": "Deal characters: everyone is dealt character cards.",
-    "Growth": "Growth: the plants grow.",
-    "Trade": "Trading: everyone bids weed tokens for the coins on the trading table.",
-    "Cultivate": "Sow, plough and harvest.",
-    "Hand In Characters": "Keep or hand in characters.",
-}
-_LOG_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"^phase: (.+)$"), lambda m: _PHASE_LINES.get(m[1], f"{m[1]}.")),
-    (re.compile(r"^(seat \d+) takes the (.+) of corner (\d) and hands in its bid$"),
-     lambda m: f"{m[1]} takes the {m[2]} of corner {m[3]} and pays the bid into the pot"),
-    (re.compile(r"^everyone holds a closed hand forward$"),
-     lambda m: "Everyone holds out a closed hand with a secret bid"),
-    (re.compile(r"^all players open their hands: (.+)$"),
-     lambda m: "The hands open: " + re.sub(r" bid (\d+) \(counts (\d+)\)", r" bid \1, which counts as \2", m[1])),
-    (re.compile(r"^the order of choosing corners: (.+)$"), lambda m: f"Corners are taken in this order: {m[1]}"),
-    (re.compile(r"^(.+) bid the same \((\d+)\): no corner, and the bid goes back to the collection$"),
-     lambda m: f"{m[1]} tie at {m[2]}: no corner for them, and they keep their weed tokens"),
-    (re.compile(r"^four coins are taken from the coin bag and placed on corners 1 to 4 of the trading table$"),
-     lambda m: "Four coins from the bag go face down on corners 1, 2, 3 and 4 of the trading table"),
-    (re.compile(r"^everyone has chosen a character card$"), lambda m: "Everyone has picked a character"),
-)
-
-
-def log_words(line: str) -> str:
-    """One line of the public log in players' words (seat numbers are named by the caller)."""
-    for pattern, rewrite in _LOG_REWRITES:
-        match = pattern.match(line)
-        if match:
-            return rewrite(match)
-    return line
-
 
 STEP_HELP = {
-    "choose": "choose one of your two dealt character cards (the other goes back to the stack)",
-    "window": "play your character card now, or pass (JULITA and DEN OLLANDER can be played in every phase)",
-    "ria_choice": "RIA: draw a card from the stack (you may), or take none",
-    "ria_direction": "RIA: pass every card to the left (next seat) or to the right",
-    "keun": "KEUN: take all weed tokens from one plant card",
-    "griet": "GRIET: fill one of your plant cards",
-    "rob": "PASTOOR: take a coin from an opponent",
-    "bernard": "BERNARD: block an opponent for this cultivate phase",
-    "bid": "bid weed tokens in a closed hand (at least one if you have any)",
-    "corner": "choose a corner of the trading table and take its coins",
-    "cultivate": "sow, harvest, plough over, or pass",
-    "keep": "keep your unplayed character card for next round, or hand it in",
+    "choose": N_("choose one of your two dealt character cards (the other goes back to the stack)"),
+    "window": N_("play your character card now, or pass (JULITA and DEN OLLANDER can be played in every phase)"),
+    "ria_choice": N_("RIA: draw a card from the stack (you may), or take none"),
+    "ria_direction": N_("RIA: pass every card to the left (next seat) or to the right"),
+    "keun": N_("KEUN: take all weed tokens from one plant card"),
+    "griet": N_("GRIET: fill one of your plant cards"),
+    "rob": N_("PASTOOR: take a coin from an opponent"),
+    "bernard": N_("BERNARD: block an opponent for this cultivate phase"),
+    "bid": N_("bid weed tokens in a closed hand (at least one if you have any)"),
+    "corner": N_("choose a corner of the trading table and take its coins"),
+    "cultivate": N_("sow, harvest, plough over, or pass"),
+    "keep": N_("keep your unplayed character card for next round, or hand it in"),
 }
 
 # Longer explanations for `?` at the terminal.
 STEP_DETAIL = {
-    "choose": "You keep one card for this round, face down; the other goes back to the stack. Each card says "
-    "in which phase it can be played.",
-    "window": "Every player holding an unplayed card decides at the same time, in secret: pass or play. Cards "
-    "played are turned up together; after a step in which someone played, everyone may react in another "
-    "step. KEUN, GRIET, PASTOOR and BERNARD name their target as they are played; the effects happen, in "
-    "the rulebook's order, when nobody plays any more.",
-    "bid": "Put weed tokens from your collection into your closed hand. The highest bid chooses a corner of "
-    "the trading table first and pays its tokens into the pot; equal bids take nothing and keep their "
-    "tokens. With tokens you must bid at least one.",
-    "corner": "Take all the coins of one corner (their values are hidden until you take them).",
-    "cultivate": "One action: sow a plant card (pay its cost), harvest all tokens of one card, plough one "
-    "over into a potato sack (pay its plough-over cost and take its tokens), or pass. Four potato sacks win.",
-    "keep": "A kept card is your card next round, and you are dealt no new cards then.",
+    "choose": N_("You keep one card for this round, face down; the other goes back to the stack. Each card says "
+                 "in which phase it can be played."),
+    "window": N_("Every player holding an unplayed card decides at the same time, in secret: pass or play. Cards "
+                 "played are turned up together; after a step in which someone played, everyone may react in "
+                 "another step. KEUN, GRIET, PASTOOR and BERNARD name their target as they are played; the effects "
+                 "happen, in the rulebook's order, when nobody plays any more."),
+    "bid": N_("Put weed tokens from your collection into your closed hand. The highest bid chooses a corner of "
+              "the trading table first and pays its tokens into the pot; equal bids take nothing and keep their "
+              "tokens. With tokens you must bid at least one."),
+    "corner": N_("Take all the coins of one corner (their values are hidden until you take them)."),
+    "cultivate": N_("One action: sow a plant card (pay its cost), harvest all tokens of one card, plough one "
+                    "over into a potato sack (pay its plough-over cost and take its tokens), or pass. Four potato "
+                    "sacks win."),
+    "keep": N_("A kept card is your card next round, and you are dealt no new cards then."),
 }
+
+ORDINALS = (N_("chooses a corner first"), N_("chooses a corner second"), N_("chooses a corner third"),
+            N_("chooses a corner fourth"))
+
+
+def _step_words(step: str) -> str:
+    return _(STEP_WORDS[step]) if step in STEP_WORDS else ""
+
+
+def _phase_name(phase: str) -> str:
+    return _(PHASE_NAMES[phase]) if phase in PHASE_NAMES else phase
 
 
 def _board(board: list[JsonDict]) -> str:
@@ -114,71 +99,94 @@ def _board(board: list[JsonDict]) -> str:
         if slot["status"] == "empty":
             parts.append(f"{slot['cost']}:-")
         elif slot["status"] == "sack":
-            parts.append(f"{slot['cost']}:[bold]SACK[/bold]")
+            # Translators: a potato sack on a player board, in the terminal's table (short, capitals).
+            sack = _("SACK")
+            parts.append(f"{slot['cost']}:[bold]{sack}[/bold]")
         else:
             parts.append(f"{slot['cost']}:{slot['tokens']}")
     return " ".join(parts)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded to ``width`` terminal cells (a Japanese or Chinese character takes two)."""
+    gap = " " * max(0, width - cell_len(text))
+    return gap + text if right else text + gap
 
 
 def render_view(view: JsonDict) -> str:
     """The table as one player (or a spectator) sees it."""
     seat = view.get("seat")
     rules = view["rules"]
-    now = f"{PHASE_NAMES.get(view['phase'], '')}, {STEP_WORDS.get(view['step'], '')}"
+    now = _("{phase}, {step}", phase=_phase_name(view["phase"]), step=_step_words(view["step"]))
     if view["over"]:
-        now = "the game has ended"
+        now = _("the game has ended")
+    capacity = ", ".join(f"{c}:{rules['capacity'][c]}" for c in rules["capacity"])
+    plough = ", ".join(f"{c}:{rules['plough_cost'][c]}" for c in rules["plough_cost"])
     lines = [
-        f"[bold]Round {view['round']}[/bold] (of at most {view['max_rounds']}): {now}",
-        f"Pot: {counted(view['pot'], 'weed token')}. Coin bag: {counted(view['bag']['coins'], 'coin')}. "
-        f"Trading table corners 1-4: {', '.join(str(c) for c in view['corners'])} coins (face down)",
-        "Plant cards (cost:tokens): capacity "
-        + ", ".join(f"{c}:{rules['capacity'][c]}" for c in rules["capacity"])
-        + "; plough over costs "
-        + ", ".join(f"{c}:{rules['plough_cost'][c]}" for c in rules["plough_cost"]),
+        _("[bold]Round {round}[/bold] (of at most {max_rounds}): {now}", round=view["round"],
+          max_rounds=view["max_rounds"], now=now),
+        _("Pot: {pot}. Coin bag: {bag}. Trading table corners 1-4: {corners} coins (face down)",
+          pot=tokens(view["pot"]), bag=coins(view["bag"]["coins"]),
+          corners=", ".join(str(c) for c in view["corners"])),
+        _("Plant cards (cost:tokens): capacity {capacity}; plough over costs {plough}", capacity=capacity,
+          plough=plough),
         "",
-        f"{'seat':<{SEAT_COLUMN}}  coins  card  board (cost:tokens)",
     ]
+    # Translators: the column heads of the terminal's table (short words: they head narrow columns); the
+    # first heads the players' seats, whose names fill the column.
+    heads = (_("seat"), _("coins"), _("card"), _("board (cost:tokens)"))
+    wide = (max(5, cell_len(heads[1])), max(4, cell_len(heads[2])))
+    lines.append(f"{_pad(heads[0], SEAT_COLUMN)}  {_pad(heads[1], wide[0], right=True)}  {_pad(heads[2], wide[1])}  "
+                 f"{heads[3]}")
     for info in view["table"]:
-        card = "yes" if info["has_card"] else "-"
+        card = _("yes") if info["has_card"] else "-"
         if info["kept"]:
-            card += " (kept)"
-        marker = " (you)" if info["seat"] == seat else ""
-        coins = str(info["coins"])
+            card = _("{card} (kept)", card=card)
+        coin_text = str(info["coins"])
         if "coin_values" in info:
-            coins += " " + "+".join(map(str, info["coin_values"]))
-        lines.append(f"{'seat ' + str(info['seat']):<{SEAT_COLUMN}}  {coins:>5}  {card:<4}  {_board(info['board'])}  "
-                     f"sacks {info['sacks']}{marker}")
+            coin_text += " " + "+".join(map(str, info["coin_values"]))
+        row = f"{'seat ' + str(info['seat']):<{SEAT_COLUMN}}  {_pad(coin_text, wide[0], right=True)}  "
+        row += f"{_pad(card, wide[1])}  "
+        row += _board(info["board"]) + "  " + _("sacks {sacks}", sacks=info["sacks"])
+        if info["seat"] == seat:
+            row += " " + _("(you)")
+        lines.append(row)
     if view["plays"]:
-        lines.append("Played this round: " + "; ".join(_play(p) for p in view["plays"]))
-    trade = view.get("trade")
-    if trade:
-        lines.append("Bids as they count: " + bids_as_counted(view))
+        lines.append(_("Played this round: {plays}", plays="; ".join(_play(p) for p in view["plays"])))
+    if view.get("trade"):
+        lines.append(_("Bids as they count: {bids}", bids=bids_as_counted(view)))
     you: Any = view.get("you")
     if you:
         lines.append("")
-        lines.append(
-            f"[bold]You[/bold]: {you['tokens']} weed tokens"
-            + (f" (+{you['sealed_bid']} in your closed hand)" if you["sealed_bid"] is not None else "")
-            + f"; coins {'+'.join(map(str, you['coins'])) or 'none'} (value {you['coin_value']})"
-            + f"; character: {you['card'] or 'none'}"
-        )
-        if you["dealt"]:
-            lines.append(f"Dealt to you: {', '.join(you['dealt'])}")
-        if you["ria_card"]:
-            lines.append(f"RIA drew: {you['ria_card']}")
-        if you["known_cards"]:
-            lines.append("You know: " + ", ".join(f"seat {s} holds {c}" for s, c in you["known_cards"].items()))
-        for note in you["notes"]:
-            lines.append(f"  [dim]{note}[/dim]")
+        lines.extend(_you_lines(you))
     if len(view["log"]) < 3 and view["last_round_log"]:
-        lines.append("Last round: " + "; ".join(map(log_words, view["last_round_log"][-8:])))
+        lines.append(_("Last round: {events}", events="; ".join(map(log_words, view["last_round_log"][-8:]))))
     if view["log"]:
-        lines.append("This round: " + "; ".join(map(log_words, view["log"][-8:])))
+        lines.append(_("This round: {events}", events="; ".join(map(log_words, view["log"][-8:]))))
     if view["over"]:
-        lines.append(f"[bold green]Game over: {why_won(view)}[/bold green]")
+        lines.append("[bold green]" + _("Game over: {why}", why=why_won(view)) + "[/bold green]")
     elif seat is not None and seat in view["acting"] and view["step"] in STEP_HELP:
-        lines.append(f"[bold]Your move:[/bold] {STEP_HELP[view['step']]}")
+        lines.append(_("[bold]Your move:[/bold] {help}", help=_(STEP_HELP[view["step"]])))
     return "\n".join(lines)
+
+
+def _you_lines(you: JsonDict) -> list[str]:
+    """The seat's own secrets: weed tokens, coins, its character, what it knows."""
+    held = tokens(you["tokens"])
+    if you["sealed_bid"] is not None:
+        held = _("{tokens} (+{bid} in your closed hand)", tokens=held, bid=you["sealed_bid"])
+    values = "+".join(map(str, you["coins"])) or _("none")
+    lines = [_("[bold]You[/bold]: {tokens}; coins {coins} (value {value}); character: {card}", tokens=held,
+               coins=values, value=you["coin_value"], card=you["card"] or _("none"))]
+    if you["dealt"]:
+        lines.append(_("Dealt to you: {cards}", cards=join_list(list(you["dealt"]))))
+    if you["ria_card"]:
+        lines.append(_("RIA drew: {card}", card=you["ria_card"]))
+    if you["known_cards"]:
+        known = [_("{seat} holds {card}", seat=seat_token(held), card=c) for held, c in you["known_cards"].items()]
+        lines.append(_("You know: {cards}", cards=", ".join(known)))
+    lines.extend(f"  [dim]{log_words(note)}[/dim]" for note in you["notes"])
+    return lines
 
 
 def bids_as_counted(view: JsonDict) -> str:
@@ -190,17 +198,21 @@ def bids_as_counted(view: JsonDict) -> str:
         hand, count = trade["hands"][seat], trade["counts"][seat]
         why = []
         if hand < bid:
-            why.append(f"CHANTAL took {bid - hand}")
+            why.append(_("CHANTAL took {n}", n=bid - hand))
         if count > hand:
-            why.append(f"STEVEN +{count - hand}")
+            why.append(_("STEVEN +{n}", n=count - hand))
         if played.get("CHANTAL") == seat:
-            why.append("played CHANTAL: the tokens taken go to the collection, not the bid")
-        text = f"seat {seat} bid {bid}" + (f", counts {count}" if count != bid else "")
-        text += f" ({'; '.join(why)})" if why else ""
+            why.append(_("played CHANTAL: the tokens taken go to the collection, not the bid"))
+        if count != bid:
+            text = _("{seat} bid {bid}, counts {count}", seat=seat_token(seat), bid=bid, count=count)
+        else:
+            text = _("{seat} bid {bid}", seat=seat_token(seat), bid=bid)
+        if why:
+            text = _("{bid} ({why})", bid=text, why="; ".join(why))
         if seat in trade["order"]:
-            text += f", chooses a corner {('first', 'second', 'third', 'fourth')[trade['order'].index(seat)]}"
+            text = _("{bid}, {outcome}", bid=text, outcome=_(ORDINALS[trade["order"].index(seat)]))
         elif count > 0:
-            text += ", tied: no corner, the bid goes back"
+            text = _("{bid}, tied: no corner, the bid goes back", bid=text)
         parts.append(text)
     return "; ".join(parts)
 
@@ -208,30 +220,50 @@ def bids_as_counted(view: JsonDict) -> str:
 def why_won(view: JsonDict) -> str:
     """Who won a finished game and why, in the rulebook's words."""
     winners = view["winners"]
-    names = " and ".join(f"seat {w}" for w in winners)
+    names = join_list([seat_token(w) for w in winners])
     if view["ended_by"] == "four_sacks":
         if len(winners) > 1:
-            return f"{names} share the win: they reached four potato sacks in the same cultivate phase."
-        return f"{names} wins with four potato sacks."
+            return _("{names} share the win: they reached four potato sacks in the same cultivate phase.", names=names)
+        return _("{names} wins with four potato sacks.", names=names)
     most = max(info["sacks"] for info in view["table"])
-    shared = ", and players still tied share the win" if len(winners) > 1 else ""
-    return (
-        f"{names} {'wins' if len(winners) == 1 else 'share the win'}: nobody reached four sacks by the round cap "
-        f"({view['max_rounds']} rounds), so the most potato sacks ({most}) wins; ties are broken by the most plant "
-        f"cards laid, then coin value, then weed tokens{shared}."
-    )
+    if len(winners) > 1:
+        return _("{names} share the win: nobody reached four sacks by the round cap ({rounds} rounds), so the most "
+                 "potato sacks ({most}) wins; ties are broken by the most plant cards laid, then coin value, then "
+                 "weed tokens, and players still tied share the win.", names=names, rounds=view["max_rounds"],
+                 most=most)
+    return _("{names} wins: nobody reached four sacks by the round cap ({rounds} rounds), so the most potato sacks "
+             "({most}) wins; ties are broken by the most plant cards laid, then coin value, then weed tokens.",
+             names=names, rounds=view["max_rounds"], most=most)
+
+
+def target_words(card: str, action: str) -> str:
+    """What a KEUN, GRIET, PASTOOR or BERNARD play aims at (its action code ``keun:1:6``), in words."""
+    p = action.split(":")
+    if card == "KEUN":
+        return _("all weed tokens from the {cost} plant card of {seat}", cost=p[2], seat=seat_token(p[1]))
+    if card == "GRIET":
+        return _("completely fill its own {cost} plant card", cost=p[1])
+    if card == "PASTOOR":
+        if len(p) == 3:
+            return _("one coin worth {value} from {seat}", value=p[2], seat=seat_token(p[1]))
+        return _("one coin from {seat}", seat=seat_token(p[1]))
+    if card == "BERNARD":
+        return _("block {seat} for the cultivate phase", seat=seat_token(p[1]))
+    return action
 
 
 def _play(play: JsonDict) -> str:
-    text = f"seat {play['seat']} {play['card']}"
-    if play["card"] == "JULITA":
-        text += f" blocking {play['target']}"
-    elif play["card"] == "DEN OLLANDER":
-        text += f" taking from seat {play['target']}"
+    card, seat = play["card"], seat_token(play["seat"])
+    if card == "JULITA":
+        text = _("{seat} {card} blocking {target}", seat=seat, card=card, target=play["target"])
+    elif card == "DEN OLLANDER":
+        text = _("{seat} {card} taking from {target}", seat=seat, card=card, target=seat_token(play["target"]))
     elif isinstance(play["target"], str):
-        text += f": {describe_target(play['card'], play['target'])}"
+        text = _("{seat} {card}: {target}", seat=seat, card=card, target=target_words(card, play["target"]))
+    else:
+        text = f"seat {play['seat']} {card}"
     if play["blocked"]:
-        text += " (blocked)"
+        text = _("{play} (blocked)", play=text)
     return text
 
 
@@ -239,41 +271,49 @@ def _play(play: JsonDict) -> str:
 def card_text(card: str) -> str:
     """A character card with its phase and its special action, in the rulebook's words."""
     phase = CARD_PHASE.get(card)
-    when = "All" if phase is None else PHASE_NAMES[phase]
-    return f"[bold]{card}[/bold] (Phase: {when}): {CARD_TEXT.get(card, '')}"
+    # Translators: the phase of JULITA and DEN OLLANDER, played in any phase ("Phase: All").
+    when = _("All") if phase is None else _(PHASE_NAMES[phase])
+    return _("[bold]{card}[/bold] (Phase: {phase}): {text}", card=card, phase=when,
+             text=_(CARD_TEXT[card]) if card in CARD_TEXT else "")
 
 
 def narrate(before: JsonDict | None, after: JsonDict) -> list[str]:
     """What happened between two views of one seat: public events, private notes, cards seen."""
     lines: list[str] = []
     you, was = after.get("you"), (before or {}).get("you")
+    events: list[str]
     if before is None:
-        events, notes = list(after["log"]), list(you["notes"]) if you else []
+        events, notes = [_line(e) for e in after["log"]], list(you["notes"]) if you else []
     elif before["round"] == after["round"]:
-        events = after["log"][len(before["log"]):]
+        events = [_line(e) for e in after["log"][len(before["log"]):]]
         notes = you["notes"][len(was["notes"]):] if you and was else []
     else:
-        events = after["last_round_log"][len(before["log"]):]
-        events += [f"[bold]Round {after['round']}[/bold] begins"] + after["log"]
+        events = [_line(e) for e in after["last_round_log"][len(before["log"]):]]
+        events += [_("[bold]Round {round}[/bold] begins", round=after["round"])]
+        events += [_line(e) for e in after["log"]]
         notes = list(you["notes"]) if you else []
-    lines.extend(f"[bold]{log_words(line)}[/bold]" if line.startswith("phase: ") else log_words(line)
-                 for line in events)
-    lines.extend(f"(only you know) {note}" for note in notes)
+    lines.extend(events)
+    lines.extend(_("(only you know) {note}", note=log_words(note)) for note in notes)
     if you:
         seen = set(was["dealt"]) | ({was["card"]} if was["card"] else set()) if was else set()
         for card in you["dealt"]:
             if card not in seen:
-                lines.append("Dealt to you: " + card_text(card))
+                lines.append(_("Dealt to you: {card}", card=card_text(card)))
         if you["card"] and you["card"] not in seen and you["card"] not in you["dealt"]:
-            lines.append("Your character card now: " + card_text(you["card"]))
+            lines.append(_("Your character card now: {card}", card=card_text(you["card"])))
     return lines
+
+
+def _line(event: str) -> str:
+    """A log line in words; a new phase in bold."""
+    return f"[bold]{log_words(event)}[/bold]" if event.startswith("phase: ") else log_words(event)
 
 
 def action_words(view: JsonDict, action: Any) -> str:
     """One Eigen Kweek action in plain words."""
     if not isinstance(action, str):
         return str(action)
-    kind, _, rest = action.partition(":")
+    kind, _sep, rest = action.partition(":")
     parts = rest.split(":") if rest else []
     you = view.get("you") or {}
     words = _WORDS.get(kind)
@@ -293,11 +333,9 @@ def _price(view: JsonDict, kind: str, parts: list[str]) -> int:
 
 def _paying(view: JsonDict, kind: str, parts: list[str]) -> str:
     over = _paid(parts[1]) - _price(view, kind, parts)
-    return f"paying {parts[1]}" + (f" ({over} over: coins give no change)" if over > 0 else "")
-
-
-def _own_tokens(view: JsonDict, cost: str, noun: str) -> str:
-    return counted(_tokens_on(view, view["seat"], cost), noun)
+    if over > 0:
+        return _("paying {payment} ({over} over: coins give no change)", payment=parts[1], over=over)
+    return _("paying {payment}", payment=parts[1])
 
 
 def _tokens_on(view: JsonDict, seat: int, cost: str) -> int:
@@ -307,43 +345,70 @@ def _tokens_on(view: JsonDict, seat: int, cost: str) -> int:
     return 0
 
 
+def _keun(v: JsonDict, p: list[str]) -> str:
+    taken, seat = tokens(_tokens_on(v, int(p[0]), p[1])), seat_token(p[0])
+    if int(p[0]) == v["seat"]:
+        return _("take the {tokens} on the {cost} card of {seat} (yours)", tokens=taken, cost=p[1], seat=seat)
+    return _("take the {tokens} on the {cost} card of {seat}", tokens=taken, cost=p[1], seat=seat)
+
+
+def _rob(p: list[str]) -> str:
+    if len(p) > 1:
+        return _("take a coin worth {value} from {seat}", value=p[1], seat=seat_token(p[0]))
+    return _("take a coin from {seat}", seat=seat_token(p[0]))
+
+
+def _sow(v: JsonDict, p: list[str]) -> str:
+    return _("sow the {cost} plant card for {price}, {paying}", cost=p[0], price=coins(_price(v, "sow", p)),
+             paying=_paying(v, "sow", p))
+
+
+def _plough(v: JsonDict, p: list[str]) -> str:
+    held = _tokens_on(v, v["seat"], p[0])
+    return _("plough over the {cost} card ({tokens}) into a potato sack for {price}, {paying}", cost=p[0],
+             tokens=tokens(held), price=coins(_price(v, "plough", p)), paying=_paying(v, "plough", p))
+
+
+_RIA = {
+    "draw": N_("RIA: draw a card from the stack"),
+    "skip": N_("RIA: draw no card"),
+    "left": N_("RIA: everyone passes cards to the left (to the next seat)"),
+    "right": N_("RIA: everyone passes cards to the right (to the previous seat)"),
+}
+
 _WORDS: dict[str, Any] = {
-    "choose": lambda v, y, p: f"choose {p[0]} for this round",
-    "pass": lambda v, y, p: "pass" if v["step"] != "cultivate" else "pass (do nothing this phase)",
-    "play": lambda v, y, p: f"play {p[0]}",
-    "block": lambda v, y, p: f"play JULITA: block {p[0]} and undo its effect",
-    "take": lambda v, y, p: f"play DEN OLLANDER: take the unplayed card of seat {p[0]}",
-    "ria": lambda v, y, p: {
-        "draw": "RIA: draw a card from the stack",
-        "skip": "RIA: draw no card",
-        "left": "RIA: everyone passes cards to the left (to the next seat)",
-        "right": "RIA: everyone passes cards to the right (to the previous seat)",
-    }[p[0]],
-    "keun": lambda v, y, p: f"take the {counted(_tokens_on(v, int(p[0]), p[1]), 'weed token')} on the {p[1]} card of "
-    f"seat {p[0]}" + (" (yours)" if int(p[0]) == v["seat"] else ""),
-    "griet": lambda v, y, p: f"fill your {p[0]} card",
-    "rob": lambda v, y, p: f"take a coin{f' worth {p[1]}' if len(p) > 1 else ''} from seat {p[0]}",
-    "bernard": lambda v, y, p: f"block seat {p[0]} for the cultivate phase",
-    "bid": lambda v, y, p: f"bid {counted(int(p[0]), 'weed token')}",
-    "corner": lambda v, y, p: f"take corner {p[0]} ({counted(v['corners'][int(p[0]) - 1], 'coin')})",
-    "sow": lambda v, y, p: f"sow the {p[0]} plant card for {counted(_price(v, 'sow', p), 'coin')}, "
-    f"{_paying(v, 'sow', p)}",
-    "plough": lambda v, y, p: f"plough over the {p[0]} card ({_own_tokens(v, p[0], 'token')}) into a "
-    f"potato sack for {counted(_price(v, 'plough', p), 'coin')}, {_paying(v, 'plough', p)}",
-    "harvest": lambda v, y, p: f"harvest the {_own_tokens(v, p[0], 'weed token')} on your {p[0]} card",
-    "harvest_all": lambda v, y, p: "JOS: harvest all your plant cards at once",
-    "keep": lambda v, y, p: f"keep {y.get('card') or 'your card'} for next round",
-    "hand_in": lambda v, y, p: f"hand {y.get('card') or 'your card'} in",
+    "choose": lambda v, y, p: _("choose {card} for this round", card=p[0]),
+    "pass": lambda v, y, p: _("pass") if v["step"] != "cultivate" else _("pass (do nothing this phase)"),
+    "play": lambda v, y, p: _("play {card}", card=p[0]),
+    "block": lambda v, y, p: _("play JULITA: block {card} and undo its effect", card=p[0]),
+    "take": lambda v, y, p: _("play DEN OLLANDER: take the unplayed card of {seat}", seat=seat_token(p[0])),
+    "ria": lambda v, y, p: _(_RIA[p[0]]),
+    "keun": lambda v, y, p: _keun(v, p),
+    "griet": lambda v, y, p: _("fill your {cost} card", cost=p[0]),
+    "rob": lambda v, y, p: _rob(p),
+    "bernard": lambda v, y, p: _("block {seat} for the cultivate phase", seat=seat_token(p[0])),
+    "bid": lambda v, y, p: _("bid {tokens}", tokens=tokens(int(p[0]))),
+    "corner": lambda v, y, p: _("take corner {corner} ({coins})", corner=p[0],
+                                coins=coins(v["corners"][int(p[0]) - 1])),
+    "sow": lambda v, y, p: _sow(v, p),
+    "plough": lambda v, y, p: _plough(v, p),
+    "harvest": lambda v, y, p: _("harvest the {tokens} on your {cost} card",
+                                 tokens=tokens(_tokens_on(v, v["seat"], p[0])), cost=p[0]),
+    "harvest_all": lambda v, y, p: _("JOS: harvest all your plant cards at once"),
+    "keep": lambda v, y, p: _("keep {card} for next round", card=y["card"]) if y.get("card")
+    else _("keep your card for next round"),
+    "hand_in": lambda v, y, p: _("hand {card} in", card=y["card"]) if y.get("card") else _("hand your card in"),
 }
 
 
 def decision_help(view: JsonDict) -> str:
     """What the decision in ``view`` means."""
     step = view["step"]
-    phase = PHASE_NAMES.get(view["phase"], view["phase"])
-    text = f"Phase: {phase}. " + STEP_HELP.get(step, "")
+    text = _("Phase: {phase}.", phase=_phase_name(view["phase"]))
+    if step in STEP_HELP:
+        text += " " + _(STEP_HELP[step])
     if step in STEP_DETAIL:
-        text += "\n" + STEP_DETAIL[step]
+        text += "\n" + _(STEP_DETAIL[step])
     you = view.get("you") or {}
     for card in [*you.get("dealt", []), *([you["card"]] if you.get("card") else [])]:
         text += "\n" + card_text(card)

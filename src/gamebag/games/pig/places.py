@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from gamebag.core.i18n import number
 from gamebag.core.protocol import JsonDict
+from gamebag.games.pig.translation import N_, _
 
-PLACE_TEXT = "round {round}, with {turn_total} in the turn"
+PLACE_TEXT = N_("round {round}, with {turn_total} in the turn")
 
 
 def locate(view: JsonDict) -> JsonDict:
@@ -13,4 +15,5 @@ def locate(view: JsonDict) -> JsonDict:
 
 
 def place_words(place: JsonDict) -> str:
-    return PLACE_TEXT.format(**place)
+    """The place in the reader's words."""
+    return _(PLACE_TEXT, round=number(int(place["round"])), turn_total=number(int(place["turn_total"])))

@@ -25,6 +25,7 @@ from gamebag.core.protocol import Game, JsonDict, NodeKind, is_choice, nearest_f
 from gamebag.core.rng import Rng, draw_index
 from gamebag.core.traits import Information, Moves, Termination, Traits
 from gamebag.games.pig.presets import PRESETS
+from gamebag.games.pig.translation import N_
 
 ROLL = "roll"
 HOLD = "hold"
@@ -57,12 +58,12 @@ class PigState:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("goal", "int", 100, "The score that wins the game at once.", minimum=2, maximum=1000),
+    Option("goal", "int", 100, N_("The score that wins the game at once."), minimum=2, maximum=1000),
     Option(
         "die_sides",
         "int",
         SIDES,
-        "Faces of the die, numbered 1 to this; a 1 loses the turn's total.",
+        N_("Faces of the die, numbered 1 to this; a 1 loses the turn's total."),
         minimum=2,
         maximum=MAX_SIDES,
     ),
@@ -86,9 +87,9 @@ class Pig(Game[PigState, str, int]):
     """Pig: roll or hold; a 1 loses the turn's total; first to the goal wins."""
 
     game_id: ClassVar[str] = "pig"
-    title: ClassVar[str] = "Pig"
+    title: ClassVar[str] = N_("Pig")
     version: ClassVar[str] = "1.0"
-    summary: ClassVar[str] = "Roll or hold with one die; a 1 loses the turn's points. First to 100 wins."
+    summary: ClassVar[str] = N_("Roll or hold with one die; a 1 loses the turn's points. First to 100 wins.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
@@ -96,6 +97,7 @@ class Pig(Game[PigState, str, int]):
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     preset_specs: ClassVar[tuple[Preset, ...]] = PRESETS
     engine_support: ClassVar[EngineSupport | None] = ENGINES
+    text_domain: ClassVar[str | None] = "pig"
 
     def _configure(self) -> None:
         self.settings = typed_options(PigOptions, self.options)

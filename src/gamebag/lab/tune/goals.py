@@ -20,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import number
 from gamebag.lab.stats import Estimate
+from gamebag.lab.translation import _
 from gamebag.lab.tune.metrics import CARD_SPREAD, CHANGE, metric_names
 
 MAX_GOALS = 4
@@ -69,15 +71,22 @@ class Limit:
 
 def _metric(name: str, where: str) -> str:
     if name not in metric_names():
-        raise GamebagError(f"{where}: {name!r} is not a metric; metrics: {', '.join(metric_names())}")
+        raise GamebagError(
+            _(
+                "{where}: {name} is not a metric; metrics: {metrics}",
+                where=where,
+                name=repr(name),
+                metrics=", ".join(metric_names()),
+            )
+        )
     return name
 
 
 def parse_goals(items: Sequence[str]) -> list[Goal]:
     if not items:
-        raise GamebagError(f"give at least one --goal ({GOAL_HELP})")
+        raise GamebagError(_("give at least one --goal ({goals})", goals=GOAL_HELP))
     if len(items) > MAX_GOALS:
-        raise GamebagError(f"at most {MAX_GOALS} --goal values, not {len(items)}")
+        raise GamebagError(_("at most {most} --goal values, not {count}", most=MAX_GOALS, count=len(items)))
     goals: list[Goal] = []
     for item in items:
         text = item.strip()
@@ -89,10 +98,12 @@ def parse_goals(items: Sequence[str]) -> list[Goal]:
                 target = float(argument)
             except ValueError:
                 raise GamebagError(
-                    f"--goal {text!r}: write length=R with R a number of rounds, e.g. length=12"
+                    _("--goal {given}: write length=R with R a number of rounds, e.g. length=12", given=repr(text))
                 ) from None
             if not 0 < target <= 100_000:
-                raise GamebagError(f"--goal {text!r}: R must be from 0 to 100000 rounds")
+                raise GamebagError(
+                    _("--goal {given}: R must be from 0 to {most} rounds", given=repr(text), most=number(100_000))
+                )
             goals.append(Goal(text, "mean_rounds", target=target))
         elif text == "change":
             goals.append(Goal(text, CHANGE))
@@ -109,9 +120,9 @@ def parse_goals(items: Sequence[str]) -> list[Goal]:
         elif text.startswith(("min:", "max:")):
             goals.append(Goal(text, _metric(text[4:], f"--goal {text}"), sign=1.0 if text[:3] == "min" else -1.0))
         else:
-            raise GamebagError(f"--goal {text!r} is not known; goals: {GOAL_HELP}")
+            raise GamebagError(_("--goal {given} is not known; goals: {goals}", given=repr(text), goals=GOAL_HELP))
     if len({g.text for g in goals}) != len(goals):
-        raise GamebagError("a --goal is given twice")
+        raise GamebagError(_("a --goal is given twice"))
     return goals
 
 
@@ -120,16 +131,23 @@ _LIMIT = re.compile(r"^\s*([a-z_]+)\s*(<=|>=)\s*(-?[0-9.eE+-]+)\s*$")
 
 def parse_limits(items: Sequence[str]) -> list[Limit]:
     if len(items) > MAX_LIMITS:
-        raise GamebagError(f"at most {MAX_LIMITS} --limit values, not {len(items)}")
+        raise GamebagError(_("at most {most} --limit values, not {count}", most=MAX_LIMITS, count=len(items)))
     limits = []
     for item in items:
         match = _LIMIT.match(item)
         if match is None:
-            raise GamebagError(f"--limit {item!r} must be written METRIC<=X or METRIC>=X, e.g. mean_rounds<=4.6")
-        name, operator, number = match.groups()
+            raise GamebagError(
+                _(
+                    "--limit {given} must be written METRIC<=X or METRIC>=X, e.g. mean_rounds<=4.6",
+                    given=repr(item),
+                )
+            )
+        name, operator, written = match.groups()
         try:
-            bound = float(number)
+            bound = float(written)
         except ValueError:
-            raise GamebagError(f"--limit {item!r}: {number!r} is not a number") from None
+            raise GamebagError(
+                _("--limit {given}: {value} is not a number", given=repr(item), value=repr(written))
+            ) from None
         limits.append(Limit(item.replace(" ", ""), _metric(name, f"--limit {item}"), operator == "<=", bound))
     return limits

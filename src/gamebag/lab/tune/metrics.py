@@ -139,7 +139,7 @@ CHANGE_DOC = (
 
 def measure_run(run: CellRun) -> dict[str, Estimate]:
     """Every metric of a played cell."""
-    return {name: function(run) for name, (function, _) in METRICS.items()}
+    return {name: function(run) for name, (function, _doc) in METRICS.items()}
 
 
 # Measured only when a goal or limit names them: the quality metrics (traced games and a ladder,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamebag.core.errors import GamebagError, OptionError
+from gamebag.core.i18n import number
 from gamebag.core.rng import derive_seed
 from gamebag.lab.cards import card_study
 from gamebag.lab.cells import MAX_GAMES_PER_CELL, build_cells
@@ -33,6 +34,7 @@ from gamebag.lab.play import Block
 from gamebag.lab.quality import DEFAULT_TRACE_GAMES, QUALITY_METRICS, check_quality_limits, measure_quality
 from gamebag.lab.stats import Estimate
 from gamebag.lab.study import DEFAULT_MAX_ROUNDS, check_limits, run_study
+from gamebag.lab.translation import N_, Figure, _, joined, say, shown
 from gamebag.lab.tune.goals import Goal, Limit
 from gamebag.lab.tune.metrics import (
     CARD_SPREAD,
@@ -205,19 +207,25 @@ class _Interrupted(Exception):
 def check_settings(settings: TuneSettings) -> list[str]:
     """Refuse settings out of bounds; return the notices of the agents chosen (such as a fallback to random)."""
     if not 1 <= settings.trials <= MAX_TRIALS:
-        raise GamebagError(f"--trials must be from 1 to {MAX_TRIALS:,}, not {settings.trials}")
+        raise GamebagError(
+            _("--trials must be from 1 to {most}, not {given}", most=number(MAX_TRIALS), given=settings.trials)
+        )
     if not 1 <= settings.games <= MAX_GAMES_PER_CELL // REMEASURE_FACTOR:
         raise GamebagError(
-            f"--games must be from 1 to {MAX_GAMES_PER_CELL // REMEASURE_FACTOR:,} per trial "
-            f"(the leaders are re-measured with {REMEASURE_FACTOR}x), not {settings.games}"
+            _(
+                "--games must be from 1 to {most} per trial (the leaders are re-measured with {factor}x), not {given}",
+                most=number(MAX_GAMES_PER_CELL // REMEASURE_FACTOR),
+                factor=REMEASURE_FACTOR,
+                given=settings.games,
+            )
         )
     check_limits(settings.games, None, settings.max_rounds)
     check_quality_limits(settings.metrics_games)
     check_executor(settings.executor, settings.workers, settings.address)
     if not settings.dimensions or not settings.goals:
-        raise GamebagError("a tune needs at least one --search and one --goal")
+        raise GamebagError(_("a tune needs at least one --search and one --goal"))
     # The agents and fixed options, checked once at the game's defaults for the searched options.
-    _, notices = build_cells(
+    _cells, notices = build_cells(
         settings.game, (settings.players,), settings.agents, (), settings.options, settings.seed, learned=False
     )
     return notices
@@ -230,7 +238,7 @@ def measure(
     options = {**settings.options, **params}
     # Without named agents every trial plays the same default agent: a policy trained for the
     # default options would play only the trials that hit them, and mix agents into the comparison.
-    cells, _ = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed, learned=False)
+    cells, _notices = build_cells(settings.game, (settings.players,), settings.agents, (), options, seed, learned=False)
     study = run_study(cells, _KeptOpen(executor), games, None, settings.max_rounds)
     run = study.cells[0]
     if study.interrupted:
@@ -253,7 +261,13 @@ def measure(
         metrics.update(quality.estimates())
         missing = sorted(name for name in named & set(QUALITY_METRICS) if name not in metrics)
         if missing:
-            raise GamebagError(f"{', '.join(missing)} cannot be measured here: {'; '.join(quality.notes)}")
+            raise GamebagError(
+                _(
+                    "{metrics} cannot be measured here: {why}",
+                    metrics=", ".join(missing),
+                    why="; ".join(shown(note) for note in quality.notes),
+                )
+            )
     if CARD_SPREAD in named:
         cards = card_study(
             settings.game,
@@ -277,7 +291,7 @@ def _import_optuna() -> Any:
     try:
         import optuna
     except ImportError:  # pragma: no cover - optuna is a dependency of gamebag
-        raise GamebagError("gamebag tune needs Optuna: pip install optuna") from None
+        raise GamebagError(_("gamebag tune needs Optuna: pip install optuna")) from None
     optuna.logging.set_verbosity(logging.WARNING)
     return optuna
 
@@ -292,7 +306,9 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
         try:
             storage = optuna.storages.RDBStorage(settings.storage)
         except Exception as error:  # any storage failure is the user's URL or database
-            raise GamebagError(f"--storage {settings.storage!r} cannot be opened: {error}") from None
+            raise GamebagError(
+                _("--storage {given} cannot be opened: {error}", given=repr(settings.storage), error=error)
+            ) from None
     several = len(settings.goals) > 1
     every_design = grid(settings.dimensions, settings.trials)
     sampler: Any
@@ -340,9 +356,14 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
     if every_design is not None:
         designs = math.prod(len(values) for values in every_design.values())
         remaining = max(0, min(settings.trials, designs) - done)
-        notes.append(f"the search space has {designs} design(s), no more than --trials: each is tried once")
+        notes.append(
+            say(
+                N_("the search space has {designs} design(s), no more than --trials: each is tried once"),
+                designs=Figure(designs),
+            )
+        )
     if done:
-        notes.append(f"resumed: {done} trial(s) were already in the storage")
+        notes.append(say(N_("resumed: {done} trial(s) were already in the storage"), done=Figure(done)))
 
     def tick(_study: Any, _trial: Any) -> None:
         if progress is not None:
@@ -361,15 +382,15 @@ def tune(settings: TuneSettings, progress: Progress | None = None) -> TuneResult
         pareto: list[Recommendation] = []
         feasible = [t for t in ordered if t.feasible]
         if not feasible:
-            notes.append("no finished trial met every limit; nothing is recommended")
+            notes.append(say(N_("no finished trial met every limit; nothing is recommended")))
         elif interrupted:
-            notes.append("interrupted: the leaders were not re-measured or confirmed")
+            notes.append(say(N_("interrupted: the leaders were not re-measured or confirmed")))
             best = _unconfirmed(min(feasible, key=lambda t: sum(t.objectives)))
         else:
             best, pareto = _recommend(settings, feasible, executor, several)
     except (KeyboardInterrupt, _Interrupted):
         interrupted = True
-        notes.append("interrupted while re-measuring the leaders: nothing is recommended")
+        notes.append(say(N_("interrupted while re-measuring the leaders: nothing is recommended")))
         best, pareto = None, []
         ordered = [trials[k] for k in sorted(trials)]
     finally:
@@ -404,7 +425,9 @@ def _read_trial(frozen: Any, settings: TuneSettings) -> TuneTrial:
 def _unconfirmed(trial: TuneTrial) -> Recommendation:
     if trial.measurement is None:  # only complete trials are candidates
         raise GamebagError("internal: a candidate trial has no measurement")
-    return Recommendation(trial.params, trial.number, trial.measurement, None, False, "not re-measured (interrupted)")
+    return Recommendation(
+        trial.params, trial.number, trial.measurement, None, False, say(N_("not re-measured (interrupted)"))
+    )
 
 
 def _dominates(a: Sequence[float], b: Sequence[float]) -> bool:
@@ -446,9 +469,10 @@ def _recommend(
 
     valid = [(t, m) for t, m in remeasured if all(v <= 0 for v in violations(m))] or remeasured
     if several:
-        kept = [(t, m) for t, m in valid if not any(_dominates(scores(o), scores(m)) for _, o in valid)]
+        kept = [(t, m) for t, m in valid if not any(_dominates(scores(o), scores(m)) for _t, o in valid)]
         spans = [
-            (min(scores(m)[i] for _, m in kept), max(scores(m)[i] for _, m in kept)) for i in range(len(settings.goals))
+            (min(scores(m)[i] for _t, m in kept), max(scores(m)[i] for _t, m in kept))
+            for i in range(len(settings.goals))
         ]
 
         def balance(m: Measurement) -> float:
@@ -464,28 +488,36 @@ def _recommend(
     best: Recommendation | None = None
     for trial, again in ranked:
         confirmation = measure(settings, trial.params, confirm_seed, games, executor)
-        reasons = [
-            f"limit {lim.text} broken at the fresh seed"
+        reasons: list[str] = [
+            say(N_("limit {limit} broken at the fresh seed"), limit=lim.text)
             for lim in settings.limits
             if lim.violation(confirmation.metrics) > 0
         ]
         for goal in settings.goals:
             if not goal.value(confirmation.metrics).overlaps(goal.value(again.metrics)):
-                reasons.append(f"{goal.text} moved beyond its interval at the fresh seed")
+                reasons.append(say(N_("{goal} moved beyond its interval at the fresh seed"), goal=goal.text))
         confirmed = not reasons
-        why = "every limit holds and every goal agrees at a fresh seed" if confirmed else "; ".join(reasons)
+        why: str = say(N_("every limit holds and every goal agrees at a fresh seed")) if confirmed else joined(reasons)
         candidate = Recommendation(trial.params, trial.number, again, confirmation, confirmed, why)
         if best is None:
             best = candidate
         if confirmed:
             if candidate is not best:
-                candidate.why += f" (trial {best.trial}, ranked higher, was not confirmed: {best.why})"
+                candidate.why = say(
+                    N_("{why} (trial {trial}, ranked higher, was not confirmed: {other})"),
+                    why=candidate.why,
+                    trial=best.trial,
+                    other=best.why,
+                )
             best = candidate
             break
     if best is None:  # leaders are never empty: feasible trials exist
         raise GamebagError("internal: no design was re-measured")
     pareto = (
-        [Recommendation(t.params, t.number, m, None, False, "Pareto front after re-measurement") for t, m in kept]
+        [
+            Recommendation(t.params, t.number, m, None, False, say(N_("Pareto front after re-measurement")))
+            for t, m in kept
+        ]
         if several
         else []
     )

@@ -14,6 +14,7 @@ from typing import Any
 
 import gamebag
 from gamebag.core.errors import GamebagError, OptionError
+from gamebag.lab.translation import _
 
 MAX_DIMENSIONS = 20
 MAX_CHOICES = 50
@@ -91,9 +92,9 @@ def parse_search(
 ) -> list[Dimension]:
     """Parse and check ``--search`` items for ``game_id`` with ``players`` and the ``fixed`` options."""
     if not items:
-        raise GamebagError("give at least one --search NAME=LO..HI or NAME=a,b,c (the options to search)")
+        raise GamebagError(_("give at least one --search NAME=LO..HI or NAME=a,b,c (the options to search)"))
     if len(items) > MAX_DIMENSIONS:
-        raise GamebagError(f"at most {MAX_DIMENSIONS} --search dimensions, not {len(items)}")
+        raise GamebagError(_("at most {most} --search dimensions, not {count}", most=MAX_DIMENSIONS, count=len(items)))
     cls = gamebag.entry(game_id).game_class
     specs = {spec.name: spec for spec in cls.option_specs}
     groups = {group.name: group for group in cls.option_groups}
@@ -104,37 +105,65 @@ def parse_search(
         name = name.strip().replace("-", "_")
         text = text.strip()
         if not sep or not name or not text:
-            raise GamebagError(f"--search {item!r} must be written NAME=LO..HI or NAME=a,b,c, e.g. snakes=2..6")
+            raise GamebagError(
+                _("--search {given} must be written NAME=LO..HI or NAME=a,b,c, e.g. snakes=2..6", given=repr(item))
+            )
         if name not in specs and name not in groups:
-            allowed = ", ".join([*specs, *groups]) or "none"
-            raise GamebagError(f"--search {name!r} is not an option of {game_id}; its options: {allowed}")
+            allowed = ", ".join([*specs, *groups]) or _("none")
+            raise GamebagError(
+                _(
+                    "--search {name} is not an option of {game}; its options: {allowed}",
+                    name=repr(name),
+                    game=game_id,
+                    allowed=allowed,
+                )
+            )
         if name in fixed:
-            raise GamebagError(f"option {name!r} is both fixed (--option) and searched (--search); choose one")
+            raise GamebagError(
+                _("option {name} is both fixed (--option) and searched (--search); choose one", name=repr(name))
+            )
         if any(d.name == name for d in dimensions):
-            raise GamebagError(f"--search {name} is given twice; give its values in one --search")
+            raise GamebagError(_("--search {name} is given twice; give its values in one --search", name=name))
         low_text, dots, high_text = text.partition("..")
         if dots:
             spec = specs.get(name)
             if spec is None or spec.kind != "int":
                 raise GamebagError(
-                    f"--search {name}: a range LO..HI needs an integer option; list the values as {name}=a,b,c"
+                    _(
+                        "--search {name}: a range LO..HI needs an integer option; list the values as {name}=a,b,c",
+                        name=name,
+                    )
                 )
             try:
                 low, high = int(low_text), int(high_text)
             except ValueError:
-                raise GamebagError(f"--search {item!r}: LO and HI must be integers") from None
+                raise GamebagError(_("--search {given}: LO and HI must be integers", given=repr(item))) from None
             bottom = spec.minimum if spec.minimum is not None else low
             top = spec.maximum if spec.maximum is not None else high
             if not bottom <= low < high <= top:
                 raise GamebagError(
-                    f"--search {name}={low}..{high}: need LO < HI within the option's range {bottom}..{top}"
+                    _(
+                        "--search {name}={low}..{high}: need LO < HI within the option's range {bottom}..{top}",
+                        name=name,
+                        low=low,
+                        high=high,
+                        bottom=bottom,
+                        top=top,
+                    )
                 )
             dimensions.append(Dimension(name, low=low, high=high))
             continue
         separator = "|" if "|" in text else ","
         choices = tuple(dict.fromkeys(v.strip() for v in text.split(separator) if v.strip()))
         if not 1 <= len(choices) <= MAX_CHOICES:
-            raise GamebagError(f"--search {name}: from 1 to {MAX_CHOICES} values, not {len(choices)}")
+            raise GamebagError(
+                _(
+                    "--search {name}: from 1 to {most} values, not {count}",
+                    name=name,
+                    most=MAX_CHOICES,
+                    count=len(choices),
+                )
+            )
         for value in choices:
             _check_value(game_id, players, fixed, name, value)
         dimensions.append(Dimension(name, choices=choices))

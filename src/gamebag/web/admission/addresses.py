@@ -18,6 +18,8 @@ from collections.abc import Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from gamebag.web.words.text import _
+
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -85,7 +87,14 @@ def host_refusal(header: str | None, names: frozenset[str]) -> str | None:
     if name in names:
         return None
     shown = name[:80].encode("ascii", "replace").decode()
-    return (
-        f"this server does not answer to the name {shown!r}; open it by one of its own addresses, "
-        "or start it with --host-name for this name"
+    return _(
+        "this server does not answer to the name {name}; open it by one of its own addresses, "
+        "or start it with --host-name for this name",
+        name=repr(shown),
     )
+
+
+def close_reason(text: str, limit: int = 120) -> str:
+    """``text`` cut to fit a WebSocket close frame's reason (at most 123 bytes of UTF-8): a reason
+    in Japanese or Chinese takes three bytes a character, so it is cut by bytes, never mid-character."""
+    return text.encode("utf-8")[:limit].decode("utf-8", "ignore")

@@ -20,6 +20,7 @@ from typing import Any
 
 from gamebag.agents.registry import available_agents, parse_spec
 from gamebag.core.errors import GamebagError
+from gamebag.web.words.text import _
 
 MAX_AGENT_SPEC = 200  # characters of an agent spec such as "ismcts:iterations=500,c=1.2"
 MAX_JSON_DEPTH = 32  # levels of nested arrays and objects in a body or message (a table request needs 3)
@@ -39,9 +40,9 @@ def parse_json(text: str | bytes) -> Any:
     try:
         value = json.loads(text)
     except RecursionError:
-        raise BadJsonError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+        raise BadJsonError(_("JSON nested deeper than {depth} levels", depth=MAX_JSON_DEPTH)) from None
     except ValueError as error:
-        raise BadJsonError(f"not valid JSON ({error})") from None
+        raise BadJsonError(_("not valid JSON ({error})", error=error)) from None
     pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
         item, depth = pending.pop()
@@ -49,7 +50,7 @@ def parse_json(text: str | bytes) -> Any:
         for child in children:
             if isinstance(child, dict | list):
                 if depth >= MAX_JSON_DEPTH:
-                    raise BadJsonError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+                    raise BadJsonError(_("JSON nested deeper than {depth} levels", depth=MAX_JSON_DEPTH))
                 pending.append((child, depth + 1))
     return value
 
@@ -67,8 +68,10 @@ class NumberBound:
     integer: bool = False
 
     def describe(self) -> str:
-        kind = "an integer" if self.integer else "a number"
-        return f"{kind} from {self.minimum:g} to {self.maximum:g}"
+        low, high = f"{self.minimum:g}", f"{self.maximum:g}"
+        if self.integer:
+            return _("an integer from {low} to {high}", low=low, high=high)
+        return _("a number from {low} to {high}", low=low, high=high)
 
 
 # agent name -> parameter -> bound. Parameters not listed take words (checked by the agent).
@@ -98,17 +101,23 @@ def check_agent_spec(spec: Any, game_id: str, where: str) -> str:
     agent, which may mean a solve, happens in the bot workers.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise LobbyError(f"{where}: a bot is named by an agent spec such as 'heuristic' or 'random'")
+        raise LobbyError(_("{where}: a bot is named by an agent spec such as 'heuristic' or 'random'", where=where))
     cleaned = str(spec).strip()
     if len(cleaned) > MAX_AGENT_SPEC:
-        raise LobbyError(f"{where}: an agent spec has at most {MAX_AGENT_SPEC} characters, not {len(cleaned)}")
+        raise LobbyError(
+            _("{where}: an agent spec has at most {most} characters, not {count}", where=where, most=MAX_AGENT_SPEC,
+              count=len(cleaned))
+        )
     try:
         name, params = parse_spec(cleaned)
     except GamebagError as error:
         raise LobbyError(f"{where}: {error}") from None
     known = available_agents(game_id)
     if name not in known:
-        raise LobbyError(f"{where}: unknown agent {name!r} for {game_id}; available: {', '.join(known)}")
+        raise LobbyError(
+            _("{where}: unknown agent {name} for {game}; available: {agents}", where=where, name=repr(name),
+              game=game_id, agents=", ".join(known))
+        )
     for key, text in params.items():
         bound = AGENT_PARAMETER_BOUNDS.get(name, {}).get(key)
         if bound is None:
@@ -123,7 +132,8 @@ def check_agent_spec(spec: Any, game_id: str, where: str) -> str:
             or not bound.minimum <= value <= bound.maximum
         ):
             raise LobbyError(
-                f"{where}: agent parameter {key}={text!r} is beyond this server's bound: {bound.describe()}"
+                _("{where}: agent parameter {key}={value} is beyond this server's bound: {bound}", where=where, key=key,
+                  value=repr(text), bound=bound.describe())
             )
     return cleaned
 
@@ -133,4 +143,7 @@ def check_options(game_id: str, options: Mapping[str, Any]) -> None:
     for name, maximum in OPTION_MAXIMA.get(game_id, {}).items():
         value = options.get(name)
         if isinstance(value, int) and not isinstance(value, bool) and value > maximum:
-            raise LobbyError(f"option {name!r}: {value} is beyond this server's bound: at most {maximum}")
+            raise LobbyError(
+                _("option {name}: {value} is beyond this server's bound: at most {most}", name=repr(name), value=value,
+                  most=maximum)
+            )

@@ -39,8 +39,9 @@ from typing import Any
 
 from starlette.routing import Match
 
-from gamebag.web.admission.addresses import client_address
+from gamebag.web.admission.addresses import client_address, close_reason
 from gamebag.web.settings import Limits
+from gamebag.web.words.text import N_
 
 log = logging.getLogger("gamebag.web")
 
@@ -57,7 +58,7 @@ class CostClass:
 
     name: str  # the language-neutral code (logs, docs, the refusal's ``cost`` field)
     budget_field: str  # the ``Limits`` field with the budget per client address (and per seat) a minute
-    what: str  # the requests in players' words, as the refusal names them ("lobby listings")
+    what: str  # the requests in players' words, as the refusal names them ("lobby listings"; N_-marked)
     answer: str  # the bound on the answer's size (docs/web.md)
     hourly_field: str | None = None  # a second, hourly budget (``Limits``), if any
 
@@ -71,45 +72,56 @@ class CostClass:
 COST_CLASSES: dict[str, CostClass] = {
     cost.name: cost
     for cost in (
-        CostClass("page", "pages_per_minute", "page loads", "one static HTML page (under 8 KB)"),
-        CostClass("static", "static_per_minute", "file downloads", "one static file (under 64 KB)"),
+        CostClass("page", "pages_per_minute", N_("page loads"), "one static HTML page (under 8 KB)"),
+        CostClass("static", "static_per_minute", N_("file downloads"), "one static file (under 64 KB)"),
         CostClass(
-            "read", "reads_per_minute", "requests", "one table's public facts and view, or the catalogue (under 1 MB)"
+            "read",
+            "reads_per_minute",
+            N_("requests"),
+            "one table's public facts and view, or the catalogue (under 1 MB)"
         ),
         CostClass(
-            "lobby", "lobby_lists_per_minute", "lobby listings", "the newest tables' summary rows (bounded list)"
+            "lobby", "lobby_lists_per_minute", N_("lobby listings"), "the newest tables' summary rows (bounded list)"
         ),
-        CostClass("agents", "agent_checks_per_minute", "bot questions", "the bots for one game (a few KB)"),
+        CostClass("agents", "agent_checks_per_minute", N_("bot questions"), "the bots for one game (a few KB)"),
         CostClass(
             "open",
             "tables_per_minute",
-            "new tables",
+            N_("new tables"),
             "the new table's invite links (a few KB)",
             hourly_field="tables_per_hour",
         ),
-        CostClass("manage", "manage_per_minute", "table changes", "one table's facts (a few KB)"),
-        CostClass("account", "account_requests_per_minute", "account requests", "one account's facts (a few KB)"),
-        CostClass("download", "downloads_per_minute", "record and replay downloads", "one game's record or replay"),
-        CostClass("analysis", "analysis_polls_per_minute", "analysis requests", "one game's analysis (under 1 MB)"),
-        CostClass("advice", "advice_polls_per_minute", "coach requests", "one decision's advice (a few KB)"),
+        CostClass("manage", "manage_per_minute", N_("table changes"), "one table's facts (a few KB)"),
+        CostClass("account", "account_requests_per_minute", N_("account requests"), "one account's facts (a few KB)"),
+        CostClass("download", "downloads_per_minute", N_("record and replay downloads"), "one game's record or replay"),
+        CostClass("analysis", "analysis_polls_per_minute", N_("analysis requests"), "one game's analysis (under 1 MB)"),
+        CostClass("advice", "advice_polls_per_minute", N_("coach requests"), "one decision's advice (a few KB)"),
         CostClass(
-            "your-move", "your_move_lists_per_minute", '"your move" lists', "at most 20 tables' public facts (a few KB)"
+            "your-move",
+            "your_move_lists_per_minute",
+            N_('"your move" lists'),
+            "at most 20 tables' public facts (a few KB)"
         ),
-        CostClass("report", "reports_per_minute", "error reports", "a few bytes (each report is one log line)"),
-        CostClass("connect", "connects_per_minute", "new connections", "a socket (its messages: SOCKET_COSTS)"),
-        CostClass("load", "loads_per_minute", "requests for tables not in memory", "charged with the route's class"),
+        CostClass("report", "reports_per_minute", N_("error reports"), "a few bytes (each report is one log line)"),
+        CostClass("connect", "connects_per_minute", N_("new connections"), "a socket (its messages: SOCKET_COSTS)"),
+        CostClass(
+            "load", "loads_per_minute", N_("requests for tables not in memory"), "charged with the route's class"
+        ),
         CostClass(
             "sign-in",
             "sign_ins_per_minute",
-            "sign-in attempts",
+            N_("sign-in attempts"),
             "charged with the route's class",
             hourly_field="sign_ins_per_hour",
         ),
-        CostClass("seat-take", "seat_takes_per_minute", "seats taken", "charged with the route's class"),
+        CostClass("seat-take", "seat_takes_per_minute", N_("seats taken"), "charged with the route's class"),
         CostClass(
-            "unknown", "unknown_paths_per_minute", "requests for unknown addresses", "a short 404 or 405 (under 100 B)"
+            "unknown",
+            "unknown_paths_per_minute",
+            N_("requests for unknown addresses"),
+            "a short 404 or 405 (under 100 B)"
         ),
-        CostClass("undeclared", "undeclared_per_minute", "requests", "a route not in this table: a small budget"),
+        CostClass("undeclared", "undeclared_per_minute", N_("requests"), "a route not in this table: a small budget"),
     )
 }
 UNDECLARED = "undeclared"  # the class of a route with no line in ROUTE_COSTS (bounded, never free)
@@ -360,7 +372,7 @@ async def _refuse(scope: Scope, send: Send, text: str, retry_after: int, cost: s
     ]
     if scope["type"] == "websocket":
         if "websocket.http.response" not in scope.get("extensions", {}):
-            await send({"type": "websocket.close", "code": 1013, "reason": text[:120]})
+            await send({"type": "websocket.close", "code": 1013, "reason": close_reason(text)})
             return
         await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
         await send({"type": "websocket.http.response.body", "body": payload})

@@ -43,10 +43,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
 from gamebag.web.admission.addresses import client_address as client_address  # imported from here too
-from gamebag.web.admission.addresses import host_refusal
+from gamebag.web.admission.addresses import close_reason, host_refusal
 from gamebag.web.admission.costs import COST_CLASSES, CostClass
 from gamebag.web.admission.ratestore import SharedSocketCounts, SocketKey
 from gamebag.web.settings import Limits
+from gamebag.web.words.text import N_, _
 
 Scope = MutableMapping[str, Any]
 _Result = TypeVar("_Result")
@@ -132,7 +133,7 @@ def same_origin(scope: Scope, allowed: tuple[str, ...]) -> bool:
     host = _header(scope, b"host") or ""
     if origin in allowed:
         return True
-    scheme, _, rest = origin.partition("://")
+    scheme, _sep, rest = origin.partition("://")
     return bool(rest) and rest == host and scheme in ("http", "https")
 
 
@@ -166,13 +167,14 @@ class Guard:
             refusal = host_refusal(_header(scope, b"host"), self.host_names)
         if refusal is not None:
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": refusal[:120]})
+                await send({"type": "websocket.close", "code": 1008, "reason": close_reason(refusal)})
             else:
                 await _send_json(send, 421, {"error": refusal}, list(SECURITY_HEADERS))
             return
         if scope["type"] == "websocket":
             if not same_origin(scope, self.limits.allowed_origins):
-                await send({"type": "websocket.close", "code": 1008, "reason": "cross-site socket refused"})
+                reason = close_reason(_("cross-site socket refused"))
+                await send({"type": "websocket.close", "code": 1008, "reason": reason})
                 return
             await self.app(scope, receive, send)
             return
@@ -182,7 +184,7 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {bytes(k).lower() for k, _ in message.get("headers", ())}
+                present = {bytes(k).lower() for k, _value in message.get("headers", ())}
                 message["headers"] = list(message.get("headers", ())) + [
                     (k, v) for k, v in SECURITY_HEADERS if k not in present
                 ]
@@ -192,7 +194,7 @@ class Guard:
             await self.app(scope, receive, send_with_headers)
             return
         if not same_origin(scope, self.limits.allowed_origins):
-            await _send_json(send_with_headers, 403, {"error": "requests from another site's pages are refused"}, [])
+            await _send_json(send_with_headers, 403, {"error": _("requests from another site's pages are refused")}, [])
             return
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         length_text = _header(scope, b"content-length")
@@ -200,12 +202,13 @@ class Guard:
         one_click = kind == "application/x-www-form-urlencoded" and scope["path"] in FORM_PATHS
         if has_body and kind != "application/json" and not one_click:
             await _send_json(
-                send_with_headers, 415, {"error": "send JSON: the Content-Type must be application/json"}, []
+                send_with_headers, 415, {"error": _("send JSON: the Content-Type must be application/json")}, []
             )
             return
         limit = self.limits.max_body
         if length_text is not None and (not length_text.isdigit() or int(length_text) > limit):
-            await _send_json(send_with_headers, 413, {"error": f"request too large: at most {limit} bytes"}, [])
+            too_large = _("request too large: at most {limit} bytes", limit=limit)
+            await _send_json(send_with_headers, 413, {"error": too_large}, [])
             return
         received = 0
         started = False
@@ -242,7 +245,7 @@ class Guard:
                 await _send_json(
                     send_with_headers,
                     413,
-                    {"error": f"request too large: at most {limit} bytes"},
+                    {"error": _("request too large: at most {limit} bytes", limit=limit)},
                     [(b"connection", b"close")],
                 )
         except _BodyTooSlow:
@@ -250,7 +253,7 @@ class Guard:
                 await _send_json(
                     send_with_headers,
                     408,
-                    {"error": f"request body not received within {BODY_SECONDS:g} s"},
+                    {"error": _("request body not received within {seconds} s", seconds=f"{BODY_SECONDS:g}")},
                     [(b"connection", b"close")],
                 )
         except ClientDisconnect:  # the client went away mid-body: nobody to answer, nothing to trace
@@ -258,15 +261,22 @@ class Guard:
 
 
 # The refusals, in players' words (``what``: the cost class's requests, ``per``: minute or hour).
-ADDRESS_REFUSAL = "too many {what} from your address: at most {amount} per {per}; try again in {wait} s"
-SEAT_REFUSAL = "too many {what} for your seat: at most {amount} per {per}; try again in {wait} s"
+ADDRESS_REFUSAL = N_("too many {what} from your address: at most {amount} per {per}; try again in {wait} s")
+SEAT_REFUSAL = N_("too many {what} for your seat: at most {amount} per {per}; try again in {wait} s")
+# A rate's window in the refusals' words (the ``per`` above), by the limits library's granularity.
+PER_WORDS = {
+    "second": N_("second"),
+    "minute": N_("minute"),
+    "hour": N_("hour"),
+    "day": N_("day"),
+}
 # The cluster's shared counts failing (the database down): one log line now and then, and
 # each process counts on its own meanwhile (still a bound: the process's own budget).
 SHARED_COUNTS_DOWN = QuietLine("the shared request counts cannot be read", seconds=60.0)
 # New solves' worker time, shared by a cluster's processes: counted in tenths of a second (the
 # window's bound is only how many it can hold; the budget is ``Limits.solve_budget_seconds``).
 SOLVE_TENTHS_COUNTED = 100_000
-SOLVES_REFUSAL = (
+SOLVES_REFUSAL = N_(
     "your tables' new solves took {spent:.0f} worker seconds in the last minute (at most {budget:g}); "
     "choose options opened before, or try again in {wait} s"
 )
@@ -369,10 +379,12 @@ class RateLimits:
     def _refuse(
         self, limiter: MovingWindowRateLimiter, item: RateLimitItem, key: str, cost: str, refusal: str
     ) -> None:
-        reset, _ = limiter.get_window_stats(item, cost, key)
+        reset, _remaining = limiter.get_window_stats(item, cost, key)
         wait = max(1, math.ceil(reset - time.time()))
-        what = COST_CLASSES[cost].what
-        raise RateLimited(refusal.format(what=what, amount=item.amount, per=item.GRANULARITY.name, wait=wait), wait)
+        what = _(COST_CLASSES[cost].what)
+        per = item.GRANULARITY.name
+        per = _(PER_WORDS[per]) if per in PER_WORDS else per
+        raise RateLimited(_(refusal, what=what, amount=item.amount, per=per, wait=wait), wait)
 
     async def _hit_async(self, items: list[RateLimitItem], key: str, cost: str, refusal: str = ADDRESS_REFUSAL) -> None:
         """``_hit``; off the event loop when the counts are in the shared database."""
@@ -415,7 +427,7 @@ class RateLimits:
         spent = (SOLVE_TENTHS_COUNTED - remaining) / 10
         if spent >= budget_seconds:
             wait = max(1, math.ceil(reset - time.time()))
-            raise RateLimited(SOLVES_REFUSAL.format(spent=spent, budget=budget_seconds, wait=wait), wait)
+            raise RateLimited(_(SOLVES_REFUSAL, spent=spent, budget=budget_seconds, wait=wait), wait)
 
     async def charge_solve(self, owner: str, seconds: float) -> None:
         """Count ``seconds`` of worker time of a new solve against ``owner`` for the whole cluster."""
@@ -432,10 +444,11 @@ class RateLimits:
     def _account_check(self, account: str, failed: bool) -> None:
         item, key = RateLimitItemPerHour(self.limits.account_failures_per_hour), "failed sign-ins of one account"
         if not self._limiter.test(item, key, account) or (failed and not self._limiter.hit(item, key, account)):
-            reset, _ = self._limiter.get_window_stats(item, key, account)
+            reset, _remaining = self._limiter.get_window_stats(item, key, account)
             wait = max(1, math.ceil(reset - time.time()))
             raise RateLimited(
-                f"too many failed sign-ins for this account: at most {item.amount} per hour; try again in {wait} s",
+                _("too many failed sign-ins for this account: at most {amount} per hour; try again in {wait} s",
+                  amount=item.amount, wait=wait),
                 wait,
             )
 
@@ -484,7 +497,7 @@ class RateLimits:
     async def open_socket(self, address: str) -> None:
         """Count a new socket from ``address``; ``RateLimited`` past the rate or the open-socket bound."""
         bound = self.limits.sockets_per_address
-        refusal = RateLimited(f"too many open connections from your address: at most {bound}", 5)
+        refusal = RateLimited(_("too many open connections from your address: at most {bound}", bound=bound), 5)
         counts = self._sockets
         if counts is None:
             if self.sockets_by_address[address] >= bound:

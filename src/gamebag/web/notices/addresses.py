@@ -28,6 +28,7 @@ from gamebag.web.notices.rows import (
     read_rows,
 )
 from gamebag.web.people import accounts
+from gamebag.web.words.text import N_, _
 
 CONFIRMS_PER_DAY = 3  # confirmation mails an account may have sent in 24 hours
 MODES = ("move", "digest")
@@ -35,16 +36,16 @@ DIGEST_HOURS = (1, 168)  # a digest at most every hour, at least every week
 ADDRESS_PATTERN = re.compile(r"[^@\s<>()\[\],;:\"\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+")
 
 TEXT = {
-    "address": "'address' must be an e-mail address such as name@example.org (at most 254 characters)",
+    "address": N_("'address' must be an e-mail address such as name@example.org (at most 254 characters)"),
     "settings": (
-        'the body must hold some of {"mode": "move" or "digest", "digest_hours": 1 to 168, '
-        '"quiet_start": 0 to 23 or null, "quiet_end": 0 to 23 or null, "time_zone": "Europe/Amsterdam"}'
+        N_('the body must hold some of {"mode": "move" or "digest", "digest_hours": 1 to 168, '
+        '"quiet_start": 0 to 23 or null, "quiet_end": 0 to 23 or null, "time_zone": "Europe/Amsterdam"}')
     ),
-    "zone": "'time_zone' must be a time zone name such as Europe/Amsterdam or UTC",
-    "quiet": "quiet hours need both 'quiet_start' and 'quiet_end' (hours 0 to 23), or neither",
-    "no_address": "give an e-mail address first",
-    "too_many": "at most {limit} confirmation e-mails a day may be sent; try again tomorrow",
-    "link": "this link is not valid (any longer); ask for a new one on your account page",
+    "zone": N_("'time_zone' must be a time zone name such as Europe/Amsterdam or UTC"),
+    "quiet": N_("quiet hours need both 'quiet_start' and 'quiet_end' (hours 0 to 23), or neither"),
+    "no_address": N_("give an e-mail address first"),
+    "too_many": N_("at most {limit} confirmation e-mails a day may be sent; try again tomorrow"),
+    "link": N_("this link is not valid (any longer); ask for a new one on your account page"),
 }
 
 # An account's export holds its address, settings and sent log; deleting the account deletes them.
@@ -67,7 +68,7 @@ def _zones() -> frozenset[str]:
 
 def check_address(value: Any) -> str:
     if not isinstance(value, str) or len(value) > 254 or not ADDRESS_PATTERN.fullmatch(value):
-        raise NoticeError(TEXT["address"])
+        raise NoticeError(_(TEXT["address"]))
     return value
 
 
@@ -86,21 +87,21 @@ def check_settings(data: Any, current: NoticeSettings) -> NoticeSettings:
     """``current`` with the fields of ``data`` changed, each checked."""
     keys = {"mode", "digest_hours", "quiet_start", "quiet_end", "time_zone"}
     if not isinstance(data, dict) or not data or set(data) - keys:
-        raise NoticeError(TEXT["settings"])
+        raise NoticeError(_(TEXT["settings"]))
     merged = {**current.__dict__, **data}
     hours = merged["digest_hours"]
     if merged["mode"] not in MODES or isinstance(hours, bool) or not isinstance(hours, int):
-        raise NoticeError(TEXT["settings"])
+        raise NoticeError(_(TEXT["settings"]))
     if not DIGEST_HOURS[0] <= hours <= DIGEST_HOURS[1]:
-        raise NoticeError(TEXT["settings"])
+        raise NoticeError(_(TEXT["settings"]))
     for key in ("quiet_start", "quiet_end"):
         value = merged[key]
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 23):
-            raise NoticeError(TEXT["settings"])
+            raise NoticeError(_(TEXT["settings"]))
     if (merged["quiet_start"] is None) != (merged["quiet_end"] is None):
-        raise NoticeError(TEXT["quiet"])
+        raise NoticeError(_(TEXT["quiet"]))
     if not isinstance(merged["time_zone"], str) or merged["time_zone"] not in _zones():
-        raise NoticeError(TEXT["zone"])
+        raise NoticeError(_(TEXT["zone"]))
     return NoticeSettings(**merged)
 
 
@@ -140,7 +141,7 @@ def give_address(connection: Connection, account_id: str, address: str, link_bas
     Refused past ``CONFIRMS_PER_DAY`` confirmation mails in 24 hours.
     """
     if sent_since(connection, account_id, "confirm", now - 86400) >= CONFIRMS_PER_DAY:
-        raise NoticeError(TEXT["too_many"].format(limit=CONFIRMS_PER_DAY))
+        raise NoticeError(_(TEXT["too_many"], limit=CONFIRMS_PER_DAY))
     code = secrets.token_urlsafe(24)
     current = settings_of(address_row(connection, account_id))
     connection.execute(delete(NoticeDueRow).where(NoticeDueRow.account_id == account_id))
@@ -167,7 +168,7 @@ def confirm(connection: Connection, code: str) -> str:
         select(MailAddressRow.account_id).where(MailAddressRow.confirm_digest == digest(code))
     ).scalar_one_or_none()
     if row is None:
-        raise NoticeError(TEXT["link"])
+        raise NoticeError(_(TEXT["link"]))
     connection.execute(
         update(MailAddressRow).where(MailAddressRow.account_id == row).values(confirmed=True, confirm_digest=None)
     )
@@ -177,7 +178,7 @@ def confirm(connection: Connection, code: str) -> str:
 def change_settings(connection: Connection, account_id: str, data: Any) -> NoticeSettings:
     row = address_row(connection, account_id)
     if row is None:
-        raise NoticeError(TEXT["no_address"])
+        raise NoticeError(_(TEXT["no_address"]))
     wanted = check_settings(data, settings_of(row))
     connection.execute(update(MailAddressRow).where(MailAddressRow.account_id == account_id).values(**wanted.__dict__))
     return wanted
@@ -192,12 +193,12 @@ def forget_address(connection: Connection, account_id: str) -> None:
 def unsubscribe(connection: Connection, token: str) -> None:
     """The one-click unsubscribe: the address with this token is forgotten (its log stays with the account)."""
     if not 0 < len(token) <= 64:
-        raise NoticeError(TEXT["link"])
+        raise NoticeError(_(TEXT["link"]))
     found = connection.execute(
         select(MailAddressRow.account_id).where(MailAddressRow.unsubscribe_token == token)
     ).scalar_one_or_none()
     if found is None:
-        raise NoticeError(TEXT["link"])
+        raise NoticeError(_(TEXT["link"]))
     forget_address(connection, str(found))
 
 

@@ -25,6 +25,7 @@ from email.utils import format_datetime, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from gamebag.web.notices.rows import masked
+from gamebag.web.words.text import N_, _
 
 log = logging.getLogger("gamebag.web")
 
@@ -34,10 +35,10 @@ RETRY_PAUSES = (2.0, 10.0, 60.0)  # seconds before each new try of a mail the se
 SMTP_SECONDS = 20.0  # one conversation with the server at most
 
 TEXT = {
-    "scheme": "--smtp must start with smtp:// or smtps://, for example smtp://mail.example.org:587",
-    "host": "--smtp must name the mail server's host, for example smtp://mail.example.org:587",
-    "port": "--smtp's port must be a number from 1 to 65535",
-    "from": "--smtp's from= must be an e-mail address, for example ?from=games@example.org",
+    "scheme": N_("--smtp must start with smtp:// or smtps://, for example smtp://mail.example.org:587"),
+    "host": N_("--smtp must name the mail server's host, for example smtp://mail.example.org:587"),
+    "port": N_("--smtp's port must be a number from 1 to 65535"),
+    "from": N_("--smtp's from= must be an e-mail address, for example ?from=games@example.org"),
 }
 
 
@@ -60,16 +61,16 @@ class SmtpTarget:
     def parse(cls, url: str) -> SmtpTarget:
         parts = urlsplit(url)
         if parts.scheme not in ("smtp", "smtps"):
-            raise SmtpUrlError(TEXT["scheme"])
+            raise SmtpUrlError(_(TEXT["scheme"]))
         if not parts.hostname:
-            raise SmtpUrlError(TEXT["host"])
+            raise SmtpUrlError(_(TEXT["host"]))
         try:
             port = parts.port or (465 if parts.scheme == "smtps" else 25)
         except ValueError:
-            raise SmtpUrlError(TEXT["port"]) from None
+            raise SmtpUrlError(_(TEXT["port"])) from None
         sender = parse_qs(parts.query).get("from", [f"gamebag@{parts.hostname}"])[0]
         if "@" not in sender or any(c in sender for c in "\r\n<>"):
-            raise SmtpUrlError(TEXT["from"])
+            raise SmtpUrlError(_(TEXT["from"]))
         user = unquote(parts.username) if parts.username else None
         password = unquote(parts.password) if parts.password else os.environ.get(PASSWORD_ENV)
         return cls(parts.hostname, port, parts.scheme == "smtps", user, password, sender)

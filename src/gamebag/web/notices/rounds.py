@@ -34,13 +34,15 @@ from sqlalchemy.engine import Connection, Engine
 
 import gamebag
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import DEFAULT_LANGUAGE, use_language
 from gamebag.web.notices.addresses import log_sent, sent_since
 from gamebag.web.notices.mailer import RETRY_PAUSES, Mail, Mailer, SmtpTarget
 from gamebag.web.notices.rows import MailAddressRow, NoticeDueRow, NoticeSentRow, read_rows
-from gamebag.web.people.schema import SeatOwnerRow
+from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.store.db import PendingRow, TableRow
 from gamebag.web.tables.lobbyrows import SummaryRow
 from gamebag.web.tables.manager import TableManager
+from gamebag.web.words.text import N_, _, ngettext
 
 log = logging.getLogger("gamebag.web")
 
@@ -48,20 +50,19 @@ MOVE_MAILS_PER_HOUR = 6  # "your move" mails a person gets per hour at most; the
 RATE_PAUSE = 600.0  # seconds a notice over that bound waits before it is looked at again
 ROUND_LIMIT = 200  # due notices looked at per round at most
 
-# Every sentence a mail holds (one place, for the translation catalogues).
+# Every sentence a mail holds (one place; translated as a mail is written, in its recipient's
+# language: the account's latest, ``AccountRow.language``). The digest's subject is a plural.
 TEXT = {
-    "move_subject": "Your move in {game}",
-    "move_body": "It is your move in {game} at table {table}.\n\nOpen the table: {link}\n",
-    "digest_subject_one": "Your move at one table",
-    "digest_subject": "Your move at {count} tables",
-    "digest_intro": "It is your move at these tables:\n",
-    "digest_line": "{game} at table {table}: {link}\n",
-    "confirm_subject": "Confirm your address for gamebag notices",
-    "confirm_body": (
+    "move_subject": N_("Your move in {game}"),
+    "move_body": N_("It is your move in {game} at table {table}.\n\nOpen the table: {link}\n"),
+    "digest_intro": N_("It is your move at these tables:\n"),
+    "digest_line": N_("{game} at table {table}: {link}\n"),
+    "confirm_subject": N_("Confirm your address for gamebag notices"),
+    "confirm_body": N_(
         'Someone, we hope you, asked for gamebag\'s "your move" notices at this address.\n\n'
         "To get them, open this link: {link}\n\nIf it was not you, ignore this mail: nothing more will be sent.\n"
     ),
-    "footer": "\nTo stop these e-mails, open {link}\n",
+    "footer": N_("\nTo stop these e-mails, open {link}\n"),
 }
 
 
@@ -96,7 +97,7 @@ def unsubscribe_page(base: str, token: str) -> str:
 
 def confirm_mail(address: str, base: str, code: str) -> Mail:
     link = f"{base}/notices#confirm={quote(code)}"
-    return Mail(address, TEXT["confirm_subject"], TEXT["confirm_body"].format(link=link))
+    return Mail(address, _(TEXT["confirm_subject"]), _(TEXT["confirm_body"], link=link))
 
 
 def quiet_until(now: float, row: MailAddressRow) -> float | None:
@@ -117,7 +118,7 @@ def quiet_until(now: float, row: MailAddressRow) -> float | None:
 def note_due(engine: Engine, keys: list[tuple[str, int, int]], due_at: float) -> None:
     """Note the seats that must act (table, seat, step), for those whose account wants notices."""
     with engine.begin() as connection:
-        tables = sorted({table for table, _, _ in keys})
+        tables = sorted({table for table, _seat, _step in keys})
         owners = {
             (str(t), int(s)): str(a)
             for t, s, a in connection.execute(
@@ -210,6 +211,12 @@ def plan_round(
             MailAddressRow.account_id.in_(accounts), MailAddressRow.confirmed.is_(True)
         )
         addresses = {row.account_id: row for row in read_rows(connection, confirmed)}
+        languages = {
+            str(account): language
+            for account, language in connection.execute(
+                select(AccountRow.id, AccountRow.language).where(AccountRow.id.in_(accounts))
+            )
+        }
         digests: dict[str, list[tuple[NoticeDueRow, str]]] = {}
         for row in due:
             key = (row.table_id, row.seat)
@@ -235,7 +242,7 @@ def plan_round(
             mine = (*where, NoticeDueRow.step == row.step, NoticeDueRow.due_at == row.due_at)
             if connection.execute(delete(NoticeDueRow).where(*mine)).rowcount != 1:
                 continue
-            if offer(_move_mail(address, row, valid[key])):
+            if offer(_move_mail(address, row, valid[key], languages.get(row.account_id))):
                 handed += 1
                 log_sent(connection, row.account_id, "move", row.table_id, row.step, now)
             else:  # the mailer's queue is full: due again at the next round
@@ -254,12 +261,12 @@ def plan_round(
             claim = update(MailAddressRow).where(MailAddressRow.account_id == account, same).values(last_digest_at=now)
             if connection.execute(claim).rowcount != 1:
                 continue
-            if not offer(_digest_mail(address, rows)):
+            if not offer(_digest_mail(address, rows, languages.get(account))):
                 restore = update(MailAddressRow).where(MailAddressRow.account_id == account)
                 connection.execute(restore.values(last_digest_at=last))
                 continue
             handed += 1
-            for row, _ in rows:
+            for row, _game in rows:
                 connection.execute(
                     delete(NoticeDueRow).where(NoticeDueRow.table_id == row.table_id, NoticeDueRow.seat == row.seat)
                 )
@@ -267,24 +274,27 @@ def plan_round(
     return handed
 
 
-def _move_mail(address: MailAddressRow, row: NoticeDueRow, game: str) -> Mail:
+def _move_mail(address: MailAddressRow, row: NoticeDueRow, game: str, language: str | None = None) -> Mail:
+    """The "your move" mail of one seat, in its recipient's ``language`` (None: English)."""
     base = address.link_base
     title = game_title(game)
-    body = TEXT["move_body"].format(game=title, table=row.table_id, link=f"{base}/play/{row.table_id}")
-    body += TEXT["footer"].format(link=unsubscribe_page(base, address.unsubscribe_token))
-    subject = TEXT["move_subject"].format(game=title)
+    with use_language(language or DEFAULT_LANGUAGE):
+        body = _(TEXT["move_body"], game=title, table=row.table_id, link=f"{base}/play/{row.table_id}")
+        body += _(TEXT["footer"], link=unsubscribe_page(base, address.unsubscribe_token))
+        subject = _(TEXT["move_subject"], game=title)
     return Mail(address.address, subject, body, unsubscribe_headers(base, address.unsubscribe_token))
 
 
-def _digest_mail(address: MailAddressRow, rows: list[tuple[NoticeDueRow, str]]) -> Mail:
+def _digest_mail(address: MailAddressRow, rows: list[tuple[NoticeDueRow, str]], language: str | None = None) -> Mail:
+    """One digest of an account's tables, in its recipient's ``language`` (None: English)."""
     base = address.link_base
-    body = TEXT["digest_intro"]
-    for row, game in rows:
-        body += TEXT["digest_line"].format(
-            game=game_title(game), table=row.table_id, link=f"{base}/play/{row.table_id}"
-        )
-    body += TEXT["footer"].format(link=unsubscribe_page(base, address.unsubscribe_token))
-    subject = TEXT["digest_subject_one"] if len(rows) == 1 else TEXT["digest_subject"].format(count=len(rows))
+    with use_language(language or DEFAULT_LANGUAGE):
+        body = _(TEXT["digest_intro"])
+        for row, game in rows:
+            link = f"{base}/play/{row.table_id}"
+            body += _(TEXT["digest_line"], game=game_title(game), table=row.table_id, link=link)
+        body += _(TEXT["footer"], link=unsubscribe_page(base, address.unsubscribe_token))
+        subject = ngettext("Your move at {n} table", "Your move at {n} tables", len(rows))
     return Mail(address.address, subject, body, unsubscribe_headers(base, address.unsubscribe_token))
 
 

@@ -41,18 +41,19 @@ from gamebag.web.people.whoami import account_of
 from gamebag.web.store.db import TableRow
 from gamebag.web.tables.manager import TableManager
 from gamebag.web.words.pages import page
+from gamebag.web.words.text import N_, _
 
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 POLL_SECONDS = 20  # how often a page asks again (the widget's bound; the lobby rate bounds the rest)
 
 TEXT = {
-    "json": "the request body must be JSON",
-    "sign_in": "sign in to get e-mail notices (guests get the list and browser notices)",
-    "no_mail": "e-mail is not available on this server: its operator has not set up a mail server",
-    "address_body": 'the body must be {"address": "name@example.org"} or {"address": null} to stop e-mails',
-    "code": 'the body must be {"code": "<the code after #confirm= in the link>"}',
-    "token": "the unsubscribe link is not complete; open the link from the e-mail again",
-    "busy": "the confirmation e-mail could not be queued just now; try again in a minute",
+    "json": N_("the request body must be JSON"),
+    "sign_in": N_("sign in to get e-mail notices (guests get the list and browser notices)"),
+    "no_mail": N_("e-mail is not available on this server: its operator has not set up a mail server"),
+    "address_body": N_('the body must be {"address": "name@example.org"} or {"address": null} to stop e-mails'),
+    "code": N_('the body must be {"code": "<the code after #confirm= in the link>"}'),
+    "token": N_("the unsubscribe link is not complete; open the link from the e-mail again"),
+    "busy": N_("the confirmation e-mail could not be queued just now; try again in a minute"),
 }
 
 router = APIRouter()
@@ -89,7 +90,7 @@ async def _body(request: Request) -> Any:
     try:
         return parse_json(await request.body() or b"null")
     except BadJsonError:
-        raise LobbyError(TEXT["json"]) from None
+        raise LobbyError(_(TEXT["json"])) from None
 
 
 def open_tables(engine: Engine, mine: Mine) -> list[tuple[str, str]]:
@@ -141,7 +142,7 @@ def _link_base(request: Request) -> str:
 def _signed_in(request: Request) -> str:
     account = account_of(request)
     if account is None:
-        raise SignInNeeded(TEXT["sign_in"])
+        raise SignInNeeded(_(TEXT["sign_in"]))
     return account
 
 
@@ -163,7 +164,7 @@ async def give_email(request: Request) -> dict[str, Any] | JSONResponse:
     account = _signed_in(request)
     data = await _body(request)
     if not isinstance(data, dict) or set(data) != {"address"}:
-        raise NoticeError(TEXT["address_body"])
+        raise NoticeError(_(TEXT["address_body"]))
     engine = _manager(request).store.engine
     if data["address"] is None:
 
@@ -175,7 +176,7 @@ async def give_email(request: Request) -> dict[str, Any] | JSONResponse:
         return {"address": None}
     service = _service(request)
     if service is None:
-        return _error(409, TEXT["no_mail"])
+        return _error(409, _(TEXT["no_mail"]))
     address = check_address(data["address"])
     base = _link_base(request)
     clock = service.timing.clock
@@ -186,7 +187,7 @@ async def give_email(request: Request) -> dict[str, Any] | JSONResponse:
 
     code = await asyncio.to_thread(give)
     if not service.send_confirmation(confirm_mail(address, base, code)):
-        return _error(503, TEXT["busy"])
+        return _error(503, _(TEXT["busy"]))
     return {"address": address, "confirmed": False}
 
 
@@ -208,7 +209,7 @@ async def confirm_email(request: Request) -> dict[str, Any]:
     """The link mailed to an address was opened: notices may go there now."""
     data = await _body(request)
     if not isinstance(data, dict) or set(data) != {"code"} or not isinstance(data["code"], str):
-        raise NoticeError(TEXT["code"])
+        raise NoticeError(_(TEXT["code"]))
     code = data["code"][:128]
 
     def run() -> str:
@@ -227,7 +228,7 @@ async def unsubscribe_email(request: Request) -> dict[str, Any]:
         data = await _body(request)
         token = data.get("token") if isinstance(data, dict) and set(data) == {"token"} else None
     if not isinstance(token, str) or not token:
-        raise NoticeError(TEXT["token"])
+        raise NoticeError(_(TEXT["token"]))
     given = token
 
     def run() -> None:

@@ -34,13 +34,14 @@ from gamebag.web.people.passwords import (
     verify_password,
 )
 from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, manager_of, rates_of, signed_in
+from gamebag.web.words.text import N_, _
 
 ACCOUNT_TEXTS = {
-    "wrong": "The name or the password is wrong.",
-    "wrong_code": "The name or the recovery code is wrong (each code works once).",
-    "disabled": "This account is disabled; ask the operator of this server.",
-    "confirm": "To delete your account, type your name exactly as it is shown.",
-    "gone": "This account no longer exists.",
+    "wrong": N_("The name or the password is wrong."),
+    "wrong_code": N_("The name or the recovery code is wrong (each code works once)."),
+    "disabled": N_("This account is disabled; ask the operator of this server."),
+    "confirm": N_("To delete your account, type your name exactly as it is shown."),
+    "gone": N_("This account no longer exists."),
 }
 
 router = APIRouter()
@@ -62,7 +63,7 @@ async def signed_in_answer(request: Request, account: Account, extra: dict[str, 
     """Start a new session for ``account`` (the browser's old one deleted), set its cookie, and
     answer with the profile and the session's CSRF token."""
     if account.disabled:
-        raise PeopleRefusal(403, ACCOUNT_TEXTS["disabled"])
+        raise PeopleRefusal(403, _(ACCOUNT_TEXTS["disabled"]))
     old = sessions.session_cookie(request)
 
     def start(connection: Connection) -> tuple[str, str, dict[str, Any]]:
@@ -125,7 +126,7 @@ async def sign_in(request: Request) -> JSONResponse:
     if account is None or not ok:
         if account is not None:
             await rates.account_sign_in(account.id, failed=True)
-        raise PeopleRefusal(401, ACCOUNT_TEXTS["wrong"])
+        raise PeopleRefusal(401, _(ACCOUNT_TEXTS["wrong"]))
     if stored is not None and needs_rehash(stored):  # today's parameters, from now on
         normalised = normalise_password(password)
         await in_transaction(request, lambda c: accounts.set_password(c, account.id, normalised))
@@ -148,7 +149,7 @@ async def recover(request: Request) -> JSONResponse:
     if account is not None:
         await rates.account_sign_in(account.id, failed=not ok)
     if account is None or not ok:
-        raise PeopleRefusal(401, ACCOUNT_TEXTS["wrong_code"])
+        raise PeopleRefusal(401, _(ACCOUNT_TEXTS["wrong_code"]))
     return await signed_in_answer(request, account)
 
 
@@ -195,7 +196,7 @@ async def change_password(request: Request) -> dict[str, Any]:
     def store(connection: Connection) -> None:
         account = accounts.account_by_id(connection, account_id)
         if account is None:
-            raise PeopleRefusal(404, ACCOUNT_TEXTS["gone"])
+            raise PeopleRefusal(404, _(ACCOUNT_TEXTS["gone"]))
         accounts.set_password(connection, account_id, check_password(data["password"], account.name))
 
     await in_transaction(request, store)
@@ -257,9 +258,9 @@ async def delete(request: Request) -> JSONResponse:
     def remove(connection: Connection) -> SeatNames:
         account = accounts.account_by_id(connection, account_id)
         if account is None:
-            raise PeopleRefusal(404, ACCOUNT_TEXTS["gone"])
+            raise PeopleRefusal(404, _(ACCOUNT_TEXTS["gone"]))
         if data["name"] != account.name:
-            raise PeopleRefusal(400, ACCOUNT_TEXTS["confirm"])
+            raise PeopleRefusal(400, _(ACCOUNT_TEXTS["confirm"]))
         renamed = accounts.delete_account(connection, account_id)
         for table_id in renamed:
             manager.store.announce(connection, table_id, -1, "seats")  # other processes reload the names

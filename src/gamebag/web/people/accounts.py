@@ -25,6 +25,7 @@ from gamebag.web.people.owners import SeatNames, anonymise_seats, seats_of_accou
 from gamebag.web.people.passwords import check_password, hash_password
 from gamebag.web.people.schema import AccountRow, SeatOwnerRow
 from gamebag.web.store.db import SeatRow, TableRow
+from gamebag.web.words.text import _
 
 RECOVERY_CODES = 10  # shown once at sign-up; each signs in once
 MAX_EXPORTED_RECORDS = 500  # the most recent finished games whose records an export holds
@@ -74,7 +75,7 @@ def create_account(connection: Connection, name: str, password: str | None) -> t
                 )
             )
     except IntegrityError:
-        raise BadNameError(NAME_TEXTS["taken"]) from None
+        raise BadNameError(_(NAME_TEXTS["taken"])) from None
     if normalised is not None:
         set_password(connection, account.id, normalised)
     return account, new_recovery_codes(connection, account.id)
@@ -104,7 +105,7 @@ def rename(connection: Connection, account_id: str, name: str) -> str:
                 update(AccountRow).where(AccountRow.id == account_id).values(name=shown, name_key=name_key(shown))
             )
     except IntegrityError:
-        raise BadNameError(NAME_TEXTS["taken"]) from None
+        raise BadNameError(_(NAME_TEXTS["taken"])) from None
     return shown
 
 
@@ -124,7 +125,7 @@ def set_password(connection: Connection, account_id: str, normalised: str) -> No
 def new_recovery_codes(connection: Connection, account_id: str) -> list[str]:
     """Fresh one-time recovery codes (the old ones stop working); only their hashes are kept."""
     connection.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account_id == account_id))
-    codes = ["-".join(secrets.token_hex(3) for _ in range(3)) for _ in range(RECOVERY_CODES)]
+    codes = ["-".join(secrets.token_hex(3) for __ in range(3)) for __ in range(RECOVERY_CODES)]
     connection.execute(
         insert(RecoveryCodeRow), [{"code_hash": digest(code), "account_id": account_id} for code in codes]
     )
@@ -177,7 +178,7 @@ def delete_account(connection: Connection, account_id: str) -> SeatNames:
 
 def _seat_facts(connection: Connection, account_id: str) -> list[dict[str, Any]]:
     owned = seats_of_account(connection, account_id)
-    tables = {table for table, _ in owned}
+    tables = {table for table, __ in owned}
     if not tables:
         return []
     rows = connection.execute(

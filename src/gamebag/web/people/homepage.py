@@ -30,6 +30,7 @@ from gamebag.web.people.owners import seats_of_account
 from gamebag.web.people.standingrows import OutcomeRow
 from gamebag.web.store.db import SeatRow, TableRow
 from gamebag.web.tables.lobbyrows import SummaryRow
+from gamebag.web.words.text import N_, _
 
 MAX_TOKENS = 100
 OPEN_LIMIT = 20
@@ -38,8 +39,8 @@ MAX_PAGE = 500
 STATS_LIMIT = 1000
 
 TEXT = {
-    "body": 'the body must be {"seats": [{"table": "<id>", "token": "<seat token>"}, ...], "page": <0 or more>}',
-    "too_many": "at most {limit} seats may be asked about at once",
+    "body": N_('the body must be {"seats": [{"table": "<id>", "token": "<seat token>"}, ...], "page": <0 or more>}'),
+    "too_many": N_("at most {limit} seats may be asked about at once"),
 }
 
 Mine = dict[str, int]  # table id -> the asker's seat there
@@ -54,16 +55,16 @@ class HomeRequest:
 def parse_home(data: Any) -> HomeRequest:
     """A home request, checked (``LobbyError`` in players' words)."""
     if not isinstance(data, dict) or set(data) - {"seats", "page"}:
-        raise LobbyError(TEXT["body"])
+        raise LobbyError(_(TEXT["body"]))
     seats, page = data.get("seats", []), data.get("page", 0)
     if not isinstance(seats, list) or isinstance(page, bool) or not isinstance(page, int) or not 0 <= page <= MAX_PAGE:
-        raise LobbyError(TEXT["body"])
+        raise LobbyError(_(TEXT["body"]))
     if len(seats) > MAX_TOKENS:
-        raise LobbyError(TEXT["too_many"].format(limit=MAX_TOKENS))
+        raise LobbyError(_(TEXT["too_many"], limit=MAX_TOKENS))
     tokens = []
     for item in seats:
         if not isinstance(item, dict) or set(item) != {"table", "token"}:
-            raise LobbyError(TEXT["body"])
+            raise LobbyError(_(TEXT["body"]))
         table, token = item["table"], item["token"]
         if (
             not isinstance(table, str)
@@ -71,7 +72,7 @@ def parse_home(data: Any) -> HomeRequest:
             or not 0 < len(table) <= 64
             or not 0 < len(token) <= 128
         ):
-            raise LobbyError(TEXT["body"])
+            raise LobbyError(_(TEXT["body"]))
         tokens.append((table, token))
     return HomeRequest(tuple(tokens), page)
 
@@ -88,7 +89,7 @@ def my_seats(engine: Engine, tokens: tuple[tuple[str, str], ...], account: str |
     """The asker's seats: the claimed seats whose tokens were given, and their account's seats."""
     mine: Mine = {}
     with engine.connect() as connection:
-        wanted = sorted({table for table, _ in tokens})
+        wanted = sorted({table for table, __ in tokens})
         if wanted:
             rows = connection.execute(
                 select(SeatRow.table_id, SeatRow.seat, SeatRow.token, SeatRow.claimed, SeatRow.agent).where(

@@ -20,13 +20,14 @@ from gamebag.core.presets import preset_options, rated_presets
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.people.standingrows import ListingRow
 from gamebag.web.store.db import now
+from gamebag.web.words.text import N_, _
 
 LISTING_FIELDS = ("public", "rated")
 
 # What a player is told about a listing request (whole sentences, one place).
 TEXT = {
-    "flag": "'{field}' must be true or false",
-    "casual": "This table is casual: only the rulebook's setup is rated, and these options differ from it.",
+    "flag": N_("'{field}' must be true or false"),
+    "casual": N_("This table is casual: only the rulebook's setup is rated, and these options differ from it."),
 }
 
 
@@ -48,7 +49,7 @@ def split_listing(data: Any) -> tuple[Listing, Any]:
     for field in LISTING_FIELDS:
         value = data.get(field, False)
         if not isinstance(value, bool):
-            raise LobbyError(TEXT["flag"].format(field=field))
+            raise LobbyError(_(TEXT["flag"], field=field))
         flags[field] = value
     rest = {key: value for key, value in data.items() if key not in LISTING_FIELDS}
     return Listing(public=flags["public"], rated=flags["rated"]), rest

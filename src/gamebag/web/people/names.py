@@ -20,14 +20,15 @@ from functools import cache
 from confusable_homoglyphs import confusables
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.words.text import N_, _
 
 MIN_NAME, MAX_NAME = 2, 32  # characters of a display name
 
 NAME_TEXTS = {
-    "length": f"A name has {MIN_NAME} to {MAX_NAME} characters.",
-    "characters": "A name may hold letters, digits, spaces and . _ - only.",
-    "mixed": "This name mixes alphabets with letters that look alike; write it in one alphabet.",
-    "taken": "This name, or one that looks just like it, is taken; choose another.",
+    "length": N_("A name has {least} to {most} characters."),
+    "characters": N_("A name may hold letters, digits, spaces and . _ - only."),
+    "mixed": N_("This name mixes alphabets with letters that look alike; write it in one alphabet."),
+    "taken": N_("This name, or one that looks just like it, is taken; choose another."),
 }
 _ALLOWED_SYMBOLS = frozenset(" ._-")
 _DROPPED_FROM_KEY = re.compile(r"[\s._\-]+")
@@ -40,16 +41,16 @@ class BadNameError(GamebagError, ValueError):
 def clean_name(given: object) -> str:
     """The display name as it will be shown, or ``BadNameError`` saying what is wrong with it."""
     if not isinstance(given, str):
-        raise BadNameError(NAME_TEXTS["length"])
+        raise BadNameError(_(NAME_TEXTS["length"], least=MIN_NAME, most=MAX_NAME))
     name = " ".join(unicodedata.normalize("NFC", given).split())
     if not MIN_NAME <= len(name) <= MAX_NAME:
-        raise BadNameError(NAME_TEXTS["length"])
+        raise BadNameError(_(NAME_TEXTS["length"], least=MIN_NAME, most=MAX_NAME))
     for character in name:
         category = unicodedata.category(character)
         if not (category[0] in "LN" or category == "Mn" or character in _ALLOWED_SYMBOLS):
-            raise BadNameError(NAME_TEXTS["characters"])
+            raise BadNameError(_(NAME_TEXTS["characters"]))
     if confusables.is_dangerous(name):
-        raise BadNameError(NAME_TEXTS["mixed"])
+        raise BadNameError(_(NAME_TEXTS["mixed"]))
     return name
 
 
@@ -62,7 +63,7 @@ def _look_alikes(character: str) -> list[str]:
 def _plainest(character: str) -> str:
     """The prototype ``character`` is mistaken for (the data lists a character that is not a
     prototype with its prototype alone), followed a few steps: I to l, 1 to l, а to a."""
-    for _ in range(4):
+    for _step in range(4):
         alikes = _look_alikes(character)
         if len(alikes) != 1 or len(alikes[0]) != 1 or alikes[0] == character:
             return character  # a prototype itself (many look-alikes), or no look-alike
@@ -79,6 +80,6 @@ def name_key(name: str) -> str:
     # fonts draw as a small l, makes i one with l (and so with 1, which the data maps to l).
     # Prototypes may be capitals (0 looks like O): folded and mapped once more.
     skeleton = unicodedata.normalize("NFKC", name)
-    for _ in range(2):
+    for _round in range(2):
         skeleton = "".join(_plainest(character) for character in unicodedata.normalize("NFKC", skeleton).casefold())
     return _DROPPED_FROM_KEY.sub("", skeleton.replace("i", "l"))

@@ -43,6 +43,7 @@ from gamebag.web.people.accountroutes import signed_in_answer
 from gamebag.web.people.accounts import Account, digest
 from gamebag.web.people.credentials import ChallengeRow, PasskeyRow
 from gamebag.web.people.requests import PeopleRefusal, in_transaction, json_fields, rates_of, signed_in
+from gamebag.web.words.text import N_, _
 
 CHALLENGE_SECONDS = 300.0
 MAX_PASSKEYS = 10  # per account
@@ -50,12 +51,12 @@ MAX_CREDENTIAL_JSON = 16 * 1024  # characters of a browser's answer (the guard b
 RP_NAME = "gamebag"
 
 PASSKEY_TEXTS = {
-    "expired": "This passkey request has expired; start again.",
-    "refused": "The passkey could not be checked; try again, or use your password.",
-    "unknown": "This passkey does not belong to any account here.",
-    "too_many": f"An account holds at most {MAX_PASSKEYS} passkeys.",
-    "not_yours": "You have no passkey with this id; reload the page to see your passkeys.",
-    "last_way": "This passkey is your only way to sign in; set a password or add another passkey first.",
+    "expired": N_("This passkey request has expired; start again."),
+    "refused": N_("The passkey could not be checked; try again, or use your password."),
+    "unknown": N_("This passkey does not belong to any account here."),
+    "too_many": N_("An account holds at most {most} passkeys."),
+    "not_yours": N_("You have no passkey with this id; reload the page to see your passkeys."),
+    "last_way": N_("This passkey is your only way to sign in; set a password or add another passkey first."),
 }
 
 router = APIRouter()
@@ -88,14 +89,14 @@ def _keep_challenge(connection: Connection, challenge: bytes, purpose: str, acco
 def _take_challenge(connection: Connection, challenge_id: object, purpose: str, account_id: str | None) -> bytes:
     """The challenge of a ceremony under way (deleted: each is used once), or a refusal."""
     if not isinstance(challenge_id, str) or len(challenge_id) > 64:
-        raise PeopleRefusal(400, PASSKEY_TEXTS["expired"])
+        raise PeopleRefusal(400, _(PASSKEY_TEXTS["expired"]))
     row = connection.execute(
         delete(ChallengeRow)
         .where(ChallengeRow.id_hash == digest(challenge_id))
         .returning(ChallengeRow.challenge, ChallengeRow.purpose, ChallengeRow.account_id, ChallengeRow.expires_at)
     ).first()
     if row is None or row.purpose != purpose or row.account_id != account_id or row.expires_at < time.time():
-        raise PeopleRefusal(400, PASSKEY_TEXTS["expired"])
+        raise PeopleRefusal(400, _(PASSKEY_TEXTS["expired"]))
     return bytes(row.challenge)
 
 
@@ -103,7 +104,7 @@ def _credential(data: dict[str, Any]) -> str:
     credential = data["credential"]
     text = json.dumps(credential) if isinstance(credential, dict) else ""
     if not text or len(text) > MAX_CREDENTIAL_JSON:
-        raise PeopleRefusal(400, PASSKEY_TEXTS["refused"])
+        raise PeopleRefusal(400, _(PASSKEY_TEXTS["refused"]))
     return text
 
 
@@ -117,7 +118,7 @@ async def registration_options(request: Request) -> dict[str, Any]:
         held = connection.execute(select(PasskeyRow.credential_id).where(PasskeyRow.account_id == account_id))
         held_ids = [row[0] for row in held]
         if account is None or len(held_ids) >= MAX_PASSKEYS:
-            raise PeopleRefusal(409, PASSKEY_TEXTS["too_many"])
+            raise PeopleRefusal(409, _(PASSKEY_TEXTS["too_many"], most=MAX_PASSKEYS))
         options = generate_registration_options(
             rp_id=_rp_id(request),
             rp_name=RP_NAME,
@@ -156,7 +157,7 @@ async def register_passkey(request: Request) -> dict[str, Any]:
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin
             )
         except (WebAuthnException, ValueError, KeyError, TypeError):
-            raise PeopleRefusal(400, PASSKEY_TEXTS["refused"]) from None
+            raise PeopleRefusal(400, _(PASSKEY_TEXTS["refused"])) from None
         connection.execute(
             insert(PasskeyRow).values(
                 credential_id=bytes_to_base64url(verified.credential_id),
@@ -200,9 +201,9 @@ async def remove_passkey(request: Request) -> dict[str, Any]:
     def remove(connection: Connection) -> list[dict[str, Any]]:
         held = [row["id"] for row in _passkeys_of(connection, account_id)]
         if credential not in held:
-            raise PeopleRefusal(404, PASSKEY_TEXTS["not_yours"])
+            raise PeopleRefusal(404, _(PASSKEY_TEXTS["not_yours"]))
         if len(held) == 1 and accounts.password_hash(connection, account_id) is None:
-            raise PeopleRefusal(409, PASSKEY_TEXTS["last_way"])
+            raise PeopleRefusal(409, _(PASSKEY_TEXTS["last_way"]))
         connection.execute(
             delete(PasskeyRow).where(PasskeyRow.account_id == account_id, PasskeyRow.credential_id == credential)
         )
@@ -236,7 +237,7 @@ async def sign_in_with_passkey(request: Request) -> JSONResponse:
     def finish(connection: Connection) -> Account:
         row = connection.execute(select(PasskeyRow).where(PasskeyRow.credential_id == str(credential_id)[:400])).first()
         if row is None:
-            raise PeopleRefusal(401, PASSKEY_TEXTS["unknown"])
+            raise PeopleRefusal(401, _(PASSKEY_TEXTS["unknown"]))
         try:
             verified = verify_authentication_response(
                 credential=credential,
@@ -247,7 +248,7 @@ async def sign_in_with_passkey(request: Request) -> JSONResponse:
                 credential_current_sign_count=row.sign_count,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError):
-            raise PeopleRefusal(401, PASSKEY_TEXTS["refused"]) from None
+            raise PeopleRefusal(401, _(PASSKEY_TEXTS["refused"])) from None
         connection.execute(
             update(PasskeyRow)
             .where(PasskeyRow.credential_id == row.credential_id)
@@ -255,7 +256,7 @@ async def sign_in_with_passkey(request: Request) -> JSONResponse:
         )
         account = accounts.account_by_id(connection, row.account_id)
         if account is None:
-            raise PeopleRefusal(401, PASSKEY_TEXTS["unknown"])
+            raise PeopleRefusal(401, _(PASSKEY_TEXTS["unknown"]))
         return account
 
     return await signed_in_answer(request, await in_transaction(request, finish))

@@ -19,16 +19,17 @@ from argon2 import Parameters, PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.words.text import N_, _
 
 MIN_PASSWORD, MAX_PASSWORD = 15, 128  # characters, after normalisation
 CONTEXT_WORDS = ("gamebag",)  # words of this service a password must not just be
 
 PASSWORD_TEXTS = {
-    "type": "A password is text.",
-    "short": f"A password has at least {MIN_PASSWORD} characters; a few words in a row make a good one.",
-    "long": f"A password has at most {MAX_PASSWORD} characters.",
-    "common": "This password is on a list of common or leaked passwords; choose another.",
-    "name": "A password must not be your name or this site's name; choose another.",
+    "type": N_("A password is text."),
+    "short": N_("A password has at least {least} characters; a few words in a row make a good one."),
+    "long": N_("A password has at most {most} characters."),
+    "common": N_("This password is on a list of common or leaked passwords; choose another."),
+    "name": N_("A password must not be your name or this site's name; choose another."),
 }
 
 # argon2id with the library's defaults (RFC 9106's second recommended setting, 64 MiB, 3 passes).
@@ -62,20 +63,20 @@ def normalise_password(given: str) -> str:
 def check_password(given: object, name: str = "") -> str:
     """The normalised password, or ``BadPasswordError`` naming the rule it breaks."""
     if not isinstance(given, str):
-        raise BadPasswordError(PASSWORD_TEXTS["type"])
+        raise BadPasswordError(_(PASSWORD_TEXTS["type"]))
     password = normalise_password(given)
     if len(password) < MIN_PASSWORD:
-        raise BadPasswordError(PASSWORD_TEXTS["short"])
+        raise BadPasswordError(_(PASSWORD_TEXTS["short"], least=MIN_PASSWORD))
     if len(password) > MAX_PASSWORD:
-        raise BadPasswordError(PASSWORD_TEXTS["long"])
+        raise BadPasswordError(_(PASSWORD_TEXTS["long"], most=MAX_PASSWORD))
     folded = password.casefold()
     if folded in _blocklist() or len(set(folded)) == 1:
-        raise BadPasswordError(PASSWORD_TEXTS["common"])
+        raise BadPasswordError(_(PASSWORD_TEXTS["common"]))
     for word in (name, *CONTEXT_WORDS):
         # The name (or this site's) repeated or padded with digits and symbols is no password.
         rest = folded.replace(word.casefold(), "") if len(word) >= 2 else folded
         if rest != folded and not any(character.isalpha() for character in rest):
-            raise BadPasswordError(PASSWORD_TEXTS["name"])
+            raise BadPasswordError(_(PASSWORD_TEXTS["name"]))
     return password
 
 

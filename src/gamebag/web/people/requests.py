@@ -21,12 +21,13 @@ from gamebag.web.people.sessions import CSRF_REFUSED
 from gamebag.web.people.whoami import account_of
 from gamebag.web.tables.live import LiveTable
 from gamebag.web.tables.manager import TableManager
+from gamebag.web.words.text import N_, _
 
 _Result = TypeVar("_Result")
 
 REQUEST_TEXTS = {
-    "sign_in_first": "Sign in first; this needs your account.",
-    "body": "The request body must be a JSON object with the fields {fields}.",
+    "sign_in_first": N_("Sign in first; this needs your account."),
+    "body": N_("The request body must be a JSON object with the fields {fields}."),
 }
 
 
@@ -83,8 +84,8 @@ def signed_in(request: Request) -> str:
     if account is not None:
         return account
     if getattr(request.state, "csrf", None):
-        raise PeopleRefusal(403, CSRF_REFUSED)
-    raise PeopleRefusal(401, REQUEST_TEXTS["sign_in_first"])
+        raise PeopleRefusal(403, _(CSRF_REFUSED))
+    raise PeopleRefusal(401, _(REQUEST_TEXTS["sign_in_first"]))
 
 
 async def json_fields(request: Request, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -96,5 +97,5 @@ async def json_fields(request: Request, required: tuple[str, ...], optional: tup
     allowed = set(required) | set(optional)
     if not isinstance(data, dict) or not set(required) <= set(data) <= allowed:
         fields = ", ".join(f'"{name}"' for name in (*required, *optional))
-        raise PeopleRefusal(400, REQUEST_TEXTS["body"].format(fields=fields))
+        raise PeopleRefusal(400, _(REQUEST_TEXTS["body"], fields=fields))
     return data

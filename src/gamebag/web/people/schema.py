@@ -21,6 +21,9 @@ class AccountRow(Base):
     name_key: Mapped[str] = mapped_column(String(64), unique=True)  # compared: no two names look alike
     created_at: Mapped[float] = mapped_column(Float)
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The language of the account's latest signed-in request (a code such as "nl"): its e-mails
+    # ("your move") are written in it. None: never seen since it was recorded (English).
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatOwnerRow(Base):

@@ -31,20 +31,21 @@ from gamebag.web.people.standingrows import ListingRow
 from gamebag.web.store.db import SeatRow, TableRow, now
 from gamebag.web.tables.live import LiveTable, SeatError
 from gamebag.web.tables.manager import TableManager
+from gamebag.web.words.text import N_, _
 
 QUICK_WAITS = (0, 30, 120)  # the waits "Play now" offers, in seconds, before bots fill the free seats
 MAX_HELD = 50  # table ids a device may list as already seated at
 
 TEXT = {
-    "private": "this table is not open to everyone; ask its host for an invite link",
-    "over": "the game at this table is over; there is no seat left to take",
-    "held": "this device already holds seat {seat} at this table",
-    "owned": "you already have a seat at this table",
-    "full": "every seat at this table is taken",
-    "quick_body": 'the body must be {"game": "<game id>", "players": <count>, "wait": <seconds>} '
-    'with an optional "held": [<table ids this device has seats at>]',
-    "game": "'game' must be one of: {games}",
-    "wait": "'wait' must be one of {waits} seconds",
+    "private": N_("this table is not open to everyone; ask its host for an invite link"),
+    "over": N_("the game at this table is over; there is no seat left to take"),
+    "held": N_("this device already holds seat {seat} at this table"),
+    "owned": N_("you already have a seat at this table"),
+    "full": N_("every seat at this table is taken"),
+    "quick_body": N_('the body must be {"game": "<game id>", "players": <count>, "wait": <seconds>} '
+    'with an optional "held": [<table ids this device has seats at>]'),
+    "game": N_("'game' must be one of: {games}"),
+    "wait": N_("'wait' must be one of {waits} seconds"),
 }
 
 
@@ -89,14 +90,14 @@ async def take_seat(manager: TableManager, table: LiveTable, account: str | None
     engine = manager.store.engine
     listing, owners, name = await asyncio.to_thread(_public_owners_and_name, engine, table.id, account)
     if listing is None or not listing.public:
-        raise SeatError(TEXT["private"])
+        raise SeatError(_(TEXT["private"]))
     if table.is_over:
-        raise LobbyError(TEXT["over"])
+        raise LobbyError(_(TEXT["over"]))
     held = _seat_held(table, held_token)
     if held is not None:
-        raise SeatError(TEXT["held"].format(seat=held))
+        raise SeatError(_(TEXT["held"], seat=held))
     if account is not None and account in owners.values():
-        raise SeatError(TEXT["owned"])
+        raise SeatError(_(TEXT["owned"]))
     for seat in table.seats:
         if seat.agent is not None or seat.claimed:
             continue
@@ -107,7 +108,7 @@ async def take_seat(manager: TableManager, table: LiveTable, account: str | None
         if account is not None:
             await asyncio.to_thread(_own, engine, table.id, number, account)
         return Taken(table.id, number, token)
-    raise SeatError(TEXT["full"])
+    raise SeatError(_(TEXT["full"]))
 
 
 @dataclass(frozen=True)
@@ -125,17 +126,20 @@ def parse_quick(data: Any) -> QuickRequest:
         or not {"game", "players", "wait"} <= set(data)
         or set(data) - {"game", "players", "wait", "held"}
     ):
-        raise LobbyError(TEXT["quick_body"])
+        raise LobbyError(_(TEXT["quick_body"]))
     game_id, players, wait, held = data["game"], data["players"], data["wait"], data.get("held", [])
     if not isinstance(game_id, str) or game_id not in gamebag.game_ids():
-        raise LobbyError(TEXT["game"].format(games=", ".join(gamebag.game_ids())))
+        raise LobbyError(_(TEXT["game"], games=", ".join(gamebag.game_ids())))
     cls = gamebag.entry(game_id).game_class
     if isinstance(players, bool) or not isinstance(players, int) or not cls.min_players <= players <= cls.max_players:
-        raise LobbyError(f"'players' must be from {cls.min_players} to {cls.max_players} for {game_id}")
+        raise LobbyError(
+            _("'players' must be from {low} to {high} for {game}", low=cls.min_players, high=cls.max_players,
+              game=game_id)
+        )
     if isinstance(wait, bool) or wait not in QUICK_WAITS:
-        raise LobbyError(TEXT["wait"].format(waits=", ".join(map(str, QUICK_WAITS))))
+        raise LobbyError(_(TEXT["wait"], waits=", ".join(map(str, QUICK_WAITS))))
     if not isinstance(held, list) or len(held) > MAX_HELD or not all(isinstance(t, str) and len(t) <= 64 for t in held):
-        raise LobbyError(TEXT["quick_body"])
+        raise LobbyError(_(TEXT["quick_body"]))
     return QuickRequest(game_id, players, int(wait), frozenset(held))
 
 
@@ -174,7 +178,7 @@ async def quick_play(
         except (SeatError, LobbyError):
             continue  # taken meanwhile, or one of the asker's own: look further, else open one
     await charge_open()  # a new table counts against the opener's rate of new tables
-    seats: list[dict[str, Any]] = [{} for _ in range(request.players)]
+    seats: list[dict[str, Any]] = [{} for __ in range(request.players)]
     table = await manager.create({"game": request.game, "players": request.players, "seats": seats}, opener)
     rated = is_rated_setup(table.config.game, table.config.players, table.config.options)
     listing = Listing(public=True, rated=rated, quick=True, fill_at=now() + request.wait)

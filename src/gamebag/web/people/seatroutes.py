@@ -35,15 +35,16 @@ from gamebag.web.people.whoami import account_of
 from gamebag.web.store.db import SeatRow, TableRow
 from gamebag.web.tables.claims import invite_path
 from gamebag.web.tables.live import LiveTable
+from gamebag.web.words.text import N_, _
 
 SEAT_TEXTS = {
-    "reserved": "The host kept this seat for someone's account; sign in as that person to take it.",
-    "no_seat": "No seat of this table has this token; open the seat on the device that played it.",
-    "owned": "This seat already belongs to another account.",
-    "no_account": "No account has this name; check how your friend writes it.",
-    "claimed": "This seat is already claimed; give it a new link first to keep it for someone else.",
-    "bot": "A bot plays this seat.",
-    "range": "There is no seat with this number at this table.",
+    "reserved": N_("The host kept this seat for someone's account; sign in as that person to take it."),
+    "no_seat": N_("No seat of this table has this token; open the seat on the device that played it."),
+    "owned": N_("This seat already belongs to another account."),
+    "no_account": N_("No account has this name; check how your friend writes it."),
+    "claimed": N_("This seat is already claimed; give it a new link first to keep it for someone else."),
+    "bot": N_("A bot plays this seat."),
+    "range": N_("There is no seat with this number at this table."),
 }
 
 router = APIRouter()
@@ -102,7 +103,7 @@ async def adopt_seat(request: Request) -> dict[str, Any]:
     data = await json_fields(request, ("table", "token"))
     table_id, token = data["table"], data["token"]
     if not isinstance(table_id, str) or not isinstance(token, str) or len(table_id) > 32 or len(token) > 64:
-        raise PeopleRefusal(404, SEAT_TEXTS["no_seat"])
+        raise PeopleRefusal(404, _(SEAT_TEXTS["no_seat"]))
 
     manager = manager_of(request)
 
@@ -116,10 +117,10 @@ async def adopt_seat(request: Request) -> dict[str, Any]:
             )
         ).first()
         if row is None or not secrets.compare_digest(str(row.token).encode(), token.encode()):
-            raise PeopleRefusal(404, SEAT_TEXTS["no_seat"])
+            raise PeopleRefusal(404, _(SEAT_TEXTS["no_seat"]))
         owner = owners_of_table(connection, table_id).get(int(row.seat))
         if owner is not None and owner != account_id:
-            raise PeopleRefusal(409, SEAT_TEXTS["owned"])
+            raise PeopleRefusal(409, _(SEAT_TEXTS["owned"]))
         set_owner(connection, table_id, int(row.seat), account_id)
         name = account_names(connection, [account_id]).get(account_id)
         if name is not None:  # the seat shows the account's name from now on, on every process
@@ -141,16 +142,16 @@ async def invite_account(request: Request, table_id: str, seat: int) -> dict[str
     manager.check_host(table, request.headers.get("x-host-token"))
     data = await json_fields(request, ("name",))
     if not 0 <= seat < len(table.seats):
-        raise PeopleRefusal(400, SEAT_TEXTS["range"])
+        raise PeopleRefusal(400, _(SEAT_TEXTS["range"]))
     if table.seats[seat].agent is not None:
-        raise PeopleRefusal(409, SEAT_TEXTS["bot"])
+        raise PeopleRefusal(409, _(SEAT_TEXTS["bot"]))
     if table.seats[seat].claimed:
-        raise PeopleRefusal(409, SEAT_TEXTS["claimed"])
+        raise PeopleRefusal(409, _(SEAT_TEXTS["claimed"]))
 
     def keep(connection: Connection) -> str:
         friend = accounts.account_by_name(connection, data["name"])
         if friend is None or friend.disabled:
-            raise PeopleRefusal(404, SEAT_TEXTS["no_account"])
+            raise PeopleRefusal(404, _(SEAT_TEXTS["no_account"]))
         set_owner(connection, table.id, seat, friend.id)
         return friend.name
 
@@ -179,7 +180,7 @@ async def check_reserved(request: Request, table: LiveTable, code: str) -> str |
         return None  # a guest with a used code: the claim itself says the invite is used
     owner, name = await in_transaction(request, read)
     if owner is not None and owner != account_id:
-        raise PeopleRefusal(403, SEAT_TEXTS["reserved"])
+        raise PeopleRefusal(403, _(SEAT_TEXTS["reserved"]))
     return name
 
 

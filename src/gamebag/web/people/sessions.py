@@ -22,27 +22,32 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from gamebag.core.i18n import PSEUDO_LANGUAGE, current_language
 from gamebag.web.people.accounts import digest
 from gamebag.web.people.credentials import SessionRow
 from gamebag.web.people.schema import AccountRow
+from gamebag.web.words.text import N_, _
+
+log = logging.getLogger("gamebag.web")
 
 SESSION_COOKIE = "gamebag_session"
 CSRF_HEADER = "x-csrf-token"
 SESSION_DAYS = 30.0
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-CSRF_REFUSED = "This request did not carry this session's check code; reload the page and try again."
+CSRF_REFUSED = N_("This request did not carry this session's check code; reload the page and try again.")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -141,7 +146,7 @@ def _own_origin(scope: Scope) -> bool:
     origin = _header(scope, b"origin")
     if origin is None:
         return True  # same-origin requests of older browsers, and scripts; the CSRF token still decides
-    scheme, _, rest = origin.partition("://")
+    scheme, _sep, rest = origin.partition("://")
     return scheme in ("http", "https") and rest == (_header(scope, b"host") or "")
 
 
@@ -151,9 +156,21 @@ def _engine_of(scope: Scope) -> Engine | None:
     return None if manager is None else manager.store.engine
 
 
-def _lookup(engine: Engine, session_id: str) -> tuple[str, str] | None:
+def _lookup(engine: Engine, session_id: str, language: str) -> tuple[str, str] | None:
+    """The live session's (account, CSRF token); the account's language is recorded as ``language``
+    when it changed (its e-mails are written in the language it last read the site in)."""
     with engine.connect() as connection:
-        return live_session(connection, session_id)
+        found = live_session(connection, session_id)
+        if found is None or language == PSEUDO_LANGUAGE:
+            return found
+        stored = connection.execute(select(AccountRow.language).where(AccountRow.id == found[0])).scalar()
+    if stored != language:
+        try:
+            with engine.begin() as connection:
+                connection.execute(update(AccountRow).where(AccountRow.id == found[0]).values(language=language))
+        except SQLAlchemyError:  # a busy database: recorded at a later request; this one is served
+            log.warning("the language of account %s could not be recorded", found[0], exc_info=True)
+    return found
 
 
 class SessionLayer:
@@ -172,7 +189,7 @@ class SessionLayer:
         engine = _engine_of(scope)
         if session_id is not None and engine is not None:
             try:
-                found = await asyncio.to_thread(_lookup, engine, session_id)  # a database read: off the loop
+                found = await asyncio.to_thread(_lookup, engine, session_id, current_language())  # off the loop
             except SQLAlchemyError:
                 # The database is failing (see "Faults that heal"): served as a guest meanwhile, so
                 # the tables, whose seats hold their own tokens, go on; account routes say "sign in".
@@ -193,7 +210,7 @@ class SessionLayer:
 
 
 async def _refuse(send: Send) -> None:
-    body = json.dumps({"error": CSRF_REFUSED}).encode()
+    body = json.dumps({"error": _(CSRF_REFUSED)}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 403, "headers": headers})
     await send({"type": "http.response.body", "body": body})

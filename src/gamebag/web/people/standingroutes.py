@@ -26,17 +26,18 @@ from gamebag.web.people.seating import parse_quick, quick_play, take_seat
 from gamebag.web.people.series import series_tally
 from gamebag.web.people.whoami import account_of
 from gamebag.web.words.pages import page
+from gamebag.web.words.text import N_, _
 
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
 
 TEXT = {
-    "json": "the request body must be JSON",
-    "public": 'the body must be {"public": true} or {"public": false}',
-    "game": "'game' must be one of: {games}",
-    "players": "'players' must be a whole number of players",
-    "count": "'players' must be from {low} to {high} for {game}",
-    "page": "'page' must be a whole number from 0",
-    "account": "there is no such person on this server",
+    "json": N_("the request body must be JSON"),
+    "public": N_('the body must be {"public": true} or {"public": false}'),
+    "game": N_("'game' must be one of: {games}"),
+    "players": N_("'players' must be a whole number of players"),
+    "count": N_("'players' must be from {low} to {high} for {game}"),
+    "page": N_("'page' must be a whole number from 0"),
+    "account": N_("there is no such person on this server"),
 }
 
 router = APIRouter()
@@ -50,7 +51,7 @@ async def _body(request: Request) -> Any:
     try:
         return parse_json(await request.body() or b"null")
     except BadJsonError:
-        raise LobbyError(TEXT["json"]) from None
+        raise LobbyError(_(TEXT["json"])) from None
 
 
 # ---- pages ------------------------------------------------------------------------------------
@@ -87,7 +88,7 @@ async def make_public(request: Request, table_id: str) -> dict[str, Any]:
     manager.check_host(table, request.headers.get("x-host-token"))
     data = await _body(request)
     if not isinstance(data, dict) or set(data) != {"public"} or not isinstance(data["public"], bool):
-        raise LobbyError(TEXT["public"])
+        raise LobbyError(_(TEXT["public"]))
     await asyncio.to_thread(set_public, manager.store.engine, table.id, data["public"])
     return {"id": table.id, "public": data["public"]}
 
@@ -169,12 +170,12 @@ async def leaderboard_api(request: Request) -> dict[str, Any]:
     # counted as a lobby listing by its cost class (admission/costs.py)
     game = request.query_params.get("game")
     if game not in gamebag.game_ids():
-        raise LobbyError(TEXT["game"].format(games=", ".join(gamebag.game_ids())))
+        raise LobbyError(_(TEXT["game"], games=", ".join(gamebag.game_ids())))
     cls = gamebag.entry(game).game_class
-    players = _whole(request.query_params.get("players"), cls.default_players, TEXT["players"])
+    players = _whole(request.query_params.get("players"), cls.default_players, _(TEXT["players"]))
     if not cls.min_players <= players <= cls.max_players:
-        raise LobbyError(TEXT["count"].format(game=game, low=cls.min_players, high=cls.max_players))
-    page = _whole(request.query_params.get("page"), 0, TEXT["page"])
+        raise LobbyError(_(TEXT["count"], game=game, low=cls.min_players, high=cls.max_players))
+    page = _whole(request.query_params.get("page"), 0, _(TEXT["page"]))
 
     def read() -> dict[str, Any]:
         with manager_of(request).store.engine.connect() as connection:
@@ -188,7 +189,7 @@ async def profile(request: Request, account_id: str) -> dict[str, Any] | JSONRes
     """A person's public profile: name, ratings with their uncertainty and history, games per game."""
     # counted as a lobby listing by its cost class (admission/costs.py)
     if len(account_id) > 32:
-        return _error(404, TEXT["account"])
+        return _error(404, _(TEXT["account"]))
 
     def read() -> dict[str, Any] | None:
         with manager_of(request).store.engine.connect() as connection:
@@ -199,7 +200,7 @@ async def profile(request: Request, account_id: str) -> dict[str, Any] | JSONRes
 
     found = await asyncio.to_thread(read)
     if found is None:
-        return _error(404, TEXT["account"])
+        return _error(404, _(TEXT["account"]))
     mine = await asyncio.to_thread(my_seats, manager_of(request).store.engine, (), account_id)
     rows = await asyncio.to_thread(home_rows, manager_of(request).store.engine, mine, 0)
     found["stats"] = rows["stats"]

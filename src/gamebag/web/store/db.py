@@ -41,6 +41,7 @@ from gamebag.web.store.schema import EventRow, NodeRow, PendingRow, SeatRow, Tab
 from gamebag.web.store.sqlitelock import DatabaseInUseError, lock_sqlite, sqlite_path, unlock_sqlite
 from gamebag.web.tables import lobbyrows
 from gamebag.web.tables.lobbyrows import Seats
+from gamebag.web.words.text import _
 
 # Names other modules import from here (the row classes and the SQLite lock moved out).
 __all__ = [
@@ -234,7 +235,7 @@ class Store:
         if self.node is not None:
             query = query.where(TableRow.owner == self.node, TableRow.lease_until > self.clock_sql())
         if connection.execute(query.values(**values)).rowcount != 1 and self.node is not None:
-            raise LeaseLostError(f"this server no longer holds table {table_id}")
+            raise LeaseLostError(_("this server no longer holds table {table}", table=table_id))
         self.announce(connection, table_id, step, kind)
 
     def announce(self, connection: Connection, table_id: str, step: int, kind: str) -> None:
@@ -317,7 +318,7 @@ class Store:
                 {**values, "node": self.node, "now": now(), "channel": TABLES_CHANNEL, "payload": payload},
             ).first()
         if held is None:
-            raise LeaseLostError(f"this server no longer holds table {values['t']}")
+            raise LeaseLostError(_("this server no longer holds table {table}", table=values["t"]))
 
     def save_clock(self, table_id: str, step: int, deadline: float | None) -> None:
         """A cluster's owner stores its turn clock (``deadline``: wall-clock seconds, None: stopped)

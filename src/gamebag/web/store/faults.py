@@ -31,13 +31,15 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from gamebag.web.words.text import N_, _
+
 log = logging.getLogger("gamebag.web")
 
 # Seconds before each new try of a move the server makes itself; the last repeats.
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # The errors of a disk or file system that cannot take a write just now.
 STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
-PLAYER_TEXT = (
+PLAYER_TEXT = N_(
     "the server cannot read or save games just now (its disk is full or its database cannot be used); "
     "nothing changed; try again in a minute"
 )
@@ -192,7 +194,7 @@ def register_storage_faults(app: FastAPI, health_of: Callable[[Request], Storage
             raise error  # not the database: the server's own error page (500), as before
         if not isinstance(error, StorageUnavailable) or error.__cause__ is None:
             health_of(request).failed(error, f"{request.method} {request.url.path}")
-        return JSONResponse({"error": PLAYER_TEXT}, status_code=503, headers={"Retry-After": "60"})
+        return JSONResponse({"error": _(PLAYER_TEXT)}, status_code=503, headers={"Retry-After": "60"})
 
     for kind in (StorageUnavailable, SQLAlchemyError, OSError):
         app.add_exception_handler(kind, answer)

@@ -23,14 +23,14 @@ import logging
 from typing import Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import current_language, known_language, use_language
 from gamebag.web.store.busseal import Sealer, SealError
 from gamebag.web.store.cluster import new_node_id, node_channel
 from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError, StoredTable
 from gamebag.web.tables.acting import changed_choices
-from gamebag.web.tables.claims import MOVED_TEXT
 from gamebag.web.tables.live import LiveTable
-from gamebag.web.tables.messages import dumps
-from gamebag.web.tables.tablestate import ForwardError, ManagerState, StaleStepError, closed_words
+from gamebag.web.tables.tablestate import ForwardError, ManagerState, StaleStepError, closed_message, moved_notice
+from gamebag.web.words.text import _
 
 log = logging.getLogger("gamebag.web")
 
@@ -187,9 +187,8 @@ class Owning(ManagerState):
             self._spawn_task(self._refresh_quietly(table_id))
 
     def _closed_elsewhere(self, table_id: str, reason: str) -> None:
-        text = dumps({"type": "closed", "reason": reason, "message": f"this table was {closed_words(reason)}"})
         for connection in self.hub.members(table_id):
-            connection.send(text)
+            connection.send(closed_message(reason, connection.language))
             connection.close(flush=True)
         self._unload(table_id, release=False)
 
@@ -198,10 +197,9 @@ class Owning(ManagerState):
         handed to a bot makes them watchers."""
         changed = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.token != b.token}
         to_bots = {a.seat for a, b in zip(old.seats, new.seats, strict=True) if a.agent is None and b.agent}
-        notice = dumps({"type": "error", "code": "moved", "message": MOVED_TEXT, "ref": None})
         for connection in self.hub.members(old.id):
             if connection.seat in changed:
-                connection.send(notice)
+                connection.send(moved_notice(connection.language))
                 connection.close(flush=True)
             elif connection.seat in to_bots:
                 connection.seat = None
@@ -266,37 +264,39 @@ class Owning(ManagerState):
         """
         answer: dict[str, Any] = {"k": "error", "r": message.get("r")}
         table_id = str(message.get("t"))
-        try:
-            table = await self.get_async(table_id)  # loaded off the loop if need be
-            if not self.owns(table):
-                answer["m"] = "the table moved to another server; choose again"
-            else:
-                step = message.get("s")
-                seat = int(message["seat"])
-                action = self._sealer().open(message.get("a"))  # sealed: a secret choice, perhaps
-                submission = await self.act(table, seat, action, step=step if isinstance(step, int) else -1)
-                answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
-        except StaleStepError as error:
-            answer.update(m=str(error), c="stale")
-        except SealError:
-            log.warning("a forwarded action at table %s was not sealed with this deployment's key", table_id)
-            answer["m"] = "the action could not be read; nothing changed"
-        except (GamebagError, LookupError, LeaseLostError) as error:
-            answer["m"] = str(error)
-        except Exception:
-            log.exception("forwarded action at table %s failed", table_id)
-            answer["m"] = "the server could not apply this action; nothing changed"
+        # The refusal is read by the forwarding reader: in its language (``l``, as it sent it).
+        with use_language(known_language(str(message.get("l") or ""))):
+            try:
+                table = await self.get_async(table_id)  # loaded off the loop if need be
+                if not self.owns(table):
+                    answer["m"] = _("the table moved to another server; choose again")
+                else:
+                    step = message.get("s")
+                    seat = int(message["seat"])
+                    action = self._sealer().open(message.get("a"))  # sealed: a secret choice, perhaps
+                    submission = await self.act(table, seat, action, step=step if isinstance(step, int) else -1)
+                    answer = {"k": "ack", "r": message.get("r"), "s": submission.step, "e": bool(submission.events)}
+            except StaleStepError as error:
+                answer.update(m=str(error), c="stale")
+            except SealError:
+                log.warning("a forwarded action at table %s was not sealed with this deployment's key", table_id)
+                answer["m"] = _("the action could not be read; nothing changed")
+            except (GamebagError, LookupError, LeaseLostError) as error:
+                answer["m"] = str(error)
+            except Exception:
+                log.exception("forwarded action at table %s failed", table_id)
+                answer["m"] = _("the server could not apply this action; nothing changed")
         return node_channel(str(message.get("n"))), answer
 
     def _sealer(self) -> Sealer:
         if self.sealer is None:
-            raise ForwardError("this table is not served here")
+            raise ForwardError(_("this table is not served here"))
         return self.sealer
 
     async def forward(self, table: LiveTable, seat: int, action_json: Any, step: int) -> dict[str, Any]:
         """Have the owner apply an action chosen at ``step``; its answer (``ack`` or ``error``)."""
         if self.bus is None or self.node is None:
-            raise ForwardError("this table is not served here")
+            raise ForwardError(_("this table is not served here"))
         owner = self._owner_of.get(table.id) or (await asyncio.to_thread(self.store.owners, [table.id])).get(table.id)
         if owner is None or owner == self.node:
             if await self._promote(table.id):
@@ -304,7 +304,7 @@ class Owning(ManagerState):
                 return {"k": "ack", "s": submission.step, "e": bool(submission.events)}
             owner = (await asyncio.to_thread(self.store.owners, [table.id])).get(table.id)
             if owner is None:
-                raise ForwardError("the table's server is changing; choose again in a moment")
+                raise ForwardError(_("the table's server is changing; choose again in a moment"))
         reference = new_node_id()
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[reference] = future
@@ -319,13 +319,14 @@ class Owning(ManagerState):
                     "s": step,
                     "r": reference,
                     "n": self.node,
+                    "l": current_language(),  # the owner answers a refusal in the reader's language
                 },
             )
             return await asyncio.wait_for(future, FORWARD_SECONDS)
         except TimeoutError:
             self._owner_of.pop(table.id, None)  # ask the database next time: the owner may be gone
             raise ForwardError(
-                "the table's server did not answer in time; look at the table and choose again if it still asks"
+                _("the table's server did not answer in time; look at the table and choose again if it still asks")
             ) from None
         finally:
             self._answers.pop(reference, None)

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from gamebag.core.protocol import JsonDict
 from gamebag.web.store.base import Base
+from gamebag.web.words.text import _
 
 
 class SeatAidRow(Base):
@@ -51,7 +52,7 @@ _LEASE_HELD = text(
 def _check_lease(connection: Connection, table_id: str, node: str | None) -> None:
     """In a cluster, refuse the write unless this process (``node``) holds the table's lease now."""
     if node is not None and connection.execute(_LEASE_HELD, {"t": table_id, "node": node}).first() is None:
-        raise LeaseHeldElsewhereError(f"this server no longer holds table {table_id}")
+        raise LeaseHeldElsewhereError(_("this server no longer holds table {table}", table=table_id))
 
 
 def save_seat_aid(

@@ -13,6 +13,7 @@ from collections.abc import Collection
 from functools import partial
 from typing import Any
 
+from gamebag.core.i18n import use_language
 from gamebag.web.store.clockstore import write_banks
 from gamebag.web.store.db import TABLES_CHANNEL, LeaseLostError
 from gamebag.web.store.faults import PLAYER_TEXT, StorageUnavailable, is_storage_fault, retry_delay
@@ -29,6 +30,7 @@ from gamebag.web.tables.tablestate import (
     TableClosedError,
     UnknownTableError,
 )
+from gamebag.web.words.text import _
 
 log = logging.getLogger("gamebag.web")
 
@@ -49,9 +51,11 @@ class Acting(ManagerState):
         """
         async with table.lock:
             if step is not None and step != table.step:
-                raise StaleStepError(f"the table has moved on (step {table.step}, not {step}); choose again")
+                raise StaleStepError(
+                    _("the table has moved on (step {step}, not {asked}); choose again", step=table.step, asked=step)
+                )
             if waiting and seat not in table.waiting_for():
-                raise StaleStepError(f"seat {seat} has already chosen")
+                raise StaleStepError(_("seat {seat} has already chosen", seat=seat))
             chosen_before = dict(table.match.pending)
             staged = table.stage(seat, action_json)
             banked = self.banks_after(table, staged)  # the time banks this action stops and starts
@@ -62,12 +66,12 @@ class Acting(ManagerState):
                 # process took the table meanwhile, take the lease again and apply the action.
                 if not self.store.acquire(table.id, self.limits.lease_seconds):
                     self._demote(table.id)  # another process owns the table now; nothing was written here
-                    raise ForwardError("the table moved to another server; choose again") from None
+                    raise ForwardError(_("the table moved to another server; choose again")) from None
                 if self.store.load_since(table.id, table.step)[0]:
                     # Another process had it in between and moved it on: start again from the database.
                     self._unload(table.id, release=False)
                     self.publish(await self.get_async(table.id))  # read and rebuilt off the loop
-                    raise ForwardError("the table has moved on; choose again") from None
+                    raise ForwardError(_("the table has moved on; choose again")) from None
                 await self._write(table, staged, banked)
             submission = table.apply(staged)
             await self.banks_written(table, banked)  # (a cluster's: stored now, before anyone is told)
@@ -94,7 +98,7 @@ class Acting(ManagerState):
             if not is_storage_fault(error):
                 raise
             self.storage.failed(error, f"a move at table {table.id}")
-            raise StorageUnavailable(PLAYER_TEXT) from error
+            raise StorageUnavailable(_(PLAYER_TEXT)) from error
         self.storage.succeeded()
 
     async def act_durably(self, table: LiveTable, seat: int, action_json: Any, step: int, why: str) -> None:
@@ -113,7 +117,7 @@ class Acting(ManagerState):
                 attempt += 1
             await asyncio.sleep(delay)
             if table.step != step or seat not in table.waiting_for() or self.tables.get(table.id) is not table:
-                raise StaleStepError("the table moved on while the move waited to be saved")
+                raise StaleStepError(_("the table moved on while the move waited to be saved"))
 
     # ---- messages -------------------------------------------------------------------------------
     def connected_seats(self, table_id: str) -> set[int]:
@@ -139,15 +143,16 @@ class Acting(ManagerState):
         The history comes from the views the table keeps (``LiveTable.history_json``): a sync
         never replays the game.
         """
-        text = sync_text(
-            table,
-            connection.seat,
-            self.meta(table),
-            history=history,
-            summary=self.end_summary(table),
-            rematch=self.rematch_of(table),
-            own=self.own_facts(table, connection.seat),
-        )
+        with use_language(connection.language):  # called from other tasks too: the reader's own words
+            text = sync_text(
+                table,
+                connection.seat,
+                self.meta(table),
+                history=history,
+                summary=self.end_summary(table),
+                rematch=self.rematch_of(table),
+                own=self.own_facts(table, connection.seat),
+            )
         connection.send(text)
 
     def publish(self, table: LiveTable, only: Collection[int] | None = None) -> None:
@@ -155,23 +160,29 @@ class Acting(ManagerState):
 
         ``only``: just these seats' connections (a seat that changed its secret choice: what
         everyone else sees is the same, and a message would tell them it changed its mind).
+        Each message is made in its readers' language (``Connection.language``): one per seat and
+        language, whichever task (a move of another seat, a bot, a timer) publishes.
         """
         members = self.hub.members(table.id)
         if only is not None:
             members = [connection for connection in members if connection.seat in only]
         if not members:
             return
-        meta = self.meta(table)
-        summary = self.end_summary(table)
-        rematch = self.rematch_of(table)
-        by_seat: dict[int | None, list[Connection]] = {}
+        by_reader: dict[tuple[str, int | None], list[Connection]] = {}
         for connection in members:
-            by_seat.setdefault(connection.seat, []).append(connection)
-        for seat, connections in by_seat.items():
-            own = self.own_facts(table, seat)
-            text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch, own=own))
-            for connection in connections:
-                connection.send(text)
+            by_reader.setdefault((connection.language, connection.seat), []).append(connection)
+        for language in sorted({language for language, _seat in by_reader}):
+            with use_language(language):
+                meta = self.meta(table)
+                summary = self.end_summary(table)
+                rematch = self.rematch_of(table)
+                for (reader_language, seat), connections in by_reader.items():
+                    if reader_language != language:
+                        continue
+                    own = self.own_facts(table, seat)
+                    text = dumps(state_message(table, seat, meta, summary=summary, rematch=rematch, own=own))
+                    for connection in connections:
+                        connection.send(text)
 
     def announce_presence(self, table: LiveTable, broadcast: bool = True) -> None:
         """Tell every reader which seats are connected (public: anyone at a table sees who sits)."""

@@ -17,7 +17,14 @@ accurately, who had the most luck), ``worst`` (the costliest judged decisions, s
 ``evaluations`` (each decision in words, by the record's event index, for the replay), ``how``
 (the "How is this computed?" fold's sentences), ``luck_unit`` and ``accuracy_unit`` (what the
 figures mean, one line each) and ``steps`` (the record's event index of each step of the replay
-page, whose steps end at each ``moves`` event). The words are ``gamebag.analysis.words``'s.
+page, whose steps end at each ``moves`` event). The words are ``gamebag.analysis.words``'s, in the
+``analysis`` catalogue.
+
+One analysis serves readers of every language: the worker's figures are kept language-neutral (with
+the record and the table's names), and the words are made per reader, in the request's language,
+the first time a reader of that language asks (off the event loop, ``words``) and then kept beside
+the figures. The decisions' places and actions are said again from the record in that language
+(``words.in_reader_words``): the worker process spoke English.
 """
 
 from __future__ import annotations
@@ -33,15 +40,18 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from gamebag.analysis.translation import N_, _
 from gamebag.analysis.words import (
-    ACCURACY_UNIT,
-    LUCK_UNIT,
     NEGLIGIBLE,
+    accuracy_unit,
     decision_sentence,
     headline,
     how_computed,
+    in_reader_words,
     is_undecided,
+    luck_unit,
 )
+from gamebag.core.i18n import current_language
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.guard import client_address
 from gamebag.web.work.workers import AgentKey, AnalysisJob, JobFailed, JobTimeout, WorkerPool
@@ -61,7 +71,9 @@ def analysis_key(game: str, players: int, options: dict[str, Any]) -> AgentKey:
     return (game, players, json.dumps(options, sort_keys=True), "analysis")
 
 
-FAILED_WORDS = "the analysis finished but could not be put in words; please report this game"
+FAILED_WORDS = N_("the analysis finished but could not be put in words; please report this game")
+# What an entry keeps that is not part of the answer (the words per language are merged in per reader).
+PRIVATE = ("since", "owner", "record", "names", "words", "failed_words")
 log = logging.getLogger("gamebag.web")
 
 
@@ -79,20 +91,27 @@ class TableAnalyses:
         self._entries: OrderedDict[str, JsonDict] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def status(self, table_id: str, record: JsonDict, names: list[str], owner: str = "") -> JsonDict:
+    def status(
+        self, table_id: str, record: JsonDict, names: list[str], owner: str = "", with_words: bool = True
+    ) -> JsonDict:
         """The analysis of the finished game ``record`` as it stands, starting it (for the client
-        address ``owner``, whose share it waits in) if it is not."""
+        address ``owner``, whose share it waits in) if it is not; a finished one with its words in the
+        current language (``with_words``: made here, on the caller's thread, where none are kept yet)."""
         entry = self._entries.get(table_id)
         if entry is None:
             if self.unfinished_of(owner) >= MAX_UNFINISHED_PER_ADDRESS:
                 raise AnalysesBusy(
-                    f"{MAX_UNFINISHED_PER_ADDRESS} analyses you asked for are already running or waiting; "
-                    "ask again soon"
+                    _(
+                        "{count} analyses you asked for are already running or waiting; ask again soon",
+                        count=MAX_UNFINISHED_PER_ADDRESS,
+                    )
                 )
             if self.unfinished >= MAX_UNFINISHED:
-                raise AnalysesBusy(f"{MAX_UNFINISHED} analyses are already running or waiting; ask again soon")
+                raise AnalysesBusy(
+                    _("{count} analyses are already running or waiting; ask again soon", count=MAX_UNFINISHED)
+                )
             entry = {"status": "running", "done": 0, "total": len(record["events"]), "since": time.monotonic()}
-            entry["owner"] = owner
+            entry.update(owner=owner, record=record, names=list(names), words={})
             self._entries[table_id] = entry
             finished = [key for key, kept in self._entries.items() if kept["status"] != "running"]
             while len(self._entries) > KEPT_TABLES and finished:
@@ -102,9 +121,31 @@ class TableAnalyses:
             task.add_done_callback(self._tasks.discard)
             self.started += 1
         self._entries.move_to_end(table_id)
-        answer = {key: value for key, value in entry.items() if key not in ("since", "owner")}
+        answer = {key: value for key, value in entry.items() if key not in PRIVATE}
         answer.setdefault("seconds", round(time.monotonic() - entry["since"], 1))
+        if entry.get("failed_words"):
+            answer["error"] = _(FAILED_WORDS)
+        if with_words and entry["status"] == "done":
+            answer.update(self.words(entry))
         return answer
+
+    async def answer(self, table_id: str, record: JsonDict, names: list[str], owner: str = "") -> JsonDict:
+        """``status``, with the words made off the event loop where this reader's language has none yet."""
+        answer = self.status(table_id, record, names, owner, with_words=False)
+        entry = self._entries.get(table_id)
+        if answer["status"] == "done" and entry is not None:
+            answer.update(await asyncio.to_thread(self.words, entry))  # the thread speaks the reader's language
+        return answer
+
+    @staticmethod
+    def words(entry: JsonDict) -> JsonDict:
+        """A finished entry's words in the current language: made once per language, then kept."""
+        language = current_language()
+        kept: dict[str, JsonDict] = entry["words"]
+        shown = kept.get(language)
+        if shown is None:
+            shown = kept[language] = presentation(entry["analysis"], entry["record"], entry["names"])
+        return shown
 
     @property
     def unfinished(self) -> int:
@@ -128,13 +169,15 @@ class TableAnalyses:
             entry.update(status="failed", error=str(error), seconds=round(time.monotonic() - entry["since"], 1))
             return
         try:
-            # A long game's hundreds of sentences: off the event loop (it must answer within 20 ms).
+            # A long game's hundreds of sentences: off the event loop (it must answer within 20 ms), in
+            # the language of the reader who started it (the task and the thread copy its context).
             shown = await asyncio.to_thread(presentation, result, record, names)
         except (KeyError, TypeError, ValueError, IndexError):  # never left "running" for ever: said, and logged
             log.exception("the analysis of a %s game could not be put in words", record.get("game"))
-            entry.update(status="failed", error=FAILED_WORDS, seconds=round(time.monotonic() - entry["since"], 1))
+            entry.update(status="failed", error=FAILED_WORDS, failed_words=True)
+            entry.update(seconds=round(time.monotonic() - entry["since"], 1))
             return
-        entry.update(shown)
+        entry["words"][current_language()] = shown
         entry.update(analysis=result, seconds=round(time.monotonic() - entry["since"], 1), status="done")
 
     async def stop(self) -> None:
@@ -144,8 +187,10 @@ class TableAnalyses:
 
 def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> JsonDict:
     """What the pages draw from an analysis: the curves, the first line, the worst decisions and each
-    replay step's decisions in words (``analysis.words``), the fold's lines, the replay's steps."""
+    replay step's decisions in words (``analysis.words``, in the current language), the fold's lines,
+    the replay's steps."""
     events = record["events"]
+    analysis = in_reader_words(analysis, record)
     curves: dict[str, list[list[float]]] = {str(seat["seat"]): [] for seat in analysis["seats"]}
     # A decision the budget could not judge to +-5 points (``undecided``) has no figure to draw or tell.
     judged = [d for d in analysis["decisions"] if "undecided" not in d]
@@ -167,8 +212,8 @@ def presentation(analysis: JsonDict, record: JsonDict, names: list[str]) -> Json
         "steps": steps,
         "headline": headline(analysis, names),
         "how": how_computed(analysis),
-        "luck_unit": LUCK_UNIT,
-        "accuracy_unit": ACCURACY_UNIT,
+        "luck_unit": luck_unit(),
+        "accuracy_unit": accuracy_unit(),
         "evaluations": evaluations,
     }
 
@@ -188,12 +233,12 @@ def register(
         """The finished game's analysis (docs/analysis.md): started by the first request, then polled."""
         table = await table_of(request, table_id)
         if not table.is_over:
-            return JSONResponse({"error": "a game can be analysed once it is over"}, status_code=409)
+            return JSONResponse({"error": _("a game can be analysed once it is over")}, status_code=409)
         analyses: TableAnalyses | None = getattr(request.app.state, "analyses", None)
         if analyses is None:
             analyses = request.app.state.analyses = TableAnalyses(pool_of(request))
         names = [str(seat.name) for seat in table.seats]
         try:
-            return analyses.status(table.id, table.record_json(), names, client_address(request.scope))
+            return await analyses.answer(table.id, table.record_json(), names, client_address(request.scope))
         except AnalysesBusy as error:
             return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(RETRY_SECONDS)})

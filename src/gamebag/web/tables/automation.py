@@ -21,6 +21,7 @@ from gamebag.web.store.db import StoredTable
 from gamebag.web.tables.analysis import analysis_key
 from gamebag.web.tables.live import LiveTable
 from gamebag.web.tables.tablestate import ForwardError, ManagerState, StaleStepError, TableAutomation, agent_key
+from gamebag.web.words.text import _
 from gamebag.web.work.workers import AgentKey, JobFailed, JobTimeout, MoveJob, WarmJob
 
 log = logging.getLogger("gamebag.web")
@@ -149,7 +150,7 @@ class Automating(ManagerState):
     def start_clock(self, table: LiveTable) -> None:
         """The host starts the turn clock without waiting for every person's seat to connect."""
         if not self.owns(table):
-            raise ForwardError("this table is served by another process just now; try again in a moment")
+            raise ForwardError(_("this table is served by another process just now; try again in a moment"))
         automation = self._automation.setdefault(table.id, TableAutomation())
         if automation.everyone_came:
             return

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamebag.core.protocol import JsonDict
+from gamebag.web.words.text import N_
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,8 @@ class PassRule:
 
 PASS_RULES: dict[str, PassRule] = {
     "eigen-kweek": PassRule(
-        label="Pass the character windows this round unless I act",
+        # Translators: the toggle of Eigen Kweek's standing pass (its "windows": the characters' turns to act).
+        label=N_("Pass the character windows this round unless I act"),
         covers=lambda view: view.get("step") == "window",
         period=lambda view: view.get("round"),
         action="pass",

@@ -15,14 +15,15 @@ from fastapi.responses import JSONResponse
 
 from gamebag.web.admission.bounds import BadJsonError, parse_json
 from gamebag.web.admission.guard import RateLimits, client_address
+from gamebag.web.words.text import N_, _
 
 if TYPE_CHECKING:
     from gamebag.web.tables.manager import TableManager
 
 router = APIRouter()
 
-VACATION_SHAPE = 'the body must be {"on": true} to start a vacation or {"on": false} to end it.'
-TOKEN_NEEDED = "this needs your seat's token (in the X-Seat-Token header)."
+VACATION_SHAPE = N_('the body must be {"on": true} to start a vacation or {"on": false} to end it.')
+TOKEN_NEEDED = N_("this needs your seat's token (in the X-Seat-Token header).")
 
 
 @router.post("/api/tables/{table_id}/vacation", response_model=None)
@@ -35,12 +36,12 @@ async def vacation(request: Request, table_id: str) -> JSONResponse | dict[str, 
     table = await manager.get_async(table_id)
     token = request.headers.get("x-seat-token")
     if not token:
-        return JSONResponse({"error": TOKEN_NEEDED}, status_code=403)
+        return JSONResponse({"error": _(TOKEN_NEEDED)}, status_code=403)
     seat = table.seat_of_token(token)
     try:
         data = parse_json(await request.body() or b"null")
     except BadJsonError:
         data = None
     if not isinstance(data, dict) or set(data) != {"on"} or not isinstance(data["on"], bool):
-        return JSONResponse({"error": VACATION_SHAPE}, status_code=400)
+        return JSONResponse({"error": _(VACATION_SHAPE)}, status_code=400)
     return await manager.set_vacation(table, seat, data["on"])

@@ -35,16 +35,17 @@ from gamebag.web.tables.tablestate import (
     UnknownTableError,
 )
 from gamebag.web.tables.turnclock import DAY, BankSettings, SeatBank, TableBanks, after_change
+from gamebag.web.words.text import N_, _
 
 log = logging.getLogger("gamebag.web")
 
 BANK_POLL_SECONDS = 30.0  # the scheduler reads the stored deadlines again at least this often
 BANK_TEXTS = {
-    "no_bank": "this table has no time bank, so there is no vacation to mark.",
-    "no_allowance": "this table allows no vacation.",
-    "used_up": "your vacation allowance for this game is used up.",
-    "over": "the game is over: there is no clock left to pause.",
-    "out": "your seat's bank ran out: there is no clock left to pause.",
+    "no_bank": N_("this table has no time bank, so there is no vacation to mark."),
+    "no_allowance": N_("this table allows no vacation."),
+    "used_up": N_("your vacation allowance for this game is used up."),
+    "over": N_("the game is over: there is no clock left to pause."),
+    "out": N_("your seat's bank ran out: there is no clock left to pause."),
 }
 
 
@@ -199,19 +200,19 @@ class Banking(ManagerState):
     async def set_vacation(self, table: LiveTable, seat: int, on: bool) -> dict[str, Any]:
         """Mark or end ``seat``'s vacation (its bank pauses while the host's allowance lasts)."""
         if not self.owns(table):
-            raise ForwardError("this table is served by another process just now; try again in a moment")
+            raise ForwardError(_("this table is served by another process just now; try again in a moment"))
         banks = self.banks.get(table.id)
         if banks is None:
-            raise SeatError(BANK_TEXTS["no_bank"])
+            raise SeatError(_(BANK_TEXTS["no_bank"]))
         if table.is_over:
-            raise SeatError(BANK_TEXTS["over"])
+            raise SeatError(_(BANK_TEXTS["over"]))
         bank = banks.seats[seat].settled(self.bank_clock.now())
         if bank.out:
-            raise SeatError(BANK_TEXTS["out"])
+            raise SeatError(_(BANK_TEXTS["out"]))
         if on and banks.settings.vacation_days == 0:
-            raise SeatError(BANK_TEXTS["no_allowance"])
+            raise SeatError(_(BANK_TEXTS["no_allowance"]))
         if on and bank.vacation_left <= 0:
-            raise SeatError(BANK_TEXTS["used_up"])
+            raise SeatError(_(BANK_TEXTS["used_up"]))
         await self._save_banks(table, {seat: replace(bank, on_vacation=on)})
         self.publish(table)
         return banks.seats[seat].public(self.bank_clock.now())

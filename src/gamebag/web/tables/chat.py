@@ -24,6 +24,7 @@ from gamebag.web.store.db import TABLES_CHANNEL
 from gamebag.web.store.faults import is_storage_fault
 from gamebag.web.tables.hub import Connection, RateLimiter
 from gamebag.web.tables.messages import dumps, error_message
+from gamebag.web.words.text import N_, _
 
 if TYPE_CHECKING:
     from gamebag.web.tables.live import LiveTable
@@ -45,16 +46,18 @@ ALLOWED_FORMAT = {"\u200d", "\ufe0e", "\ufe0f"}
 
 SPECTATOR_NAME = "Spectator"
 TEXTS = {
-    "not_text": "a chat message is {\"type\": \"chat\", \"text\": \"...\"} with some text",
-    "empty": "a chat message needs some text",
-    "too_long": "a chat message is at most {most} characters; this one has {count}",
-    "control": "a chat message is one line of text, without control or formatting characters",
-    "reaction": "a reaction is one of: {names}",
-    "rate": "too many chat messages: at most {burst} in a row, then one every {every} seconds; try again in {wait} s",
-    "muted": "the host has muted your chat at this table",
-    "spectators_off": "spectators' chat is off at this table; the host can turn it on",
-    "full": "this table's chat is full ({most} lines)",
-    "storage": "the chat could not be saved just now; nothing was sent, try again",
+    "not_text": N_("a chat message is {\"type\": \"chat\", \"text\": \"...\"} with some text"),
+    "empty": N_("a chat message needs some text"),
+    "too_long": N_("a chat message is at most {most} characters; this one has {count}"),
+    "control": N_("a chat message is one line of text, without control or formatting characters"),
+    "reaction": N_("a reaction is one of: {names}"),
+    "rate": N_(
+        "too many chat messages: at most {burst} in a row, then one every {every} seconds; try again in {wait} s"
+    ),
+    "muted": N_("the host has muted your chat at this table"),
+    "spectators_off": N_("spectators' chat is off at this table; the host can turn it on"),
+    "full": N_("this table's chat is full ({most} lines)"),
+    "storage": N_("the chat could not be saved just now; nothing was sent, try again"),
 }
 
 
@@ -69,24 +72,24 @@ class ChatRefused(GamebagError):
 def clean_text(value: Any) -> str:
     """One chat line as stored: NFC-normalised, trimmed, checked (``ChatRefused`` says why not)."""
     if not isinstance(value, str):
-        raise ChatRefused(TEXTS["not_text"])
+        raise ChatRefused(_(TEXTS["not_text"]))
     text = unicodedata.normalize("NFC", value).strip()
     if not text:
-        raise ChatRefused(TEXTS["empty"])
+        raise ChatRefused(_(TEXTS["empty"]))
     if len(text) > MAX_CHARS:
-        raise ChatRefused(TEXTS["too_long"].format(most=MAX_CHARS, count=len(text)))
+        raise ChatRefused(_(TEXTS["too_long"], most=MAX_CHARS, count=len(text)))
     for character in text:
         category = unicodedata.category(character)
         if (category == "Cc" or (category.startswith("Z") and character != " ")) or (
             category in ("Cf", "Co", "Cs", "Cn") and character not in ALLOWED_FORMAT
         ):
-            raise ChatRefused(TEXTS["control"])
+            raise ChatRefused(_(TEXTS["control"]))
     return text
 
 
 def clean_reaction(value: Any) -> str:
     if not isinstance(value, str) or value not in REACTIONS:
-        raise ChatRefused(TEXTS["reaction"].format(names=", ".join(REACTIONS)))
+        raise ChatRefused(_(TEXTS["reaction"], names=", ".join(REACTIONS)))
     return value
 
 
@@ -143,13 +146,13 @@ class TableChat:
         if not limiter.allow():
             wait = limiter.retry_after()
             every = f"{1 / CHAT_RATE:g}"
-            raise ChatRefused(TEXTS["rate"].format(burst=f"{CHAT_BURST:g}", every=every, wait=wait), wait)
+            raise ChatRefused(_(TEXTS["rate"], burst=f"{CHAT_BURST:g}", every=every, wait=wait), wait)
         try:
             settings = await asyncio.to_thread(self.store.settings, table.id)
             if seat is not None and seat in settings.muted:
-                raise ChatRefused(TEXTS["muted"])
+                raise ChatRefused(_(TEXTS["muted"]))
             if seat is None and not settings.spectators:
-                raise ChatRefused(TEXTS["spectators_off"])
+                raise ChatRefused(_(TEXTS["spectators_off"]))
             name = table.seats[seat].name if seat is not None else SPECTATOR_NAME
             line = ChatLine(0, channel, seat, name, kind, body, table.step, time.time())
             stored = await asyncio.to_thread(self.store.add, table.id, line, MAX_LINES_PER_TABLE)
@@ -159,9 +162,9 @@ class TableChat:
             if not is_storage_fault(error):
                 raise
             self.manager.storage.failed(error, f"saving a chat line at table {table.id}")
-            raise ChatRefused(TEXTS["storage"]) from error
+            raise ChatRefused(_(TEXTS["storage"])) from error
         if stored is None:
-            raise ChatRefused(TEXTS["full"].format(most=MAX_LINES_PER_TABLE))
+            raise ChatRefused(_(TEXTS["full"], most=MAX_LINES_PER_TABLE))
         self.deliver(table.id, [stored])
         await self._notify({"k": "chat", "t": table.id, "i": stored.id})
 

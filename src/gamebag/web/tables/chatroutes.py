@@ -26,6 +26,7 @@ from gamebag.web.admission.bounds import BadJsonError, parse_json
 from gamebag.web.admission.guard import RateLimits, client_address
 from gamebag.web.store.chatstore import PLAYERS
 from gamebag.web.tables.chat import MAX_LINES_PER_TABLE
+from gamebag.web.words.text import N_, _
 
 if TYPE_CHECKING:
     from gamebag.web.tables.live import LiveTable
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 router = APIRouter()
 
-SETTINGS_SHAPE = 'the body must be {"spectators": true|false} or {"seat": <seat number>, "muted": true|false}'
+SETTINGS_SHAPE = N_('the body must be {"spectators": true|false} or {"seat": <seat number>, "muted": true|false}')
 
 
 def _manager(request: Request) -> TableManager:
@@ -68,10 +69,11 @@ async def chat_settings(request: Request, table_id: str) -> JSONResponse | dict[
     ):
         seat = data["seat"]
         if not 0 <= seat < len(table.seats):
-            return JSONResponse({"error": f"no seat {seat}: seats are 0 to {len(table.seats) - 1}"}, status_code=400)
+            refusal = _("no seat {seat}: seats are 0 to {most}", seat=seat, most=len(table.seats) - 1)
+            return JSONResponse({"error": refusal}, status_code=400)
         settings = await manager.chat.change(table, mute=(seat, data["muted"]))
     else:
-        return JSONResponse({"error": SETTINGS_SHAPE}, status_code=400)
+        return JSONResponse({"error": _(SETTINGS_SHAPE)}, status_code=400)
     return {"spectators": settings.spectators, "muted": sorted(settings.muted)}
 
 

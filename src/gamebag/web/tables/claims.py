@@ -18,10 +18,13 @@ import secrets
 from sqlalchemy import update
 
 from gamebag.web.store.db import SeatRow, Store
+from gamebag.web.words.text import N_
 
 # What a seat's sockets are told when the host re-issues its invite (``code`` "moved").
-MOVED_TEXT = "the host re-issued this seat's invite: this device no longer holds the seat"
-USED_TEXT = "this invite link was already used (or re-issued by the host); ask the host for a new link"
+MOVED_TEXT = N_("the host re-issued this seat's invite: this device no longer holds the seat")
+# Who opened a rematch when the host did (the ``rematch`` message's ``by``, made per reader).
+BY_HOST = N_("the host")
+USED_TEXT = N_("this invite link was already used (or re-issued by the host); ask the host for a new link")
 
 
 def invite_path(table_id: str, code: str) -> str:

@@ -20,6 +20,11 @@ The setting is stored with the table, changed in one transaction (read, change, 
 reader's table message carries it (``table.coach``), so every seat and spectator sees whether the
 coach is on. The advice job gets the record's events so far (never the pending secret choices)
 and values the seat's choices from its own information (``gamebag.analysis.coach``).
+
+The advice is kept as the worker made it (its figures are language-neutral; the worker process
+speaks English) and said per reader: the first request in a language makes the choices' names and
+the words again from the seat's own view in that language (``coach.reworded``), kept beside it. The
+refusals are the ``analysis`` catalogue's.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import select, update
 
+from gamebag.analysis.translation import _, ngettext
+from gamebag.core.i18n import current_language, join_list
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.bounds import BadJsonError, parse_json
 from gamebag.web.admission.guard import client_address
@@ -100,11 +107,16 @@ class CoachAdvice:
         if entry is None:
             if self.unfinished_of(owner) >= MAX_UNFINISHED_PER_ADDRESS:
                 raise CoachBusy(
-                    f"{MAX_UNFINISHED_PER_ADDRESS} pieces of advice you asked for are being worked out; ask again soon"
+                    _(
+                        "{count} pieces of advice you asked for are being worked out; ask again soon",
+                        count=MAX_UNFINISHED_PER_ADDRESS,
+                    )
                 )
             if self.unfinished >= MAX_UNFINISHED:
-                raise CoachBusy(f"{MAX_UNFINISHED} pieces of advice are already being worked out; ask again soon")
-            entry = {"status": "running", "step": table.step, "since": time.monotonic(), "owner": owner}
+                raise CoachBusy(
+                    _("{count} pieces of advice are already being worked out; ask again soon", count=MAX_UNFINISHED)
+                )
+            entry = {"status": "running", "step": table.step, "since": time.monotonic(), "owner": owner, "words": {}}
             self._entries[key] = entry
             finished = [k for k, kept in self._entries.items() if kept["status"] != "running"]
             while len(self._entries) > KEPT_ADVICE and finished:
@@ -118,9 +130,29 @@ class CoachAdvice:
             task.add_done_callback(self._tasks.discard)
             self.started += 1
         self._entries.move_to_end(key)
-        answer = {k: v for k, v in entry.items() if k not in ("since", "owner")}
+        answer = {k: v for k, v in entry.items() if k not in ("since", "owner", "words")}
         answer.setdefault("seconds", round(time.monotonic() - entry["since"], 1))
+        if entry["status"] == "done":
+            answer["advice"] = self.said(entry, table, seat)
         return answer
+
+    @staticmethod
+    def said(entry: JsonDict, table: LiveTable, seat: int) -> JsonDict:
+        """The advice of a finished entry in the current language (made once per language, then kept),
+        from ``seat``'s view of the table now (the entry's step: its key)."""
+        language = current_language()
+        kept: dict[str, JsonDict] = entry["words"]
+        advice = kept.get(language)
+        if advice is None:
+            from gamebag.analysis.coach import reworded  # the solvers' modules: loaded when advice is first said
+
+            try:
+                view = table.game.observation(table.match.state, seat)
+                advice = reworded(table.game, view, entry["advice"])
+            except (KeyError, TypeError, ValueError, IndexError):  # advice that no longer fits: as it was made
+                advice = entry["advice"]
+            kept[language] = advice
+        return advice
 
     @property
     def unfinished(self) -> int:
@@ -148,7 +180,7 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
         except BadJsonError:
             data = None
         if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], bool):
-            raise CoachError(f'the body must be {{"{key}": true}} or {{"{key}": false}}')
+            raise CoachError(_('the body must be {{"{key}": true}} or {{"{key}": false}}', key=key))
         return bool(data[key])
 
     def seat_of(request: Request, table: LiveTable) -> int | None:
@@ -163,7 +195,7 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
         manager.check_host(table, request.headers.get("x-host-token"))
         on = await body_of(request, "on")
         if on and table.is_over:
-            raise CoachError("the game is over: there is nothing left to coach")
+            raise CoachError(_("the game is over: there is nothing left to coach"))
         setting = change_setting(manager, table, offer=on)
         return {"coach": setting.public(table.human_seats())}
 
@@ -174,7 +206,7 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
         table = await manager.get_async(table_id)  # loaded off the event loop if need be
         seat = seat_of(request, table)
         if seat is None:
-            raise SeatError("only a person's seat agrees to the coach (the X-Seat-Token header)")
+            raise SeatError(_("only a person's seat agrees to the coach (the X-Seat-Token header)"))
         agree = await body_of(request, "agree")
         setting = change_setting(manager, table, seat=seat, agree=agree)
         return {"coach": setting.public(table.human_seats())}
@@ -186,17 +218,25 @@ def register(app: FastAPI, manager_of: Callable[[Request], TableManager]) -> Non
         table = await manager.get_async(table_id)  # loaded off the event loop if need be
         seat = seat_of(request, table)
         if seat is None:
-            return JSONResponse({"error": "the coach advises a seat, never spectators"}, status_code=403)
+            return JSONResponse({"error": _("the coach advises a seat, never spectators")}, status_code=403)
         humans = table.human_seats()
         setting = CoachSetting.parse(table.config.coach)
         if manager.store.is_postgresql:  # another process may have changed it a moment ago (read off the loop)
             setting = await asyncio.to_thread(write_setting, manager.store, table.id, lambda current: current)
         if not setting.is_on(humans):
             missing = sorted(set(humans) - setting.agreed)
-            why = "the host has not offered it" if not setting.offered else f"seat(s) {missing} have not agreed"
-            return JSONResponse({"error": f"the coach is off at this table: {why}"}, status_code=409)
+            if not setting.offered:
+                why = _("the coach is off at this table: the host has not offered it")
+            else:
+                why = ngettext(
+                    "the coach is off at this table: seat {seats} has not agreed",
+                    "the coach is off at this table: seats {seats} have not agreed",
+                    len(missing),
+                    seats=join_list([str(s) for s in missing]),
+                )
+            return JSONResponse({"error": why}, status_code=409)
         if table.is_over or seat not in table.acting() or len(table.legal_json(seat)) < 2:
-            return JSONResponse({"error": f"seat {seat} has no choice to make now"}, status_code=409)
+            return JSONResponse({"error": _("seat {seat} has no choice to make now", seat=seat)}, status_code=409)
         if setting.noted(humans, table.step) != setting:  # on since a seat went to a bot: the record says so
             change_setting(manager, table)
         coach: CoachAdvice | None = getattr(request.app.state, "coach", None)

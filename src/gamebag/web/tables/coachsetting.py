@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.web.words.text import _
 
 
 class CoachError(GamebagError, ValueError):
@@ -86,9 +87,9 @@ class CoachSetting:
             setting = replace(setting, offered=offer, agreed=frozenset())
         if seat is not None:
             if seat not in humans:
-                raise CoachError(f"seat {seat} is not a person's seat; only people agree to the coach")
+                raise CoachError(_("seat {seat} is not a person's seat; only people agree to the coach", seat=seat))
             if agree and not setting.offered:
-                raise CoachError("the host has not offered the coach at this table")
+                raise CoachError(_("the host has not offered the coach at this table"))
             agreed = setting.agreed | {seat} if agree else setting.agreed - {seat}
             setting = replace(setting, agreed=frozenset(agreed))
         if forget is not None:

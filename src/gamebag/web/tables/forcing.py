@@ -37,6 +37,7 @@ from gamebag.web.store.seataid import load_seat_aid, save_seat_aid
 from gamebag.web.tables.autopass import PASS_RULES, pass_rule
 from gamebag.web.tables.live import LiveTable
 from gamebag.web.tables.tablestate import ManagerState, SeatAid, StaleStepError, TableAutomation
+from gamebag.web.words.text import N_, _
 
 log = logging.getLogger("gamebag.web")
 
@@ -49,7 +50,7 @@ class StandingPassError(GamebagError):
     """A standing pass asked for where it cannot be had (the game has none, or a bot's seat)."""
 
 
-UNSAVED_PASS = "your standing pass could not be saved just now; try again in a moment"
+UNSAVED_PASS = N_("your standing pass could not be saved just now; try again in a moment")
 
 
 class Forcing(ManagerState):
@@ -157,7 +158,7 @@ class Forcing(ManagerState):
         rule = pass_rule(table.game.game_id)
         if rule is not None and not table.is_over:
             on = automation is not None and self._standing_period(table, automation, seat) is not None
-            facts["standing_pass"] = {"label": rule.label, "on": on}
+            facts["standing_pass"] = {"label": _(rule.label), "on": on}
         return facts
 
     async def set_standing_pass(self, table: LiveTable, seat: int, on: bool) -> None:
@@ -166,11 +167,12 @@ class Forcing(ManagerState):
         rule = pass_rule(table.game.game_id)
         if rule is None:
             offered = ", ".join(sorted(PASS_RULES))
-            raise StandingPassError(f"{table.game.game_id} has no standing pass; it is offered in: {offered}")
+            raise StandingPassError(_("{game} has no standing pass; it is offered in: {games}", game=table.game.game_id,
+                                      games=offered))
         if table.seats[seat].agent is not None:
-            raise StandingPassError(f"seat {seat} is played by a bot")
+            raise StandingPassError(_("seat {seat} is played by a bot", seat=seat))
         if not self.owns(table):
-            raise StandingPassError("this table is served by another process just now; try again in a moment")
+            raise StandingPassError(_("this table is served by another process just now; try again in a moment"))
         period = rule.period(table.game.observation(table.match.state, seat)) if on else None
         aid = self._automation.setdefault(table.id, TableAutomation()).aid
         async with aid.saving:  # stored first, with the notes held when the write starts
@@ -181,12 +183,12 @@ class Forcing(ManagerState):
                 )
             except Exception:
                 log.exception("the standing pass of table %s seat %d was not saved", table.id, seat)
-                raise StandingPassError(UNSAVED_PASS) from None
+                raise StandingPassError(_(UNSAVED_PASS)) from None
             if on:
                 aid.passing[seat] = period
             else:
                 aid.passing.pop(seat, None)
         if not self.owns(table):
-            raise StandingPassError("this table is served by another process just now; try again in a moment")
+            raise StandingPassError(_("this table is served by another process just now; try again in a moment"))
         self.publish(table, {seat})
         self.automate(table)

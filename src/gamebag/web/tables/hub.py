@@ -16,6 +16,7 @@ from collections import defaultdict
 
 from starlette.websockets import WebSocket
 
+from gamebag.core.i18n import current_language
 from gamebag.web.admission.costs import SOCKET_COSTS, SocketCost
 
 SEND_QUEUE_LIMIT = 512
@@ -85,6 +86,9 @@ class Connection:
         self.counted_watch: str | None = None
         self.counted_seat: tuple[str, int] | None = None
         self.joined = False  # after a successful hello
+        # The reader's language: the socket's own (negotiated as it connected, or named in its
+        # hello). Messages made for it in other tasks (a broadcast) are made in this language.
+        self.language = current_language()
         self.limiter = RateLimiter()
         self._buckets: dict[str, RateLimiter] = {}  # this socket's budget per message cost class
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)

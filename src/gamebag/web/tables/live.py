@@ -28,6 +28,7 @@ from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.records import apply_event
 from gamebag.web.store.db import Also, SeatConfig, Store, StoredTable, TableConfig
 from gamebag.web.tables.coachsetting import CoachSetting
+from gamebag.web.words.text import _
 
 HISTORY_STEPS = 40  # steps of history in a full sync (hello, sync)
 
@@ -140,9 +141,9 @@ class LiveTable:
     def seat_of_token(self, token: str) -> int:
         seat = self._seat_by_token.get(token)
         if seat is None:
-            raise SeatError("this seat token does not belong to this table; use the invite link you were given")
+            raise SeatError(_("this seat token does not belong to this table; use the invite link you were given"))
         if self.config.seats[seat].agent is not None:
-            raise SeatError(f"seat {seat} is played by a bot")
+            raise SeatError(_("seat {seat} is played by a bot", seat=seat))
         return seat
 
     def bot_seats(self) -> list[SeatConfig]:
@@ -184,13 +185,16 @@ class LiveTable:
         the table as committed.
         """
         if self.match.is_over:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError(_("the game is over"))
         try:
             action = self.game.action_from_json(action_json)
         except IllegalActionError:
             raise
         except Exception as error:  # a game's decoder may fail in its own way on odd input
-            raise IllegalActionError(f"not an action of {self.game.game_id}: {action_json!r} ({error})") from None
+            raise IllegalActionError(
+                _("not an action of {game}: {action} ({error})", game=self.game.game_id, action=repr(action_json),
+                  error=error)
+            ) from None
         match = self.match
         state, first, pending = match.state, len(match.record.events), dict(match.pending)
         try:

@@ -23,6 +23,7 @@ import secrets
 import time
 from typing import Any
 
+from gamebag.core.i18n import use_language
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.admission.guard import RateLimited
@@ -36,7 +37,7 @@ from gamebag.web.store.ownership import FORWARD_SECONDS, Owning
 from gamebag.web.tables.acting import Acting
 from gamebag.web.tables.automation import Automating
 from gamebag.web.tables.banks import Banking
-from gamebag.web.tables.claims import MOVED_TEXT, USED_TEXT, claim_seat, new_secret
+from gamebag.web.tables.claims import BY_HOST, USED_TEXT, claim_seat, new_secret
 from gamebag.web.tables.forcing import Forcing
 from gamebag.web.tables.live import LiveTable, SeatError, winners_of
 from gamebag.web.tables.lobbyrows import fill_winners, lobby_rows
@@ -52,8 +53,11 @@ from gamebag.web.tables.tablestate import (
     TableClosedError,
     UnknownTableError,
     agent_key,
+    closed_message,
     closed_words,
+    moved_notice,
 )
+from gamebag.web.words.text import _
 from gamebag.web.work.fairshare import SLOW_LANE
 from gamebag.web.work.workers import BuildJob, JobFailed, JobTimeout, WorkersBusy, check_solve_budget
 
@@ -174,9 +178,9 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
     def _stored(self, table_id: str) -> StoredTable:
         stored = self.store.load(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
         if stored is None:
-            raise UnknownTableError(f"no table {table_id!r} on this server")
+            raise UnknownTableError(_("no table {table} on this server", table=repr(table_id)))
         if stored.config.closed is not None:
-            raise TableClosedError(f"table {table_id} was {closed_words(stored.config.closed)}")
+            raise TableClosedError(closed_words(stored.config.closed, table_id))
         return stored
 
     def _install(
@@ -230,7 +234,7 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         to everyone at the table then (a ``rematch`` message), so a friend's rematch is not missed.
         """
         if not table.is_over:
-            raise LobbyError("a rematch can be started once the game is over")
+            raise LobbyError(_("a rematch can be started once the game is over"))
         opened_now = False
         if table.config.next_id is None:
             config = rematch_config(table.config)
@@ -244,12 +248,13 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         try:  # loaded (read and rebuilt) off the event loop
             rematch = await self.get_async(table.config.next_id or "")
         except (UnknownTableError, TableClosedError):
-            raise LobbyError("the rematch of this table is closed; open a new table from the lobby") from None
+            raise LobbyError(_("the rematch of this table is closed; open a new table from the lobby")) from None
         self.publish(table)  # everyone still at the old table learns where the rematch is
         if opened_now and started_by:
-            announcement = dumps({"type": "rematch", "by": started_by})
             for connection in self.hub.members(table.id):
-                connection.send(announcement)
+                with use_language(connection.language):  # "the host" in each reader's words
+                    by = _(BY_HOST) if started_by == BY_HOST else started_by
+                connection.send(dumps({"type": "rematch", "by": by}))
         return rematch
 
     def _store_new(self, config: TableConfig) -> None:
@@ -264,11 +269,11 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
     async def hand_to_bot(self, table: LiveTable, seat: int, agent: str, owner: str = "") -> None:
         """A person's seat (a no-show) is played by ``agent`` from now on; its link only watches."""
         if table.is_over:
-            raise LobbyError("the game is over: there is nothing left to play for that seat")
+            raise LobbyError(_("the game is over: there is nothing left to play for that seat"))
         if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
+            raise SeatError(_("seat must be from 0 to {most}", most=len(table.seats) - 1))
         if table.seats[seat].agent is not None:
-            raise SeatError(f"seat {seat} is already played by a bot")
+            raise SeatError(_("seat {seat} is already played by a bot", seat=seat))
         await self._build(table.config, json.dumps(table.config.options, sort_keys=True), agent, owner)
         if table.seats[seat].agent is not None or table.is_over:
             return  # handed over (or finished) while the agent was built
@@ -296,14 +301,14 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
             if shared is not None and took is not None:
                 await shared.charge_solve(owner, took)
         except WorkersBusy:
-            raise RateLimited("the bot workers are busy preparing other tables; try again in a minute", 60) from None
+            raise RateLimited(_("the bot workers are busy preparing other tables; try again in a minute"), 60) from None
         except JobTimeout:
             raise LobbyError(
-                f"agent {spec!r} for this configuration takes longer to prepare than this server's bound "
-                f"of {seconds:g} s; choose smaller options or another agent"
+                _("agent {agent} for this configuration takes longer to prepare than this server's bound "
+                  "of {seconds} s; choose smaller options or another agent", agent=repr(spec), seconds=f"{seconds:g}")
             ) from None
         except JobFailed as error:
-            raise LobbyError(f"agent {spec!r}: {error}") from None
+            raise LobbyError(_("agent {agent}: {error}", agent=repr(spec), error=error)) from None
 
     async def lobby(self, limit: int = 100) -> list[dict[str, Any]]:
         """The newest open tables as the lobby lists them, newest first: their summary rows, read
@@ -319,14 +324,13 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
     def check_host(self, table: LiveTable, token: str | None) -> None:
         expected = table.config.host_token
         if not token or not expected or not secrets.compare_digest(token.encode(), expected.encode()):
-            raise HostError("this needs the table's host token (in the X-Host-Token header)")
+            raise HostError(_("this needs the table's host token (in the X-Host-Token header)"))
 
     def close(self, table: LiveTable, reason: str) -> None:
         """Close a table for good: its readers are told and disconnected; it leaves memory."""
         self.store.close_table(table.id, reason)
-        text = dumps({"type": "closed", "reason": reason, "message": f"this table was {closed_words(reason)}"})
         for connection in self.hub.members(table.id):
-            connection.send(text)
+            connection.send(closed_message(reason, connection.language))
             connection.close(flush=True)
         self._unload(table.id)
 
@@ -337,11 +341,11 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         UPDATE, so of two claims of one code (here or in another process) exactly one wins."""
         unclaimed = [s.seat for s in table.seats if not s.claimed and s.agent is None]
         if not any(secrets.compare_digest(code.encode(), table.seats[s].token.encode()) for s in unclaimed):
-            raise SeatError(USED_TEXT)
+            raise SeatError(_(USED_TEXT))
         token = new_secret()
         seat = await asyncio.to_thread(claim_seat, self.store, table.id, code, token, name)
         if seat is None:  # claimed a moment ago by another device (perhaps through another process)
-            raise SeatError(USED_TEXT)
+            raise SeatError(_(USED_TEXT))
         self._set_seat(table, seat, token, claimed=True, name=name)
         self.publish(table)  # everyone sees that the seat is claimed
         return seat, token
@@ -362,16 +366,15 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         """A new invite code for a person's seat: the claimed token (or the old code) stops working
         and the seat's sockets are told they were moved. The host gets the code, never a token."""
         if not 0 <= seat < len(table.seats) or not isinstance(seat, int):
-            raise SeatError(f"seat must be from 0 to {len(table.seats) - 1}")
+            raise SeatError(_("seat must be from 0 to {most}", most=len(table.seats) - 1))
         if table.seats[seat].agent is not None:
-            raise SeatError(f"seat {seat} is played by a bot")
+            raise SeatError(_("seat {seat} is played by a bot", seat=seat))
         code = new_secret()
         self.store.reissue_token(table.id, seat, code)
         self._set_seat(table, seat, code, claimed=False)
-        notice = dumps({"type": "error", "code": "moved", "message": MOVED_TEXT, "ref": None})
         for connection in self.hub.members(table.id):
             if connection.seat == seat:
-                connection.send(notice)
+                connection.send(moved_notice(connection.language))
                 connection.close(flush=True)
         self.announce_presence(table)
         return code
@@ -409,7 +412,7 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
             for table_id, a in self._automation.items()
             if table_id in self.tables and not self.hub.members(table_id) and not a.tasks
         )
-        for _, table_id in idle[:excess]:
+        for _when, table_id in idle[:excess]:
             self._unload(table_id)
 
     async def _sweep_forever(self) -> None:

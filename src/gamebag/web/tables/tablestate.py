@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import use_language
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.guard import RateLimits
 from gamebag.web.settings import Limits
@@ -26,9 +27,11 @@ from gamebag.web.store.cluster import Bus
 from gamebag.web.store.db import Store, StoredTable, sqlite_path
 from gamebag.web.store.faults import StorageHealth, watch_sqlite_files
 from gamebag.web.tables.chat import TableChat
+from gamebag.web.tables.claims import MOVED_TEXT
 from gamebag.web.tables.hub import Hub
 from gamebag.web.tables.live import LiveTable, Staged, Submission
 from gamebag.web.tables.turnclock import BankClock, BankSettings, SeatBank, TableBanks
+from gamebag.web.words.text import N_, _
 from gamebag.web.work.workers import AgentKey, WorkerPool
 
 
@@ -253,5 +256,34 @@ class ManagerState:
             ...
 
 
-def closed_words(reason: str) -> str:
-    return "closed by its host" if reason == "host" else "closed after a long time with no move"
+# Why a table closed (its stored ``reason``: "host", or the sweep's), as its readers are told.
+CLOSED_TEXTS = {
+    "host": N_("this table was closed by its host"),
+    "idle": N_("this table was closed after a long time with no move"),
+}
+CLOSED_TABLE_TEXTS = {
+    "host": N_("table {table} was closed by its host"),
+    "idle": N_("table {table} was closed after a long time with no move"),
+}
+
+
+def closed_words(reason: str, table_id: str | None = None) -> str:
+    """Why the table closed, in the current language: "this table was closed by its host", or with
+    the table's id where it is named (``table_id``)."""
+    key = "host" if reason == "host" else "idle"
+    if table_id is None:
+        return _(CLOSED_TEXTS[key])
+    return _(CLOSED_TABLE_TEXTS[key], table=table_id)
+
+
+def closed_message(reason: str, language: str) -> str:
+    """The ``closed`` message of one reader, in its language."""
+    with use_language(language):
+        return json.dumps({"type": "closed", "reason": reason, "message": closed_words(reason)}, separators=(",", ":"))
+
+
+def moved_notice(language: str) -> str:
+    """The notice to a seat's sockets that the host re-issued its invite, in the reader's language."""
+    with use_language(language):
+        text = _(MOVED_TEXT)
+    return json.dumps({"type": "error", "code": "moved", "message": text, "ref": None}, separators=(",", ":"))

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from gamebag.web.admission.bounds import LobbyError
+from gamebag.web.words.text import N_, _
 
 MODES = ("realtime", "turn")
 CONSEQUENCES = ("bot", "forfeit")
@@ -39,18 +40,18 @@ MAX_VACATION_DAYS = 30
 # Player-facing sentences of this module (one place, for the translation catalogues).
 TEXTS = {
     "shape": (
-        "'clock' must be an object with 'mode' (realtime or turn), 'bank_seconds', and optional "
-        "'increment_seconds', 'on_empty' (bot or forfeit) and 'vacation_days'."
+        N_("'clock' must be an object with 'mode' (realtime or turn), 'bank_seconds', and optional "
+        "'increment_seconds', 'on_empty' (bot or forfeit) and 'vacation_days'.")
     ),
-    "unknown": "'clock' has unknown field(s) {fields}; allowed: {allowed}.",
-    "mode": "'clock.mode' must be realtime or turn, not {value}.",
-    "number": "'clock.{field}' must be a number.",
-    "bank": "'clock.bank_seconds' for a {mode} table must be from {least:g} to {most:g} seconds, not {value}.",
-    "increment": "'clock.increment_seconds' for a {mode} table must be from 0 to {most:g} seconds, not {value}.",
-    "on_empty": "'clock.on_empty' must be bot or forfeit, not {value}.",
-    "vacation": "'clock.vacation_days' must be a whole number from 0 to {most}, not {value}.",
-    "vacation_realtime": "'clock.vacation_days' is for turn-based tables only; a realtime table allows none.",
-    "both": "a table has either 'turn_seconds' (a timer per move) or 'clock' (a time bank), not both.",
+    "unknown": N_("'clock' has unknown field(s) {fields}; allowed: {allowed}."),
+    "mode": N_("'clock.mode' must be realtime or turn, not {value}."),
+    "number": N_("'clock.{field}' must be a number."),
+    "bank": N_("'clock.bank_seconds' for a {mode} table must be from {least:g} to {most:g} seconds, not {value}."),
+    "increment": N_("'clock.increment_seconds' for a {mode} table must be from 0 to {most:g} seconds, not {value}."),
+    "on_empty": N_("'clock.on_empty' must be bot or forfeit, not {value}."),
+    "vacation": N_("'clock.vacation_days' must be a whole number from 0 to {most}, not {value}."),
+    "vacation_realtime": N_("'clock.vacation_days' is for turn-based tables only; a realtime table allows none."),
+    "both": N_("a table has either 'turn_seconds' (a timer per move) or 'clock' (a time bank), not both."),
 }
 FIELDS = ("mode", "bank_seconds", "increment_seconds", "on_empty", "vacation_days")
 
@@ -80,37 +81,37 @@ class BankSettings:
 def _number(data: dict[str, Any], field: str, default: float) -> float:
     value = data.get(field, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise LobbyError(TEXTS["number"].format(field=field))
+        raise LobbyError(_(TEXTS["number"], field=field))
     return float(value)
 
 
 def parse_bank_settings(data: Any) -> BankSettings:
     """The host's ``clock`` request checked against the bounds; ``LobbyError`` names what is wrong."""
     if not isinstance(data, dict):
-        raise LobbyError(TEXTS["shape"])
+        raise LobbyError(_(TEXTS["shape"]))
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
-        raise LobbyError(TEXTS["unknown"].format(fields=", ".join(unknown), allowed=", ".join(FIELDS)))
+        raise LobbyError(_(TEXTS["unknown"], fields=", ".join(unknown), allowed=", ".join(FIELDS)))
     mode = data.get("mode")
     if mode not in MODES:
-        raise LobbyError(TEXTS["mode"].format(value=json.dumps(mode)))
+        raise LobbyError(_(TEXTS["mode"], value=json.dumps(mode)))
     least, most, most_increment = BANK_BOUNDS[mode]
     if "bank_seconds" not in data:
-        raise LobbyError(TEXTS["shape"])
+        raise LobbyError(_(TEXTS["shape"]))
     bank = _number(data, "bank_seconds", 0.0)
     if not least <= bank <= most:
-        raise LobbyError(TEXTS["bank"].format(mode=mode, least=least, most=most, value=data["bank_seconds"]))
+        raise LobbyError(_(TEXTS["bank"], mode=mode, least=least, most=most, value=data["bank_seconds"]))
     increment = _number(data, "increment_seconds", 0.0)
     if not 0 <= increment <= most_increment:
-        raise LobbyError(TEXTS["increment"].format(mode=mode, most=most_increment, value=data["increment_seconds"]))
+        raise LobbyError(_(TEXTS["increment"], mode=mode, most=most_increment, value=data["increment_seconds"]))
     on_empty = data.get("on_empty", "bot")
     if on_empty not in CONSEQUENCES:
-        raise LobbyError(TEXTS["on_empty"].format(value=json.dumps(on_empty)))
+        raise LobbyError(_(TEXTS["on_empty"], value=json.dumps(on_empty)))
     vacation = data.get("vacation_days", 0)
     if isinstance(vacation, bool) or not isinstance(vacation, int) or not 0 <= vacation <= MAX_VACATION_DAYS:
-        raise LobbyError(TEXTS["vacation"].format(most=MAX_VACATION_DAYS, value=json.dumps(vacation)))
+        raise LobbyError(_(TEXTS["vacation"], most=MAX_VACATION_DAYS, value=json.dumps(vacation)))
     if mode == "realtime" and vacation:
-        raise LobbyError(TEXTS["vacation_realtime"])
+        raise LobbyError(_(TEXTS["vacation_realtime"]))
     return BankSettings(mode, bank, increment, on_empty, vacation)
 
 

@@ -2,7 +2,7 @@
 
 Client to server (JSON text frames, at most ``MAX_MESSAGE`` characters)::
 
-    {"type": "hello", "token": "<seat token>"}   # join as a seat; no token: spectate
+    {"type": "hello", "token": "<seat token>", "lang": "nl"?}  # join as a seat; no token: spectate
     {"type": "act", "action": <action JSON>, "step": n?, "ref": r?}
     {"type": "sync"}                             # the whole picture again, with history (a budget each)
     {"type": "standing_pass", "on": true|false}  # a seat's standing pass (Eigen Kweek's windows this round)
@@ -15,6 +15,13 @@ Server to client: ``welcome`` (your seat), ``state`` (see ``messages.py``),
 of the table's chat; on joining, the recent ones with ``history``, the settings and ``max_chars``),
 ``chat_settings`` (the host changed them), ``error``
 (to the offending client only; nothing changed) and ``pong``.
+
+Language: every word the server puts in a message (errors, refusals, the standing pass's label, a
+closed table's notice) is in the connection's own language, even when the message is made for
+another seat's move, a bot's or a timer's: the language the request negotiated (``?lang=``, the
+``gb_lang`` cookie, Accept-Language; ``words/reader.py``), or the optional ``"lang"`` of the
+``hello`` (a code such as ``"nl"``, ``"ja"``, ``"zh-Hans"``; an unknown one keeps the negotiated
+language). Codes, records and the views stay language-neutral; the browser writes their words.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import known_language, set_language
+from gamebag.web.admission.addresses import close_reason
 from gamebag.web.admission.bounds import BadJsonError, parse_json
 from gamebag.web.admission.costs import SocketCost, socket_cost
 from gamebag.web.admission.guard import RateLimited, RateLimits, client_address
@@ -36,11 +45,12 @@ from gamebag.web.tables.hub import FLOOD_CLOSE_AFTER, FLOOD_RATE, SYNC_BURST, SY
 from gamebag.web.tables.live import LiveTable, SeatError
 from gamebag.web.tables.manager import StaleStepError, TableClosedError, TableManager, UnknownTableError
 from gamebag.web.tables.messages import dumps, error_message
+from gamebag.web.words.text import N_, _
 
 MAX_MESSAGE = 4096
 # each with its cost class (admission/costs.py)
 MESSAGE_TYPES = ("hello", "act", "sync", "ping", "standing_pass", "chat", "react")
-TOO_MANY = "too many '{kind}' messages: at most {rate} a second, bursts of {burst}; extra ones are ignored"
+TOO_MANY = N_("too many '{kind}' messages: at most {rate} a second, bursts of {burst}; extra ones are ignored")
 
 log = logging.getLogger("gamebag.web")
 
@@ -53,7 +63,7 @@ async def _refuse(websocket: WebSocket, refusal: RateLimited) -> None:
         )
         await websocket.send_denial_response(response)
     else:
-        await websocket.close(code=1013, reason=str(refusal)[:120])
+        await websocket.close(code=1013, reason=close_reason(str(refusal)))
 
 
 async def table_socket(websocket: WebSocket, table_id: str, manager: TableManager, rates: RateLimits) -> None:
@@ -83,7 +93,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: TableManage
             if not is_storage_fault(error):
                 raise
             manager.storage.failed(error, f"loading table {table_id} for a socket")
-            await websocket.send_text(dumps(error_message(PLAYER_TEXT)))
+            await websocket.send_text(dumps(error_message(_(PLAYER_TEXT))))
             await websocket.close(code=1013)  # try again later
             return
         connection = Connection(websocket, table.id)
@@ -111,7 +121,8 @@ async def _serve(connection: Connection, table: LiveTable, manager: TableManager
                     frame = await asyncio.wait_for(websocket.receive(), max(0.0, hello_by - time.monotonic()))
                 except TimeoutError:
                     seconds = manager.limits.hello_seconds
-                    connection.send(dumps(error_message(f"say hello within {seconds:g} s of connecting")))
+                    connection.send(dumps(error_message(_("say hello within {seconds} s of connecting",
+                                                           seconds=f"{seconds:g}"))))
                     connection.close(flush=True)
                     break
             if frame["type"] == "websocket.disconnect":
@@ -142,11 +153,12 @@ async def _handle_frame(
 ) -> None:
     if not connection.limiter.allow():
         if connection.limiter.dropped >= FLOOD_CLOSE_AFTER:
-            connection.send(dumps(error_message("too many messages: closing this connection")))
+            connection.send(dumps(error_message(_("too many messages: closing this connection"))))
             connection.close(flush=True)
         elif connection.limiter.should_warn():
             connection.send(
-                dumps(error_message(f"too many messages: at most {FLOOD_RATE:g} a second; extra ones are ignored"))
+                dumps(error_message(_("too many messages: at most {rate} a second; extra ones are ignored",
+                                      rate=f"{FLOOD_RATE:g}")))
             )
         return
     message = _parsed(frame, connection)
@@ -161,13 +173,14 @@ async def _handle_frame(
     elif kind == "hello":
         await _hello(message, connection, table, manager, rates)
     elif not connection.joined:
-        connection.send(dumps(error_message('say hello first: {"type": "hello", "token": ...}', ref)))
+        connection.send(dumps(error_message(_('say hello first: {"type": "hello", "token": ...}'), ref)))
     elif kind == "sync":
         if connection.syncs.allow():
             manager.sync(connection, table)
         elif connection.syncs.should_warn():
-            rate = f"at most {SYNC_RATE:g} a second, bursts of {SYNC_BURST:g}"
-            connection.send(dumps(error_message(f"too many syncs: {rate}; extra ones are ignored", ref)))
+            text = _("too many syncs: at most {rate} a second, bursts of {burst}; extra ones are ignored",
+                     rate=f"{SYNC_RATE:g}", burst=f"{SYNC_BURST:g}")
+            connection.send(dumps(error_message(text, ref)))
     elif kind == "standing_pass":
         await _standing_pass(message, connection, table, manager)
     elif kind in ("chat", "react"):
@@ -183,17 +196,17 @@ def _parsed(frame: Any, connection: Connection) -> dict[str, Any] | None:
     why: str | None = None
     message: Any = None
     if text is None:
-        why = "send JSON text frames, not binary ones"
+        why = _("send JSON text frames, not binary ones")
     elif len(text) > MAX_MESSAGE:
-        why = f"message too large: {len(text)} characters, at most {MAX_MESSAGE}"
+        why = _("message too large: {count} characters, at most {most}", count=len(text), most=MAX_MESSAGE)
     else:
         try:
             message = parse_json(text)
         except BadJsonError as error:
-            why = f'{error}; send an object such as {{"type": "ping"}}'
+            why = _('{error}; send an object such as {{"type": "ping"}}', error=error)
         else:
             if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
-                why = f"a message is an object whose 'type' is one of: {', '.join(MESSAGE_TYPES)}"
+                why = _("a message is an object whose 'type' is one of: {types}", types=", ".join(MESSAGE_TYPES))
     if why is None:
         return dict(message)
     if _admitted(connection, socket_cost(None), None):
@@ -208,7 +221,7 @@ def _admitted(connection: Connection, cost: SocketCost, ref: Any) -> bool:
     if budget.allow():
         return True
     if budget.should_warn():
-        text = TOO_MANY.format(kind=cost.name, rate=f"{cost.rate:g}", burst=f"{cost.burst:g}")
+        text = _(TOO_MANY, kind=cost.name, rate=f"{cost.rate:g}", burst=f"{cost.burst:g}")
         connection.send(dumps(error_message(text, ref)))
     return False
 
@@ -217,13 +230,18 @@ async def _hello(
     message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager, rates: RateLimits
 ) -> None:
     if connection.joined:
-        connection.send(dumps(error_message("already joined; open a new connection to change seat")))
+        connection.send(dumps(error_message(_("already joined; open a new connection to change seat"))))
         return
+    chosen = message.get("lang")
+    language = known_language(chosen) if isinstance(chosen, str) and len(chosen) <= 35 else None
+    if language is not None:  # the reader's own choice; an unknown one keeps the negotiated language
+        set_language(language)  # this socket's task speaks it from now on
+        connection.language = language
     token = message.get("token")
     seat: int | None = None
     if token is not None:
         if not isinstance(token, str) or len(token) > 128:
-            connection.send(dumps(error_message("a seat token is the string from your invite link")))
+            connection.send(dumps(error_message(_("a seat token is the string from your invite link"))))
             return
         try:
             seat = table.seat_of_token(token)
@@ -236,13 +254,15 @@ async def _hello(
             return
         if not await rates.take_seat(table.id, seat):
             limit = rates.limits.sockets_per_seat
-            connection.send(dumps(error_message(f"this seat already has {limit} open connections, the most it takes")))
+            text = _("this seat already has {limit} open connections, the most it takes", limit=limit)
+            connection.send(dumps(error_message(text)))
             connection.close(flush=True)
             return
         connection.counted_seat = (table.id, seat)
     elif not await rates.watch_table(table.id):
         limit = rates.limits.sockets_per_table
-        connection.send(dumps(error_message(f"this table has {limit} spectators, the most it takes; try again later")))
+        text = _("this table has {limit} spectators, the most it takes; try again later", limit=limit)
+        connection.send(dumps(error_message(text)))
         connection.close(flush=True)
         return
     else:
@@ -264,9 +284,10 @@ async def _standing_pass(
     ref = message.get("ref")
     on = message.get("on")
     if connection.seat is None:
-        connection.send(dumps(error_message("spectators have no standing pass; join with a seat's invite link", ref)))
+        refusal = _("spectators have no standing pass; join with a seat's invite link")
+        connection.send(dumps(error_message(refusal, ref)))
     elif not isinstance(on, bool):
-        connection.send(dumps(error_message("a 'standing_pass' message needs 'on': true or false", ref)))
+        connection.send(dumps(error_message(_("a 'standing_pass' message needs 'on': true or false"), ref)))
     else:
         try:
             await manager.set_standing_pass(table, connection.seat, on)
@@ -277,14 +298,15 @@ async def _standing_pass(
 async def _act(message: dict[str, Any], connection: Connection, table: LiveTable, manager: TableManager) -> None:
     ref = message.get("ref")
     if connection.seat is None:
-        connection.send(dumps(error_message("spectators cannot act; join with your seat's invite link", ref)))
+        connection.send(dumps(error_message(_("spectators cannot act; join with your seat's invite link"), ref)))
         return
     if "action" not in message:
-        connection.send(dumps(error_message("an 'act' message needs an 'action'", ref)))
+        connection.send(dumps(error_message(_("an 'act' message needs an 'action'"), ref)))
         return
     step = message.get("step")
     if step is not None and step != table.step:
-        _refuse_stale(connection, table, manager, f"the table has moved on (step {table.step}, not {step})", ref)
+        why = _("the table has moved on (step {step}, not {asked})", step=table.step, asked=step)
+        _refuse_stale(connection, table, manager, why, ref)
         return
     if not manager.owns(table):
         task = asyncio.get_running_loop().create_task(
@@ -306,7 +328,7 @@ async def _act(message: dict[str, Any], connection: Connection, table: LiveTable
         return
     except Exception:
         log.exception("action at table %s seat %s failed", table.id, connection.seat)
-        connection.send(dumps(error_message("the server could not apply this action; nothing changed", ref)))
+        connection.send(dumps(error_message(_("the server could not apply this action; nothing changed"), ref)))
         return
     if submission.events:
         connection.limiter.refund()
@@ -330,7 +352,7 @@ async def _forward(
         answer = {"k": "error", "m": str(error)}
     except Exception:
         log.exception("forwarding an action at table %s failed", table.id)
-        answer = {"k": "error", "m": "the server could not pass this action on; nothing changed"}
+        answer = {"k": "error", "m": _("the server could not pass this action on; nothing changed")}
     reference = ref if isinstance(ref, int | str) else None
     if answer.get("k") == "ack":
         if answer.get("e"):
@@ -339,7 +361,7 @@ async def _forward(
         connection.send(dumps({"type": "ack", "ref": reference, "step": answer.get("s")}))
         return
     current = manager.tables.get(table.id) or manager.replicas.get(table.id) or table
-    why = str(answer.get("m", "the action was refused"))
+    why = str(answer.get("m") or _("the action was refused"))
     _refuse_stale(connection, current, manager, why, ref, code=str(answer.get("c", "refused")))
 
 
@@ -353,7 +375,8 @@ def _refuse_stale(
     An honest client has the state already: every change reaches it."""
     seat = connection.seat
     wait = 0 if seat is None else manager.hub.seat_sync_wait(table.id, seat)
-    refusal = error_message(why if "choose again" in why else f"{why}; choose again", ref)
+    said = "choose again" in why or _("choose again") in why
+    refusal = error_message(why if said else _("{why}; choose again", why=why), ref)
     refusal.update(code=code, step=table.step)
     if wait:
         refusal["retry_after"] = wait

@@ -30,12 +30,19 @@ from multiprocessing.context import SpawnContext
 from typing import Any
 
 from gamebag.web.admission.guard import RateLimited
+from gamebag.web.words.text import N_, _
 from gamebag.web.work.fairshare import MOVE_LANE, SLOW_LANE, FairShares
 
 log = logging.getLogger("gamebag.web")
 
 AGENT_CACHE = 16  # agents (with their solved tables) kept by each worker
 STARTUP_SECONDS = 60.0  # a fresh worker imports numpy and the agents; a loaded machine is slow
+# A job that ran past its time, in the words of who was doing it (by the job's kind).
+_TOOK_LONGER = {
+    "AnalysisJob": N_("the analysis took longer than {seconds} s"),
+    "CoachJob": N_("the coach took longer than {seconds} s"),
+    "bot": N_("the bot took longer than {seconds} s"),
+}
 MEASURED_BUILDS = 4096  # agents whose build time is remembered (the oldest forgotten first)
 QUICK_BUILD_SECONDS = 0.5  # an agent whose last build took at most this is built in the move lane
 # Agents whose build solves and trains nothing, for any game and options: built in the move lane
@@ -121,8 +128,9 @@ def check_solve_budget(pool: WorkerPool, job: BuildJob, owner: str, budget_secon
     wait = pool.shares.retry_after(owner, budget_seconds)
     if wait > 0:
         raise RateLimited(
-            f"your tables' new solves took {pool.shares.spent(owner):.0f} worker seconds in the last minute "
-            f"(at most {budget_seconds:g}); choose options opened before, or try again in {wait} s",
+            _("your tables' new solves took {spent} worker seconds in the last minute "
+              "(at most {budget}); choose options opened before, or try again in {wait} s",
+              spent=f"{pool.shares.spent(owner):.0f}", budget=f"{budget_seconds:g}", wait=wait),
             wait,
         )
 
@@ -208,7 +216,7 @@ def _players_words(error: Exception) -> str:
     if isinstance(error, GamebagError) and str(error):
         return str(error)
     logging.getLogger("gamebag.web").error("a worker job failed", exc_info=error)
-    return "this could not be prepared with these settings; choose other options or another agent"
+    return _("this could not be prepared with these settings; choose other options or another agent")
 
 
 # ---- the pool, in the server -----------------------------------------------------------------
@@ -272,7 +280,7 @@ class WorkerPool:
             await self.shares.acquire(lane, owner, waiting)
         except TimeoutError:
             self.timeouts += 1
-            raise WorkersBusy(f"no bot worker was free within {waiting:g} s") from None
+            raise WorkersBusy(_("no bot worker was free within {seconds} s", seconds=f"{waiting:g}")) from None
         if queue_seconds is not None:
             deadline = time.monotonic() + seconds
         started = time.monotonic()
@@ -328,7 +336,7 @@ class WorkerPool:
 
     def _spawn(self) -> _Worker:
         if self._closed:
-            raise JobFailed("the server is shutting down")
+            raise JobFailed(_("the server is shutting down"))
         ours, theirs = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(theirs,), daemon=True, name="gamebag-bot")
         process.start()
@@ -343,7 +351,7 @@ class WorkerPool:
         if not worker.ready:
             # Starting a worker (importing the agents) is not the job's time.
             if not worker.connection.poll(STARTUP_SECONDS):
-                raise JobTimeout(f"a bot worker did not start within {STARTUP_SECONDS:g} s")
+                raise JobTimeout(_("a bot worker did not start within {seconds} s", seconds=f"{STARTUP_SECONDS:g}"))
             worker.connection.recv()
             worker.ready = True
         worker.connection.send(job)
@@ -351,8 +359,8 @@ class WorkerPool:
         deadline = sent + seconds
         while True:
             if not worker.connection.poll(max(0.0, deadline - time.monotonic())):
-                doer = "analysis" if isinstance(job, AnalysisJob) else "coach" if isinstance(job, CoachJob) else "bot"
-                raise JobTimeout(f"the {doer} took longer than {seconds:.3g} s")
+                raise JobTimeout(_(_TOOK_LONGER[type(job).__name__ if type(job) in (AnalysisJob, CoachJob) else "bot"],
+                                   seconds=f"{seconds:.3g}"))
             reply: tuple[str, Any] = worker.connection.recv()
             if reply[0] != "progress":
                 return reply[0], reply[1], time.monotonic() - sent

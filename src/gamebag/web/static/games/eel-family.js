@@ -1,7 +1,10 @@
 // The table of the Eel family (Wriggle Roulette and Eel Harvest): the bag, the snakes in the
 // centre against the outbreak threshold, each player's reserve and score, the secret grabs
 // (who has chosen, never what) and the animated reveal of the last grab.
-import { h, listWords, plural, seatName, svg } from "../js/common.js";
+import { h, seatName, svg } from "../js/common.js";
+import { catalogue, formatList, language } from "../js/i18n.js";
+
+const { _, ngettext } = catalogue("eel_family");
 
 const EEL = { body: "#8fd694", edge: "#2f7a3b" };
 const SNAKE = { body: "#e4583e", edge: "#6e1a0c" };
@@ -12,7 +15,7 @@ export function token(kind, extraClass) {
   const path = "M3 9 C 7 2, 11 2, 15 8 S 23 15, 27 7";
   const picture = svg(
     "svg",
-    { viewBox: "0 0 30 16", class: `token ${kind}${extraClass ? ` ${extraClass}` : ""}`, role: "img", "aria-label": kind },
+    { viewBox: "0 0 30 16", class: `token ${kind}${extraClass ? ` ${extraClass}` : ""}`, role: "img", "aria-label": kind === "snake" ? _("snake") : _("eel") },
     svg("path", { d: path, fill: "none", stroke: colours.edge, "stroke-width": 6, "stroke-linecap": "round" }),
     svg("path", { d: path, fill: "none", stroke: colours.body, "stroke-width": 4, "stroke-linecap": "round" }),
     kind === "snake"
@@ -23,10 +26,24 @@ export function token(kind, extraClass) {
   return picture;
 }
 
-/** "grab" in Wriggle Roulette, "draw" in Eel Harvest (each rulebook's own word). */
-function verb(view, word) {
-  if (!view || view.game !== "eel-harvest") return word;
-  return { Grab: "Draw", grab: "draw", grabs: "draws", grabbed: "drew" }[word] || word;
+/** Whether the table plays Eel Harvest, whose rulebook says "draw" where Wriggle Roulette's says "grab". */
+function isHarvest(view) {
+  return !!view && view.game === "eel-harvest";
+}
+
+/** Counted tokens in the reader's language: "1 eel", "3 snakes". */
+function eelCount(n) {
+  return ngettext("{n} eel", "{n} eels", n);
+}
+
+function snakeCount(n) {
+  return ngettext("{n} snake", "{n} snakes", n);
+}
+
+/** Sentences side by side: a space between them, none in Japanese and Chinese. */
+function sentences(...texts) {
+  const gap = language === "ja" || language.startsWith("zh") ? "" : " ";
+  return texts.filter((text) => text).join(gap);
 }
 
 /** How many eels and snakes seat p drew in the last grab (either encoding of the view). */
@@ -52,14 +69,14 @@ function tokens(count, kind, limit, extraClass) {
 function bagNode(view) {
   const bag = view.bag || {};
   if (bag.dice) {
-    return h("div", { class: "bag", id: "bag" }, h("div", {}, "D4 dice"), h("div", { class: "small" }, "1 in 4 is a snake"));
+    return h("div", { class: "bag", id: "bag" }, h("div", {}, _("D4 dice")), h("div", { class: "small" }, _("1 in 4 is a snake")));
   }
   return h(
     "div",
-    { class: "bag", id: "bag", title: "the bag" },
-    h("div", { class: "small" }, "BAG"),
-    h("div", {}, plural(bag.eels, "eel")),
-    h("div", {}, plural(bag.snakes, "snake")),
+    { class: "bag", id: "bag", title: _("the bag") },
+    h("div", { class: "small" }, _("BAG")),
+    h("div", {}, eelCount(bag.eels)),
+    h("div", {}, snakeCount(bag.snakes)),
   );
 }
 
@@ -79,51 +96,76 @@ function sum(values) {
  */
 export function outbreakStory(view, previous, names) {
   const last = view.last_grab;
-  const word = verb(view, "grab");
+  const harvest = isHarvest(view);
   const drawnSnakes = sum(last.snakes !== undefined ? last.snakes : [...Array(view.players).keys()].map((p) => drawnOf(last, p).snakes));
   // The view before this draw: of the round it ended (the outbreak view already shows the next one).
   const before = previous && !previous.over && (previous.round === view.round - 1 || (view.over && previous.round === view.round)) ? previous : null;
   const centre = before ? before.centre_snakes : null;
-  const reach = centre === null
-    ? `The snakes in the centre reached the outbreak number, ${view.threshold}, with ${plural(drawnSnakes, "snake")} in this ${word}.`
-    : `The snakes in the centre reached ${centre + drawnSnakes} (${centre} before and ${drawnSnakes} in this ${word}); ${view.threshold} make an outbreak.`;
+  let reach;
+  if (centre === null) {
+    const params = { threshold: view.threshold };
+    reach = harvest
+      ? ngettext("The snakes in the centre reached the outbreak number, {threshold}, with {n} snake in this draw.",
+        "The snakes in the centre reached the outbreak number, {threshold}, with {n} snakes in this draw.", drawnSnakes, params)
+      : ngettext("The snakes in the centre reached the outbreak number, {threshold}, with {n} snake in this grab.",
+        "The snakes in the centre reached the outbreak number, {threshold}, with {n} snakes in this grab.", drawnSnakes, params);
+  } else {
+    const params = { total: centre + drawnSnakes, before: centre, drawn: drawnSnakes, threshold: view.threshold };
+    reach = harvest
+      ? _("The snakes in the centre reached {total} ({before} before and {drawn} in this draw); {threshold} make an outbreak.", params)
+      : _("The snakes in the centre reached {total} ({before} before and {drawn} in this grab); {threshold} make an outbreak.", params);
+  }
   const stillIn = [];
   for (let p = 0; p < view.players; p += 1) if (last.counts[p] !== null && last.counts[p] !== undefined && last.counts[p] !== 0) stillIn.push(p);
   const losers = last.losers.map((p) => names[p]);
-  const harvest = view.game === "eel-harvest";
+  const who = formatList(losers);
+  const many = losers.length > 1;
   const options = view.options || {};
+  const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
   let lost;
   if (harvest) {
     const most = Math.max(...last.losers.map((p) => last.counts[p]));
-    const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
-    lost = `${listWords(losers)} drew the most tokens in this ${word} (${most}) and ${losers.length > 1 ? "lose" : "loses"} every eel` +
-      `${had ? ` (${losers.length > 1 ? listWords(had.map((n, i) => `${losers[i]} ${plural(n, "eel")}`)) : plural(had[0], "eel")})` : ""}.`;
+    if (!had) {
+      lost = many
+        ? _("{who} drew the most tokens in this draw ({most}) and lose every eel.", { who, most })
+        : _("{who} drew the most tokens in this draw ({most}) and loses every eel.", { who, most });
+    } else if (many) {
+      const eels = formatList(had.map((n, i) => _("{name} {eels}", { name: losers[i], eels: eelCount(n) })));
+      lost = _("{who} drew the most tokens in this draw ({most}) and lose every eel ({eels}).", { who, most, eels });
+    } else {
+      lost = _("{who} drew the most tokens in this draw ({most}) and loses every eel ({eels}).", { who, most, eels: eelCount(had[0]) });
+    }
+  } else if (had) {
+    const eels = eelCount(had[0]);
+    lost = many
+      ? _("{who} hold the most eels in reserve ({eels}) and lose them all.", { who, eels })
+      : _("{who} holds the most eels in reserve ({eels}) and loses them all.", { who, eels });
   } else {
-    const had = before ? last.losers.map((p) => before.reserves[p] + drawnOf(last, p).eels) : null;
-    lost = `${listWords(losers)} ${losers.length > 1 ? "hold" : "holds"} the most eels in reserve` +
-      `${had ? ` (${plural(had[0], "eel")})` : ""} and ${losers.length > 1 ? "lose them" : "loses them"} all.`;
+    lost = many
+      ? _("{who} hold the most eels in reserve and lose them all.", { who })
+      : _("{who} holds the most eels in reserve and loses them all.", { who });
   }
   const others = stillIn.filter((p) => !last.losers.includes(p));
   const wholeReserve = !harvest || options.outbreak_scores_reserve;
-  const scored = others.map((p) => `${names[p]} +${last.scored[p]}`);
-  let scoring = "";
+  const scores = others.map((p) => _("{name} +{points}", { name: names[p], points: last.scored[p] })).join(_(", "));
+  let scoring;
   if (others.length) {
     scoring = wholeReserve
-      ? `The others still in score their whole reserve: ${scored.join(", ")}.`
-      : `The others still in score only the eels they drew in this ${word}: ${scored.join(", ")}.`;
+      ? _("The others still in score their whole reserve: {scores}.", { scores })
+      : _("The others still in score only the eels they drew in this draw: {scores}.", { scores });
     if (!wholeReserve && before) {
       const back = others
         .map((p) => [p, before.reserves[p]])
         .filter(([, n]) => n > 0)
-        .map(([p, n]) => `${names[p]}'s ${plural(n, "eel")}`);
-      scoring += back.length
-        ? ` The rest of their reserves goes back to the bag unscored (${listWords(back)}).`
-        : " Nobody else had eels in reserve to lose.";
+        .map(([p, n]) => _("{name}'s {eels}", { name: names[p], eels: eelCount(n) }));
+      scoring = sentences(scoring, back.length
+        ? _("The rest of their reserves goes back to the bag unscored ({eels}).", { eels: formatList(back) })
+        : _("Nobody else had eels in reserve to lose."));
     } else if (!wholeReserve) {
-      scoring += " The rest of their reserves goes back to the bag unscored.";
+      scoring = sentences(scoring, _("The rest of their reserves goes back to the bag unscored."));
     }
   } else {
-    scoring = "Nobody else was still in the round.";
+    scoring = _("Nobody else was still in the round.");
   }
   return { reach, lost, scoring };
 }
@@ -136,9 +178,9 @@ function outbreakNode(context) {
   return h(
     "div",
     { id: "centre", class: `outbreak${animate ? " shake" : ""}` },
-    h("div", { class: "caption" }, "Snake outbreak!"),
+    h("div", { class: "caption" }, _("Snake outbreak!")),
     h("div", { class: "tokens" }, slots),
-    h("div", { class: "small", id: "outbreak-story" }, `${story.reach} ${story.lost} ${story.scoring} The round ended.`),
+    h("div", { class: "small", id: "outbreak-story" }, sentences(story.reach, story.lost, story.scoring, _("The round ended."))),
   );
 }
 
@@ -162,9 +204,11 @@ function centreNode(context) {
   return h(
     "div",
     { id: "centre", class: view.last_grab && view.last_grab.outbreak && animate ? "shake" : "" },
-    h("div", { class: "caption" }, `Snakes in the centre: ${view.centre_snakes} of ${view.threshold}`),
+    h("div", { class: "caption" }, _("Snakes in the centre: {snakes} of {threshold}", { snakes: view.centre_snakes, threshold: view.threshold })),
     h("div", { class: "tokens" }, slots),
-    h("div", { class: "small" }, left > 0 ? `${plural(left, "more snake")} and the round ends in an outbreak` : "Outbreak!"),
+    h("div", { class: "small" }, left > 0
+      ? ngettext("{n} more snake and the round ends in an outbreak", "{n} more snakes and the round ends in an outbreak", left)
+      : _("Outbreak!")),
   );
 }
 
@@ -174,7 +218,7 @@ function lastGrabNode(view, p, animate) {
   const count = last.counts[p];
   const parts = [];
   if (count === 0) {
-    parts.push(h("span", {}, `exited, scored ${last.scored[p]}`));
+    parts.push(h("span", {}, _("exited, scored {points}", { points: last.scored[p] })));
   } else {
     const drawn = drawnOf(last, p);
     const pieces = [...drawn.order].map((t, i) => {
@@ -182,11 +226,13 @@ function lastGrabNode(view, p, animate) {
       if (animate) piece.style.animationDelay = `${0.12 * i + 0.1 * p}s`;
       return piece;
     });
-    parts.push(h("span", {}, `${verb(view, "grabbed")} ${count}: `), h("span", { class: "tokens", style: { display: "inline-flex" } }, pieces));
-    if (last.losers.includes(p)) parts.push(h("div", { class: "badge out" }, "lost their eels"));
-    else if (last.scored[p] > 0) parts.push(h("div", { class: "badge chosen" }, `scored ${last.scored[p]}`));
+    const took = isHarvest(view) ? _("drew {count}:", { count }) : _("grabbed {count}:", { count });
+    parts.push(h("span", {}, `${took} `), h("span", { class: "tokens", style: { display: "inline-flex" } }, pieces));
+    if (last.losers.includes(p)) parts.push(h("div", { class: "badge out" }, _("lost their eels")));
+    else if (last.scored[p] > 0) parts.push(h("div", { class: "badge chosen" }, _("scored {points}", { points: last.scored[p] })));
   }
-  return h("div", { class: "small last-grab", style: { marginTop: "0.3em" } }, `Last ${verb(view, "grab")}: `, parts);
+  const heading = isHarvest(view) ? _("Last draw:") : _("Last grab:");
+  return h("div", { class: "small last-grab", style: { marginTop: "0.3em" } }, heading, " ", parts);
 }
 
 function playerNode(context, p) {
@@ -194,14 +240,14 @@ function playerNode(context, p) {
   const choices = view.choices || { waiting_for: [], chosen: [] };
   const inRound = view.in_round[p];
   const badges = [];
-  if (p === seat) badges.push(h("span", { class: "badge" }, "you"));
-  if (p === view.start_player) badges.push(h("span", { class: "badge" }, "start"));
-  if (table.seats[p].bot) badges.push(h("span", { class: "badge" }, "bot"));
+  if (p === seat) badges.push(h("span", { class: "badge" }, _("you")));
+  if (p === view.start_player) badges.push(h("span", { class: "badge" }, _("start")));
+  if (table.seats[p].bot) badges.push(h("span", { class: "badge" }, _("bot")));
   let status;
-  if (view.over) status = view.winners.includes(p) ? h("span", { class: "badge chosen" }, "winner") : null;
-  else if (!inRound) status = h("span", { class: "badge out" }, "out of the round");
-  else if (choices.chosen.includes(p)) status = h("span", { class: "badge chosen", "data-chosen": p }, "has chosen ✓");
-  else if (choices.waiting_for.includes(p)) status = h("span", { class: "badge waiting" }, "choosing…");
+  if (view.over) status = view.winners.includes(p) ? h("span", { class: "badge chosen" }, _("winner")) : null;
+  else if (!inRound) status = h("span", { class: "badge out" }, _("out of the round"));
+  else if (choices.chosen.includes(p)) status = h("span", { class: "badge chosen", "data-chosen": p }, _("has chosen ✓"));
+  else if (choices.waiting_for.includes(p)) status = h("span", { class: "badge waiting" }, _("choosing…"));
   const target = view.target;
   return h(
     "div",
@@ -210,9 +256,9 @@ function playerNode(context, p) {
       id: `player-${p}`,
     },
     h("div", { class: "name" }, seatName(table, p), badges),
-    h("div", { class: "row" }, h("span", { class: "score" }, view.scores[p]), h("span", { class: "small" }, `of ${target} points`)),
+    h("div", { class: "row" }, h("span", { class: "score" }, view.scores[p]), h("span", { class: "small" }, ngettext("of {n} point", "of {n} points", target))),
     h("div", { class: "meter" }, h("span", { style: { width: `${Math.min(100, (100 * view.scores[p]) / target)}%` } })),
-    h("div", { class: "small", style: { marginTop: "0.35em" } }, `Reserve: ${plural(view.reserves[p], "eel")}`),
+    h("div", { class: "small", style: { marginTop: "0.35em" } }, _("Reserve: {eels}", { eels: eelCount(view.reserves[p]) })),
     h("div", { class: "tokens" }, tokens(view.reserves[p], "eel", 14, "")),
     h("div", { style: { marginTop: "0.3em" } }, status),
     lastGrabNode(view, p, context.animate),
@@ -222,15 +268,18 @@ function playerNode(context, p) {
 function render(context) {
   const { view, table, board, controls, legal, act } = context;
   const startName = seatName(table, view.start_player);
+  const harvest = isHarvest(view);
   board.appendChild(
     h(
       "div",
       { class: "info-line" },
-      h("strong", {}, `Round ${view.round}`),
-      h("span", {}, `${verb(view, "grab")} ${view.grab}`),
-      h("span", {}, `${startName} starts`),
-      h("span", {}, view.game === "eel-harvest" ? `to ${view.target} points, checked at each round's end` : `first to ${view.target} points`),
-      h("span", {}, `at most ${view.max_grab} a ${verb(view, "grab")}`),
+      h("strong", {}, _("Round {round}", { round: view.round })),
+      h("span", {}, harvest ? _("draw {grab}", { grab: view.grab }) : _("grab {grab}", { grab: view.grab })),
+      h("span", {}, _("{name} starts", { name: startName })),
+      h("span", {}, harvest
+        ? _("to {target} points, checked at each round's end", { target: view.target })
+        : _("first to {target} points", { target: view.target })),
+      h("span", {}, harvest ? _("at most {most} a draw", { most: view.max_grab }) : _("at most {most} a grab", { most: view.max_grab })),
     ),
   );
   board.appendChild(h("div", { class: "centre" }, bagNode(view), centreNode({ ...context, names: table.seats.map((s) => s.name) })));
@@ -240,7 +289,7 @@ function render(context) {
   if (legal.length) {
     const mine = view.choices ? view.choices.mine : null;
     const me = context.seat;
-    controls.appendChild(h("h3", {}, view.game === "eel-harvest" ? "How many will you draw?" : "How many will you grab?"));
+    controls.appendChild(h("h3", {}, harvest ? _("How many will you draw?") : _("How many will you grab?")));
     controls.appendChild(
       h(
         "div",
@@ -251,10 +300,12 @@ function render(context) {
             {
               class: `${count === mine ? "chosen" : ""}${count === 0 ? "" : " primary"}`,
               "data-action": JSON.stringify(count),
-              "aria-label": count === 0 ? `Exit the round and score ${view.reserves[me]}` : `${verb(view, "Grab")} ${count}`,
+              "aria-label": count === 0
+                ? _("Exit the round and score {points}", { points: view.reserves[me] })
+                : harvest ? _("Draw {count}", { count }) : _("Grab {count}", { count }),
               onclick: () => act(count),
             },
-            count === 0 ? `Exit +${view.reserves[me]}` : String(count),
+            count === 0 ? _("Exit +{points}", { points: view.reserves[me] }) : String(count),
           ),
         ),
       ),
@@ -266,73 +317,98 @@ function render(context) {
 function howToPlay(context) {
   const { view } = context;
   const options = view.options || {};
-  const harvest = view.game === "eel-harvest";
-  const grab = verb(view, "grab");
-  const lines = [
-    `Everyone ${verb(view, "grabs")} in secret at the same time: choose how many tokens to take from the bag (0 to ${view.max_grab}).`,
-    `Eels you ${grab} go to your reserve in front of you (not yet points). Snakes go to the centre of the table for all to see.`,
-  ];
+  const harvest = isHarvest(view);
+  const most = view.max_grab;
+  const threshold = view.threshold;
+  const target = view.target;
+  const lines = harvest
+    ? [
+      _("Everyone draws in secret at the same time: choose how many tokens to take from the bag (0 to {most}).", { most }),
+      _("Eels you draw go to your reserve in front of you (not yet points). Snakes go to the centre of the table for all to see."),
+    ]
+    : [
+      _("Everyone grabs in secret at the same time: choose how many tokens to take from the bag (0 to {most}).", { most }),
+      _("Eels you grab go to your reserve in front of you (not yet points). Snakes go to the centre of the table for all to see."),
+    ];
   if (harvest) {
-    const scoring = options.outbreak_scores_reserve
-      ? "every other player still in scores their whole reserve"
-      : `every other player still in scores only the eels they drew in this ${grab}; the rest of their reserve goes back to the bag unscored`;
-    lines.push(`When the snakes in the centre reach ${view.threshold}, there is a snake outbreak: whoever drew the most tokens in this ${grab} (all tied) loses every eel they have; ${scoring}.`);
-    lines.push("Drawing 0 means you exit the round: you score the eels in your reserve and sit out until the next round.");
-    lines.push(`At the end of a round, if someone has ${view.target} or more points, the game ends: the highest score wins (among tied players, whoever exited earlier in the final round loses).`);
+    lines.push(options.outbreak_scores_reserve
+      ? _("When the snakes in the centre reach {threshold}, there is a snake outbreak: whoever drew the most tokens in this draw (all tied) loses every eel they have; every other player still in scores their whole reserve.", { threshold })
+      : _("When the snakes in the centre reach {threshold}, there is a snake outbreak: whoever drew the most tokens in this draw (all tied) loses every eel they have; every other player still in scores only the eels they drew in this draw; the rest of their reserve goes back to the bag unscored.", { threshold }));
+    lines.push(_("Drawing 0 means you exit the round: you score the eels in your reserve and sit out until the next round."));
+    lines.push(_("At the end of a round, if someone has {target} or more points, the game ends: the highest score wins (among tied players, whoever exited earlier in the final round loses).", { target }));
   } else {
-    lines.push(`When the snakes in the centre reach ${view.threshold}, there is a snake outbreak: whoever still in holds the most eels in reserve (all tied) loses them all; everyone else still in the round scores their whole reserve.`);
-    lines.push("Grabbing 0 means you exit the round: you score your reserve at once and sit out until the next round.");
-    lines.push(`The game ends after the grab in which someone reaches ${view.target} points; the highest score wins (a tie shares the win).`);
+    lines.push(_("When the snakes in the centre reach {threshold}, there is a snake outbreak: whoever still in holds the most eels in reserve (all tied) loses them all; everyone else still in the round scores their whole reserve.", { threshold }));
+    lines.push(_("Grabbing 0 means you exit the round: you score your reserve at once and sit out until the next round."));
+    lines.push(_("The game ends after the grab in which someone reaches {target} points; the highest score wins (a tie shares the win).", { target }));
   }
-  if (view.bag && view.bag.dice) lines.push("Each token drawn is a D4 roll: a snake with chance 1 in 4, and the bag never runs out.");
-  if (options.rotate_start) lines.push("The start player moves one seat to the left each round.");
-  if (options.lone_player_grabs !== null && options.lone_player_grabs !== undefined) {
-    lines.push(`When one player is left in the round, they may ${grab} ${plural(options.lone_player_grabs, "more time")}; then they exit automatically, scoring their reserve.`);
+  if (view.bag && view.bag.dice) lines.push(_("Each token drawn is a D4 roll: a snake with chance 1 in 4, and the bag never runs out."));
+  if (options.rotate_start) lines.push(_("The start player moves one seat to the left each round."));
+  const lone = options.lone_player_grabs;
+  if (lone !== null && lone !== undefined) {
+    lines.push(harvest
+      ? ngettext("When one player is left in the round, they may draw {n} more time; then they exit automatically, scoring their reserve.",
+        "When one player is left in the round, they may draw {n} more times; then they exit automatically, scoring their reserve.", lone)
+      : ngettext("When one player is left in the round, they may grab {n} more time; then they exit automatically, scoring their reserve.",
+        "When one player is left in the round, they may grab {n} more times; then they exit automatically, scoring their reserve.", lone));
   }
   return lines;
 }
 
-const RULEBOOK_WIN = {
-  "wriggle-roulette": "The first player to reach 20 points wins the game immediately.",
-  "eel-harvest": "At the end of a round, if a player reaches 20 points, the game ends. The player with the highest score wins. In case of a tie, the player who exited earlier in the final round is the loser. If still tied, victory is shared.",
-};
+/** The rulebook's own winning condition, in the reader's language. */
+function rulebookWords(game) {
+  if (game === "wriggle-roulette") return _("The first player to reach 20 points wins the game immediately.");
+  if (game === "eel-harvest") {
+    return _("At the end of a round, if a player reaches 20 points, the game ends. The player with the highest score wins. In case of a tie, the player who exited earlier in the final round is the loser. If still tied, victory is shared.");
+  }
+  return null;
+}
 
 function rulebookWin(context) {
-  const words = RULEBOOK_WIN[context.table.game];
+  const words = rulebookWords(context.table.game);
   if (!words) return null;
   const target = context.view.target;
-  return target === 20 ? words : `${words} (This table plays to ${target} points.)`;
+  return target === 20 ? words : sentences(words, _("(This table plays to {target} points.)", { target }));
 }
 
 function hint(context) {
   const { view, seat } = context;
   const reserve = view.reserves[seat];
   const left = view.threshold - view.centre_snakes;
-  return `Secret until everyone has chosen. ${plural(left, "more snake")} in the centre ends the round in an outbreak. ` +
-    `Exit scores your ${plural(reserve, "eel")} now and sits out the round.`;
+  return sentences(
+    _("Secret until everyone has chosen."),
+    ngettext("{n} more snake in the centre ends the round in an outbreak.", "{n} more snakes in the centre ends the round in an outbreak.", left),
+    ngettext("Exit scores your {n} eel now and sits out the round.", "Exit scores your {n} eels now and sits out the round.", reserve),
+  );
 }
 
 function privateInfo(context) {
   const { view, seat } = context;
   const most = Math.max(...view.reserves.filter((r, p) => view.in_round[p]), 0);
-  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most ? " (the most: at risk in an outbreak)" : "";
-  return h(
-    "div",
-    { id: "my-reserve" },
-    h("strong", {}, "You: "),
-    `${plural(view.scores[seat], "point")}, ${plural(view.reserves[seat], "eel")} in reserve${risk}` +
-      `${view.in_round[seat] || view.over ? "" : "; you are out of this round until the next one"}.`,
-  );
+  const risk = context.table.game === "wriggle-roulette" && view.in_round[seat] && view.reserves[seat] > 0 && view.reserves[seat] >= most;
+  const params = { points: ngettext("{n} point", "{n} points", view.scores[seat]), eels: eelCount(view.reserves[seat]) };
+  let words;
+  if (risk) words = _("{points}, {eels} in reserve (the most: at risk in an outbreak).", params);
+  else if (view.in_round[seat] || view.over) words = _("{points}, {eels} in reserve.", params);
+  else words = _("{points}, {eels} in reserve; you are out of this round until the next one.", params);
+  return h("div", { id: "my-reserve" }, h("strong", {}, _("You:")), " ", words);
 }
 
 function explainEnd(context, result) {
   const { view, names } = context;
   const target = view.target;
-  const winners = result.winners.map((p) => `${names[p]} (${view.scores[p]})`);
+  const winners = formatList(result.winners.map((p) => _("{name} ({score})", { name: names[p], score: view.scores[p] })));
   const reached = view.scores.map((score, p) => [score, p]).filter(([score]) => score >= target).map(([, p]) => names[p]);
-  if (!winners.length) return "Nobody won.";
-  const base = reached.length ? `${listWords(reached)} reached ${target} points` : `The round limit ended the game`;
-  return `${base}; ${listWords(winners)} ${winners.length > 1 ? "share the highest score" : "has the highest score"}.`;
+  if (!result.winners.length) return _("Nobody won.");
+  const many = result.winners.length > 1;
+  if (reached.length) {
+    const params = { reached: formatList(reached), target, winners };
+    return many
+      ? _("{reached} reached {target} points; {winners} share the highest score.", params)
+      : _("{reached} reached {target} points; {winners} has the highest score.", params);
+  }
+  return many
+    ? _("The round limit ended the game; {winners} share the highest score.", { winners })
+    : _("The round limit ended the game; {winners} has the highest score.", { winners });
 }
 
 export const eelExtras = {
@@ -344,7 +420,8 @@ export function eelRenderer() {
 }
 
 function label(count, view) {
-  return count === 0 ? "exit the round" : `${verb(view, "grab")} ${count}`;
+  if (count === 0) return _("exit the round");
+  return isHarvest(view) ? _("draw {count}", { count }) : _("grab {count}", { count });
 }
 
 function describe(previous, next, context) {
@@ -355,35 +432,42 @@ function describe(previous, next, context) {
     (previous.round !== next.round || previous.grab !== next.grab || (next.over && !previous.over));
   if (newGrab) {
     const last = next.last_grab;
+    const harvest = isHarvest(next);
     const exits = [];
     for (let p = 0; p < next.players; p += 1) {
       const count = last.counts[p];
       if (count === null || count === undefined) continue;
       if (count === 0) {
-        exits.push(`${names[p]} exits the round and scores ${last.scored[p]}.`);
+        exits.push(_("{name} exits the round and scores {points}.", { name: names[p], points: last.scored[p] }));
         continue;
       }
       const drawn = drawnOf(last, p);
-      let text = `${names[p]} ${verb(next, "grabs")} ${count}: ${plural(drawn.eels, "eel")}, ${plural(drawn.snakes, "snake")}.`;
-      if (last.exited.includes(p)) text += ` Then ${names[p]} must exit, scoring ${last.scored[p]}.`;
+      const params = { name: names[p], count, eels: eelCount(drawn.eels), snakes: snakeCount(drawn.snakes) };
+      let text = harvest
+        ? _("{name} draws {count}: {eels}, {snakes}.", params)
+        : _("{name} grabs {count}: {eels}, {snakes}.", params);
+      if (last.exited.includes(p)) text = sentences(text, _("Then {name} must exit, scoring {points}.", { name: names[p], points: last.scored[p] }));
       lines.push(text);
     }
     lines.unshift(...exits);
     if (last.outbreak) {
       const story = outbreakStory(next, previous, names);
-      lines.push({ kind: "big", text: `Snake outbreak! ${story.reach}` });
+      lines.push({ kind: "big", text: _("Snake outbreak! {reach}", { reach: story.reach }) });
       lines.push({ kind: "big", text: story.lost });
       lines.push(story.scoring);
     } else if (last.round_over) {
-      lines.push("Everyone has exited: the round is over.");
+      lines.push(_("Everyone has exited: the round is over."));
     }
   }
   if (next.round !== previous.round && !next.over) {
-    lines.push({ kind: "round", text: `Round ${next.round} begins; ${names[next.start_player]} starts.` });
+    lines.push({ kind: "round", text: _("Round {round} begins; {name} starts.", { round: next.round, name: names[next.start_player] }) });
   }
   if (next.over && !previous.over) {
-    const winners = next.winners.map((p) => `${names[p]} (${next.scores[p]})`);
-    lines.push({ kind: "big", text: `Game over: ${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` });
+    const winners = formatList(next.winners.map((p) => _("{name} ({score})", { name: names[p], score: next.scores[p] })));
+    lines.push({
+      kind: "big",
+      text: next.winners.length > 1 ? _("Game over: {winners} share the win.", { winners }) : _("Game over: {winners} wins.", { winners }),
+    });
   }
   return lines;
 }

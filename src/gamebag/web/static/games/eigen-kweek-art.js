@@ -4,6 +4,9 @@
 // tokens, a full plant ready to plough over, and a potato sack. A picture is recognised before
 // its words are read; every picture also carries its words as a title for screen readers.
 import { svg } from "../js/common.js";
+import { catalogue } from "../js/i18n.js";
+
+const { _ } = catalogue("eigen_kweek");
 
 // The phase each card is played in (null: any phase), and that phase's frame colour.
 export const CARD_PHASES = {
@@ -12,7 +15,17 @@ export const CARD_PHASES = {
   FRANK: "cultivate", BERNARD: "cultivate", JOS: "cultivate", JULITA: null, "DEN OLLANDER": null,
 };
 const PHASE_COLOURS = { deal: "#7b5ea7", growth: "#3d8b37", trade: "#c08a1e", cultivate: "#8a5a2b", any: "#3f6e8c" };
-const PHASE_LABELS = { deal: "DEAL", growth: "GROWTH", trade: "TRADE", cultivate: "CULTIVATE", any: "ALL" };
+// The phase's word on the card's foot (short: it is drawn 7 units high on a 48-unit card).
+const PHASE_LABELS = {
+  deal: () => _("DEAL"), growth: () => _("GROWTH"), trade: () => _("TRADE"), cultivate: () => _("CULTIVATE"), any: () => _("ALL"),
+};
+const PHASE_TITLES = {
+  deal: (card) => _("{card}, played in the deal phase", { card }),
+  growth: (card) => _("{card}, played in the growth phase", { card }),
+  trade: (card) => _("{card}, played in the trade phase", { card }),
+  cultivate: (card) => _("{card}, played in the cultivate phase", { card }),
+  any: (card) => _("{card}, played in any phase", { card }),
+};
 
 const LEAF = "#4f9d3a";
 const WEED = "#2f6f2a";
@@ -94,7 +107,7 @@ export function characterArt(card, size = 48) {
   const picture = svg(
     "svg",
     { viewBox: "0 0 48 56", width: size, height: Math.round((size * 56) / 48), class: "kweek-art character-art", "data-card": card, role: "img" },
-    title(`${card}, played in the ${PHASE_LABELS[phase].toLowerCase()} phase`),
+    title(PHASE_TITLES[phase](card)),
     svg("rect", { x: 0.5, y: 0.5, width: 47, height: 55, rx: 5, fill: frame, stroke: "#23211d" }),
     // Long hair is drawn behind the face, every other hat over it.
     ...(looks && looks.hat === "long" ? hatShapes(looks.hat, looks.hair) : []),
@@ -106,7 +119,7 @@ export function characterArt(card, size = 48) {
     ...(looks && looks.hat !== "long" ? hatShapes(looks.hat, looks.hair) : []),
     ...(looks ? itemShapes(looks.item) : []),
     svg("rect", { x: 0.5, y: 45, width: 47, height: 10.5, rx: 0, fill: "rgba(0,0,0,0.35)" }),
-    label(24, 53, PHASE_LABELS[phase], 7, "#ffffff"),
+    label(24, 53, PHASE_LABELS[phase](), 7, "#ffffff"),
   );
   return picture;
 }
@@ -115,11 +128,11 @@ export function characterArt(card, size = 48) {
 export function plantArt(cost, status, tokens, capacity) {
   const kind = status === "sack" ? "sack" : status === "empty" ? "unsown" : capacity && tokens >= capacity ? "full" : "growing";
   const words = {
-    unsown: `${cost}-coin plant card, not sown yet`,
-    growing: `${cost}-coin plant card growing: ${tokens} of ${capacity} weed tokens`,
-    full: `${cost}-coin plant card, full: ${tokens} weed tokens`,
-    sack: `${cost}-coin plant card ploughed over: a potato sack`,
-  }[kind];
+    unsown: () => _("{cost}-coin plant card, not sown yet", { cost }),
+    growing: () => _("{cost}-coin plant card growing: {tokens} of {capacity} weed tokens", { cost, tokens, capacity }),
+    full: () => _("{cost}-coin plant card, full: {tokens} weed tokens", { cost, tokens }),
+    sack: () => _("{cost}-coin plant card ploughed over: a potato sack", { cost }),
+  }[kind]();
   const parts = [title(words)];
   if (kind === "sack") {
     parts.push(
