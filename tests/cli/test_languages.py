@@ -52,7 +52,7 @@ def test_rules_in_dutch(tmp_path: Path) -> None:
                    "een geheel getal van 2 tot 1.000", "Het spelregelboek. De opstelling uit het spelregelboek"):
         assert phrase in out, phrase
     for english in ("Options (gamebag play", "Presets (gamebag play", "what it changes", "a whole number from",
-                    "The rulebook. The setup"):
+                    "The rulebook. The setup", "Two players race"):
         assert english not in out, english
 
 
@@ -108,7 +108,7 @@ FRAMES = {
     "ja": (re.compile(r"選んでください((.*?)):$"), ["プレイヤー 1(あなた)", "ボット 2(heuristic)", "ゲーム終了",
                                                    "- 勝者", "入力欄で ? を押すとヘルプが出ます。"]),
 }
-ENGLISH_FRAME = ("Your choice", "game over", "Player 1 (you)", "players, seed", "Type ? at a prompt", "- winner",
+ENGLISH_FRAME = ("Your choice", "game over", "Game over", "Player 1 (you)", "players, seed", "Type ? at a prompt", "- winner",
                  "since your last decision")
 
 
