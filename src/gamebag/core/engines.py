@@ -20,9 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import OptionError
-from gamebag.core.i18n import current_language
 from gamebag.core.options import Option, OptionValue
-from gamebag.core.translation import N_, _
 
 if TYPE_CHECKING:
     from gamebag.core.protocol import Game
@@ -31,10 +29,10 @@ RULES = "rules"
 # Each engine kind and how a refusal names it. Kinds are shared by every game; a new kind of
 # engine adds itself with ``add_engine_kind`` before any game names it.
 ENGINE_KINDS: dict[str, str] = {
-    RULES: N_("the rules engine"),
-    "numba": N_("the compiled engine"),
-    "jax": N_("the JAX engine"),
-    "equilibrium": N_("the equilibrium model"),
+    RULES: "the rules engine",
+    "numba": "the compiled engine",
+    "jax": "the JAX engine",
+    "equilibrium": "the equilibrium model",
 }
 
 
@@ -156,39 +154,28 @@ class EngineSupport:
         return engine == RULES or (option in self.table and engine in self.table[option])
 
     def refusal(self, engine: str, options: Mapping[str, OptionValue]) -> str | None:
-        """Why ``engine`` cannot play these (validated) options, in one line in the reader's language,
-        or ``None``."""
+        """Why ``engine`` cannot play these (validated) options, in one line, or ``None``.
+
+        The reason stays English (language-neutral): it travels into results and their JSON
+        (``engine_reason``), and is kept per game; a front end says it as it is.
+        """
         if engine == RULES:
             return None
         if engine not in ENGINE_KINDS:
-            return _("{kind} is not an engine kind (kinds: {kinds})", kind=repr(engine), kinds=", ".join(ENGINE_KINDS))
-        label = _(ENGINE_KINDS[engine])
+            return f"{engine!r} is not an engine kind (kinds: {', '.join(ENGINE_KINDS)})"
+        label = ENGINE_KINDS[engine]
         for spec in self.options:
             value = options.get(spec.name, spec.default)
             support = self.support(engine, spec.name)
             if support.allows(value):
                 continue
             if not self.plays_more_than_default(engine, spec.name):
-                return _("{engine} does not play {option}={value}", engine=label, option=spec.name, value=_show(value))
-            return _support_refusal(label, spec.name, support, _show(value))
+                return f"{label} does not play {spec.name}={_show(value)}"
+            return f"{label} plays {spec.name} {support.describe()} only, not {_show(value)}"
         unknown = sorted(set(options) - {spec.name for spec in self.options})
         if unknown:
-            return _("{engine} does not play option(s) {options}", engine=label, options=", ".join(unknown))
+            return f"{label} does not play option(s) {', '.join(unknown)}"
         return None
-
-
-def _support_refusal(label: str, option: str, support: Support, shown: str) -> str:
-    """The refusal of a value outside ``support``: ``label`` plays ``option`` (these values) only, as one sentence."""
-    if support.listed is not None:
-        return _("{engine} plays {option} one of {values} only, not {value}", engine=label, option=option,
-                 values=", ".join(_show(v) for v in support.listed), value=shown)
-    low = "-inf" if support.minimum is None else str(support.minimum)
-    high = "inf" if support.maximum is None else str(support.maximum)
-    if support.nullable:
-        return _("{engine} plays {option} from {low} to {high} or none only, not {value}", engine=label,
-                 option=option, low=low, high=high, value=shown)
-    return _("{engine} plays {option} from {low} to {high} only, not {value}", engine=label, option=option, low=low,
-             high=high, value=shown)
 
 
 def declaration(game_class: type[Game[Any, Any, Any]]) -> EngineSupport:
@@ -221,14 +208,13 @@ def engine_refusal(game: Game[Any, Any, Any], engine: str) -> str | None:
     if engine == RULES:
         return None
     memo = game._engine_refusals
-    key = f"{engine}/{current_language()}"  # the reason is words: one per reader's language
-    if key in memo:
-        return memo[key]
+    if engine in memo:
+        return memo[engine]
     try:
         answer = declaration(type(game)).refusal(engine, game.options)
     except ValueError as error:
         answer = str(error)
-    memo[key] = answer
+    memo[engine] = answer
     return answer
 
 
