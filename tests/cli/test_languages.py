@@ -108,8 +108,8 @@ FRAMES = {
     "ja": (re.compile(r"選んでください((.*?)):$"), ["プレイヤー 1(あなた)", "ボット 2(heuristic)", "ゲーム終了",
                                                    "- 勝者", "入力欄で ? を押すとヘルプが出ます。"]),
 }
-ENGLISH_FRAME = ("Your choice", "game over", "Game over", "Player 1 (you)", "players, seed", "Type ? at a prompt", "- winner",
-                 "since your last decision")
+ENGLISH_FRAME = ("Your choice", "game over", "Game over", "Player 1 (you)", "players, seed", "Type ? at a prompt",
+                 "- winner", "since your last decision")
 
 
 @pytest.mark.parametrize(("language", "how"), [("nl", "--lang"), ("ja", "LANG")])
