@@ -25,7 +25,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, JSONResponse
 
 import gamebag
-from gamebag.core.i18n import current_language, game_text
+from gamebag.core.i18n import current_language, game_text, join_list, number
 from gamebag.core.options import Option, OptionValue
 from gamebag.core.protocol import Game
 from gamebag.web.admission.bounds import LobbyError
@@ -140,20 +140,24 @@ def fill_numbers(text: str, game: Game[Any, Any, Any], numbers: dict[str, str] |
         chosen = game.options[name]
         if chosen is None and when_none is not None:
             return when_none
-        return value_words(chosen)
+        return value_words(chosen, game)
 
     return PLACEHOLDER.sub(value, text)
 
 
-def value_words(value: OptionValue) -> str:
-    """An option value as a player reads it: yes or no, a number, a list of names."""
+def value_words(value: OptionValue, game: Any = None) -> str:
+    """An option value as a player reads it: yes or no, a number, a list of names. A word the game
+    has in its catalogue (a dragon's colour, a choice's name) is in the reader's language; a code
+    the game never translates (a character's name) stays as it is."""
     if isinstance(value, bool):
         return _(WORDS["yes"]) if value else _(WORDS["no"])
     if value is None:
         return _(WORDS["none"])
     if isinstance(value, tuple):
-        return ", ".join(value)
-    return str(value)
+        return join_list([game_text(game, str(item)) for item in value])
+    if isinstance(value, int | float):
+        return number(value)
+    return game_text(game, str(value))
 
 
 def options_section(game: Game[Any, Any, Any]) -> str:
@@ -162,11 +166,11 @@ def options_section(game: Game[Any, Any, Any]) -> str:
     lines = [_(WORDS["options_heading"]), ""]
     for spec in game.option_specs:
         lines.append(_(WORDS["option_line"], label=option_label(spec.name),
-                       value=_shown_value(spec, game.options[spec.name]),
+                       value=_shown_value(spec, game.options[spec.name], game),
                        summary=option_summary(game_text(game, spec.doc) if spec.doc else spec.doc)))
     return "\n".join(lines)
 
 
-def _shown_value(spec: Option, chosen: OptionValue) -> str:
-    words = value_words(chosen)
+def _shown_value(spec: Option, chosen: OptionValue, game: Any = None) -> str:
+    words = value_words(chosen, game)
     return _(WORDS["default_value"], value=words, rulebook=_(WORDS["rulebook"])) if chosen == spec.default else words
