@@ -105,8 +105,8 @@ def test_lang_in_process_is_for_that_run_only() -> None:
 FRAMES = {
     "nl": (re.compile(r"Jouw keuze \((.*?)\): $"), ["Speler 1 (jij)", "Bot 2 (heuristic)", "spel gedaan",
                                                      "- winnaar", "Typ ? bij een vraag voor hulp."]),
-    "ja": (re.compile(r"選んでください((.*?)):$"), ["プレイヤー 1(あなた)", "ボット 2(heuristic)", "ゲーム終了",
-                                                   "- 勝者", "入力欄で ? を押すとヘルプが出ます。"]),
+    "ja": (re.compile(r"選んでください（(.*?)）：$"), ["プレイヤー 1（あなた）", "ボット 2（heuristic）", "ゲーム終了",
+                                                     "- 勝者", "入力欄で ? を押すとヘルプが出ます。"]),
 }
 ENGLISH_FRAME = ("Your choice", "game over", "Game over", "Player 1 (you)", "players, seed", "Type ? at a prompt",
                  "- winner", "since your last decision")
