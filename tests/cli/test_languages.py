@@ -19,6 +19,7 @@ import pytest
 from test_terminal_pty import Terminal
 from typer.testing import CliRunner
 
+import gamebag as gamebag_package
 from gamebag.cli import choose_language, language_argument, main
 from gamebag.cli.app import app
 from gamebag.core.i18n import current_language
@@ -26,11 +27,14 @@ from gamebag.core.i18n import current_language
 GAMEBAG = [sys.executable, "-m", "gamebag.cli"]
 # What the environment must not decide for the tests: only the variables each test names.
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+SOURCE = str(Path(gamebag_package.__file__).resolve().parent.parent)
 
 
 def gamebag(args: list[str], cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES}
     env.update(COLUMNS="160", **environment)
+    # The gamebag these tests imported, wherever the run's PYTHONPATH pointed (relative to another folder).
+    env["PYTHONPATH"] = os.pathsep.join([SOURCE, env.get("PYTHONPATH", "")])
     return subprocess.run([*GAMEBAG, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
 
 
@@ -116,11 +120,11 @@ ENGLISH_FRAME = ("Your choice", "game over", "Game over", "Player 1 (you)", "pla
 def test_a_game_of_pig_in_the_terminal(tmp_path: Path, language: str, how: str) -> None:
     prompt, phrases = FRAMES[language]
     args = ["play", "pig", "--preset", "sprint", "--seats", "human,heuristic", "--seed", "5", "--auto-delay", "0"]
-    environment = {}
+    environment = {"PYTHONPATH": os.pathsep.join([SOURCE, os.environ.get("PYTHONPATH", "")])}
     if how == "--lang":
         args = ["--lang", language, *args]
     else:
-        environment = {"LANG": "ja_JP.UTF-8"}
+        environment["LANG"] = "ja_JP.UTF-8"
     terminal = Terminal(args, tmp_path, environment)
     mark = 0
     answered = 0
