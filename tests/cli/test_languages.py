@@ -138,3 +138,20 @@ def test_a_game_of_pig_in_the_terminal(tmp_path: Path, language: str, how: str) 
         assert phrase in terminal.screen, (phrase, terminal.screen[-2000:])
     for english in ENGLISH_FRAME:
         assert english not in terminal.screen, (english, terminal.screen[-2000:])
+
+
+def test_the_rulebook_preset_is_named_in_every_game_s_language() -> None:
+    """The preset gamebag gives every game is said from gamebag's catalogue wherever a game's words
+    are asked for it (``game_text``: the web lobby's presets, ``gamebag rules``)."""
+    import gamebag as games
+    from gamebag.core.i18n import game_text, use_language
+    from gamebag.core.presets import RULEBOOK, preset_words
+
+    for game_id in games.game_ids():
+        cls = games.entry(game_id).game_class
+        with use_language("nl"):
+            assert game_text(cls, RULEBOOK.label) == "Het spelregelboek"
+            assert preset_words(cls, RULEBOOK)[0] == "Het spelregelboek"
+        with use_language("zh_Hans"):
+            assert game_text(cls, RULEBOOK.label) == "规则书"
+    assert game_text(cls, RULEBOOK.label) == "The rulebook"
