@@ -15,7 +15,7 @@ from typing import Any
 
 from gamebag.core.errors import UnknownGameError
 from gamebag.core.protocol import Game, JsonDict
-from gamebag.core.translation import _
+from gamebag.core.translation import N_, _
 
 ViewRenderer = Callable[[JsonDict], str]
 # The lines telling one seat what happened between two of its views (``None``: the first view).
@@ -47,10 +47,10 @@ def _round_of(view: JsonDict) -> JsonDict:
 
 
 def _round_words(place: JsonDict) -> str:
-    return ROUND_TEXT.format(round=place.get("round"))
+    return _(ROUND_TEXT, round=place.get("round"))
 
 
-ROUND_TEXT = "round {round}"
+ROUND_TEXT = N_("round {round}")
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from gamebag.agents.solvers.solutions import (
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
-from gamebag.core.translation import N_
+from gamebag.core.translation import N_, _
 
 
 class OptimalScoreAgent(Agent):
@@ -97,7 +97,7 @@ register_agent(
 def _win_refusal(game: Game[Any, Any, Any]) -> str | None:
     """The win objective is solved for two players only (checked before any solve)."""
     if game.num_players != WIN_PLAYERS:
-        return f"it is solved for {WIN_PLAYERS} players, not {game.num_players}"
+        return _("it is solved for {solved} players, not {players}", solved=WIN_PLAYERS, players=game.num_players)
     return None
 
 
