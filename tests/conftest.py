@@ -44,6 +44,7 @@ BROWSER_MODULES = (
     "tests/web/test_accounts_browser.py",
     "tests/web/test_axe_pages.py",
     "tests/web/test_chat_browser.py",
+    "tests/web/test_languages_browser.py",
 )
 
 

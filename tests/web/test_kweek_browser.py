@@ -77,7 +77,7 @@ def test_grouped_payment_buttons_with_prices_and_card_art_on_a_phone(browser: An
     guide = page.locator("#rules-quick").inner_text()
     assert "no change" in guide and "Hand in characters" in guide and "DEN OLLANDER (Any phase)" in guide, guide
     # The plough-over costs of this table:
-    assert "2-card 1 coin, 4-card 2 coins, 6-card 3 coins, 8-card 4 coins" in guide
+    assert "2-card 1 coin, 4-card 2 coins, 6-card 3 coins and 8-card 4 coins" in guide  # a list in words
     page.locator("#rules-close").click()
     # The fourteen characters and the four states of a plant card, side by side: each picture its own.
     drawn = page.evaluate("""async () => {

@@ -209,7 +209,8 @@ def agent_bounds() -> dict[str, dict[str, dict[str, Any]]]:
 def game_title(game_id: str) -> str:
     """A game's title, or its id for a game this server no longer has (a stored table's)."""
     try:
-        return str(gamebag.entry(game_id).game_class.title)
+        cls = gamebag.entry(game_id).game_class
+        return game_text(cls, cls.title)
     except GamebagError:
         return game_id
 
@@ -222,7 +223,7 @@ def catalogue() -> list[dict[str, Any]]:
         games.append(
             {
                 "id": game_id,
-                "title": cls.title,
+                "title": game_text(cls, cls.title),
                 "summary": game_text(cls, cls.summary) if cls.summary else cls.summary,
                 "min_players": cls.min_players,
                 "max_players": cls.max_players,

@@ -119,7 +119,7 @@ def _players_rules(game_id: str, players: int | None, options_json: str, languag
     sections = [text.strip(), options_section(game)] if game.option_specs else [text.strip()]
     return {
         "game": game_id,
-        "title": type(game).title,
+        "title": game_text(game, type(game).title),
         "players": game.num_players,
         "markdown": "\n\n".join(sections) + "\n",
     }

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 
 import gamebag
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import DEFAULT_LANGUAGE, use_language
+from gamebag.core.i18n import DEFAULT_LANGUAGE, game_text, use_language
 from gamebag.web.notices.addresses import log_sent, sent_since
 from gamebag.web.notices.mailer import RETRY_PAUSES, Mail, Mailer, SmtpTarget
 from gamebag.web.notices.rows import MailAddressRow, NoticeDueRow, NoticeSentRow, read_rows
@@ -78,7 +78,8 @@ class NoticeTiming:
 
 def game_title(game_id: str) -> str:
     try:
-        return str(gamebag.entry(game_id).game_class.title)
+        cls = gamebag.entry(game_id).game_class
+        return game_text(cls, cls.title)
     except GamebagError:
         return game_id
 

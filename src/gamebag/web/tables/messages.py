@@ -17,6 +17,7 @@ import time
 from collections.abc import Collection
 from typing import Any
 
+from gamebag.core.i18n import game_text
 from gamebag.core.protocol import JsonDict
 from gamebag.core.results import LOWER_IS_BETTER, competition_ranks, standing_keys
 from gamebag.web.tables.coachsetting import CoachSetting
@@ -38,7 +39,7 @@ def table_meta(
     return {
         "id": table.id,
         "game": table.game.game_id,
-        "title": cls.title,
+        "title": game_text(cls, cls.title),
         "players": table.game.num_players,
         "options": dict(table.config.options),
         "seats": [

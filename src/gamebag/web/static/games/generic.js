@@ -1,6 +1,7 @@
 // The fallback table for any game without its own renderer: the view, readably, and one
 // button per legal action. The log names what changed between two views.
 import { h, jsonText, sameJson } from "../js/common.js";
+import { _ } from "../js/i18n.js";
 
 const SKIP = new Set(["choices", "options", "game", "step"]);
 
@@ -45,7 +46,7 @@ function render(context) {
   }
   board.appendChild(h("div", { class: "generic-view panel", style: { background: "rgba(0,0,0,0.2)", color: "inherit" } }, valueNode(rest)));
   if (legal.length) {
-    controls.appendChild(h("h3", {}, "Your move"));
+    controls.appendChild(h("h3", {}, _("Your move")));
     controls.appendChild(
       h("div", { class: "choices" }, legal.map((action) => h("button", { onclick: () => act(action), "data-action": JSON.stringify(action) }, jsonText(action)))),
     );

@@ -1,42 +1,43 @@
 // The account page: sign up, sign in (password, passkey or recovery code), and the profile:
 // rename, password, passkeys, seats, export, delete, sign out. An account is always optional.
 import { h } from "./common.js";
+import { _, formatDate, formatNumber } from "./i18n.js";
 
 const TEXT = {
-  signedUp: "Your account is ready; save your recovery codes below.",
-  signedIn: "You are signed in.",
-  signedOut: "You are signed out.",
-  renamed: "Your name is changed.",
-  passwordSet: "Your password is set.",
-  passkeyAdded: "Your passkey is added.",
-  deleted: "Your account and its personal data are deleted.",
-  noPasskeys: "This browser cannot use passkeys; use a password instead.",
-  passkeyCancelled: "The passkey was not used; nothing changed.",
-  noSeats: "No seats yet: open an invite link while signed in and the seat is yours.",
-  facts: "Password: {password} · passkeys: {passkeys} · recovery codes left: {codes}",
-  yes: "yes",
-  no: "no",
-  seat: "{game}, seat {seat} ({name}) · {state}",
-  finished: "finished",
-  playing: "in play",
-  closed: "closed",
-  failed: "The server answered {status}.",
-  guestSeats: "Seats this device played as a guest that your account does not hold yet: {count}.",
-  adopted: "The seats this device played are in your account now.",
-  newCodes: "Your new recovery codes are below; the old ones no longer work.",
-  needPassword: "Type a password, or create the account with a passkey instead.",
-  noPasskeyList: "No passkeys yet.",
-  passkeyItem: "Passkey added on {date} ({id}…)",
-  removePasskey: "Remove",
-  removeLabel: "Remove the passkey added on {date}",
-  passkeyRemoved: "The passkey is removed; it signs nobody in any more.",
+  get signedUp() { return _("Your account is ready; save your recovery codes below."); },
+  get signedIn() { return _("You are signed in."); },
+  get signedOut() { return _("You are signed out."); },
+  get renamed() { return _("Your name is changed."); },
+  get passwordSet() { return _("Your password is set."); },
+  get passkeyAdded() { return _("Your passkey is added."); },
+  get deleted() { return _("Your account and its personal data are deleted."); },
+  get noPasskeys() { return _("This browser cannot use passkeys; use a password instead."); },
+  get passkeyCancelled() { return _("The passkey was not used; nothing changed."); },
+  get noSeats() { return _("No seats yet: open an invite link while signed in and the seat is yours."); },
+  get facts() { return _("Password: {password} · passkeys: {passkeys} · recovery codes left: {codes}"); },
+  get yes() { return _("yes"); },
+  get no() { return _("no"); },
+  get seat() { return _("{game}, seat {seat} ({name}) · {state}"); },
+  get finished() { return _("finished"); },
+  get playing() { return _("in play"); },
+  get closed() { return _("closed"); },
+  get failed() { return _("The server answered {status}."); },
+  get guestSeats() { return _("Seats this device played as a guest that your account does not hold yet: {count}."); },
+  get adopted() { return _("The seats this device played are in your account now."); },
+  get newCodes() { return _("Your new recovery codes are below; the old ones no longer work."); },
+  get needPassword() { return _("Type a password, or create the account with a passkey instead."); },
+  get noPasskeyList() { return _("No passkeys yet."); },
+  get passkeyItem() { return _("Passkey added on {date} ({id}…)"); },
+  get removePasskey() { return _("Remove"); },
+  get removeLabel() { return _("Remove the passkey added on {date}"); },
+  get passkeyRemoved() { return _("The passkey is removed; it signs nobody in any more."); },
 };
 
 const $ = (id) => document.getElementById(id);
 let csrf = null;
 
 function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
+  return template.replace(/\{(\w+)\}/g, (match, key) => String(values[key]));
 }
 
 function say(text) {
@@ -95,7 +96,7 @@ async function renderSeats() {
 async function renderPasskeys() {
   const { passkeys } = await call("GET", "/api/me/passkeys");
   const items = passkeys.map((passkey) => {
-    const date = new Date(passkey.created_at * 1000).toLocaleString();
+    const date = formatDate(new Date(passkey.created_at * 1000));
     const remove = h("button", { type: "button", "aria-label": fill(TEXT.removeLabel, { date }) }, TEXT.removePasskey);
     remove.addEventListener("click", action(() => post("/api/me/passkeys/remove", { id: passkey.id }), TEXT.passkeyRemoved));
     return h("li", { class: "row" }, h("span", {}, fill(TEXT.passkeyItem, { date, id: passkey.id.slice(0, 8) })), remove);
@@ -112,7 +113,7 @@ async function render() {
   if (!account) return;
   $("profile-name").textContent = account.name;
   $("profile-facts").textContent = fill(TEXT.facts, {
-    password: account.has_password ? TEXT.yes : TEXT.no, passkeys: account.passkeys, codes: account.recovery_codes_left,
+    password: account.has_password ? TEXT.yes : TEXT.no, passkeys: formatNumber(account.passkeys), codes: formatNumber(account.recovery_codes_left),
   });
   await Promise.all([renderSeats(), renderPasskeys()]);
 }

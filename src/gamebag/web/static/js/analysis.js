@@ -5,28 +5,29 @@
 // writes the sentences about the game (web/tables/analysis.py); these functions poll
 // /api/tables/{id}/analysis, quickly at first, since most analyses take a second or two.
 import { h, svg } from "./common.js";
+import { _, formatNumber, formatPercent } from "./i18n.js";
 
 const QUICK_POLL_MS = 250;
 const QUICK_POLLS = 24; // the first six seconds
 const POLL_MS = 1000;
 // The page's own words, one whole sentence or label each.
 const TEXT = {
-  heading: "Analysis",
-  analysing: "Analysing the game…",
-  progress: "Analysing… {done} of {total} events ({seconds} s)",
-  failed: "The analysis could not finish: {error}",
-  unavailable: "The analysis is not available.",
-  took: "Worked out in {seconds} s.",
-  how: "How is this computed?",
-  player: "Player",
-  accuracy: "Accuracy",
-  luck: "Luck (win chance)",
-  labels: "Inaccuracies / mistakes / blunders",
-  costliest: "The costliest decisions",
-  none: "No decision lost win chance.",
-  chart: "Each player's win chance through the game",
-  figures: "Each player's accuracy and luck",
-  seat: "seat {seat}",
+  get heading() { return _("Analysis"); },
+  get analysing() { return _("Analysing the game…"); },
+  get progress() { return _("Analysing… {done} of {total} events ({seconds} s)"); },
+  get failed() { return _("The analysis could not finish: {error}"); },
+  get unavailable() { return _("The analysis is not available."); },
+  get took() { return _("Worked out in {seconds} s."); },
+  get how() { return _("How is this computed?"); },
+  get player() { return _("Player"); },
+  get accuracy() { return _("Accuracy"); },
+  get luck() { return _("Luck (win chance)"); },
+  get labels() { return _("Inaccuracies / mistakes / blunders"); },
+  get costliest() { return _("The costliest decisions"); },
+  get none() { return _("No decision lost win chance."); },
+  get chart() { return _("Each player's win chance through the game"); },
+  get figures() { return _("Each player's accuracy and luck"); },
+  get seat() { return _("seat {seat}"); },
 };
 
 function fill(template, values) {
@@ -49,7 +50,7 @@ export async function fetchAnalysis(tableId, onProgress) {
 }
 
 function percent(value) {
-  return `${Math.max(0, 100 * value).toFixed(0)}%`; // never "-0%" from a rounding below zero
+  return formatPercent(Math.round(Math.max(0, 100 * value)) / 100); // never "-0%" from a rounding below zero
 }
 
 function progressText(answer) {
@@ -84,14 +85,15 @@ function chart(answer, names) {
 
 function signedPercent(value) {
   const points = 100 * value;
-  return `${points >= 0 ? "+" : "−"}${Math.abs(points).toFixed(Math.abs(points) < 1 ? 1 : 0)}%`;
+  const digits = Math.abs(points) < 1 ? 1 : 0;
+  return `${points >= 0 ? "+" : "−"}${formatPercent(Number((Math.abs(points) / 100).toFixed(digits + 2)), digits)}`;
 }
 
 function luckText(seat) {
   const luck = signedPercent(seat.luck);
   if (!seat.luck_interval) return luck;
   const [low, high] = seat.luck_interval;
-  return `${luck} (${signedPercent(low)} to ${signedPercent(high)})`;
+  return _("{luck} ({low} to {high})", { luck, low: signedPercent(low), high: signedPercent(high) });
 }
 
 /** The analysis panel of the end screen, filled in as the analysis runs. */
@@ -116,9 +118,9 @@ export async function showAnalysis(box, tableId, names) {
   status.textContent = answer.headline;
   const rows = analysis.seats.map((seat) => h("tr", {},
     h("th", { scope: "row" }, names[seat.seat] ?? fill(TEXT.seat, { seat: seat.seat })),
-    h("td", {}, seat.accuracy === null ? "–" : `${seat.accuracy.toFixed(1)}%`),
+    h("td", {}, seat.accuracy === null ? "–" : formatPercent(seat.accuracy / 100, 1)),
     h("td", {}, luckText(seat)),
-    h("td", {}, `${seat.inaccuracies} / ${seat.mistakes} / ${seat.blunders}`)));
+    h("td", {}, [seat.inaccuracies, seat.mistakes, seat.blunders].map((n) => formatNumber(n)).join(" / "))));
   // A narrow screen scrolls the table sideways: the region takes the keyboard's focus to do so.
   const table = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": TEXT.figures }, h("table", { class: "list", id: "analysis-seats" },
     h("thead", {}, h("tr", {}, [TEXT.player, TEXT.accuracy, TEXT.luck, TEXT.labels].map((c) => h("th", { scope: "col" }, c)))),

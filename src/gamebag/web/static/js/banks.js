@@ -1,18 +1,19 @@
 // The time banks on the table page: every seat's badge, your own bank line and the vacation
 // button, from the server's ``banks`` (public facts of every seat's bank, web/tables/banks.py).
 import { h } from "./common.js";
+import { _, formatDate } from "./i18n.js";
 
 // The time banks' sentences (one place, for the translation catalogues).
 const BANK_WORDS = {
-  running: (name, left) => `${name}'s bank: ${left} left, running.`,
-  paused: (name, left) => `${name}'s bank: ${left} left.`,
-  vacation: (name, until) => `${name} is on vacation until ${until}.`,
-  out: (name) => `${name}'s bank ran out.`,
-  yours: (left) => `Your bank: ${left} left.`,
-  yoursVacation: (until) => `You are on vacation until ${until}; your bank is paused.`,
-  take: "Take a vacation",
-  end: "End my vacation",
-  failed: "The vacation could not be changed.",
+  running: (name, left) => _("{name}'s bank: {left} left, running.", { name, left }),
+  paused: (name, left) => _("{name}'s bank: {left} left.", { name, left }),
+  vacation: (name, until) => _("{name} is on vacation until {until}.", { name, until }),
+  out: (name) => _("{name}'s bank ran out.", { name }),
+  yours: (left) => _("Your bank: {left} left.", { left }),
+  yoursVacation: (until) => _("You are on vacation until {until}; your bank is paused.", { until }),
+  take: () => _("Take a vacation"),
+  end: () => _("End my vacation"),
+  failed: () => _("The vacation could not be changed."),
 };
 
 function bankDuration(seconds) {
@@ -20,13 +21,15 @@ function bankDuration(seconds) {
   const days = Math.floor(s / 86400);
   const hours = Math.floor((s % 86400) / 3600);
   const minutes = Math.floor((s % 3600) / 60);
-  if (days) return `${days} d ${hours} h`;
-  if (hours) return `${hours} h ${minutes} min`;
+  // Translators: a time bank's days and hours, short (it fits a badge at 360 px).
+  if (days) return _("{days} d {hours} h", { days, hours });
+  // Translators: a time bank's hours and minutes, short (it fits a badge at 360 px).
+  if (hours) return _("{hours} h {minutes} min", { hours, minutes });
   return `${minutes}:${String(s % 60).padStart(2, "0")}`;
 }
 
 function dateWords(epochSeconds) {
-  return new Date(epochSeconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return formatDate(new Date(epochSeconds * 1000));
 }
 
 export class TableBanks {
@@ -68,7 +71,8 @@ export class TableBanks {
     const banks = current && current.table.banks;
     const bank = banks && banks.seats.find((b) => b.seat === seat.seat);
     if (!bank || (seat.bot && !bank.out)) return null; // a seat a bot took has no clock left to show
-    const shown = bank.out ? "out" : bank.vacation ? "vacation" : bankDuration(this.now(bank).left);
+    // Translators: a time bank's badge when the bank ran out, and when its player is on vacation (short).
+    const shown = bank.out ? _("out") : bank.vacation ? _("vacation") : bankDuration(this.now(bank).left);
     // The badge is short (seen at 360 px); the whole sentence is for screen readers and the tooltip.
     return h(
       "span",
@@ -90,7 +94,7 @@ export class TableBanks {
       : BANK_WORDS.yours(bankDuration(this.now(bank).left));
     const allowed = banks.settings.vacation_days > 0 && !bank.out && (bank.vacation || bank.vacation_left > 0);
     vacation.hidden = !allowed;
-    vacation.textContent = bank.vacation ? BANK_WORDS.end : BANK_WORDS.take;
+    vacation.textContent = bank.vacation ? BANK_WORDS.end() : BANK_WORDS.take();
     vacation.setAttribute("aria-pressed", bank.vacation ? "true" : "false");
   }
 
@@ -118,7 +122,7 @@ export class TableBanks {
     });
     if (!response.ok) {
       const answer = await response.json().catch(() => ({}));
-      this.notice(answer.error || BANK_WORDS.failed);
+      this.notice(answer.error || BANK_WORDS.failed());
     }
   }
 }

@@ -3,37 +3,39 @@
 // the board or the move sheet. Every line is built from text nodes (never markup), under its
 // author's name and in a style of its own, so no line can pass for one of the game's.
 import { h } from "./common.js";
+import { _, formatNumber, ngettext } from "./i18n.js";
 
 // What the chat says (whole sentences, for the translation catalogues).
 const TEXTS = {
-  seatLabel: "Message to the table",
-  spectatorLabel: "Message to the other spectators",
-  spectatorsOff: "Spectators' chat is off at this table; the host can turn it on. You can still read the players' chat.",
-  spectatorsOn: "Spectators read what you write here; the players do not.",
-  muted: "The host has muted your chat at this table; you can still read it.",
-  notConnected: "Not connected: reconnecting, try again in a moment.",
-  openLabel: "Chat",
-  openUnread: "Chat, {count} unread",
-  unreadOne: "1 unread chat message.",
-  unreadMany: "{count} unread chat messages.",
-  reacted: "reacted",
+  get seatLabel() { return _("Message to the table"); },
+  get spectatorLabel() { return _("Message to the other spectators"); },
+  get spectatorsOff() {
+    return _("Spectators' chat is off at this table; the host can turn it on. You can still read the players' chat.");
+  },
+  get spectatorsOn() { return _("Spectators read what you write here; the players do not."); },
+  get muted() { return _("The host has muted your chat at this table; you can still read it."); },
+  get notConnected() { return _("Not connected: reconnecting, try again in a moment."); },
+  get openLabel() { return _("Chat"); },
+  openUnread: (count) => ngettext("Chat, {n} unread", "Chat, {n} unread", count),
+  unread: (count) => ngettext("{n} unread chat message.", "{n} unread chat messages.", count),
+  reacted: (name) => _("reacted: {reaction}", { reaction: name }),
 };
 
 // The reactions the server takes (chat.REACTIONS), each drawn as an emoji with a name for screen readers.
 export const REACTIONS = {
-  thumbs_up: { emoji: "👍", name: "thumbs up" },
-  laugh: { emoji: "😂", name: "laughing" },
-  wow: { emoji: "😮", name: "wow" },
-  sad: { emoji: "😢", name: "sad" },
-  party: { emoji: "🎉", name: "party" },
-  think: { emoji: "🤔", name: "thinking" },
+  thumbs_up: { emoji: "👍", get name() { return _("thumbs up"); } },
+  laugh: { emoji: "😂", get name() { return _("laughing"); } },
+  wow: { emoji: "😮", get name() { return _("wow"); } },
+  sad: { emoji: "😢", get name() { return _("sad"); } },
+  party: { emoji: "🎉", get name() { return _("party"); } },
+  think: { emoji: "🤔", get name() { return _("thinking"); } },
 };
 
 /** One chat line or reaction as a list item: text nodes only, the author's name apart. */
 export function chatItem(line, fresh) {
   const reaction = line.kind === "reaction" ? REACTIONS[line.body] : null;
   const body = reaction
-    ? h("span", { class: "chat-reaction", role: "img", "aria-label": `${TEXTS.reacted}: ${reaction.name}`, title: reaction.name }, reaction.emoji)
+    ? h("span", { class: "chat-reaction", role: "img", "aria-label": TEXTS.reacted(reaction.name), title: reaction.name }, reaction.emoji)
     : h("span", { class: "chat-body" }, line.body);
   return h("li", { class: `chat-line${fresh ? " fresh" : ""}`, "data-chat-id": line.id, "data-step": line.step },
     h("span", { class: "chat-name" }, line.name), ": ", body);
@@ -172,10 +174,10 @@ export class TableChat {
 
   showUnread() {
     const e = this.elements;
-    e.count.textContent = this.unread ? String(this.unread) : "";
+    e.count.textContent = this.unread ? formatNumber(this.unread) : "";
     e.count.hidden = !this.unread;
-    e.open.setAttribute("aria-label", this.unread ? TEXTS.openUnread.replace("{count}", this.unread) : TEXTS.openLabel);
-    e.announce.textContent = !this.unread ? "" : this.unread === 1 ? TEXTS.unreadOne : TEXTS.unreadMany.replace("{count}", this.unread);
+    e.open.setAttribute("aria-label", this.unread ? TEXTS.openUnread(this.unread) : TEXTS.openLabel);
+    e.announce.textContent = this.unread ? TEXTS.unread(this.unread) : "";
   }
 
   /** Who may write, and where: a muted seat and a spectator with the channel off are told why instead. */

@@ -3,6 +3,7 @@
 // The server decides everything: it refuses advice unless the host offered the coach and every
 // person's seat agreed, and never gives advice to spectators.
 import { h } from "./common.js";
+import { _, formatPercent } from "./i18n.js";
 
 const POLL_MS = 400;
 const POLL_LIMIT = 150; // about a minute of asking while the advice is worked out
@@ -19,7 +20,7 @@ function call(tableId, token, path, body) {
 }
 
 function percent(value) {
-  return `${Math.max(0, Math.round(100 * value))}%`;
+  return formatPercent(Math.max(0, Math.round(100 * value)) / 100);
 }
 
 function actionText(action) {
@@ -31,10 +32,10 @@ function actionText(action) {
 function adviceView(advice) {
   const rows = advice.choices.map((choice) => h("li", {},
     h("strong", {}, choice.said || actionText(choice.action)), " ", percent(choice.value),
-    choice.interval ? h("span", { class: "muted small" }, ` (${percent(choice.interval[0])}–${percent(choice.interval[1])})`) : null));
+    choice.interval ? h("span", { class: "muted small" }, " ", _("({low}–{high})", { low: percent(choice.interval[0]), high: percent(choice.interval[1]) })) : null));
   return h("div", { id: "coach-advice", class: "coach-advice", role: "status" },
     h("p", {}, advice.words),
-    h("ol", { class: "coach-choices", "aria-label": "win chance after each choice" }, rows));
+    h("ol", { class: "coach-choices", "aria-label": _("win chance after each choice") }, rows));
 }
 
 async function fetchAdvice(state, key) {
@@ -42,7 +43,8 @@ async function fetchAdvice(state, key) {
     const { ok, answer } = await call(state.tableId, state.token, "/advice");
     if (adviceKey !== key) return;
     if (!ok || answer.status === "failed") {
-      adviceNode = h("p", { id: "coach-advice", class: "small muted" }, `No advice this time: ${answer.error || "the coach is unavailable"}`);
+      adviceNode = h("p", { id: "coach-advice", class: "small muted" },
+        _("No advice this time: {why}", { why: answer.error || _("the coach is unavailable") }));
       state.redraw();
       return;
     }
@@ -71,9 +73,10 @@ export function renderCoach(state) {
     return;
   }
   const status = coach.on
-    ? "Coach on: every player agreed. It shows the win chance after each choice at each player's own decisions."
-    : `The host offers a coach for this practice game. It comes on once every player agrees (${coach.agreed.length} of ${coach.humans.length} so far).`;
-  const parts = [h("p", { id: "coach-status", class: "small" }, h("strong", {}, coach.on ? "Coach on" : "Coach offered"), " · ", status)];
+    ? _("Coach on: every player agreed. It shows the win chance after each choice at each player's own decisions.")
+    : _("The host offers a coach for this practice game. It comes on once every player agrees ({agreed} of {players} so far).",
+      { agreed: coach.agreed.length, players: coach.humans.length });
+  const parts = [h("p", { id: "coach-status", class: "small" }, h("strong", {}, coach.on ? _("Coach on") : _("Coach offered")), " · ", status)];
   if (state.seat !== null && coach.humans.includes(state.seat) && !state.over) {
     const agreed = coach.agreed.includes(state.seat);
     parts.push(h("button", {
@@ -82,14 +85,14 @@ export function renderCoach(state) {
       "aria-pressed": agreed ? "true" : "false",
       onclick: async () => {
         const { ok, answer } = await call(state.tableId, state.token, "/consent", { agree: !agreed });
-        if (!ok) state.notice(answer.error || "the coach could not be changed");
+        if (!ok) state.notice(answer.error || _("the coach could not be changed"));
       },
-    }, agreed ? "Take my consent back" : "I agree to the coach"));
+    }, agreed ? _("Take my consent back") : _("I agree to the coach")));
   }
   const key = coach.on && state.myTurn ? `${state.step}` : null;
   if (key !== adviceKey) {
     adviceKey = key;
-    adviceNode = key ? h("p", { id: "coach-advice", class: "small muted" }, "The coach is thinking…") : null;
+    adviceNode = key ? h("p", { id: "coach-advice", class: "small muted" }, _("The coach is thinking…")) : null;
     if (key) fetchAdvice(state, key);
   }
   if (adviceNode) parts.push(adviceNode);

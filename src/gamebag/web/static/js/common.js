@@ -1,4 +1,5 @@
 // Small helpers shared by every page and game renderer (no framework, no build step).
+import { _, formatList, formatNumber, language, languageTag } from "./i18n.js";
 
 /** Build an element: h("div", {class: "x", onclick: f}, "text", child, [more]). */
 export function h(tag, attrs, ...children) {
@@ -39,21 +40,30 @@ export function svg(tag, attrs, ...children) {
 /** The display name of a seat, from the table's public facts. */
 export function seatName(table, seat) {
   const entry = table && table.seats ? table.seats[seat] : null;
-  return entry ? entry.name : `Seat ${seat + 1}`;
+  return entry ? entry.name : _("Seat {n}", { n: seat + 1 });
 }
 
-/** "A", "A and B", "A, B and C". */
+// The reader's lists are the browser's (Intl) where it knows the language; English keeps its
+// own "A, B and C", and a language Intl lacks (the pseudo-locale too) takes the catalogue's.
+const INTL_LISTS = !["en", "en_XA"].includes(language) && typeof Intl.ListFormat === "function"
+  && Intl.ListFormat.supportedLocalesOf([languageTag]).length > 0;
+
+/** "A", "A and B", "A, B and C" in English; the reader's own way elsewhere ("A, B en C", "A、B、C"). */
 export function listWords(items) {
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  if (INTL_LISTS) return formatList(items);
+  // Translators: the end of a list of names or things: "Ann, Bob and Cleo" ({items} is "Ann, Bob").
+  return _("{items} and {last}", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
+/** "3 coins": an English word's plural (a renderer's own words take ``ngettext`` of their catalogue);
+ * the number is written the reader's way. */
 export function plural(count, word, many) {
-  return `${count} ${count === 1 ? word : many || `${word}s`}`;
+  return `${formatNumber(count)} ${count === 1 ? word : many || `${word}s`}`;
 }
 
 /**
- * Plural forms in words where a text says "word(s)": "1 coin(s)" -> "1 coin", "3 weed token(s)"
+ * Plural forms in English words where a text says "word(s)" (translated text has none to change): "1 coin(s)" -> "1 coin", "3 weed token(s)"
  * -> "3 weed tokens", "A and B win(s)" -> "A and B win", "A win(s)" -> "A wins".
  */
 export function pluralWords(text) {
@@ -65,10 +75,10 @@ export function pluralWords(text) {
 
 /** A compact, readable text for any JSON value (actions of games without a renderer). */
 export function jsonText(value) {
-  if (value === null || value === undefined) return "none";
+  if (value === null || value === undefined) return _("none");
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return value.length ? value.map(jsonText).join(" + ") : "nothing";
+  if (Array.isArray(value)) return value.length ? value.map(jsonText).join(" + ") : _("nothing");
   return Object.entries(value)
     .map(([k, v]) => `${k}: ${jsonText(v)}`)
     .join(", ");
@@ -153,7 +163,7 @@ async function postClaim(tableId, code) {
 export async function claimInvite(tableId, code) {
   const response = await postClaim(tableId, code);
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  if (!response.ok) throw new Error(answer.error || _("the server answered {status}", { status: response.status }));
   window.localStorage.setItem(seatKey(tableId), answer.token);
   return answer.token;
 }
@@ -210,7 +220,7 @@ export async function seatToken(tableId) {
     const response = await postClaim(tableId, invite[1]);
     const answer = await response.json().catch(() => ({}));
     if (response.ok) token = answer.token;
-    else problem = answer.error || `the invite could not be used (the server answered ${response.status})`;
+    else problem = answer.error || _("the invite could not be used (the server answered {status})", { status: response.status });
   }
   if (invite || given) window.history.replaceState(null, "", window.location.pathname + window.location.search);
   if (token) {
@@ -313,7 +323,7 @@ export function reportFailure(where, error, notice) {
   console.error(text, error);
   if (notice) {
     notice.hidden = false;
-    notice.textContent = `Something went wrong drawing this page (${text}). The plain view is shown instead; reloading may help.`;
+    notice.textContent = _("Something went wrong drawing this page ({error}). The plain view is shown instead; reloading may help.", { error: text });
   }
   try {
     fetch("/api/client-errors", {

@@ -1,6 +1,7 @@
 // The home page: this person's tables (their move first), finished games and statistics. A guest's
 // seats are the tokens this browser keeps; the server answers only about the seats it is shown.
 import { changeHeaders, h, keptSeats, listWords } from "./common.js";
+import { _, formatDate, formatNumber } from "./i18n.js";
 
 const elements = {
   error: document.getElementById("home-error"),
@@ -12,25 +13,25 @@ const elements = {
 
 // Everything this page says (whole sentences, for the translation catalogues).
 const TEXT = {
-  yourMove: "Your move",
-  waiting: "Waiting for the others",
-  noOpen: "No open tables: open one in the lobby, or press Play now there.",
-  noFinished: "No finished games yet.",
-  play: "Go to the table",
-  replay: "Replay with the analysis",
-  record: "Record",
-  placed: (place, players) => `You placed ${place} of ${players}.`,
-  won: "You won.",
-  winners: (names) => `${listWords(names)} won.`,
-  scores: (scores) => `Scores: ${scores.join(", ")}.`,
-  failed: (why) => `Your games could not be loaded: ${why}`,
-  lowerWins: (score) => `${score} (lowest wins)`,
+  get yourMove() { return _("Your move"); },
+  get waiting() { return _("Waiting for the others"); },
+  get noOpen() { return _("No open tables: open one in the lobby, or press Play now there."); },
+  get noFinished() { return _("No finished games yet."); },
+  get play() { return _("Go to the table"); },
+  get replay() { return _("Replay with the analysis"); },
+  get record() { return _("Record"); },
+  placed: (place, players) => _("You placed {place} of {players}.", { place: formatNumber(place), players: formatNumber(players) }),
+  get won() { return _("You won."); },
+  winners: (names) => (names.length > 1 ? _("{names} won.", { names: listWords(names) }) : _("{name} won.", { name: names[0] })),
+  scores: (scores) => _("Scores: {scores}.", { scores: scores.map((s) => formatNumber(s)).join(", ") }),
+  failed: (why) => _("Your games could not be loaded: {why}", { why }),
+  lowerWins: (score) => _("{score} (lowest wins)", { score: formatNumber(score) }),
 };
 
 let page = 0;
 
 function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDate(new Date(seconds * 1000));
 }
 
 function openItem(row) {
@@ -71,9 +72,9 @@ async function load() {
   else elements.finished.append(...finished);
   elements.more.hidden = !answer.more;
   elements.stats.replaceChildren(...answer.stats.map((row) => h("tr", {},
-    h("td", {}, row.game), h("td", {}, row.games), h("td", {}, row.wins),
-    h("td", {}, row.average_place ?? "–"),
-    h("td", {}, row.best_score === null ? "–" : row.lower_score_wins ? TEXT.lowerWins(row.best_score) : row.best_score))));
+    h("td", {}, row.game), h("td", {}, formatNumber(row.games)), h("td", {}, formatNumber(row.wins)),
+    h("td", {}, row.average_place === null || row.average_place === undefined ? "–" : formatNumber(row.average_place)),
+    h("td", {}, row.best_score === null ? "–" : row.lower_score_wins ? TEXT.lowerWins(row.best_score) : formatNumber(row.best_score)))));
 }
 
 elements.more.addEventListener("click", () => {

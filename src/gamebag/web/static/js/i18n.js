@@ -5,7 +5,9 @@
 // and writes _("Roll {count} dice", {count: 3}) or ngettext("{n} coin", "{n} coins", n): the text
 // inside _() and ngettext() is what scripts/i18n.py extracts, so it must be a plain string literal.
 
-const data = window.GB_I18N || { language: "en", tag: "en", domains: {}, plural: (n) => +(n !== 1) };
+// (No window: a renderer run under node by the tests, in English.)
+const data = (typeof window !== "undefined" && window.GB_I18N)
+  || { language: "en", tag: "en", domains: {}, plural: (n) => +(n !== 1) };
 
 /** The reader's language (a catalogue code: "nl", "zh_Hans") and its BCP 47 tag ("zh-Hans"). */
 export const language = data.language;
@@ -54,7 +56,14 @@ export function formatPercent(fraction, digits = 0) {
 
 /** Items as the reader's language lists them: "A, B and C" / "A, B en C" / "A、B、C". */
 export function formatList(items, type = "conjunction") {
-  return new Intl.ListFormat(languageTag, { style: "long", type }).format(items.map(String));
+  const words = items.map(String);
+  if (language === "en_XA" && words.length > 1) {
+    // The pseudo-locale has no list rules of its own: its "and" comes from the catalogue.
+    const parts = { items: words.slice(0, -1).join(", "), last: words[words.length - 1] };
+    return type === "disjunction" ? _("{items} or {last}", parts) : _("{items} and {last}", parts);
+  }
+  // gamebag's English writes "A, B and C" (as the server's lists do): British English's list rules.
+  return new Intl.ListFormat(languageTag === "en" ? "en-GB" : languageTag, { style: "long", type }).format(words);
 }
 
 /** A date and time in the reader's way of writing them. */

@@ -1,6 +1,7 @@
 // Invite cards shared by the lobby and the host page: each person's seat with its link, its QR
 // code, a new link on request and, for a seat nobody has taken, a hand-over to a bot.
 import { h, qrPicture } from "./common.js";
+import { _ } from "./i18n.js";
 
 export function hostCall(tableId, hostToken) {
   return async (path, options = {}) => {
@@ -9,7 +10,7 @@ export function hostCall(tableId, hostToken) {
       headers: { "x-host-token": hostToken || "", ...(options.body ? { "content-type": "application/json" } : {}) },
     });
     const answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) throw new Error(answer.error || _("the server answered {status}", { status: response.status }));
     return answer;
   };
 }
@@ -21,12 +22,12 @@ export function copyButton(text, label) {
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(text);
-        button.textContent = "Copied";
+        button.textContent = _("Copied");
       } catch (error) {
-        button.textContent = "Select the link and copy it";
+        button.textContent = _("Select the link and copy it");
       }
     },
-  }, "Copy");
+  }, _("Copy"));
   return button;
 }
 
@@ -35,29 +36,29 @@ export function copyButton(text, label) {
 export function shareButton(url, who) {
   if (typeof navigator.share !== "function") return null;
   return h("button", {
-    type: "button", class: "primary", "aria-label": `Share ${who}'s link`,
+    type: "button", class: "primary", "aria-label": _("Share {name}'s link", { name: who }),
     onclick: async () => {
       try {
-        await navigator.share({ title: "gamebag", text: `${who}: your seat at the table`, url });
+        await navigator.share({ title: "gamebag", text: _("{name}: your seat at the table", { name: who }), url });
       } catch (error) {
         // the person closed the share sheet: nothing to do
       }
     },
-  }, "Share");
+  }, _("Share"));
 }
 
 // ``preferred``: the bot preselected for a hand-over, the table's timeout agent (the game's
 // heuristic where it has one, else random: never an agent the game lacks).
 export function seatCard(seat, agents, tableId, call, reload, showError, preferred = "random") {
-  const status = seat.bot ? `played by a bot (${seat.agent})` : seat.connected ? "connected"
-    : seat.claimed ? "claimed, not connected now" : "not claimed yet";
+  const status = seat.bot ? _("played by a bot ({agent})", { agent: seat.agent }) : seat.connected ? _("connected")
+    : seat.claimed ? _("claimed, not connected now") : _("not claimed yet");
   if (seat.bot) {
     return h("div", { class: "invite-card", "data-seat": seat.seat },
-      h("div", { class: "muted small" }, "bot seat"),
+      h("div", { class: "muted small" }, _("bot seat")),
       h("div", {}, h("strong", {}, seat.name), h("div", { class: "small" }, status)));
   }
   const linkId = `invite-${seat.seat}`;
-  const agent = h("select", { id: `bot-agent-${seat.seat}`, "aria-label": `Agent for ${seat.name}'s seat` },
+  const agent = h("select", { id: `bot-agent-${seat.seat}`, "aria-label": _("Agent for {name}'s seat", { name: seat.name }) },
     agents.map((a) => h("option", { value: a, selected: a === preferred }, a)));
   const toBot = h("button", {
     type: "button", id: `to-bot-${seat.seat}`,
@@ -69,11 +70,11 @@ export function seatCard(seat, agents, tableId, call, reload, showError, preferr
         });
         await reload();
       } catch (error) {
-        showError(`The seat could not be handed to a bot: ${error.message}`);
+        showError(_("The seat could not be handed to a bot: {why}", { why: error.message }));
         toBot.disabled = false;
       }
     },
-  }, "Hand this seat to a bot");
+  }, _("Hand this seat to a bot"));
   const reissue = h("button", {
     type: "button",
     onclick: async () => {
@@ -81,39 +82,39 @@ export function seatCard(seat, agents, tableId, call, reload, showError, preferr
         await call(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat.seat}/reissue`, { method: "POST", body: "{}" });
         await reload();
       } catch (error) {
-        showError(`A new link could not be made: ${error.message}`);
+        showError(_("A new link could not be made: {why}", { why: error.message }));
       }
     },
-  }, seat.claimed ? "New link (the device holding the seat loses it)" : "New link (the old one stops working)");
+  }, seat.claimed ? _("New link (the device holding the seat loses it)") : _("New link (the old one stops working)"));
   if (seat.claimed) {
     // The device that opened the link holds the seat; the host never sees its key (nor its hand).
     return h("div", { class: "invite-card", "data-seat": seat.seat, "data-claimed": "true" },
-      h("div", { class: "muted small" }, "link used"),
+      h("div", { class: "muted small" }, _("link used")),
       h("div", {},
         h("strong", {}, seat.name), h("span", { class: "small" }, ` · ${status}`),
-        h("p", { class: "small" }, "Its invite link was opened: the seat belongs to that device now."),
+        h("p", { class: "small" }, _("Its invite link was opened: the seat belongs to that device now.")),
         h("div", { class: "actions" }, reissue),
         seat.connected ? null : h("div", { class: "actions" }, agent, toBot)));
   }
   return h("div", { class: "invite-card", "data-seat": seat.seat },
-    qrPicture(seat.qr, `QR code of ${seat.name}'s invite link`),
+    qrPicture(seat.qr, _("QR code of {name}'s invite link", { name: seat.name })),
     h("div", {},
       h("label", { for: linkId }, h("strong", {}, seat.name), h("span", { class: "small" }, ` · ${status}`)),
       h("input", { id: linkId, type: "text", readonly: true, value: seat.invite, "data-invite": seat.seat }),
       h("div", { class: "actions" },
         shareButton(seat.invite, seat.name),
-        copyButton(seat.invite, `Copy ${seat.name}'s link`),
-        h("a", { href: seat.invite, class: "button", target: "_blank", rel: "noopener" }, "Open"),
+        copyButton(seat.invite, _("Copy {name}'s link", { name: seat.name })),
+        h("a", { href: seat.invite, class: "button", target: "_blank", rel: "noopener" }, _("Open")),
         reissue),
       keepForAccount(seat, tableId, call, showError),
       seat.connected ? null : h("div", { class: "actions" }, agent, toBot)));
 }
 
 const KEEP_TEXT = {
-  label: "Or keep it for a friend's account (their name):",
-  button: "Keep for them",
-  kept: "Kept for {name}: the seat shows on their account, and only they can take it.",
-  failed: "The seat could not be kept for that account: {reason}",
+  label: () => _("Or keep it for a friend's account (their name):"),
+  button: () => _("Keep for them"),
+  kept: (name) => _("Kept for {name}: the seat shows on their account, and only they can take it.", { name }),
+  failed: (reason) => _("The seat could not be kept for that account: {reason}", { reason }),
 };
 
 /** A signed-in friend invited by name: the seat's invite is kept for their account (it shows
@@ -122,7 +123,7 @@ function keepForAccount(seat, tableId, call, showError) {
   const inputId = `keep-${seat.seat}`;
   const input = h("input", { id: inputId, type: "text", maxlength: 32, autocomplete: "off" });
   const note = h("p", { class: "small", role: "status" },
-    seat.kept_for ? KEEP_TEXT.kept.replace("{name}", seat.kept_for) : "");
+    seat.kept_for ? KEEP_TEXT.kept(seat.kept_for) : "");
   const form = h("form", {
     class: "actions keep-for",
     onsubmit: async (event) => {
@@ -131,21 +132,21 @@ function keepForAccount(seat, tableId, call, showError) {
         const answer = await call(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat.seat}/invite-account`, {
           method: "POST", body: JSON.stringify({ name: input.value }),
         });
-        note.textContent = KEEP_TEXT.kept.replace("{name}", answer.account);
+        note.textContent = KEEP_TEXT.kept(answer.account);
       } catch (error) {
-        showError(KEEP_TEXT.failed.replace("{reason}", error.message));
+        showError(KEEP_TEXT.failed(error.message));
       }
     },
-  }, h("label", { for: inputId, class: "small" }, KEEP_TEXT.label), input, h("button", { type: "submit" }, KEEP_TEXT.button));
+  }, h("label", { for: inputId, class: "small" }, KEEP_TEXT.label()), input, h("button", { type: "submit" }, KEEP_TEXT.button()));
   return h("div", {}, form, note);
 }
 
 
 /** The address note: links must use an address other devices can open. */
 export function addressNote(inviteBase) {
-  if (inviteBase) return `Links use ${inviteBase}, the address phones on this network can open.`;
+  if (inviteBase) return _("Links use {address}, the address phones on this network can open.", { address: inviteBase });
   if (["localhost", "127.0.0.1", "[::1]"].includes(window.location.hostname)) {
-    return "These links use this computer's own address, which other devices cannot open: start the server with --host 0.0.0.0 so phones on your network can join.";
+    return _("These links use this computer's own address, which other devices cannot open: start the server with {option} so phones on your network can join.", { option: "--host 0.0.0.0" });
   }
   return "";
 }

@@ -1,5 +1,6 @@
 // Leaderboards per game and player count: rated accounts, best first, each rating with its uncertainty.
 import { h } from "./common.js";
+import { _, formatNumber } from "./i18n.js";
 
 const elements = {
   game: document.getElementById("board-game"),
@@ -11,11 +12,12 @@ const elements = {
 
 // Everything this page says (whole sentences, for the translation catalogues).
 const TEXT = {
-  rating: (entry) => `${entry.mu} (${entry.interval[0]} to ${entry.interval[1]})`,
-  provisional: "provisional",
-  empty: "Nobody is rated here yet.",
-  anchors: (list) => `Bots, fixed: ${list}.`,
-  failed: (why) => `The leaderboard could not be loaded: ${why}`,
+  rating: (entry) => _("{rating} ({low} to {high})",
+    { rating: formatNumber(entry.mu), low: formatNumber(entry.interval[0]), high: formatNumber(entry.interval[1]) }),
+  get provisional() { return _("provisional"); },
+  get empty() { return _("Nobody is rated here yet."); },
+  anchors: (list) => _("Bots, fixed: {list}.", { list }),
+  failed: (why) => _("The leaderboard could not be loaded: {why}", { why }),
 };
 
 let games = [];
@@ -40,11 +42,11 @@ async function load() {
   }
   elements.error.textContent = "";
   elements.board.replaceChildren(...(answer.entries.length ? answer.entries.map((entry) => h("tr", {},
-    h("td", {}, entry.rank),
+    h("td", {}, formatNumber(entry.rank)),
     h("td", {}, h("a", { href: `/people/${encodeURIComponent(entry.account)}` }, entry.name)),
     h("td", {}, TEXT.rating(entry), entry.provisional ? h("span", { class: "small muted" }, ` · ${TEXT.provisional}`) : null),
-    h("td", {}, entry.games))) : [h("tr", {}, h("td", { colspan: 4, class: "muted" }, TEXT.empty))]));
-  elements.anchors.textContent = TEXT.anchors(answer.anchors.map((a) => `${a.agent} ${a.mu}`).join(", "));
+    h("td", {}, formatNumber(entry.games)))) : [h("tr", {}, h("td", { colspan: 4, class: "muted" }, TEXT.empty))]));
+  elements.anchors.textContent = TEXT.anchors(answer.anchors.map((a) => `${a.agent} ${formatNumber(a.mu)}`).join(", "));
 }
 
 async function start() {

@@ -1,5 +1,6 @@
 // The lobby: pick a game, set players, options, bots and timer, open a table, share invite links.
-import { changeHeaders, claimInvite, h, keepSeat, keptSeats, listWords, plural, session, storedSeat } from "./common.js";
+import { changeHeaders, claimInvite, h, keepSeat, keptSeats, listWords, session, storedSeat } from "./common.js";
+import { _, formatDate, ngettext } from "./i18n.js";
 import { addressNote, copyButton, hostCall, hostedTables, rememberHosted, seatCard } from "./invites.js";
 
 const elements = {
@@ -46,27 +47,27 @@ const elements = {
 
 // What the open tables and "Play now" say (whole sentences, for the translation catalogues).
 const TEXT = {
-  takeSeat: "Take a seat",
-  rated: "rated",
-  freeSeats: (count) => `${plural(count, "free seat")}`,
-  takeFailed: (why) => `The seat could not be taken: ${why}`,
-  quickFailed: (why) => `No table could be found or opened: ${why}`,
-  failed: (status) => `the server answered ${status}`,
+  takeSeat: () => _("Take a seat"),
+  rated: () => _("rated"),
+  freeSeats: (count) => ngettext("{n} free seat", "{n} free seats", count),
+  takeFailed: (why) => _("The seat could not be taken: {why}", { why }),
+  quickFailed: (why) => _("No table could be found or opened: {why}", { why }),
+  failed: (status) => _("the server answered {status}", { status }),
 };
 
 // The players' words of the setup chooser, in one place (translation catalogues come next).
 const SETUP_WORDS = {
-  fromRules: "From the rules",
-  saved: "House rules you saved",
-  custom: "Your own changes",
-  customSays: "Rules changed by hand below; save them to find them here again.",
-  savedSays: "House rules saved on this device.",
-  rulesLink: (title) => `The full rules of ${title}`,
-  needName: "Give these rules a name first.",
-  tooMany: (most) => `This device keeps at most ${most} saved setups per game; forget one first.`,
-  savedAs: (name) => `Saved on this device as “${name}”.`,
-  forgotten: (name) => `“${name}” is forgotten on this device.`,
-  cannotKeep: "This browser does not let the page keep anything; the rules were not saved.",
+  get fromRules() { return _("From the rules"); },
+  get saved() { return _("House rules you saved"); },
+  get custom() { return _("Your own changes"); },
+  get customSays() { return _("Rules changed by hand below; save them to find them here again."); },
+  get savedSays() { return _("House rules saved on this device."); },
+  rulesLink: (title) => _("The full rules of {title}", { title }),
+  get needName() { return _("Give these rules a name first."); },
+  tooMany: (most) => _("This device keeps at most {most} saved setups per game; forget one first.", { most }),
+  savedAs: (name) => _("Saved on this device as “{name}”.", { name }),
+  forgotten: (name) => _("“{name}” is forgotten on this device.", { name }),
+  get cannotKeep() { return _("This browser does not let the page keep anything; the rules were not saved."); },
 };
 const HOUSE_KEY = "gamebag-house-rules"; // localStorage: { gameId: [{ name, options }] }
 const MOST_HOUSE_RULES = 20;
@@ -230,8 +231,11 @@ function showVariantsNote() {
   showSetup();
   const setup = elements.preset.value;
   const chosen = setup !== CUSTOM && setup !== "preset:rulebook" ? elements.preset.selectedOptions[0] : null;
-  const count = changed.length ? `${plural(changed.length, "rule")} changed from the rulebook` : "the rulebook's setup";
-  elements.variantsNote.textContent = chosen ? `· ${chosen.textContent} (${count})` : `· ${count}`;
+  const count = changed.length
+    ? ngettext("{n} rule changed from the rulebook", "{n} rules changed from the rulebook", changed.length)
+    : _("the rulebook's setup");
+  elements.variantsNote.textContent = chosen
+    ? _("· {setup} ({changes})", { setup: chosen.textContent, changes: count }) : `· ${count}`;
 }
 
 function renderOptions(game) {
@@ -249,7 +253,7 @@ function renderOptions(game) {
     } else if (option.kind === "int") {
       input = h("input", {
         type: "number", id, step: 1, min: option.minimum ?? undefined, max: option.maximum ?? undefined,
-        value: option.default ?? "", placeholder: option.nullable ? "none" : "",
+        value: option.default ?? "", placeholder: option.nullable ? _("none") : "",
       });
     } else {
       input = h("input", { type: "text", id, value: (option.default || []).join(","), placeholder: option.choices.join(",") });
@@ -314,8 +318,8 @@ function updateBotChoices(agents, chosen) {
     const was = select.value;
     const keep = was === "" || agents.includes(was) ? was : preferred;
     select.replaceChildren(
-      h("option", { value: "", selected: keep === "" }, "a person (invite link)"),
-      ...agents.map((a) => h("option", { value: a, selected: a === keep }, `bot: ${a}`)),
+      h("option", { value: "", selected: keep === "" }, _("a person (invite link)")),
+      ...agents.map((a) => h("option", { value: a, selected: a === keep }, _("bot: {name}", { name: a }))),
     );
   }
 }
@@ -326,12 +330,13 @@ function drawSeats(count, agents, chosen) {
   for (let seat = 0; seat < count; seat += 1) {
     const kind = h(
       "select",
-      { id: `seat-kind-${seat}`, "data-seat": seat, "aria-label": `Who plays seat ${seat + 1}` },
-      h("option", { value: "", selected: seat < 2 }, "a person (invite link)"),
-      agents.map((a) => h("option", { value: a, selected: seat >= 2 && a === preferred }, `bot: ${a}`)),
+      { id: `seat-kind-${seat}`, "data-seat": seat, "aria-label": _("Who plays seat {n}", { n: seat + 1 }) },
+      h("option", { value: "", selected: seat < 2 }, _("a person (invite link)")),
+      agents.map((a) => h("option", { value: a, selected: seat >= 2 && a === preferred }, _("bot: {name}", { name: a }))),
     );
     const name = h("input", {
-      id: `seat-name-${seat}`, type: "text", maxlength: 40, placeholder: `Player ${seat + 1}`, "aria-label": `Name for seat ${seat + 1}`,
+      id: `seat-name-${seat}`, type: "text", maxlength: 40, placeholder: _("Player {n}", { n: seat + 1 }),
+      "aria-label": _("Name for seat {n}", { n: seat + 1 }),
     });
     // The seat the host plays herself: the lobby claims it for this device and takes her there.
     const mine = h("input", { type: "radio", name: "my-seat", id: `my-seat-${seat}`, value: seat, checked: seat === 0 });
@@ -340,12 +345,12 @@ function drawSeats(count, agents, chosen) {
       if (mine.disabled && mine.checked) byIdIn(elements.form, "my-seat-none").checked = true;
     };
     kind.addEventListener("change", syncMine);
-    elements.seatRows.appendChild(h("div", { class: "seat-row" }, h("span", {}, `Seat ${seat + 1}`), name, kind,
-      h("label", { class: "small my-seat", for: `my-seat-${seat}` }, mine, " I play this seat")));
+    elements.seatRows.appendChild(h("div", { class: "seat-row" }, h("span", {}, _("Seat {n}", { n: seat + 1 })), name, kind,
+      h("label", { class: "small my-seat", for: `my-seat-${seat}` }, mine, " ", _("I play this seat"))));
     syncMine();
   }
   elements.seatRows.appendChild(h("label", { class: "small", for: "my-seat-none" },
-    h("input", { type: "radio", name: "my-seat", id: "my-seat-none", value: "" }), " I only host (I play no seat)"));
+    h("input", { type: "radio", name: "my-seat", id: "my-seat-none", value: "" }), " ", _("I only host (I play no seat)")));
 }
 
 function byIdIn(root, id) {
@@ -372,8 +377,8 @@ function optionValues() {
 
 // The time bank's units per mode: the form asks in the mode's own units, the server in seconds.
 const CLOCK_UNITS = {
-  realtime: { bank: 60, bankWords: "minutes per player", increment: 1, incrementWords: "seconds per move", bankDefault: 5 },
-  turn: { bank: 86400, bankWords: "days per player", increment: 3600, incrementWords: "hours per move", bankDefault: 3 },
+  realtime: { bank: 60, bankWords: () => _("minutes per player"), increment: 1, incrementWords: () => _("seconds per move"), bankDefault: 5 },
+  turn: { bank: 86400, bankWords: () => _("days per player"), increment: 3600, incrementWords: () => _("hours per move"), bankDefault: 3 },
 };
 
 function showClockFields() {
@@ -382,8 +387,8 @@ function showClockFields() {
     field.hidden = !units || (field.classList.contains("turn-field") && elements.clockMode.value !== "turn");
   }
   if (!units) return;
-  elements.clockBankUnit.textContent = units.bankWords;
-  elements.clockIncrementUnit.textContent = units.incrementWords;
+  elements.clockBankUnit.textContent = units.bankWords();
+  elements.clockIncrementUnit.textContent = units.incrementWords();
   if (elements.clockBank.value === "") elements.clockBank.value = String(units.bankDefault);
 }
 
@@ -428,7 +433,7 @@ async function createTable(event) {
   });
   const answer = await response.json();
   if (!response.ok) {
-    elements.error.textContent = answer.error || "the table could not be opened";
+    elements.error.textContent = answer.error || _("the table could not be opened");
     return;
   }
   const mine = mySeat();
@@ -437,7 +442,7 @@ async function createTable(event) {
     try {
       await claimInvite(answer.id, own.invite.split("#invite=")[1]);
     } catch (error) {
-      elements.error.textContent = `Your own seat could not be taken: ${error.message}; open its invite link below.`;
+      elements.error.textContent = _("Your own seat could not be taken: {why}; open its invite link below.", { why: error.message });
     }
   }
   const othersInvited = answer.seats.some((seat) => !seat.bot && seat !== own);
@@ -464,31 +469,31 @@ async function showInvites(answer, own) {
     elements.inviteNote.textContent = addressNote(data.invite_base);
     const ownCard = own
       ? h("div", { class: "invite-card own-seat", "data-seat": own.seat },
-        h("div", { class: "muted small" }, "your seat"),
+        h("div", { class: "muted small" }, _("your seat")),
         h("div", {},
-          h("strong", {}, own.name), h("span", { class: "small" }, " · kept on this device"),
+          h("strong", {}, own.name), h("span", { class: "small" }, " · ", _("kept on this device")),
           h("div", { class: "actions" },
-            h("a", { class: "button primary", href: `/play/${encodeURIComponent(answer.id)}`, id: "take-my-seat" }, "Take my seat"))))
+            h("a", { class: "button primary", href: `/play/${encodeURIComponent(answer.id)}`, id: "take-my-seat" }, _("Take my seat")))))
       : null;
     const others = data.seats.filter((seat) => !own || seat.seat !== own.seat);
     elements.inviteList.replaceChildren(
       ...[ownCard].filter(Boolean),
       ...others.map((seat) => seatCard(seat, data.agents, answer.id, call, draw, showError, data.timeout_agent)),
       h("div", { class: "invite-card" },
-        h("div", { class: "muted small" }, "host page"),
+        h("div", { class: "muted small" }, _("host page")),
         h("div", {},
-          h("label", { for: "host-link" }, h("strong", {}, "Your host page"),
-            h("span", { class: "small" }, " · recovers these links later, hands a no-show's seat to a bot")),
+          h("label", { for: "host-link" }, h("strong", {}, _("Your host page")),
+            h("span", { class: "small" }, " · ", _("recovers these links later, hands a no-show's seat to a bot"))),
           h("input", { id: "host-link", type: "text", readonly: true, value: hostUrl }),
-          h("div", { class: "actions" }, copyButton(hostUrl, "Copy the host page link"),
-            h("a", { class: "button", href: answer.host, id: "host-page" }, "Open the host page"),
-            h("a", { class: "button", href: answer.spectate }, "Watch")))),
+          h("div", { class: "actions" }, copyButton(hostUrl, _("Copy the host page link")),
+            h("a", { class: "button", href: answer.host, id: "host-page" }, _("Open the host page")),
+            h("a", { class: "button", href: answer.spectate }, _("Watch"))))),
     );
   };
   try {
     await draw();
   } catch (error) {
-    elements.error.textContent = `The invites could not be shown: ${error.message}`;
+    elements.error.textContent = _("The invites could not be shown: {why}", { why: error.message });
   }
   elements.invites.scrollIntoView({ behavior: "smooth" });
   showHosted();
@@ -498,27 +503,29 @@ function showHosted() {
   const hosted = hostedTables();
   elements.hostedPanel.hidden = !hosted.length;
   elements.hosted.replaceChildren(
-    ...hosted.map((t) => h("li", {}, h("a", { href: t.host }, `${t.game || "table"} ${t.id}`),
-      h("span", { class: "small muted" }, ` · opened ${new Date(t.at || 0).toLocaleString()}`))),
+    ...hosted.map((t) => h("li", {}, h("a", { href: t.host }, `${t.game || _("table")} ${t.id}`),
+      h("span", { class: "small muted" }, " · ", _("opened {when}", { when: formatDate(new Date(t.at || 0)) })))),
   );
 }
 
 /** A seat as the list names it: a bot's name already says its kind ("Bot 2 (heuristic)"). */
 function seatWords(seat) {
-  if (seat.bot) return seat.agent && seat.name.includes(`(${seat.agent})`) ? seat.name : `${seat.name} (bot)`;
+  if (seat.bot) return seat.agent && seat.name.includes(`(${seat.agent})`) ? seat.name : _("{name} (bot)", { name: seat.name });
   return seat.connected ? `${seat.name} ●` : seat.name;
 }
 
 function openedWords(seconds) {
   if (!seconds) return "";
-  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDate(new Date(seconds * 1000));
 }
 
 function progressWords(table) {
-  if (!table.finished) return `playing · ${plural(table.step, "event")} so far`;
+  if (!table.finished) return ngettext("playing · {n} event so far", "playing · {n} events so far", table.step);
   const winners = table.winner_names || [];
-  if (!winners.length) return "finished · no winner";
-  return `finished · ${listWords(winners)} ${winners.length > 1 ? "shared the win" : "won"}`;
+  if (!winners.length) return _("finished · no winner");
+  return winners.length > 1
+    ? _("finished · {names} shared the win", { names: listWords(winners) })
+    : _("finished · {name} won", { name: winners[0] });
 }
 
 async function loadTables() {
@@ -530,7 +537,7 @@ async function loadTables() {
       h(
         "tr",
         { "data-table": table.id },
-        h("td", {}, table.title, table.rated ? h("span", { class: "small rated" }, ` · ${TEXT.rated}`) : null,
+        h("td", {}, table.title, table.rated ? h("span", { class: "small rated" }, " · ", TEXT.rated()) : null,
           h("span", { class: "small muted opened" }, openedWords(table.created_at))),
         h("td", { class: "small" }, table.seats.map(seatWords).join(", "),
           table.free_seats && table.free_seats.length ? h("div", { class: "muted" }, TEXT.freeSeats(table.free_seats.length)) : null),
@@ -539,14 +546,15 @@ async function loadTables() {
           "td",
           {},
           table.free_seats && table.free_seats.length
-            ? [h("button", { type: "button", class: "take-seat", onclick: () => takeSeat(table.id) }, TEXT.takeSeat), " · "] : null,
-          h("a", { href: `/play/${table.id}` }, "watch"),
-          table.finished ? [" · ", h("a", { href: `/replay/${table.id}` }, "replay"), " · ", h("a", { href: `/api/tables/${table.id}/record` }, "record")] : null,
+            ? [h("button", { type: "button", class: "take-seat", onclick: () => takeSeat(table.id) }, TEXT.takeSeat()), " · "] : null,
+          h("a", { href: `/play/${table.id}` }, _("watch")),
+          table.finished ? [" · ", h("a", { href: `/replay/${table.id}` }, _("replay")), " · ",
+            h("a", { href: `/api/tables/${table.id}/record` }, _("record"))] : null,
         ),
       ),
     ),
   );
-  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
+  if (!tables.length) elements.tables.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, _("No tables yet."))));
 }
 
 /** Take the lowest free seat of an open table: its token is kept on this device, then to the table. */
@@ -602,7 +610,7 @@ async function start() {
         "button",
         { type: "button", class: "game-card", "data-game": game.id, "aria-pressed": "false", onclick: () => selectGame(game) },
         h("strong", { class: "game-title" }, game.title),
-        h("span", { class: "small muted" }, `${game.min_players}–${game.max_players} players`),
+        h("span", { class: "small muted" }, _("{low}–{high} players", { low: game.min_players, high: game.max_players })),
         h("span", { class: "small" }, game.summary),
       ),
     ),

@@ -5,14 +5,14 @@
 
 // Everything this page says (whole sentences, for the translation catalogues).
 const TEXT = {
-  confirmWhat: "Confirm that you want \"your move\" e-mails at this address.",
-  confirm: "Confirm my address",
-  confirmed: "Your address is confirmed: the e-mails start with your next move.",
-  unsubscribeWhat: "Stop every \"your move\" e-mail to this address.",
-  unsubscribe: "Stop these e-mails",
-  unsubscribed: "Done: no more e-mails go to this address, and the server has forgotten it.",
-  nothing: "This page is opened from a link in a gamebag e-mail.",
-  failed: (why) => `That did not work: ${why}`,
+  get confirmWhat() { return _("Confirm that you want \"your move\" e-mails at this address."); },
+  get confirm() { return _("Confirm my address"); },
+  get confirmed() { return _("Your address is confirmed: the e-mails start with your next move."); },
+  get unsubscribeWhat() { return _("Stop every \"your move\" e-mail to this address."); },
+  get unsubscribe() { return _("Stop these e-mails"); },
+  get unsubscribed() { return _("Done: no more e-mails go to this address, and the server has forgotten it."); },
+  get nothing() { return _("This page is opened from a link in a gamebag e-mail."); },
+  failed: (why) => _("That did not work: {why}", { why }),
 };
 
 const what = document.getElementById("notices-what");

@@ -1,16 +1,17 @@
 // The account page's "E-mail notices" panel: the address (confirmed by a mailed link first),
 // per move or a digest, quiet hours in the person's time zone. Says so when the server has no mail.
 import { changeHeaders, session } from "./common.js";
+import { _ } from "./i18n.js";
 
 // Everything this panel says (whole sentences, for the translation catalogues).
 const TEXT = {
-  unavailable: "E-mail is not available on this server: its operator has not set up a mail server.",
-  none: "Give an address to get an e-mail when a table waits for your move and you are away.",
-  pending: (address) => `A confirmation link was sent to ${address}; open it to start the e-mails.`,
-  active: (address) => `Notices go to ${address}.`,
-  saved: "The settings are saved.",
-  stopped: "No more e-mails: the address is forgotten.",
-  failed: (why) => `That did not work: ${why}`,
+  get unavailable() { return _("E-mail is not available on this server: its operator has not set up a mail server."); },
+  get none() { return _("Give an address to get an e-mail when a table waits for your move and you are away."); },
+  pending: (address) => _("A confirmation link was sent to {address}; open it to start the e-mails.", { address }),
+  active: (address) => _("Notices go to {address}.", { address }),
+  get saved() { return _("The settings are saved."); },
+  get stopped() { return _("No more e-mails: the address is forgotten."); },
+  failed: (why) => _("That did not work: {why}", { why }),
 };
 
 const $ = (id) => document.getElementById(id);

@@ -1,6 +1,7 @@
 // Parts of the table page that keep it usable on a phone, and the page a dead link leads to:
 // the bottom sheet's measure, score headers whose words never break, a gone table explained.
 import { h } from "./common.js";
+import { _ } from "./i18n.js";
 
 // The smallest height of "What just happened" in the bottom sheet (its heading and two lines).
 const HAPPENED_LEAST_PX = 74;
@@ -31,17 +32,17 @@ export function headerWords(name) {
  */
 export function showGone(why, said) {
   const closed = why === "closed";
-  const heading = closed ? "This table is closed" : "There is no such table";
+  const heading = closed ? _("This table is closed") : _("There is no such table");
   const explanation = closed
-    ? "Its host closed it, or it expired after a long time without play. A finished game's replay stays where it was."
-    : "The link may be cut short or mistyped, or the table was removed from this server. Ask whoever sent it for a new link.";
+    ? _("Its host closed it, or it expired after a long time without play. A finished game's replay stays where it was.")
+    : _("The link may be cut short or mistyped, or the table was removed from this server. Ask whoever sent it for a new link.");
   document.title = `${heading} · gamebag`;
   const byId = (id) => document.getElementById(id);
   byId("title").textContent = heading;
   const status = byId("status");
   status.className = "status-dot";
-  status.setAttribute("aria-label", "not connected");
-  status.title = "not connected";
+  status.setAttribute("aria-label", _("not connected"));
+  status.title = _("not connected");
   byId("notice").textContent = "";
   document.body.dataset.turn = "gone";
   for (const hide of document.querySelectorAll(".table-layout, #summary, .skip-link")) hide.hidden = true;
@@ -51,6 +52,6 @@ export function showGone(why, said) {
   page.appendChild(h("section", { class: "panel gone", id: "gone", role: "alert" },
     h("h2", {}, heading),
     h("p", {}, explanation),
-    said ? h("p", { class: "small muted" }, `The server said: ${said}.`) : null,
-    h("p", {}, h("a", { class: "button primary", href: "/", id: "back-to-lobby" }, "Back to the lobby"))));
+    said ? h("p", { class: "small muted" }, _("The server said: {said}.", { said })) : null,
+    h("p", {}, h("a", { class: "button primary", href: "/", id: "back-to-lobby" }, _("Back to the lobby")))));
 }

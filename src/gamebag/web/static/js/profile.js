@@ -1,5 +1,6 @@
 // A person's profile: their ratings with uncertainty (a plot of each over time, drawn as SVG) and game counts.
 import { h, svg } from "./common.js";
+import { _, formatNumber, ngettext } from "./i18n.js";
 
 const account = decodeURIComponent(window.location.pathname.split("/").pop());
 const elements = {
@@ -11,12 +12,17 @@ const elements = {
 
 // Everything this page says (whole sentences, for the translation catalogues).
 const TEXT = {
-  heading: (rating) => `${rating.game}, ${rating.players} players`,
-  rating: (rating) => `Rating ${rating.mu}, likely between ${rating.interval[0]} and ${rating.interval[1]}, after ${rating.games} rated games.`,
-  provisional: "Provisional: fewer than five rated games.",
-  plot: (rating) => `The rating in ${rating.game} over ${rating.history.length} rated games, with its likely range shaded.`,
-  none: "No rated games yet.",
-  failed: (why) => `This profile could not be loaded: ${why}`,
+  heading: (rating) => ngettext("{game}, {n} player", "{game}, {n} players", rating.players, { game: rating.game }),
+  rating: (rating) => ngettext(
+    "Rating {rating}, likely between {low} and {high}, after {n} rated game.",
+    "Rating {rating}, likely between {low} and {high}, after {n} rated games.", rating.games,
+    { rating: formatNumber(rating.mu), low: formatNumber(rating.interval[0]), high: formatNumber(rating.interval[1]) }),
+  get provisional() { return _("Provisional: fewer than five rated games."); },
+  plot: (rating) => ngettext(
+    "The rating in {game} over {n} rated game, with its likely range shaded.",
+    "The rating in {game} over {n} rated games, with its likely range shaded.", rating.history.length, { game: rating.game }),
+  get none() { return _("No rated games yet."); },
+  failed: (why) => _("This profile could not be loaded: {why}", { why }),
 };
 
 const WIDTH = 320;
@@ -52,7 +58,8 @@ async function load() {
     rating.provisional ? h("p", { class: "small muted" }, TEXT.provisional) : null,
     rating.history.length ? plot(rating) : null)) : [h("p", { class: "muted" }, TEXT.none)]));
   elements.counts.replaceChildren(...answer.stats.map((row) => h("tr", {},
-    h("td", {}, row.game), h("td", {}, row.games), h("td", {}, row.wins), h("td", {}, row.average_place ?? "–"))));
+    h("td", {}, row.game), h("td", {}, formatNumber(row.games)), h("td", {}, formatNumber(row.wins)),
+    h("td", {}, row.average_place === null || row.average_place === undefined ? "–" : formatNumber(row.average_place)))));
 }
 
 load();

@@ -1,7 +1,8 @@
 // The replay page: a finished game step by step, as one seat saw it (invite link) or as spectators did,
 // with the players' chat shown at the step each line was said.
 import { chatItem } from "./chat.js";
-import { describeRun, h, loadRenderer, logItem, plural, readToken, reportFailure, tableIdFromPath } from "./common.js";
+import { describeRun, h, loadRenderer, logItem, readToken, reportFailure, tableIdFromPath } from "./common.js";
+import { _, formatNumber, ngettext } from "./i18n.js";
 
 const tableId = tableIdFromPath();
 const token = readToken(tableIdFromPath());
@@ -21,7 +22,10 @@ const elements = {
   evaluationList: document.getElementById("evaluation-list"),
 };
 // What the replay's chat says.
-const CHAT_TEXT = { count: "{said} of the game's {total} said by this step." };
+const CHAT_TEXT = {
+  count: (said, total) => ngettext("{n} line of the game's {total} said by this step.",
+    "{n} lines of the game's {total} said by this step.", said, { total: formatNumber(total) }),
+};
 let data = null;
 let analysis = null; // the game's analysis, once the server has it (static/js/analysis.js)
 let evaluate = null;
@@ -33,14 +37,14 @@ let chatLines = []; // the players' chat of the game, each line with the replay'
 function show(target, animate) {
   index = Math.max(0, Math.min(data.steps.length - 1, target));
   elements.slider.value = index;
-  elements.position.textContent = `step ${index + 1} of ${data.steps.length}`;
+  elements.position.textContent = _("step {step} of {steps}", { step: formatNumber(index + 1), steps: formatNumber(data.steps.length) });
   const table = data.table;
   const context = {
     table, seat: data.seat, names: table.seats.map((s) => s.name), view: data.steps[index], legal: [],
     result: index === data.steps.length - 1 ? data.result : null, animate, board: elements.board,
     controls: h("div"), act: () => {},
   };
-  elements.seats.replaceChildren(...table.seats.map((s) => h("span", { class: `seat-chip${s.seat === data.seat ? " me" : ""}` }, s.name, s.bot ? h("span", { class: "badge" }, "bot") : null)));
+  elements.seats.replaceChildren(...table.seats.map((s) => h("span", { class: `seat-chip${s.seat === data.seat ? " me" : ""}` }, s.name, s.bot ? h("span", { class: "badge" }, _("bot")) : null)));
   elements.board.replaceChildren();
   try {
     renderer.render(context);
@@ -62,7 +66,7 @@ function show(target, animate) {
 function showChat(animate) {
   const said = chatLines.filter((line) => line.replay_step <= index);
   elements.chatLines.replaceChildren(...said.map((line) => chatItem(line, animate && line.replay_step === index)));
-  elements.chatCount.textContent = CHAT_TEXT.count.replace("{said}", plural(said.length, "line")).replace("{total}", String(chatLines.length));
+  elements.chatCount.textContent = CHAT_TEXT.count(said.length, chatLines.length);
   elements.chatLines.scrollTop = elements.chatLines.scrollHeight;
 }
 
@@ -80,12 +84,12 @@ async function start() {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`, { headers: token ? { "x-seat-token": token } : {} });
   const answer = await response.json();
   if (!response.ok) {
-    elements.notice.textContent = answer.error || "this game cannot be replayed";
+    elements.notice.textContent = answer.error || _("this game cannot be replayed");
     return;
   }
   data = answer;
   renderer = await loadRenderer(data.table.game);
-  elements.title.textContent = `Replay · ${data.table.title} · table ${data.table.id}`;
+  elements.title.textContent = _("Replay · {title} · table {id}", { title: data.table.title, id: data.table.id });
   elements.slider.max = data.steps.length - 1;
   elements.slider.addEventListener("input", () => show(Number(elements.slider.value), false));
   document.getElementById("first").addEventListener("click", () => show(0, false));
@@ -96,15 +100,15 @@ async function start() {
     if (playing) {
       window.clearInterval(playing);
       playing = null;
-      event.target.textContent = "▶ Play";
+      event.target.textContent = _("▶ Play");
       return;
     }
-    event.target.textContent = "Pause";
+    event.target.textContent = _("Pause");
     playing = window.setInterval(() => {
       if (index >= data.steps.length - 1) {
         window.clearInterval(playing);
         playing = null;
-        event.target.textContent = "▶ Play";
+        event.target.textContent = _("▶ Play");
       } else show(index + 1, true);
     }, 1200);
   });

@@ -1,14 +1,15 @@
 // The players' "full rules" page: /rules/{game}?players=N&options={...} shows the game's rules as a
 // player reads them, with that table's own numbers (the server fills them in).
 import { h, markdownNodes } from "./common.js";
+import { _, ngettext } from "./i18n.js";
 
 // The page's words, in one place (translation catalogues come next).
 const WORDS = {
-  title: (title) => `${title}: the rules`,
-  setup: (players) => `As played at a table of ${players} players.`,
-  play: (title) => `Play ${title} online`,
-  failed: "The rules could not be loaded; reload the page to try again.",
-  noGame: "There is no such game here; the lobby lists every game.",
+  title: (title) => _("{title}: the rules", { title }),
+  setup: (players) => ngettext("As played at a table of {n} player.", "As played at a table of {n} players.", players),
+  play: (title) => _("Play {title} online", { title }),
+  get failed() { return _("The rules could not be loaded; reload the page to try again."); },
+  get noGame() { return _("There is no such game here; the lobby lists every game."); },
 };
 
 const elements = {

@@ -1,15 +1,17 @@
 // The table page: one seat's (or a spectator's) live view of a game, with what just happened,
 // a hint for each decision, the log and the chat (drawers on phones), the rules sheet and the end summary.
 import { TableBanks } from "./banks.js";
+import { beep } from "./beep.js";
 import { TableClient } from "./client.js";
 import { TableChat } from "./chat.js";
 import { renderCoach } from "./coach.js";
 import { headerWords, sheetNeeds, showGone } from "./phone.js";
 import { hostedTables, rememberHosted } from "./invites.js";
 import {
-  forgetSeat, h, jsonText, listWords, loadRenderer, logItem, markdownNodes, plural, reportFailure,
+  forgetSeat, h, jsonText, listWords, loadRenderer, logItem, markdownNodes, reportFailure,
   seatName, seatToken, tableIdFromPath,
 } from "./common.js";
+import { _, formatNumber, ngettext } from "./i18n.js";
 
 const tableId = tableIdFromPath();
 const { token, problem: inviteProblem } = await seatToken(tableId);
@@ -52,8 +54,8 @@ let lastError = null; // the server's last error message (it says why a table is
 const client = new TableClient(tableId, token, {
   status(online) {
     elements.status.className = `status-dot ${online ? "online" : "offline"}`;
-    elements.status.setAttribute("aria-label", online ? "connected" : "reconnecting");
-    elements.status.title = online ? "connected" : "reconnecting…";
+    elements.status.setAttribute("aria-label", online ? _("connected") : _("reconnecting"));
+    elements.status.title = online ? _("connected") : _("reconnecting…");
   },
   gone(why) {
     queue = queue.then(() => {
@@ -160,8 +162,9 @@ function doneForYou(message) {
     } catch (error) {
       reportFailure(`${message.table.game} label`, error, elements.renderError);
     }
-    const why = note.why === "asked" ? "as you asked (your standing pass)" : "it was your only possible move";
-    lines.push({ text: `Done for you: ${label} (${why}).`, kind: "mine" });
+    const text = note.why === "asked" ? _("Done for you: {label} (as you asked: your standing pass).", { label })
+      : _("Done for you: {label} (it was your only possible move).", { label });
+    lines.push({ text, kind: "mine" });
   }
   return lines;
 }
@@ -190,13 +193,14 @@ function showHappened(animate) {
   box.hidden = false;
   box.dataset.count = String(count);
   box.className = `happened${animate ? " arrive" : ""}${important ? " big" : ""}`;
-  const earlier = happenedEarlier ? ` (earlier ones in the Log)` : "";
-  const list = h("ul", { id: "happened-list", tabindex: 0, "aria-label": `What just happened: ${plural(count, "line")}` },
+  const lineCount = ngettext("{n} line", "{n} lines", count);
+  const counted = happenedEarlier ? _("· {lines} (earlier ones in the Log)", { lines: lineCount }) : `· ${lineCount}`;
+  const list = h("ul", { id: "happened-list", tabindex: 0, "aria-label": _("What just happened: {lines}", { lines: lineCount }) },
     happenedLines.map((line) => h("li", { class: typeof line === "string" ? "" : line.kind || "" }, lineText(line))));
   box.replaceChildren(
     h("div", { class: "row" },
-      h("strong", { class: "grow" }, "What just happened ", h("span", { class: "count" }, `· ${plural(count, "line")}${earlier}`)),
-      h("button", { type: "button", class: "link-button", id: "happened-dismiss", onclick: dismissHappened }, "Dismiss")),
+      h("strong", { class: "grow" }, _("What just happened"), " ", h("span", { class: "count" }, counted)),
+      h("button", { type: "button", class: "link-button", id: "happened-dismiss", onclick: dismissHappened }, _("Dismiss"))),
     list,
   );
   // A long run scrolls within the box: show its end (the latest), the count says there is more above.
@@ -239,7 +243,7 @@ function render(animate) {
   document.body.classList.toggle("playing", message.seat !== null && !message.result);
 
   elements.title.textContent = table.title;
-  elements.who.textContent = message.seat === null ? "watching" : `you are ${seatName(table, message.seat)}`;
+  elements.who.textContent = message.seat === null ? _("watching") : _("you are {name}", { name: seatName(table, message.seat) });
   elements.who.classList.toggle("watching", message.seat === null); // shown on every screen size
   elements.forget.hidden = message.seat === null;
   chat.setSeat(message.seat);
@@ -251,7 +255,7 @@ function render(animate) {
     board: elements.board, controls,
     act: (action) => {
       if (!client.act(action, message.step)) {
-        showNotice("not connected: reconnecting, try again in a moment");
+        showNotice(_("not connected: reconnecting, try again in a moment"));
         return;
       }
       dismissHappened(); // the next decision is made: the summary has done its job
@@ -271,7 +275,8 @@ function render(animate) {
   elements.hint.textContent = myTurn ? extra("hint", context) || "" : "";
   if (myTurn && waitingForMe(message) && message.legal.length === 1) {
     // The server makes a lone move for you (web/forcing.py): say so, so nobody waits on a tap.
-    elements.hint.textContent = `${elements.hint.textContent} Your only possible move: it is made for you in a few seconds (or tap it now).`.trim();
+    const lone = _("Your only possible move: it is made for you in a few seconds (or tap it now).");
+    elements.hint.textContent = `${elements.hint.textContent} ${lone}`.trim();
   }
   elements.hint.hidden = !elements.hint.textContent;
   const privateNode = message.seat !== null && !message.result ? extra("privateInfo", context) : null;
@@ -282,7 +287,7 @@ function render(animate) {
   document.body.dataset.turn = message.result ? "over" : myTurn && waitingForMe(message) ? "mine" : "wait";
   const waiting = message.view.choices ? message.view.choices.waiting_for : [];
   elements.waiting.hidden = !!(message.legal.length || message.result || !waiting.length);
-  elements.waiting.textContent = elements.waiting.hidden ? "" : `Waiting for ${listWords(waiting.map((s) => seatName(table, s)))}.`;
+  elements.waiting.textContent = elements.waiting.hidden ? "" : _("Waiting for {names}.", { names: listWords(waiting.map((s) => seatName(table, s))) });
   yourTurnSignal(document.body.dataset.turn === "mine", table);
   renderStandingPass(message);
   renderClockWaits(message);
@@ -322,7 +327,7 @@ function renderStandingPass(message) {
 elements.standingPassBox.addEventListener("change", () => {
   if (!client.send({ type: "standing_pass", on: elements.standingPassBox.checked })) {
     elements.standingPassBox.checked = !elements.standingPassBox.checked;
-    showNotice("not connected: reconnecting, try again in a moment");
+    showNotice(_("not connected: reconnecting, try again in a moment"));
   }
 });
 
@@ -344,9 +349,9 @@ elements.clockStart.addEventListener("click", async () => {
       method: "POST", headers: { "x-host-token": hostToken() || "" },
     });
     const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) throw new Error(answer.error || _("the server answered {status}", { status: response.status }));
   } catch (error) {
-    showNotice(`The timer could not be started: ${error.message}`);
+    showNotice(_("The timer could not be started: {why}", { why: error.message }));
   }
 });
 
@@ -371,7 +376,7 @@ function markChoice(message) {
     } catch (error) {
       reportFailure(`${message.table.game} label`, error, elements.renderError);
     }
-    elements.myChoice.textContent = `Your secret choice: ${label}. You may change it until everyone has chosen.`;
+    elements.myChoice.textContent = _("Your secret choice: {label}. You may change it until everyone has chosen.", { label });
     elements.myChoice.hidden = false;
   } else {
     elements.myChoice.hidden = true;
@@ -380,16 +385,16 @@ function markChoice(message) {
 }
 
 function turnText(message) {
-  if (message.result) return "Game over";
+  if (message.result) return _("Game over");
   const choices = message.view.choices || { waiting_for: [], chosen: [] };
-  if (message.seat !== null && choices.waiting_for.includes(message.seat)) return "Your move";
-  if (message.seat !== null && choices.chosen.includes(message.seat)) return "Chosen: waiting for the others";
-  return message.seat === null ? "Watching" : "Waiting for the others";
+  if (message.seat !== null && choices.waiting_for.includes(message.seat)) return _("Your move");
+  if (message.seat !== null && choices.chosen.includes(message.seat)) return _("Chosen: waiting for the others");
+  return message.seat === null ? _("Watching") : _("Waiting for the others");
 }
 
 // ---- your turn: the tab title, a vibration where supported, and an optional sound ----
 function yourTurnSignal(mine, table) {
-  document.title = `${mine ? "● Your move · " : ""}${table.title} · gamebag`;
+  document.title = mine ? _("● Your move · {title} · gamebag", { title: table.title }) : `${table.title} · gamebag`;
   if (mine && !wasMyTurn) {
     // Browsers allow vibration only after the person has touched the page once.
     const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
@@ -401,28 +406,11 @@ function yourTurnSignal(mine, table) {
   wasMyTurn = mine;
 }
 
-let audio = null;
-function beep() {
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const oscillator = audio.createOscillator();
-    const gain = audio.createGain();
-    oscillator.frequency.value = 660;
-    gain.gain.setValueAtTime(0.12, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
-    oscillator.connect(gain).connect(audio.destination);
-    oscillator.start();
-    oscillator.stop(audio.currentTime + 0.35);
-  } catch (ignored) {
-    // no sound device: the title and vibration still tell
-  }
-}
-
 function showSound() {
   // On a phone the top bar keeps one row: the sound button is its symbol there (aria-pressed tells).
   elements.sound.replaceChildren(
-    h("span", { class: "wide-label" }, soundOn ? "Sound: on" : "Sound: off"),
-    h("span", { class: "short-label", "aria-hidden": "true" }, soundOn ? "♪ on" : "♪ off"),
+    h("span", { class: "wide-label" }, soundOn ? _("Sound: on") : _("Sound: off")),
+    h("span", { class: "short-label", "aria-hidden": "true" }, soundOn ? _("♪ on") : _("♪ off")),
   );
   elements.sound.setAttribute("aria-pressed", soundOn ? "true" : "false");
 }
@@ -443,17 +431,17 @@ function renderSeats() {
   elements.seats.replaceChildren(
     ...table.seats.map((seat) => {
       let state = null;
-      if (choices.chosen.includes(seat.seat)) state = h("span", { class: "badge chosen" }, "chosen ✓");
+      if (choices.chosen.includes(seat.seat)) state = h("span", { class: "badge chosen" }, _("chosen ✓"));
       else if (choices.waiting_for.includes(seat.seat)) {
-        state = h("span", { class: `badge ${simultaneous ? "waiting" : "turn"}` }, simultaneous ? "choosing…" : "to play");
+        state = h("span", { class: `badge ${simultaneous ? "waiting" : "turn"}` }, simultaneous ? _("choosing…") : _("to play"));
       }
-      const presence = seat.bot ? "bot" : seat.connected ? "connected" : "not connected";
+      const presence = seat.bot ? _("bot") : seat.connected ? _("connected") : _("not connected");
       return h(
         "span",
         { class: `seat-chip${seat.seat === me ? " me" : ""}`, "data-seat": seat.seat },
         h("span", { class: `status-dot ${seat.bot || seat.connected ? "online" : ""}`, role: "img", "aria-label": presence, title: presence }),
         seat.name,
-        seat.bot ? h("span", { class: "badge" }, "bot") : null,
+        seat.bot ? h("span", { class: "badge" }, _("bot")) : null,
         state,
         banks.badge(current, seat),
       );
@@ -466,11 +454,11 @@ function renderSeats() {
 /** The final scores, best first in the game's own direction: by place (share of the win, then
  * score; the server ranks them), saying so where the lowest score wins. */
 function standingsText(result, names) {
-  const seats = result.scores.map((_, s) => s);
+  const seats = result.scores.map((score, s) => s);
   const places = result.places || seats.map(() => 1);
   seats.sort((a, b) => places[a] - places[b] || a - b);
-  const line = seats.map((s) => `${names[s]} ${result.scores[s]}`).join(" · ");
-  return result.lower_score_wins ? `${line} (the lowest score wins)` : line;
+  const line = seats.map((s) => `${names[s]} ${formatNumber(result.scores[s])}`).join(" · ");
+  return result.lower_score_wins ? _("{scores} (the lowest score wins)", { scores: line }) : line;
 }
 
 function renderSummary(message, context) {
@@ -487,19 +475,20 @@ function renderSummary(message, context) {
   const result = message.result;
   const names = context.names;
   const winners = result.winners.map((s) => names[s]);
-  const headline = winners.length
-    ? `${listWords(winners)} ${winners.length > 1 ? "share the win" : "wins"}`
-    : "No winner";
+  const headline = !winners.length ? _("Game over: no winner.")
+    : winners.length > 1 ? _("Game over: {names} share the win.", { names: listWords(winners) })
+      : _("Game over: {name} wins.", { name: winners[0] });
   const replayHref = `/replay/${encodeURIComponent(table.id)}${token ? `#seat=${token}` : ""}`;
   const why = extra("explainEnd", context, result);
   const rulebook = extra("rulebookWin", context);
   const rounds = result.rounds || [];
   const roundTable = rounds.length
-    ? h("div", { class: "table-scroll rounds", tabindex: 0, role: "region", "aria-label": "Scores by round" },
+    ? h("div", { class: "table-scroll rounds", tabindex: 0, role: "region", "aria-label": _("Scores by round") },
       h("table", { class: "list", id: "scores-by-round" },
-        h("caption", {}, "Scores at the end of each round"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((n) => h("th", { scope: "col", title: n }, headerWords(n))))),
-        h("tbody", {}, rounds.map((row) => h("tr", {}, h("th", { scope: "row" }, row.round ?? "end"), row.scores.map((s) => h("td", {}, s)))))))
+        h("caption", {}, _("Scores at the end of each round")),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, _("Round")), names.map((n) => h("th", { scope: "col", title: n }, headerWords(n))))),
+        h("tbody", {}, rounds.map((row) => h("tr", {}, h("th", { scope: "row" }, row.round ?? _("end")),
+          row.scores.map((s) => h("td", {}, formatNumber(s))))))))
     : null;
   const revealed = result.final_views ? extra("revealEnd", context, result.final_views) : null;
   const rematchButton = message.next
@@ -511,26 +500,26 @@ function renderSummary(message, context) {
         event.preventDefault();
         startRematch(event);
       },
-    }, "Join the rematch")
+    }, _("Join the rematch"))
     : message.seat !== null
-      ? h("button", { type: "button", class: "primary", id: "rematch", onclick: startRematch }, "Rematch with the same seats")
+      ? h("button", { type: "button", class: "primary", id: "rematch", onclick: startRematch }, _("Rematch with the same seats"))
       : null;
   box.hidden = false;
   box.replaceChildren(
     h("div", { class: "result-banner", id: "result-banner" },
-      h("h2", {}, `Game over: ${headline}.`),
+      h("h2", {}, headline),
       h("p", { class: "scores", id: "standings" }, standingsText(result, names)),
       why ? h("p", { id: "why" }, why) : null,
-      rulebook ? h("blockquote", { class: "rulebook" }, h("span", { class: "small" }, "The rulebook: "), `“${rulebook}”`) : null,
+      rulebook ? h("blockquote", { class: "rulebook" }, h("span", { class: "small" }, _("The rulebook:")), " ", _("“{quote}”", { quote: rulebook })) : null,
       h("div", { class: "row actions" },
         rematchButton,
-        h("a", { href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: "", class: "button" }, "Download the record"),
-        h("a", { href: replayHref, class: "button" }, "Replay step by step"),
-        h("button", { type: "button", id: "analysis-open", onclick: (event) => openAnalysis(event, table.id, names) }, "Analysis")),
+        h("a", { href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: "", class: "button" }, _("Download the record")),
+        h("a", { href: replayHref, class: "button" }, _("Replay step by step")),
+        h("button", { type: "button", id: "analysis-open", onclick: (event) => openAnalysis(event, table.id, names) }, _("Analysis"))),
       h("p", { class: "notice", id: "rematch-notice", role: "alert" }),
       rematchNews ? h("p", { id: "rematch-news", class: "rematch-news", role: "status" }, rematchNews) : null,
       h("p", { id: "series-tally", hidden: true })),
-    h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, "Everything revealed"), revealed) : null),
+    h("div", { class: "summary-detail" }, roundTable, revealed ? h("div", { class: "revealed", id: "revealed" }, h("h3", {}, _("Everything revealed")), revealed) : null),
     h("div", { class: "analysis", id: "analysis", hidden: true }),
   );
   showTally(table.id);
@@ -542,14 +531,16 @@ async function showTally(id) {
   const tally = response && response.ok ? await response.json() : null;
   const line = byId("series-tally");
   if (!tally || !line || tally.games < 2) return;
-  line.textContent = `Over ${tally.games} games of this series: ${tally.wins.map((w) => `${w.name} ${plural(w.wins, "win")}`).join(", ")}.`;
+  const wins = listWords(tally.wins.map((w) => ngettext("{name} {n} win", "{name} {n} wins", w.wins, { name: w.name })));
+  line.textContent = _("Over {games} games of this series: {wins}.", { games: formatNumber(tally.games), wins });
   line.hidden = false;
 }
 
 /** Who opened the rematch, told to everyone at the table as it opens (next to its Join button). */
 function announceRematch(by) {
   const you = current && current.seat !== null && seatName(current.table, current.seat) === by;
-  const text = you ? "You started a rematch with the same seats." : `${by[0].toUpperCase()}${by.slice(1)} started a rematch with the same seats: join it with the button above.`;
+  const text = you ? _("You started a rematch with the same seats.")
+    : _("{name} started a rematch with the same seats: join it with the button above.", { name: by });
   rematchNews = text; // kept when the end screen is drawn again
   const box = byId("rematch-news") || h("p", { id: "rematch-news", class: "rematch-news", role: "status" });
   box.textContent = text;
@@ -577,7 +568,7 @@ function goTo(path) {
 async function startRematch(event) {
   const button = event.currentTarget;
   button.disabled = true;
-  button.textContent = "Opening the rematch…";
+  button.textContent = _("Opening the rematch…");
   try {
     // Opened in this browser from the lobby: the rematch is listed with it ("Tables you opened").
     const hosted = hostedTables().find((t) => t.id === tableId);
@@ -587,14 +578,14 @@ async function startRematch(event) {
     // message about the rematch comes first.
     const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "POST", headers });
     const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) throw new Error(answer.error || _("the server answered {status}", { status: response.status }));
     const title = (hosted && hosted.game) || current.table.title;
-    if (answer.host) rememberHosted({ id: answer.id, game: `${title} (rematch)`, host: answer.host, at: Date.now() });
+    if (answer.host) rememberHosted({ id: answer.id, game: _("{title} (rematch)", { title }), host: answer.host, at: Date.now() });
     goTo(answer.path);
   } catch (error) {
     button.disabled = false;
-    button.textContent = "Rematch with the same seats";
-    byId("rematch-notice").textContent = `The rematch could not be opened: ${error.message}`;
+    button.textContent = _("Rematch with the same seats");
+    byId("rematch-notice").textContent = _("The rematch could not be opened: {why}", { why: error.message });
   }
 }
 
@@ -619,12 +610,12 @@ async function openRules() {
       if (!response.ok) throw new Error(answer.error);
       const [first, ...rest] = answer.markdown.split("\n");
       byId("rules-full").replaceChildren(
-        h("p", {}, h("a", { href: `/rules/${game}?${setup}`, target: "_blank", rel: "noopener" }, "Open the full rules on a page of their own")),
+        h("p", {}, h("a", { href: `/rules/${game}?${setup}`, target: "_blank", rel: "noopener" }, _("Open the full rules on a page of their own"))),
         ...markdownNodes(first.startsWith("# ") ? rest.join("\n") : answer.markdown),
       );
     } catch (error) {
       rulesLoaded = false;
-      byId("rules-full").textContent = "The rules could not be loaded; try again.";
+      byId("rules-full").textContent = _("The rules could not be loaded; try again.");
     }
   }
 }
@@ -678,7 +669,7 @@ function tick() {
     return;
   }
   const left = Math.max(0, (deadlineAt - performance.now()) / 1000);
-  elements.timer.textContent = `${Math.ceil(left)} s left`;
+  elements.timer.textContent = _("{seconds} s left", { seconds: formatNumber(Math.ceil(left)) });
   elements.timer.className = `timer${left < 10 ? " low" : ""}`;
 }
 
@@ -689,7 +680,7 @@ elements.forget.addEventListener("click", () => {
 });
 if (inviteProblem) {
   const problem = byId("invite-problem");
-  problem.textContent = `${inviteProblem}. You are watching this table.`;
+  problem.textContent = _("{problem}. You are watching this table.", { problem: inviteProblem });
   problem.hidden = false;
 }
 

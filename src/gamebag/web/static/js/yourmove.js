@@ -4,26 +4,27 @@
 // notifications only after the person pressed the button and allowed them, and only while the
 // page is in the background; the tab title counts the tables meanwhile.
 import { changeHeaders, h, keptSeats } from "./common.js";
+import { _, formatNumber, ngettext } from "./i18n.js";
 
 const root = document.getElementById("your-move");
 
 // Everything this widget says (whole sentences, for the translation catalogues).
 const TEXT = {
-  title: (count) => (count === 0 ? "Your move: none" : count === 1 ? "Your move: 1 table" : `Your move: ${count} tables`),
-  none: "It is not your move at any table.",
+  title: (count) => (count === 0 ? _("Your move: none") : ngettext("Your move: {n} table", "Your move: {n} tables", count)),
+  get none() { return _("It is not your move at any table."); },
   // On a table's own page the list is of the other tables (this one says whose move it is itself).
-  titleOthers: (count) => (count === 0 ? "Your move at other tables: none"
-    : count === 1 ? "Your move at 1 other table" : `Your move at ${count} other tables`),
-  noneOthers: "It is not your move at any other table.",
-  row: (title, table) => `${title}, table ${table}`,
-  notify: "Tell me when it is my move",
-  notifyOn: "Notifications are on for this browser.",
-  notifyDenied: "This browser does not allow notifications from this page; its settings can change that.",
-  notifyMissing: "This browser cannot show notifications.",
-  notice: "It is your move",
-  noticeBody: (title) => `${title}: it is your move.`,
-  tabTitle: (count, title) => `(${count}) ${title}`,
-  failed: "The list of your tables could not be loaded just now; it is tried again shortly.",
+  titleOthers: (count) => (count === 0 ? _("Your move at other tables: none")
+    : ngettext("Your move at {n} other table", "Your move at {n} other tables", count)),
+  get noneOthers() { return _("It is not your move at any other table."); },
+  row: (title, table) => _("{title}, table {table}", { title, table }),
+  get notify() { return _("Tell me when it is my move"); },
+  get notifyOn() { return _("Notifications are on for this browser."); },
+  get notifyDenied() { return _("This browser does not allow notifications from this page; its settings can change that."); },
+  get notifyMissing() { return _("This browser cannot show notifications."); },
+  get notice() { return _("It is your move"); },
+  noticeBody: (title) => _("{title}: it is your move.", { title }),
+  tabTitle: (count, title) => `(${formatNumber(count)}) ${title}`,
+  get failed() { return _("The list of your tables could not be loaded just now; it is tried again shortly."); },
 };
 
 // The table whose page this is, if any: left out of the list (and of the notices) here.
