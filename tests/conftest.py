@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import gamebag
+from gamebag.core.i18n import known_language
 from gamebag.core.rng import make_rng
 from gamebag.sim.play import random_walk
 
@@ -56,6 +57,12 @@ JAX_CACHE_SETTINGS = {
     "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
 }
 _JAX_CACHE_KEY = pytest.StashKey[str]()
+
+# The suite reads English: a developer's terminal language (LANG=nl_BE.UTF-8) must not translate the
+# commands the tests start. A test that wants another language names it (--lang, or its own LANG).
+for _locale_variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+    if known_language(os.environ.get(_locale_variable, "").split(":")[0]) not in (None, "en"):
+        os.environ[_locale_variable] = "C.UTF-8" if _locale_variable != "LANGUAGE" else "en"
 
 
 def pytest_configure(config: pytest.Config) -> None:

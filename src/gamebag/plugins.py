@@ -36,6 +36,7 @@ from pathlib import Path
 
 from gamebag.core import registry
 from gamebag.core.errors import GamebagError
+from gamebag.core.translation import _
 
 PLUGIN_ENV = "GAMEBAG_PLUGINS"
 ENTRY_POINT_GROUP = "gamebag.games"
@@ -69,7 +70,7 @@ def load_file(path: str | Path, check: bool = True) -> tuple[str, ...]:
     if key in _loaded_files:
         return _loaded_files[key]
     if file.suffix != ".py" or not file.is_file():
-        raise GamebagError(f"--plugin {text!r}: name a Python file (.py) that exists, or a module")
+        raise GamebagError(_("--plugin {name}: name a Python file (.py) that exists, or a module", name=repr(text)))
     imported = _games_of_imported_file(file)
     if imported:  # the same file is already in this process (as an entry point's module, say): reuse it
         _loaded_files[key] = imported
@@ -80,7 +81,7 @@ def load_file(path: str | Path, check: bool = True) -> tuple[str, ...]:
     name = _module_name(file)
     spec = importlib.util.spec_from_file_location(name, file)
     if spec is None or spec.loader is None:
-        raise GamebagError(f"--plugin {str(path)!r} cannot be imported")
+        raise GamebagError(_("--plugin {name} cannot be imported", name=repr(str(path))))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -89,11 +90,13 @@ def load_file(path: str | Path, check: bool = True) -> tuple[str, ...]:
         raise
     except Exception as error:  # the plugin's own code failed: say where, in one line
         sys.modules.pop(name, None)
-        raise GamebagError(f"--plugin {str(path)!r} failed to import: {type(error).__name__}: {error}") from None
+        raise GamebagError(_("--plugin {name} failed to import: {reason}", name=repr(str(path)),
+              reason=type(error).__name__ + ": " + str(error))) from None
     added = tuple(sorted(set(registry.game_ids()) - before))
     if not added:
         raise GamebagError(
-            f"--plugin {str(path)!r} registered no game; register one with gamebag.core.registry.register"
+            _("--plugin {name} registered no game; register one with gamebag.core.registry.register",
+              name=repr(str(path)))
         )
     _loaded_files[key] = added
     if check:
@@ -127,12 +130,15 @@ def _load_module(name: str, check: bool) -> tuple[str, ...]:
     try:
         importlib.import_module(name)
     except ImportError as error:
-        raise GamebagError(f"--plugin {name!r}: no such module ({error})") from None
+        raise GamebagError(_("--plugin {name}: no such module ({reason})", name=repr(name), reason=error)) from None
     except Exception as error:  # the plugin's own code failed: say where, in one line
-        raise GamebagError(f"--plugin {name!r} failed to import: {type(error).__name__}: {error}") from None
+        raise GamebagError(_("--plugin {name} failed to import: {reason}", name=repr(name),
+                            reason=type(error).__name__ + ": " + str(error))) from None
     added = tuple(sorted(set(registry.game_ids()) - before)) or _games_of_module(name)
     if not added and not imported_before:
-        raise GamebagError(f"--plugin {name!r} registered no game; register one with gamebag.core.registry.register")
+        raise GamebagError(
+            _("--plugin {name} registered no game; register one with gamebag.core.registry.register", name=repr(name))
+        )
     _loaded_files[name] = added
     if check:
         check_games(added)
@@ -152,7 +158,8 @@ def check_budget_seconds() -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= MAX_CHECK_SECONDS:
-        raise GamebagError(f"{CHECK_SECONDS_ENV}={text!r}: give a number of seconds from 0 to {MAX_CHECK_SECONDS:g}")
+        raise GamebagError(_("{variable}={value}: give a number of seconds from 0 to {most}",
+                             variable=CHECK_SECONDS_ENV, value=repr(text), most=format(MAX_CHECK_SECONDS, "g")))
     return seconds
 
 
@@ -172,7 +179,9 @@ def check_games(game_ids: Iterable[str], budget_seconds: float | None = None) ->
             check_plugin_game(game_class, budget)
         except ConformanceError as error:
             registry.unregister(game_id)
-            raise GamebagError(f"plugin game {game_id!r} fails the conformance suite: {error}") from None
+            raise GamebagError(
+                _("plugin game {game} fails the conformance suite: {reason}", game=repr(game_id), reason=error)
+            ) from None
         _checked.add(game_id)
 
 
@@ -187,7 +196,7 @@ def activate(paths: Iterable[str | Path]) -> tuple[str, ...]:
     """Load plugin files for this process and the worker processes it starts."""
     files = [str(p) if _is_module_name(str(p)) else str(Path(p).expanduser().resolve()) for p in paths]
     if len(files) > MAX_PLUGINS:
-        raise GamebagError(f"at most {MAX_PLUGINS} --plugin files, not {len(files)}")
+        raise GamebagError(_("at most {most} --plugin files, not {count}", most=MAX_PLUGINS, count=len(files)))
     added: list[str] = []
     for file in files:
         added.extend(load_file(file))

@@ -30,8 +30,9 @@ TIMEOUT = 120.0
 class Terminal:
     """``gamebag`` running on a pseudo-terminal; ``screen`` is everything it printed, ANSI codes removed."""
 
-    def __init__(self, args: list[str], cwd: Path) -> None:
-        env = dict(os.environ, COLUMNS="120", LINES="40", TERM="xterm")
+    def __init__(self, args: list[str], cwd: Path, environment: dict[str, str] | None = None) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+        env.update(COLUMNS="120", LINES="40", TERM="xterm", **(environment or {}))
         pid, fd = pty.fork()
         if pid == 0:  # the child: becomes gamebag, with the pseudo-terminal as its controlling terminal
             os.chdir(cwd)

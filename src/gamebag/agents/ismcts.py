@@ -57,6 +57,7 @@ from gamebag.agents.registry import check_params, float_param, heuristic_for, in
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_
 from gamebag.fast import engine_for
 
 DEFAULT_ITERATIONS = 1000
@@ -383,6 +384,6 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
 register_agent(
     "ismcts",
     _make,
-    "information-set Monte Carlo tree search; iterations=N or ms=N, c=exploration, bias=heuristic prior, "
-    "rollout=auto|random|heuristic, opponents=public|private, final=best|mix, playouts=auto|rules",
+    N_("information-set Monte Carlo tree search; iterations=N or ms=N, c=exploration, bias=heuristic prior, "
+       "rollout=auto|random|heuristic, opponents=public|private, final=best|mix, playouts=auto|rules"),
 )

@@ -31,6 +31,7 @@ from gamebag.agents.registry import AbstainRule, abstention_for, check_params, p
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_, _
 
 POLICY_PACKAGE = "gamebag.agents.learned_policies"
 
@@ -150,7 +151,7 @@ def shipped_policies() -> dict[tuple[str, int], str]:
         name = entry.name
         if name.endswith("p.npz"):
             stem = name.removesuffix("p.npz")
-            game_id, _, players = stem.rpartition("-")
+            game_id, _dash, players = stem.rpartition("-")
             if players.isdigit():
                 found[(game_id, int(players))] = name
     return found
@@ -244,7 +245,8 @@ def _refusal(game: Game[Any, Any, Any]) -> str | None:
     """Why no shipped policy plays ``game``: none for its player count, or trained for other options
     (loading NumPy weights is cheap, so the policy itself is asked)."""
     if (game.game_id, game.num_players) not in shipped_policies():
-        return f"no learned policy ships for {game.game_id} with {game.num_players} players"
+        return _("no learned policy ships for {game} with {players} players", game=game.game_id,
+                 players=game.num_players)
     try:
         _make(game, {})
     except GamebagError as error:
@@ -252,14 +254,14 @@ def _refusal(game: Game[Any, Any, Any]) -> str | None:
     return None
 
 
-_SHIPPED_GAMES = tuple(sorted({game_id for game_id, _ in shipped_policies()}))
+_SHIPPED_GAMES = tuple(sorted({game_id for game_id, _players in shipped_policies()}))
 if _SHIPPED_GAMES:
     register_agent(
         "learned",
         _make,
-        "a small policy trained by self-play (gamebag train), played from NumPy weights; "
-        "sample=true draws from it instead of taking its best action; abstain=CARD[+CARD] "
-        "(where the game's heuristic takes it) never chooses or plays those cards",
+        N_("a small policy trained by self-play (gamebag train), played from NumPy weights; "
+           "sample=true draws from it instead of taking its best action; abstain=CARD[+CARD] "
+           "(where the game's heuristic takes it) never chooses or plays those cards"),
         games=_SHIPPED_GAMES,
         refuses=_refusal,
     )

@@ -30,6 +30,7 @@ from gamebag.agents.registry import check_params, register_agent
 from gamebag.core.errors import IllegalActionError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_
 
 MAX_POLICY_FILE = 4 * 1024 * 1024
 # Files run so far: (path, size, mtime) -> the module's namespace (a tournament builds agents per batch).
@@ -118,8 +119,8 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
 register_agent(
     "policy",
     _make,
-    "your own function policy(observation, mask) -> action index, from a Python file: policy:path/to/file.py:NAME "
-    "(command line only)",
+    N_("your own function policy(observation, mask) -> action index, from a Python file: "
+       "policy:path/to/file.py:NAME (command line only)"),
     positional=("file", "name"),
     local=True,
 )

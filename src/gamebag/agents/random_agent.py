@@ -9,6 +9,7 @@ from gamebag.agents.base import Agent, SeatView
 from gamebag.agents.registry import check_params, register_agent
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng, draw_index
+from gamebag.core.translation import N_
 
 
 class RandomAgent(Agent):
@@ -24,4 +25,4 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
     return RandomAgent()
 
 
-register_agent("random", _make, "uniformly random legal actions")
+register_agent("random", _make, N_("uniformly random legal actions"))

@@ -22,8 +22,10 @@ from typing import Any, TypeVar
 
 from gamebag.agents.base import Agent
 from gamebag.core.errors import UnknownAgentError
+from gamebag.core.i18n import join_list, number
 from gamebag.core.protocol import Game
 from gamebag.core.registry import lineage
+from gamebag.core.translation import _
 
 T = TypeVar("T")
 AgentFactory = Callable[[Game[Any, Any, Any], Mapping[str, str]], Agent]
@@ -151,7 +153,7 @@ def heuristic_for(game: Game[Any, Any, Any], params: Mapping[str, str] | None = 
         return configured(game, params)
     factory = _by_lineage(_HEURISTICS, type(game))
     if factory is None:
-        raise UnknownAgentError(f"no heuristic agent exists for {game.game_id}")
+        raise UnknownAgentError(_("no heuristic agent exists for {game}", game=game.game_id))
     return factory(game)
 
 
@@ -164,8 +166,8 @@ def parameter_values(parameter: HeuristicParameter, text: str, agent: str = "heu
         value = by_key.get(piece.casefold())
         if value is None:
             raise UnknownAgentError(
-                f"{agent} parameter {parameter.name}={piece!r} is not known; allowed: "
-                f"{', '.join(parameter.values)} (join several with +)"
+                _("{agent} parameter {parameter}={value} is not known; allowed: {allowed} (join several with +)",
+                  agent=agent, parameter=parameter.name, value=repr(piece), allowed=", ".join(parameter.values))
             )
         chosen.append(value)
     return tuple(dict.fromkeys(chosen))
@@ -178,7 +180,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     ``"policy:my/file.py:NAME"`` -> ``("policy", {"file": "my/file.py", "name": "NAME"})``
     (split at the last colons, so a path may hold one).
     """
-    name, _, rest = spec.strip().partition(":")
+    name, _colon, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
     _load()
     entry = _AGENTS.get(name)
@@ -186,12 +188,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         values = rest.rsplit(":", len(entry.positional) - 1)
         if len(values) != len(entry.positional):
             written = ":".join(key.upper() for key in entry.positional)
-            raise UnknownAgentError(f"agent {spec!r}: write it {name}:{written}")
+            raise UnknownAgentError(_("agent {spec}: write it {name}:{written}", spec=repr(spec), name=name,
+                                      written=written))
         return name, {key: value.strip() for key, value in zip(entry.positional, values, strict=True)}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise UnknownAgentError(f"agent parameter {part!r} in {spec!r} must be written key=value")
+            raise UnknownAgentError(_("agent parameter {part} in {spec} must be written key=value", part=repr(part),
+                                      spec=repr(spec)))
         params[key.strip()] = value.strip()
     return name, params
 
@@ -223,7 +227,8 @@ def make_agent(spec: str, game: Game[Any, Any, Any], *, local: bool = True) -> A
     entry = _AGENTS.get(name)
     if entry is None or not entry.plays(type(game)) or (entry.local and not local):
         known = ", ".join(available_agents(game.game_id, local=local))
-        raise UnknownAgentError(f"unknown agent {name!r} for {game.game_id}; available: {known}")
+        raise UnknownAgentError(_("unknown agent {name} for {game}; available: {known}", name=repr(name),
+                                  game=game.game_id, known=known))
     return entry.factory(game, params)
 
 
@@ -252,11 +257,11 @@ def refusal(spec: str, game: Game[Any, Any, Any], *, local: bool = True) -> str 
     name = parse_spec(spec)[0]
     entry = _AGENTS.get(name)
     if entry is None:
-        return f"no agent {name!r} exists; agents: {', '.join(sorted(_AGENTS))}"
+        return _("no agent {name} exists; agents: {agents}", name=repr(name), agents=", ".join(sorted(_AGENTS)))
     if not entry.plays(type(game)):
-        return f"no {name} agent exists for {game.game_id}"
+        return _("no {name} agent exists for {game}", name=name, game=game.game_id)
     if entry.local and not local:
-        return f"{name} reads this machine's files, so only the command line offers it"
+        return _("{name} reads this machine's files, so only the command line offers it", name=name)
     return None if entry.refuses is None else entry.refuses(game)
 
 
@@ -276,7 +281,9 @@ def games_played(name: str) -> tuple[str, ...]:
 
     agent = _AGENTS.get(name)
     if agent is None:
-        raise UnknownAgentError(f"no agent {name!r} exists; agents: {', '.join(sorted(_AGENTS))}")
+        raise UnknownAgentError(
+            _("no agent {name} exists; agents: {agents}", name=repr(name), agents=", ".join(sorted(_AGENTS)))
+        )
     return tuple(game_id for game_id in game_ids() if agent.plays(game_entry(game_id).game_class))
 
 
@@ -292,22 +299,28 @@ def default_agent(
     game: Game[Any, Any, Any],
     preferred: Sequence[str] = ("heuristic",),
     *,
-    who: str = "bots play",
+    who: str | None = None,
     can_play: Callable[[str], bool] | None = None,
 ) -> DefaultAgent:
     """The first of ``preferred`` that can play ``game`` as configured, else ``random`` (which plays
     every game) with a notice such as ``no heuristic agent for tiny-dash: bots play random``.
 
     ``can_play`` adds the caller's own condition (a study's: played fast enough for thousands of
-    games) to the registry's ``refusal``; ``who`` words the notice's second half.
+    games) to the registry's ``refusal``; ``who`` words the notice's second half (default: "bots play",
+    in the reader's language).
     """
     for spec in preferred:
         if refusal(spec, game) is None and (can_play is None or can_play(spec)):
             return DefaultAgent(spec)
     # One preferred agent is refused for the game itself; several, often for this configuration.
-    wanted = ", ".join(preferred[:-1]) + " or " + preferred[-1] if len(preferred) > 1 else "".join(preferred)
-    players = f" with {game.num_players} players" if len(preferred) > 1 else ""
-    notice = f"no {wanted} agent for {game.game_id}{players}: {who} {FALLBACK_AGENT}"
+    wanted = join_list(list(preferred), "or")
+    who = _("bots play") if who is None else who
+    if len(preferred) > 1:
+        notice = _("no {wanted} agent for {game} with {players} players: {who} {agent}", wanted=wanted,
+                   game=game.game_id, players=game.num_players, who=who, agent=FALLBACK_AGENT)
+    else:
+        notice = _("no {wanted} agent for {game}: {who} {agent}", wanted=wanted, game=game.game_id, who=who,
+                   agent=FALLBACK_AGENT)
     return DefaultAgent(FALLBACK_AGENT, notice)
 
 
@@ -320,11 +333,15 @@ def int_param(
     try:
         value = int(params[key])
     except ValueError:
-        raise UnknownAgentError(f"agent parameter {key}={params[key]!r} must be an integer") from None
+        raise UnknownAgentError(
+            _("agent parameter {key}={value} must be an integer", key=key, value=repr(params[key]))
+        ) from None
     if value < minimum:
-        raise UnknownAgentError(f"agent parameter {key} must be at least {minimum}, not {value}")
+        raise UnknownAgentError(_("agent parameter {key} must be at least {minimum}, not {value}", key=key,
+                                  minimum=minimum, value=value))
     if maximum is not None and value > maximum:
-        raise UnknownAgentError(f"agent parameter {key} must be from {minimum} to {maximum:,}, not {value:,}")
+        raise UnknownAgentError(_("agent parameter {key} must be from {minimum} to {maximum}, not {value}", key=key,
+                                  minimum=number(minimum), maximum=number(maximum), value=number(value)))
     return value
 
 
@@ -334,14 +351,17 @@ def float_param(params: Mapping[str, str], key: str, default: float) -> float:
     try:
         return float(params[key])
     except ValueError:
-        raise UnknownAgentError(f"agent parameter {key}={params[key]!r} must be a number") from None
+        raise UnknownAgentError(
+            _("agent parameter {key}={value} must be a number", key=key, value=repr(params[key]))
+        ) from None
 
 
 def check_params(name: str, params: Mapping[str, str], allowed: tuple[str, ...]) -> None:
     unknown = sorted(set(params) - set(allowed))
     if unknown:
         raise UnknownAgentError(
-            f"agent {name!r} has no parameter(s) {', '.join(unknown)}; allowed: {', '.join(allowed) or 'none'}"
+            _("agent {name} has no parameter(s) {unknown}; allowed: {allowed}", name=repr(name),
+              unknown=", ".join(unknown), allowed=", ".join(allowed) or _("none"))
         )
 
 

@@ -1,5 +1,5 @@
 """``python -m gamebag.cli`` runs the command line."""
 
-from gamebag.cli.app import main
+from gamebag.cli import main
 
 main()

@@ -21,7 +21,10 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from gamebag.cli.toolkit import help_option_words, localize_toolkit
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import UnknownLanguageError, current_language, language_or_refuse, set_language
+from gamebag.core.translation import _
 
 USAGE_ERROR = 2
 # Click's UsageError, from the Click that Typer uses (recent Typers carry their own copy of Click).
@@ -33,14 +36,27 @@ error_console = Console(stderr=True)
 def refuse(message: str) -> NoReturn:
     """Print one ``error:`` line and leave with status 2 (a message of several lines is joined into one)."""
     message = " ".join(part.strip() for part in message.splitlines() if part.strip())
-    error_console.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False, soft_wrap=True)
+    prefix = escape(_("error:"))
+    error_console.print(f"[bold red]{prefix}[/bold red] {message}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(USAGE_ERROR)
 
 
 class GamebagGroup(TyperGroup):
     """The ``gamebag`` group: every user mistake in a subcommand becomes one ``error:`` line."""
 
+    def get_help_option(self, ctx: Any) -> Any:
+        return _translated_help_option(super().get_help_option(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and not isinstance(command, GamebagGroup):
+            _translated_help_option(command.get_help_option(ctx))
+        return command
+
     def invoke(self, ctx: Any) -> Any:
+        # ``--lang`` changes the language for this run only: an app invoked in-process (a test) leaves
+        # its caller's language as it found it.
+        language = current_language()
         try:
             return super().invoke(ctx)
         except GamebagError as error:
@@ -50,14 +66,25 @@ class GamebagGroup(TyperGroup):
                 raise
             own = getattr(error, "ctx", None)
             where = (own or ctx).command_path
-            refuse(escape(f"{error.format_message()} (see `{where} --help`)"))  # type: ignore[attr-defined]
+            message = error.format_message()  # type: ignore[attr-defined]
+            refuse(escape(_("{message} (see `{command} --help`)", message=message, command=where)))
+        finally:
+            set_language(language)
+            localize_toolkit()
+
+
+def _translated_help_option(option: Any) -> Any:
+    """The ``--help`` option with its line in the reader's language."""
+    if option is not None:
+        option.help = help_option_words()
+    return option
 
 
 app = typer.Typer(
     cls=GamebagGroup,
     name="gamebag",
-    help="Play, simulate, solve and study tabletop games: Eel Harvest, Wriggle Roulette, "
-    "Catch A Dragon By The Tail and Eigen Kweek.",
+    help=_("Play, simulate, solve and study tabletop games: Eel Harvest, Wriggle Roulette, "
+           "Catch A Dragon By The Tail and Eigen Kweek."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -70,16 +97,32 @@ def _plugins(
     plugin: list[str] = typer.Option(
         [],
         "--plugin",
-        help="A Python file or module registering a game variant (repeatable; before the command): "
-        "gamebag --plugin my_variant.py simulate my-variant ...",
+        help=_("A Python file or module registering a game variant (repeatable; before the command): "
+               "gamebag --plugin my_variant.py simulate my-variant ..."),
+    ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help=_("The language of every message (nl, fr, de, ja, zh-Hans, en; before the command); "
+               "default: LANGUAGE, LC_ALL or LANG, else English."),
     ),
 ) -> None:
     """Play, simulate, solve and study tabletop games."""
     import gamebag
     from gamebag import plugins
 
+    if lang is not None:
+        try:
+            set_language(language_or_refuse(lang))
+        except UnknownLanguageError as error:
+            refuse(escape(str(error)))
+        localize_toolkit()
     for problem in gamebag.plugin_problems:
-        error_console.print(f"[bold yellow]warning:[/bold yellow] plugin skipped: {problem}", highlight=False)
+        error_console.print(
+            "[bold yellow]" + escape(_("warning:")) + "[/bold yellow] "
+            + escape(_("plugin skipped: {problem}", problem=problem)),
+            highlight=False,
+        )
     plugins.activate(plugin)
     plugins.check_games(plugins.plugin_games())
 
@@ -92,6 +135,7 @@ def _register_commands() -> None:
 
 
 _register_commands()
+localize_toolkit()  # the console script set the language before importing this module
 
 
 def main() -> None:
@@ -99,8 +143,9 @@ def main() -> None:
     try:
         app()
     except GamebagError as error:  # raised outside a subcommand (the group's own work)
-        error_console.print(f"[bold red]error:[/bold red] {escape(str(error))}", highlight=False, soft_wrap=True)
+        prefix = escape(_("error:"))
+        error_console.print(f"[bold red]{prefix}[/bold red] {escape(str(error))}", highlight=False, soft_wrap=True)
         sys.exit(USAGE_ERROR)
     except KeyboardInterrupt:
-        error_console.print("interrupted")
+        error_console.print(_("interrupted"))
         sys.exit(130)

@@ -7,6 +7,7 @@ A check never creates anything: a refused command leaves no file and no folder b
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import tempfile
@@ -23,9 +24,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import gamebag
 from gamebag.agents.registry import split_agent_specs
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import decimal, number
 from gamebag.core.options import parse_option_pairs
 from gamebag.core.presets import preset_named
 from gamebag.core.protocol import Game
+from gamebag.core.translation import _
 
 
 def build_game(
@@ -51,12 +54,13 @@ def split_agents(text: str, players: int) -> list[str]:
     """One agent spec per seat from ``split_agent_specs``; a single agent fills every seat."""
     names = split_agent_specs(text)
     if not names:
-        raise GamebagError("name at least one agent, for example --agents heuristic,random")
+        raise GamebagError(_("name at least one agent, for example --agents heuristic,random"))
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise GamebagError(
-            f"{len(names)} agents given for {players} seats; give one per seat or a single one for all"
+            _("{agents} agents given for {seats} seats; give one per seat or a single one for all",
+              agents=number(len(names)), seats=number(players))
         )
     return names
 
@@ -94,7 +98,7 @@ def engine_notice(requested: str, reason: str | None) -> None:
     if requested != "auto" or reason is None:
         return
     if compiler_problem() is not None or "the fast engine failed" in reason:
-        typer.echo(f"notice: using the rules engine: {reason}", err=True)
+        typer.echo(_("notice: using the rules engine: {reason}", reason=reason), err=True)
 
 
 # ---- checks made before any work ---------------------------------------------------------------
@@ -104,7 +108,19 @@ MAX_WORKERS = 64  # worker processes of simulate, tournament and balance (lab.ex
 def check_range(option: str, value: float, low: float, high: float) -> None:
     """Refuse ``value`` outside ``low .. high`` in one line naming the option and the bounds."""
     if not low <= value <= high:  # NaN fails too
-        raise GamebagError(f"{option} must be from {low:,} to {high:,}, not {value:,}")
+        raise GamebagError(
+            _("{option} must be from {low} to {high}, not {value}", option=option, low=bound_text(low),
+              high=bound_text(high), value=bound_text(value))
+        )
+
+
+def bound_text(value: float) -> str:
+    """A bound or a refused value as the reader writes it, grouped (3,600; a float keeps its decimal)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, float):
+        return decimal(value, 1) if value.is_integer() else number(value)
+    return number(value)
 
 
 def check_workers(workers: int) -> None:
@@ -119,14 +135,20 @@ def check_output_file(option: str, path: Path, suffixes: Sequence[str] = ()) -> 
     removed at once). Missing folders in between are created only when the output is written.
     """
     if suffixes and path.suffix.lower() not in suffixes:
-        raise GamebagError(f"{option} {path}: name a file ending in {', '.join(suffixes)}")
+        raise GamebagError(
+            _("{option} {path}: name a file ending in {suffixes}", option=option, path=path,
+              suffixes=", ".join(suffixes))
+        )
     if path.is_dir():
-        raise GamebagError(f"{option} {path}: this is a folder; name a file")
+        raise GamebagError(_("{option} {path}: this is a folder; name a file", option=option, path=path))
     if path.exists():
         try:
             os.close(os.open(path, os.O_WRONLY))
         except OSError as error:
-            raise GamebagError(f"{option} {path}: cannot write this file ({error.strerror or error})") from None
+            raise GamebagError(
+                _("{option} {path}: cannot write this file ({reason})", option=option, path=path,
+                  reason=error.strerror or error)
+            ) from None
         return
     _check_creatable(option, path, path.parent)
 
@@ -134,7 +156,7 @@ def check_output_file(option: str, path: Path, suffixes: Sequence[str] = ()) -> 
 def check_output_folder(option: str, path: Path) -> None:
     """Refuse an output folder that could not be filled, before any work; creates nothing."""
     if path.exists() and not path.is_dir():
-        raise GamebagError(f"{option} {path}: this is a file, not a folder")
+        raise GamebagError(_("{option} {path}: this is a file, not a folder", option=option, path=path))
     _check_creatable(option, path, path)
 
 
@@ -143,11 +165,16 @@ def _check_creatable(option: str, path: Path, folder: Path) -> None:
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise GamebagError(f"{option} {path}: {existing} is a file, not a folder")
+        raise GamebagError(
+            _("{option} {path}: {existing} is a file, not a folder", option=option, path=path, existing=existing)
+        )
     try:
         handle, probe = tempfile.mkstemp(prefix=".gamebag-probe-", dir=existing)
     except OSError as error:
-        raise GamebagError(f"{option} {path}: cannot write in {existing} ({error.strerror or error})") from None
+        raise GamebagError(
+            _("{option} {path}: cannot write in {existing} ({reason})", option=option, path=path, existing=existing,
+              reason=error.strerror or error)
+        ) from None
     os.close(handle)
     os.unlink(probe)
 

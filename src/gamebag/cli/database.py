@@ -12,20 +12,25 @@ from typing import Any
 
 from gamebag.cli.common import check_output_file
 from gamebag.core.errors import OptionError
+from gamebag.core.translation import N_, _
 from gamebag.web.settings import DB_ENV
 
-DB_HELP = (
-    f"SQLAlchemy database URL (default: ${DB_ENV}, else the SQLite file gamebag-web.db in the "
-    "working folder). PostgreSQL: postgresql+psycopg://user:password@host/dbname; prefer "
-    f"${DB_ENV} for a URL with a password."
-)
+
+def db_help() -> str:
+    """The ``--db`` option's help in the reader's language."""
+    return _(
+        "SQLAlchemy database URL (default: ${variable}, else the SQLite file gamebag-web.db in the "
+        "working folder). PostgreSQL: postgresql+psycopg://user:password@host/dbname; prefer "
+        "${variable} for a URL with a password.",
+        variable=DB_ENV,
+    )
 
 # Messages to the operator, one sentence each.
 TEXTS = {
-    "not_url": "--db is not a database URL; give sqlite:///FILE or postgresql+psycopg://user@host/dbname",
-    "not_folder": "--db {database}: {folder} is not a folder",
-    "no_file": "--db {database}: there is no such file (gamebag serve creates a new database)",
-    "unreachable": "the database {url} could not be opened ({reason}); check --db and that the server is up",
+    "not_url": N_("--db is not a database URL; give sqlite:///FILE or postgresql+psycopg://user@host/dbname"),
+    "not_folder": N_("--db {database}: {folder} is not a folder"),
+    "no_file": N_("--db {database}: there is no such file (gamebag serve creates a new database)"),
+    "unreachable": N_("the database {url} could not be opened ({reason}); check --db and that the server is up"),
 }
 
 
@@ -38,14 +43,14 @@ def sqlite_file(url: str, must_exist: bool = False) -> Path | None:
     try:
         database = sqlite_path(url)
     except ArgumentError:
-        raise OptionError(TEXTS["not_url"]) from None
+        raise OptionError(_(TEXTS["not_url"])) from None
     if database is None:
         return None
     path = Path(database)
     if not path.parent.is_dir():
-        raise OptionError(TEXTS["not_folder"].format(database=database, folder=path.parent))
+        raise OptionError(_(TEXTS["not_folder"], database=database, folder=path.parent))
     if must_exist and not path.is_file():
-        raise OptionError(TEXTS["no_file"].format(database=database))
+        raise OptionError(_(TEXTS["no_file"], database=database))
     check_output_file("--db", path)  # the SQLite file, and its lock beside it
     return path
 
@@ -61,7 +66,7 @@ def unreachable(url: str, error: BaseException) -> str:
     """The one line saying why ``url`` could not be opened (never its password)."""
     from gamebag.web.store.db import safe_url
 
-    return TEXTS["unreachable"].format(url=safe_url(url), reason=type(error).__name__)
+    return _(TEXTS["unreachable"], url=safe_url(url), reason=type(error).__name__)
 
 
 def upgrade_schema(url: str, sync: str, allowed: bool) -> str | None:

@@ -154,7 +154,11 @@ class EngineSupport:
         return engine == RULES or (option in self.table and engine in self.table[option])
 
     def refusal(self, engine: str, options: Mapping[str, OptionValue]) -> str | None:
-        """Why ``engine`` cannot play these (validated) options, in one line, or ``None``."""
+        """Why ``engine`` cannot play these (validated) options, in one line, or ``None``.
+
+        The reason stays English (language-neutral): it travels into results and their JSON
+        (``engine_reason``), and is kept per game; a front end says it as it is.
+        """
         if engine == RULES:
             return None
         if engine not in ENGINE_KINDS:

@@ -46,8 +46,12 @@ class RecordError(GamebagError, ValueError):
     def __init__(self, message: str, event_index: int | None = None) -> None:
         self.event_index = event_index
         self.reason = message
-        where = "record header" if event_index is None else f"event {event_index}"
-        super().__init__(f"{where}: {message}")
+        from gamebag.core.translation import _
+
+        if event_index is None:
+            super().__init__(_("record header: {reason}", reason=message))
+        else:
+            super().__init__(_("event {index}: {reason}", index=event_index, reason=message))
 
 
 class UnknownAgentError(GamebagError, ValueError):

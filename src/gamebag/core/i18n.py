@@ -312,9 +312,13 @@ def gettext_in(domain: str, message: str, /, **params: Any) -> str:
 def game_text(game: Any, message: str, /, **params: Any) -> str:
     """``message`` (marked with ``N_`` in a game's own module: an option's description, a preset's
     name) in the current language, from the catalogue of the game that declared it
-    (``Game.text_domain``); the English source for a game without one."""
+    (``Game.text_domain``); the English source for a game without one. Words gamebag gives every
+    game (the rulebook's preset) come from gamebag's own catalogue when the game's has none."""
     domain = getattr(game, "text_domain", None)
-    text = translations(domain, current_language()).gettext(message) if domain else message
+    language = current_language()
+    text = translations(domain, language).gettext(message) if domain else message
+    if text == message and language not in (SOURCE_LANGUAGE, PSEUDO_LANGUAGE):
+        text = translations("gamebag", language).gettext(message)
     if domain is None and current_language() == PSEUDO_LANGUAGE:
         text = pseudo(message)
     return _fill(text, params) if params else text

@@ -22,6 +22,7 @@ from gamebag.core.records import (
     new_record,
 )
 from gamebag.core.rng import derive_rng
+from gamebag.core.translation import _
 
 
 class Match:
@@ -59,11 +60,12 @@ class Match:
         events the submission caused (empty while others are still choosing).
         """
         if self.game.node_kind(self.state) is not NodeKind.DECISION:
-            raise IllegalActionError("the game is over" if self.is_over else "no player may act now")
+            raise IllegalActionError(_("the game is over") if self.is_over else _("no player may act now"))
         acting = self.game.acting_players(self.state)
         if player not in acting:
             raise IllegalActionError(
-                f"seat {player} does not act now; waiting for seat(s) {', '.join(map(str, self.waiting_for()))}"
+                _("seat {seat} does not act now; waiting for seat(s) {seats}", seat=player,
+                  seats=", ".join(map(str, self.waiting_for())))
             )
         self.game.check_action(self.state, player, action)
         self.pending[player] = action

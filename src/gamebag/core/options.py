@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
 from gamebag.core.errors import OptionError
+from gamebag.core.translation import _
 
 OptionValue = bool | int | str | None | tuple[str, ...]
 
@@ -42,19 +43,22 @@ class Option:
     def allowed(self) -> str:
         """A human description of the allowed values."""
         if self.kind == "bool":
-            return "true or false"
+            return _("true or false")
+        choices = ", ".join(repr(c) for c in self.choices)
         if self.kind == "choice":
-            return "one of " + ", ".join(repr(c) for c in self.choices)
+            return _("one of {choices}", choices=choices)
         if self.kind == "list":
-            return "a list of distinct values from " + ", ".join(repr(c) for c in self.choices)
+            return _("a list of distinct values from {choices}", choices=choices)
         low = "-inf" if self.minimum is None else str(self.minimum)
         high = "inf" if self.maximum is None else str(self.maximum)
-        text = f"an integer from {low} to {high}"
-        return text + " or none" if self.nullable else text
+        if self.nullable:
+            return _("an integer from {low} to {high} or none", low=low, high=high)
+        return _("an integer from {low} to {high}", low=low, high=high)
 
     def coerce(self, value: Any) -> OptionValue:
         """Validate ``value`` (a Python value or a command-line string)."""
-        bad = OptionError(f"option {self.name!r}: {value!r} is not allowed; expected {self.allowed()}")
+        bad = OptionError(_("option {name}: {value} is not allowed; expected {allowed}", name=repr(self.name),
+                            value=repr(value), allowed=self.allowed()))
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
@@ -128,8 +132,9 @@ def validate_options(
     given = dict(given or {})
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        allowed = ", ".join(sorted(by_name)) or "none"
-        raise OptionError(f"unknown option(s) {', '.join(map(repr, unknown))}; allowed options: {allowed}")
+        allowed = ", ".join(sorted(by_name)) or _("none")
+        raise OptionError(_("unknown option(s) {unknown}; allowed options: {allowed}",
+                            unknown=", ".join(map(repr, unknown)), allowed=allowed))
     result: dict[str, OptionValue] = {}
     for spec in specs:
         result[spec.name] = spec.coerce(given[spec.name]) if spec.name in given else spec.default
@@ -160,8 +165,9 @@ class OptionGroup:
             parts = []
         if len(parts) != len(self.members) or any(part == "" for part in parts):
             raise OptionError(
-                f"option group {self.name!r}: {value!r} is not allowed; expected {len(self.members)} values "
-                f"written a/b/..., one for each of {', '.join(self.members)}"
+                _("option group {name}: {value} is not allowed; expected {count} values written a/b/..., one for "
+                  "each of {members}", name=repr(self.name), value=repr(value), count=len(self.members),
+                  members=", ".join(self.members))
             )
         return dict(zip(self.members, parts, strict=True))
 
@@ -176,7 +182,8 @@ def expand_option_groups(groups: Sequence[OptionGroup], given: Mapping[str, Any]
             continue
         for member, part in group.split(value).items():
             if member in result:
-                raise OptionError(f"option {member!r} is given both alone and in the group {name!r}; choose one")
+                raise OptionError(_("option {member} is given both alone and in the group {group}; choose one",
+                                    member=repr(member), group=repr(name)))
             result[member] = part
     return result
 
@@ -187,7 +194,8 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} must be written key=value, for example rotate_start=true")
+            raise OptionError(_("option {pair} must be written key=value, for example rotate_start=true",
+                                pair=repr(pair)))
         result[key.strip().replace("-", "_")] = value.strip()
     return result
 

@@ -16,12 +16,23 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import OptionError
+from gamebag.core.i18n import game_text
 from gamebag.core.options import expand_option_groups, options_to_json, validate_options
+from gamebag.core.translation import N_, _
 
 if TYPE_CHECKING:
     from gamebag.core.protocol import Game
 
-__all__ = ["RULEBOOK", "Preset", "matching_presets", "preset_named", "preset_options", "presets_json", "rated_presets"]
+__all__ = [
+    "RULEBOOK",
+    "Preset",
+    "matching_presets",
+    "preset_named",
+    "preset_options",
+    "preset_words",
+    "presets_json",
+    "rated_presets",
+]
 
 
 @dataclass(frozen=True)
@@ -41,8 +52,8 @@ class Preset:
 
 RULEBOOK = Preset(
     "rulebook",
-    "The rulebook",
-    "The setup the rulebook gives: every rule as printed.",
+    N_("The rulebook"),
+    N_("The setup the rulebook gives: every rule as printed."),
     {},
     rated=True,
 )
@@ -64,7 +75,16 @@ def preset_named(game_class: type[Game[Any, Any, Any]], name: str) -> Preset:
         if preset.name == name:
             return preset
     names = ", ".join(preset.name for preset in presets)
-    raise OptionError(f"{game_class.game_id} has no preset {name!r}; its presets: {names}")
+    raise OptionError(_("{game} has no preset {name}; its presets: {names}", game=game_class.game_id,
+                        name=repr(name), names=names))
+
+
+def preset_words(game_class: type[Game[Any, Any, Any]], preset: Preset) -> tuple[str, str]:
+    """``preset``'s label and summary in the reader's language: the rulebook's setup from gamebag's
+    own catalogue (unless the game declares its own), a game's presets from the game's."""
+    if preset is RULEBOOK:
+        return _(preset.label), _(preset.summary)
+    return game_text(game_class, preset.label), game_text(game_class, preset.summary)
 
 
 def preset_options(game_class: type[Game[Any, Any, Any]], preset: Preset) -> dict[str, Any]:

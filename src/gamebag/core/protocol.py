@@ -39,6 +39,7 @@ from gamebag.core.options import Option, OptionGroup, OptionValue, expand_option
 from gamebag.core.presets import Preset, game_presets
 from gamebag.core.rng import Rng
 from gamebag.core.traits import Information, Moves, NodeKind, Termination, Traits
+from gamebag.core.translation import _
 
 StateT = TypeVar("StateT", bound=Hashable)
 ActionT = TypeVar("ActionT", bound=Hashable)
@@ -116,11 +117,13 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
             players = self.default_players
         if isinstance(players, bool) or not isinstance(players, int):
             raise PlayerCountError(
-                f"{self.game_id}: players must be an integer from {self.min_players} to {self.max_players}"
+                _("{game}: players must be an integer from {low} to {high}", game=self.game_id,
+                  low=self.min_players, high=self.max_players)
             )
         if not self.min_players <= players <= self.max_players:
             raise PlayerCountError(
-                f"{self.game_id} is played by {self.min_players} to {self.max_players} players, not {players}"
+                _("{game} is played by {low} to {high} players, not {count}", game=self.game_id,
+                  low=self.min_players, high=self.max_players, count=players)
             )
         self.num_players: int = players
         if self.option_groups:
@@ -366,7 +369,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
             if key is not None and key in table:
                 return table[key]
         shown = _show_choices([self.action_to_json(a) for a in self.all_actions()])
-        raise IllegalActionError(f"{data!r} is not a {self.title} action; actions: {shown}")
+        raise IllegalActionError(_("{data} is not a {game} action; actions: {actions}", data=repr(data),
+                                   game=self.title, actions=shown))
 
     @cached_property
     def _actions_by_json(self) -> dict[str, ActionT]:
@@ -391,7 +395,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         value = _from_json(data)
         if value is None:
             raise IllegalChanceOutcomeError(
-                f"{data!r} is not a {self.title} chance outcome: write a number, a text or a list of them"
+                _("{data} is not a {game} chance outcome: write a number, a text or a list of them", data=repr(data),
+                  game=self.title)
             )
         outcome: OutcomeT = value  # type: ignore[assignment]  # apply_chance checks it
         return outcome
@@ -420,17 +425,19 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def check_joint_action(self, state: StateT, moves: Mapping[int, ActionT]) -> None:
         """Raise unless ``moves`` has exactly one legal action per acting player."""
         if self.node_kind(state) is not NodeKind.DECISION:
-            raise IllegalActionError(f"no player may act now: the game is at a {self.node_kind(state)} node")
+            raise IllegalActionError(
+                _("no player may act now: the game is at a {node} node", node=self.node_kind(state))
+            )
         acting = self.acting_players(state)
         extra = sorted(set(moves) - set(acting))
         if extra:
             raise IllegalActionError(
-                f"seat(s) {', '.join(map(str, extra))} may not act now; acting seats: "
-                f"{', '.join(map(str, acting))}"
+                _("seat(s) {seats} may not act now; acting seats: {acting}", seats=", ".join(map(str, extra)),
+                  acting=", ".join(map(str, acting)))
             )
         missing = [p for p in acting if p not in moves]
         if missing:
-            raise IllegalActionError(f"missing the choice of seat(s) {', '.join(map(str, missing))}")
+            raise IllegalActionError(_("missing the choice of seat(s) {seats}", seats=", ".join(map(str, missing))))
         for player in acting:
             self.check_action(state, player, moves[player])
 
@@ -443,7 +450,8 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
     def _illegal_action_message(self, state: StateT, player: int, action: Any, legal: Sequence[ActionT]) -> str:
         """Why ``action`` is refused; games override this to name the rule broken."""
         shown = _show_choices([self.action_to_json(a) for a in legal])
-        return f"seat {player}: {action!r} is not allowed now; allowed: {shown}"
+        return _("seat {seat}: {action} is not allowed now; allowed: {allowed}", seat=player, action=repr(action),
+                 allowed=shown)
 
     def check_outcome(self, state: StateT, outcome: Any) -> None:
         """Raise unless the state is a chance node and ``outcome`` can happen there."""
@@ -452,17 +460,19 @@ class Game(ABC, Generic[StateT, ActionT, OutcomeT]):
         self._check_outcome(state, outcome)
 
     def _no_chance_message(self, state: StateT) -> str:
-        return f"no chance event happens now: the game is at a {self.node_kind(state)} node"
+        return _("no chance event happens now: the game is at a {node} node", node=self.node_kind(state))
 
     def _check_outcome(self, state: StateT, outcome: Any) -> None:
         """Raise unless ``outcome`` is one of ``chance_outcomes(state)``.
 
         Games whose chance nodes have many outcomes override this with a direct check.
         """
-        possible = [o for o, _ in self.chance_outcomes(state)]
+        possible = [o for o, _weight in self.chance_outcomes(state)]
         if not is_choice(outcome, possible):
             shown = _show_choices([self.outcome_to_json(o) for o in possible])
-            raise IllegalChanceOutcomeError(f"{outcome!r} cannot happen now; possible outcomes: {shown}")
+            raise IllegalChanceOutcomeError(
+                _("{outcome} cannot happen now; possible outcomes: {possible}", outcome=repr(outcome), possible=shown)
+            )
 
 
 def nearest_float(probability: Any) -> float:

@@ -17,6 +17,7 @@ from typing import Any
 from gamebag.core.errors import GamebagError, RecordError
 from gamebag.core.options import options_to_json
 from gamebag.core.protocol import Game, JsonDict, NodeKind
+from gamebag.core.translation import _
 
 GameFactory = Callable[..., Game[Any, Any, Any]]
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a long game's record is a few hundred kB; more is not a record
@@ -50,31 +51,32 @@ class Record:
     def from_json(cls, data: Any) -> Record:
         """Check the record's shape (not yet its rules) and build it."""
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object with game, players, options and events")
+            raise RecordError(_("a record must be a JSON object with game, players, options and events"))
         unknown = sorted(set(data) - {"game", "players", "options", "events", "meta"})
         if unknown:
             raise RecordError(
-                f"unknown key(s) {', '.join(map(repr, unknown))}; allowed: game, players, options, events, meta"
+                _("unknown key(s) {keys}; allowed: game, players, options, events, meta",
+                  keys=", ".join(map(repr, unknown)))
             )
         game = data.get("game")
         players = data.get("players")
         options = data.get("options", {})
         events = data.get("events", [])
         if not isinstance(game, str):
-            raise RecordError("'game' must be a game id string")
+            raise RecordError(_("'game' must be a game id string"))
         if isinstance(players, bool) or not isinstance(players, int):
-            raise RecordError("'players' must be an integer")
+            raise RecordError(_("'players' must be an integer"))
         if not isinstance(options, dict):
-            raise RecordError("'options' must be an object of option names to values")
+            raise RecordError(_("'options' must be an object of option names to values"))
         if not isinstance(events, list):
-            raise RecordError("'events' must be a list")
+            raise RecordError(_("'events' must be a list"))
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
-            raise RecordError("'meta' must be an object")
+            raise RecordError(_("'meta' must be an object"))
         for index, event in enumerate(events):
             if not isinstance(event, dict) or len(event) != 1 or next(iter(event)) not in ("moves", "chance"):
                 raise RecordError(
-                    'each event must be an object with exactly one key, "moves" or "chance"', index
+                    _('each event must be an object with exactly one key, "moves" or "chance"'), index
                 )
         return cls(game, players, dict(options), list(events), dict(meta))
 
@@ -85,21 +87,24 @@ class Record:
             with Path(path).open("rb") as file:
                 raw = file.read(MAX_RECORD_BYTES + 1)
         except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+            raise RecordError(_("cannot read {path}: {reason}", path=path, reason=error.strerror or error)) from None
         if len(raw) > MAX_RECORD_BYTES:
-            raise RecordError(f"{path} is over {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not a game record")
+            raise RecordError(_("{path} is over {size} MiB: not a game record", path=path,
+                                size=MAX_RECORD_BYTES // (1024 * 1024)))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise RecordError(
-                f"{path} is not UTF-8 text (byte {error.start}); a record is a UTF-8 JSON file"
+                _("{path} is not UTF-8 text (byte {byte}); a record is a UTF-8 JSON file", path=path, byte=error.start)
             ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise RecordError(f"not valid JSON ({error.msg} at line {error.lineno})") from None
+            raise RecordError(
+                _("not valid JSON ({reason} at line {line})", reason=error.msg, line=error.lineno)
+            ) from None
         except RecursionError:
-            raise RecordError(f"{path}: JSON nested too deeply to be a game record") from None
+            raise RecordError(_("{path}: JSON nested too deeply to be a game record", path=path)) from None
         return cls.from_json(data)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from gamebag.core.errors import UnknownGameError
 from gamebag.core.protocol import Game, JsonDict
+from gamebag.core.translation import N_, _
 
 ViewRenderer = Callable[[JsonDict], str]
 # The lines telling one seat what happened between two of its views (``None``: the first view).
@@ -46,10 +47,10 @@ def _round_of(view: JsonDict) -> JsonDict:
 
 
 def _round_words(place: JsonDict) -> str:
-    return ROUND_TEXT.format(round=place.get("round"))
+    return _(ROUND_TEXT, round=place.get("round"))
 
 
-ROUND_TEXT = "round {round}"
+ROUND_TEXT = N_("round {round}")
 
 
 @dataclass(frozen=True)
@@ -129,8 +130,10 @@ def entry(game_id: str) -> GameEntry:
     try:
         return _REGISTRY[game_id]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none registered"
-        raise UnknownGameError(f"unknown game {game_id!r}; known games: {known}") from None
+        known = ", ".join(sorted(_REGISTRY)) or _("none registered")
+        raise UnknownGameError(
+            _("unknown game {game}; known games: {known}", game=repr(game_id), known=known)
+        ) from None
 
 
 def game_ids() -> tuple[str, ...]:

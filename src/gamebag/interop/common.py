@@ -31,6 +31,7 @@ import gamebag
 from gamebag.core.errors import IllegalActionError
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.rng import Rng
+from gamebag.core.translation import _
 
 REWARD_MODES = ("win", "score")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -81,7 +82,9 @@ def as_index(value: object) -> int:
     if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
         return int(value)
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise IllegalActionError(f"an action is an integer index into the action space, not {value!r}")
+        raise IllegalActionError(
+            _("an action is an integer index into the action space, not {value}", value=repr(value))
+        )
     return int(value)
 
 
@@ -102,7 +105,7 @@ class ActionCodec:
     def action(self, index: int) -> Any:
         """The action at ``index``; ``IllegalActionError`` when out of range."""
         if not 0 <= index < self.size:
-            raise IllegalActionError(f"action index {index} is outside 0..{self.size - 1}")
+            raise IllegalActionError(_("action index {index} is outside 0..{last}", index=index, last=self.size - 1))
         return self.actions[index]
 
     def legal_indices(self, state: Any, player: int) -> list[int]:

@@ -15,6 +15,7 @@ import pyspiel
 from gamebag.core.errors import OptionError
 from gamebag.core.options import Option
 from gamebag.core.protocol import Game
+from gamebag.core.translation import _
 
 NAME_PREFIX = "gamebag_"
 DEFAULT_MAX_GAME_LENGTH = 1000
@@ -120,7 +121,10 @@ def spiel_game_type(game_class: type[Game[Any, Any, Any]], sequential: bool, per
 def positive_int(params: Mapping[str, Any], name: str, minimum: int) -> int:
     value = params[name]
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise OptionError(f"parameter {name} must be an integer of at least {minimum}, not {value!r}")
+        raise OptionError(
+            _("parameter {name} must be an integer of at least {minimum}, not {value}", name=name, minimum=minimum,
+              value=repr(value))
+        )
     return value
 
 

@@ -19,6 +19,7 @@ import gamebag
 from gamebag.core.errors import IllegalActionError, OptionError
 from gamebag.core.protocol import Game, NodeKind
 from gamebag.core.results import leaders_share
+from gamebag.core.translation import _
 from gamebag.interop.common import ActionCodec, canonical_json, observation_string
 from gamebag.interop.openspiel_config import (
     ADAPTER_PARAMETERS,
@@ -52,7 +53,7 @@ class SpielConfig:
         self.branching = positive_int(self.params, "max_chance_outcomes", 2)
         turn_based = self.params.get("turn_based", False)
         if not isinstance(turn_based, bool):
-            raise OptionError(f"parameter turn_based must be true or false, not {turn_based!r}")
+            raise OptionError(_("parameter turn_based must be true or false, not {value}", value=repr(turn_based)))
         self.turn_based = turn_based
         self.perfect_information = game_traits(self.game)[1]
         self._chance_cache: dict[Any, tuple[tuple[Any, float], ...]] = {}
@@ -62,7 +63,9 @@ class SpielConfig:
         self._digit_lists: dict[int, tuple[tuple[tuple[Any, float], ...], tuple[tuple[int, float], ...]]] = {}
         start = self.params.get("start", "")
         if not isinstance(start, str):
-            raise OptionError(f"parameter start must be a string of moves (see start_string), not {start!r}")
+            raise OptionError(
+                _("parameter start must be a string of moves (see start_string), not {value}", value=repr(start))
+            )
         self.start_entries = parse_moves(start)
         self.initial = Track.initial(self).replayed(self.start_entries, "start").rebased()
         self.observation_size = len(self.game.observation_tensor(self.initial.state, 0))
@@ -101,7 +104,7 @@ class SpielConfig:
         kept = self._digit_lists.get(id(outcomes))
         if kept is not None and kept[0] is outcomes:
             return kept[1]
-        ids = tuple([(digit, p) for digit, (_, p) in enumerate(outcomes)])
+        ids = tuple([(digit, p) for digit, (_outcome, p) in enumerate(outcomes)])
         if self._lists_by_state:  # lists are per state: keeping them would only churn
             return ids
         if len(self._digit_lists) >= SHARED_CHANCE_SIZE:
@@ -240,7 +243,10 @@ class Track:
                 else:
                     track = track.with_joint(dict(entry))
             except IllegalActionError as error:
-                raise OptionError(f"{what}: move {number} ({format_moves([entry])}) is not possible: {error}") from None
+                raise OptionError(
+                    _("{what}: move {number} ({move}) is not possible: {reason}", what=what, number=number,
+                      move=format_moves([entry]), reason=error)
+                ) from None
         return track
 
     def rebased(self) -> Track:
@@ -288,7 +294,7 @@ class Track:
             if self._kind is NodeKind.DECISION and not self._terminal:
                 choosing = self.acting()
                 if self.config.turn_based and len(choosing) > 1:
-                    done = {seat for seat, _ in self.pending}
+                    done = {seat for seat, _action in self.pending}
                     choosing = tuple(seat for seat in choosing if seat not in done)[:1]
             self._choosing = choosing
         return choosing
@@ -361,10 +367,10 @@ class Track:
             low = start + digit * span
             if low >= len(outcomes):
                 break
-            weight = sum(p for _, p in outcomes[low : low + span])
+            weight = sum(p for _outcome, p in outcomes[low : low + span])
             if weight > 0:
                 groups.append((digit, weight))
-        total = sum(w for _, w in groups)
+        total = sum(w for _group, w in groups)
         return [(digit, weight / total) for digit, weight in groups]
 
     def with_chance(self, digit: int) -> Track:
@@ -385,7 +391,7 @@ class Track:
         possible = (
             0 <= digit < len(self.chance_list())
             if depth == 1  # every listed outcome has a positive probability
-            else digit in {d for d, _ in self.chance_outcomes()}
+            else digit in {d for d, _weight in self.chance_outcomes()}
         )
         if not possible:
             raise IllegalActionError(f"chance id {digit} is not a possible outcome here")
@@ -580,7 +586,7 @@ class Track:
         if self.digits:
             text += f"\nchance digits so far: {list(self.digits)}"
         if self.pending:
-            text += f"\nseats that have chosen (hidden until all have): {[seat for seat, _ in self.pending]}"
+            text += f"\nseats that have chosen (hidden until all have): {[seat for seat, _action in self.pending]}"
         if self.truncated and not self.config.game.is_terminal(self.state):
             text += f"\nstopped after {self.decisions} decisions (max_game_length)"
         return text

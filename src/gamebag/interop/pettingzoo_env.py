@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv, ParallelEnv
 
 from gamebag.core.errors import IllegalActionError
+from gamebag.core.translation import _
 from gamebag.interop.common import (
     OBSERVATION_HIGH,
     OBSERVATION_LOW,
@@ -156,7 +157,7 @@ class _TableEnv:
 
     def _start(self, seed: int | None) -> None:
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
+            self._np_random, _seed = seeding.np_random(seed)
             self.table.reset(episode_rng(self._np_random))
         else:  # the episode's generator goes on: a fresh one would decide nothing more
             self.table.reset()
@@ -222,7 +223,9 @@ class GamebagAECEnv(_TableEnv, AECEnv[str, Observation, int]):  # type: ignore[m
         seat = self.seat_of(agent)
         passing = seat not in self.table.acting()  # only in the "cycle" order
         if action is None and not passing:
-            raise IllegalActionError(f"{agent} must choose an action index; None is only for finished agents")
+            raise IllegalActionError(
+                _("{agent} must choose an action index; None is only for finished agents", agent=agent)
+            )
         choice = None if passing else self.table.decode(seat, action)  # may raise: nothing has changed yet
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -325,7 +328,9 @@ class GamebagParallelEnv(_TableEnv, ParallelEnv[str, Observation, int]):  # type
             name = names[seat]
             if name not in actions:
                 missing = [names[p] for p in acting if names[p] not in actions]
-                raise IllegalActionError(f"missing the action of {', '.join(missing)} (they choose now)")
+                raise IllegalActionError(
+                    _("missing the action of {agents} (they choose now)", agents=", ".join(missing))
+                )
         for seat in acting:
             choice = table.decode(seat, actions[names[seat]])
             if isinstance(choice, Forfeit):

@@ -42,6 +42,7 @@ from gamebag.agents.registry import check_params, register_agent
 from gamebag.core.errors import GamebagError, UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_, _
 
 # Solved rounds kept per process (a two-player round is about half a megabyte: some 120 rounds).
 CACHE_BYTES = 64 * 2**20
@@ -81,7 +82,7 @@ class SolutionCache:
                 self._entries[key] = (solved, nbytes)
                 self.bytes += nbytes
             while self.bytes > self.limit and len(self._entries) > 1:
-                _, (_, dropped) = self._entries.popitem(last=False)
+                _key, (_value, dropped) = self._entries.popitem(last=False)
                 self.bytes -= dropped
         return solved
 
@@ -199,7 +200,7 @@ def seconds_per_round(game: Game[Any, Any, Any]) -> float:
         SOLUTIONS.get(opening, lambda: solution, _round_bytes)
         return seconds
 
-    return SOLUTIONS.get((*opening, "seconds"), measure, lambda _: 0)
+    return SOLUTIONS.get((*opening, "seconds"), measure, lambda _game: 0)
 
 
 def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
@@ -214,14 +215,16 @@ def _refusal(game: Game[Any, Any, Any]) -> str | None:
         changed = changed_numbers(rules_for(game))
     except GamebagError as error:
         return str(error)
-    return f"its tables are solved for the rulebook's numbers, not changed {', '.join(changed)}" if changed else None
+    if not changed:
+        return None
+    return _("its tables are solved for the rulebook's numbers, not changed {options}", options=", ".join(changed))
 
 
 register_agent(
     "equilibrium",
     _make,
-    "two-player Eel Harvest / Wriggle Roulette: the grab solved as an equilibrium of the round (exact round, "
-    "solved continuation values)",
+    N_("two-player Eel Harvest / Wriggle Roulette: the grab solved as an equilibrium of the round (exact round, "
+       "solved continuation values)"),
     games=RULE_SETS,
     refuses=_refusal,
 )

@@ -8,6 +8,7 @@ from typing import Any
 from gamebag.agents.base import Agent
 from gamebag.agents.registry import has_heuristic, heuristic_for, register_agent
 from gamebag.core.protocol import Game
+from gamebag.core.translation import N_
 
 
 def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
@@ -17,7 +18,7 @@ def _make(game: Game[Any, Any, Any], params: Mapping[str, str]) -> Agent:
 register_agent(
     "heuristic",
     _make,
-    "a sensible hand-written strategy for each game; eigen-kweek: abstain=CARD (+CARD...) never uses those cards",
+    N_("a sensible hand-written strategy for each game; eigen-kweek: abstain=CARD (+CARD...) never uses those cards"),
     # Only the games with a heuristic of their own (or their base game's): a plugin game without one
     # is not offered it, and defaults that prefer it fall back (``registry.default_agent``).
     accepts=has_heuristic,

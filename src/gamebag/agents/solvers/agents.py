@@ -31,6 +31,7 @@ from gamebag.agents.solvers.solutions import (
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.core.rng import Rng
+from gamebag.core.translation import N_, _
 
 
 class OptimalScoreAgent(Agent):
@@ -87,7 +88,7 @@ def _factory(name: str, build: Callable[[Game[Any, Any, Any]], Agent]) -> Any:
 register_agent(
     "optimal-score",
     _factory("optimal-score", OptimalScoreAgent),
-    "exactly maximises the expected points of each turn (exact expectimax)",
+    N_("exactly maximises the expected points of each turn (exact expectimax)"),
     games=_supported(supports_score),
     accepts=supports_score,
 )
@@ -96,14 +97,14 @@ register_agent(
 def _win_refusal(game: Game[Any, Any, Any]) -> str | None:
     """The win objective is solved for two players only (checked before any solve)."""
     if game.num_players != WIN_PLAYERS:
-        return f"it is solved for {WIN_PLAYERS} players, not {game.num_players}"
+        return _("it is solved for {solved} players, not {players}", solved=WIN_PLAYERS, players=game.num_players)
     return None
 
 
 register_agent(
     "optimal-win",
     _factory("optimal-win", OptimalWinAgent),
-    "exactly maximises the chance of winning the game, two players (dynamic programming)",
+    N_("exactly maximises the chance of winning the game, two players (dynamic programming)"),
     games=_supported(supports_win),
     accepts=supports_win,
     refuses=_win_refusal,

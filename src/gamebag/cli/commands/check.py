@@ -11,20 +11,20 @@ from __future__ import annotations
 import typer
 
 from gamebag.cli.common import check_range, dumps
+from gamebag.core.translation import _, ngettext
 
 MAX_SECONDS = 3600.0
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("check")
+    @app.command("check", help=_("Check a game against the protocol at every player count and option bound."))
     def check(
-        game: str = typer.Argument(..., help="A game id (a plugin's too: gamebag --plugin FILE check GAME)."),
+        game: str = typer.Argument(..., help=_("A game id (a plugin's too: gamebag --plugin FILE check GAME).")),
         seconds: float = typer.Option(
-            30.0, "--seconds", help="Time for full checks beyond the default configuration: 0 to 3,600 seconds."
+            30.0, "--seconds", help=_("Time for full checks beyond the default configuration: 0 to 3,600 seconds.")
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        as_json: bool = typer.Option(False, "--json", help=_("Print one JSON object.")),
     ) -> None:
-        """Check a game against the protocol at every player count and option bound."""
         import gamebag
         from gamebag.core.errors import GamebagError
         from gamebag.testing import ConformanceError, check_plugin_game
@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
         try:
             report = check_plugin_game(game_class, seconds)
         except ConformanceError as error:
-            raise GamebagError(f"{game} fails the conformance suite: {error}") from None
+            raise GamebagError(_("{game} fails the conformance suite: {reason}", game=game, reason=error)) from None
         described = {
             "played": [c.describe() for c in report.smoked],
             "checked": [c.describe() for c in report.checked],
@@ -44,10 +44,13 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(dumps({"game": game, "passes": True, **described}))
             return
-        typer.echo(f"{game} passes the conformance suite.")
-        typer.echo(f"built and played once: {len(report.smoked)} configurations")
-        typer.echo("checked in full: " + "; ".join(described["checked"]))
+        typer.echo(_("{game} passes the conformance suite.", game=game))
+        typer.echo(ngettext("built and played once: {n} configuration", "built and played once: {n} configurations",
+                            len(report.smoked)))
+        typer.echo(_("checked in full: {configurations}", configurations="; ".join(described["checked"])))
         if report.unchecked:
-            typer.echo(f"not checked in full (give more --seconds): {'; '.join(described['unchecked'])}")
+            typer.echo(_("not checked in full (give more --seconds): {configurations}",
+                         configurations="; ".join(described["unchecked"])))
         if report.refused:
-            typer.echo(f"refused by the game itself (OptionError): {'; '.join(described['refused'])}")
+            typer.echo(_("refused by the game itself (OptionError): {configurations}",
+                         configurations="; ".join(described["refused"])))

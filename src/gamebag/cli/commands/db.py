@@ -8,30 +8,34 @@ from pathlib import Path
 
 import typer
 
-from gamebag.cli.database import DB_HELP, open_engine, sqlite_file, unreachable, upgrade_schema
+from gamebag.cli.database import db_help, open_engine, sqlite_file, unreachable, upgrade_schema
 from gamebag.core.errors import OptionError
+from gamebag.core.translation import N_, _
 from gamebag.web.settings import database_url
 
 # Messages to the operator, one sentence each.
 TEXTS = {
-    "at_head": "database at schema revision {revision}, the newest this gamebag knows",
-    "behind": "database at {label}; `gamebag db upgrade` brings it to {head} (back it up first)",
-    "newer": "database at schema revision {revision}, which this gamebag does not know (its newest is {head})",
-    "empty": "empty database; `gamebag db upgrade` or `gamebag serve` creates it at {head}",
-    "nothing": "database already at schema revision {head}",
-    "message": "--message must be a few words saying what the revision changes, not {given!r}",
-    "written": "new revision {revision}: {path} (read it through before committing it)",
+    "at_head": N_("database at schema revision {revision}, the newest this gamebag knows"),
+    "behind": N_("database at {label}; `gamebag db upgrade` brings it to {head} (back it up first)"),
+    "newer": N_("database at schema revision {revision}, which this gamebag does not know (its newest is {head})"),
+    "empty": N_("empty database; `gamebag db upgrade` or `gamebag serve` creates it at {head}"),
+    "nothing": N_("database already at schema revision {head}"),
+    "message": N_("--message must be a few words saying what the revision changes, not {given!r}"),
+    "written": N_("new revision {revision}: {path} (read it through before committing it)"),
 }
 
 
 def register(app: typer.Typer) -> None:
+    from gamebag.cli.app import GamebagGroup  # the group that turns mistakes into one line
+
     group = typer.Typer(
-        help="The web server's database: where its schema stands, and upgrading it (see docs/web.md).",
+        help=_("The web server's database: where its schema stands, and upgrading it (see docs/web.md)."),
         no_args_is_help=True,
+        cls=GamebagGroup,
     )
 
-    @group.command("current")
-    def current(db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False)) -> None:
+    @group.command("current", help=_("Print the database's schema revision and whether it needs an upgrade."))
+    def current(db: str | None = typer.Option(None, "--db", help=db_help(), show_default=False)) -> None:
         """Print the database's schema revision and whether it needs an upgrade."""
         from sqlalchemy.exc import SQLAlchemyError
 
@@ -47,16 +51,18 @@ def register(app: typer.Typer) -> None:
         finally:
             engine.dispose()
         if not state.known:
-            typer.echo(TEXTS["newer"].format(revision=state.revision, head=state.head))
+            typer.echo(_(TEXTS["newer"], revision=state.revision, head=state.head))
         elif state.at_head:
-            typer.echo(TEXTS["at_head"].format(revision=state.revision))
+            typer.echo(_(TEXTS["at_head"], revision=state.revision))
         elif state.empty:
-            typer.echo(TEXTS["empty"].format(head=state.head))
+            typer.echo(_(TEXTS["empty"], head=state.head))
         else:
-            typer.echo(TEXTS["behind"].format(label=state.label, head=state.head))
+            typer.echo(_(TEXTS["behind"], label=state.label, head=state.head))
 
-    @group.command("upgrade")
-    def upgrade(db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False)) -> None:
+    @group.command(
+        "upgrade", help=_("Upgrade the database's schema to this gamebag's newest revision (back it up first).")
+    )
+    def upgrade(db: str | None = typer.Option(None, "--db", help=db_help(), show_default=False)) -> None:
         """Upgrade the database's schema to this gamebag's newest revision (back it up first)."""
         from sqlalchemy.exc import SQLAlchemyError
 
@@ -68,7 +74,7 @@ def register(app: typer.Typer) -> None:
         try:
             lock = lock_sqlite(url)  # not while a server uses the file
         except DatabaseInUseError as error:
-            typer.echo(f"error: {error}", err=True)
+            typer.echo(_("error: {reason}", reason=error), err=True)
             sys.exit(1)
         try:
             line = upgrade_schema(url, "full", allowed=True)
@@ -76,28 +82,31 @@ def register(app: typer.Typer) -> None:
             raise OptionError(unreachable(url, error)) from None
         finally:
             unlock_sqlite(lock)
-        typer.echo(line or TEXTS["nothing"].format(head=head_revision()))
+        typer.echo(line or _(TEXTS["nothing"], head=head_revision()))
 
-    @group.command("revision")
+    @group.command(
+        "revision",
+        help=_("For developers: write a new revision from the differences between the models and the newest one."),
+    )
     def revision(
-        message: str = typer.Option(..., "--message", "-m", help="What the revision changes, in a few words."),
+        message: str = typer.Option(..., "--message", "-m", help=_("What the revision changes, in a few words.")),
         db: str | None = typer.Option(
             None,
             "--db",
-            help="For developers: compare the models with this database (at the newest revision) instead of "
-            "a scratch SQLite file; a PostgreSQL one also compares the cluster's tables.",
+            help=_("For developers: compare the models with this database (at the newest revision) instead of "
+                   "a scratch SQLite file; a PostgreSQL one also compares the cluster's tables."),
             show_default=False,
         ),
     ) -> None:
         """For developers: write a new revision from the differences between the models and the newest one."""
         if not 0 < len(message.strip()) <= 80:
-            raise OptionError(TEXTS["message"].format(given=message[:40]))
+            raise OptionError(_(TEXTS["message"], given=message[:40]))
         with tempfile.TemporaryDirectory(prefix="gamebag-revision-") as scratch:
             url = db or f"sqlite:///{Path(scratch) / 'head.db'}"
             sqlite_file(url)
             upgrade_schema(url, "normal", allowed=False)
             written = _autogenerate(url, message.strip())
-        typer.echo(TEXTS["written"].format(revision=written[0], path=written[1]))
+        typer.echo(_(TEXTS["written"], revision=written[0], path=written[1]))
 
     app.add_typer(group, name="db")
 

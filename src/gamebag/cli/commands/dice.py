@@ -7,22 +7,25 @@ from rich.console import Console
 from rich.table import Table
 
 from gamebag.cli.common import build_game, dumps
+from gamebag.core.i18n import decimal, join_list, number
+from gamebag.core.translation import _
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("dice")
+    @app.command(
+        "dice", help=_("The exact distribution of a turn's points and the bust chance under optimal-score play.")
+    )
     def dice(
-        game: str = typer.Argument(..., help="A dice game with a turn model: catch-a-dragon."),
-        held: str = typer.Option(None, "--held", help="Colours held, comma-separated (default: the turn's start)."),
-        option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+        game: str = typer.Argument(..., help=_("A dice game with a turn model: catch-a-dragon.")),
+        held: str = typer.Option(None, "--held", help=_("Colours held, comma-separated (default: the turn's start).")),
+        option: list[str] = typer.Option([], "--option", "-o", help=_("Game option key=value (repeatable).")),
         round_no: int = typer.Option(
-            1, "--round", help="The round of the turn (where a variant's rules change by round)."
+            1, "--round", help=_("The round of the turn (where a variant's rules change by round).")
         ),
-        seat: int = typer.Option(0, "--seat", help="The seat of the turn (where a variant's rules change by seat)."),
-        players: int = typer.Option(None, "--players", "-n", help="Player count (default: the game's)."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        seat: int = typer.Option(0, "--seat", help=_("The seat of the turn (where a variant's rules change by seat).")),
+        players: int = typer.Option(None, "--players", "-n", help=_("Player count (default: the game's).")),
+        as_json: bool = typer.Option(False, "--json", help=_("Print one JSON object.")),
     ) -> None:
-        """The exact distribution of a turn's points and the bust chance under optimal-score play."""
         from gamebag.lab.dice import turn_odds
 
         configured = build_game(game, players, option)
@@ -32,18 +35,26 @@ def register(app: typer.Typer) -> None:
             typer.echo(dumps(odds.to_json()))
             return
         console = Console()
-        where = "the start of a turn" if not odds.held else "holding " + ", ".join(odds.held)
-        rules = f", turn rules {odds.turn_rules} (round {round_no}, seat {seat})" if odds.turn_rules else ""
-        console.print(f"[bold]{game}[/bold], {where}{rules} (optimal-score play)")
-        if odds.stop_points is not None:
-            console.print(f"stop now: {odds.stop_points} points; roll on: {float(odds.roll_value):.4f} expected")
-            console.print(f"best: [bold]{odds.best}[/bold] ({float(odds.value):.4f} expected points)")
+        where = _("holding {colours}", colours=join_list(list(odds.held))) if odds.held else _("the start of a turn")
+        if odds.turn_rules:
+            console.print(_("[bold]{game}[/bold], {where}, turn rules {rules} (round {round}, seat {seat}) "
+                            "(optimal-score play)", game=game, where=where, rules=odds.turn_rules, round=round_no,
+                            seat=seat))
         else:
-            console.print(f"expected points of the turn: {float(odds.roll_value):.4f} ({odds.roll_value})")
-        console.print(f"chance to score nothing if you roll: {float(odds.roll_bust):.4f} ({odds.roll_bust})")
-        table = Table(title="points of the turn if you roll now, then play on optimally")
-        for column in ("points", "chance", "exact"):
+            console.print(_("[bold]{game}[/bold], {where} (optimal-score play)", game=game, where=where))
+        if odds.stop_points is not None:
+            console.print(_("stop now: {points} points; roll on: {value} expected", points=number(odds.stop_points),
+                            value=decimal(float(odds.roll_value), 4)))
+            console.print(_("best: [bold]{best}[/bold] ({value} expected points)", best=odds.best,
+                            value=decimal(float(odds.value), 4)))
+        else:
+            console.print(_("expected points of the turn: {value} ({exact})", value=decimal(float(odds.roll_value), 4),
+                            exact=odds.roll_value))
+        console.print(_("chance to score nothing if you roll: {value} ({exact})",
+                        value=decimal(float(odds.roll_bust), 4), exact=odds.roll_bust))
+        table = Table(title=_("points of the turn if you roll now, then play on optimally"))
+        for column in (_("points"), _("chance"), _("exact")):
             table.add_column(column, justify="right")
         for points, chance in odds.roll_distribution.items():
-            table.add_row(str(points), f"{float(chance):.4f}", str(chance))
+            table.add_row(number(points), decimal(float(chance), 4), str(chance))
         console.print(table)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from gamebag.core.errors import OptionError
+from gamebag.core.translation import N_, _, ngettext
 from gamebag.web.settings import DB_ENV, database_url
 
 if TYPE_CHECKING:  # the web server's modules load only when a command runs
@@ -21,11 +22,14 @@ if TYPE_CHECKING:  # the web server's modules load only when a command runs
     from gamebag.web.people.accounts import Account
     from gamebag.web.store.db import Store
 
-DB_HELP = f"SQLAlchemy database URL of the web server (default: ${DB_ENV}, else gamebag-web.db here)."
+def db_help() -> str:
+    """The ``--db`` option's help in the reader's language."""
+    return _("SQLAlchemy database URL of the web server (default: ${variable}, else gamebag-web.db here).",
+             variable=DB_ENV)
 USERS_TEXTS = {
-    "unknown": "no account is named {name!r} (or looks like it); `gamebag users list` shows them",
-    "confirm": "deleting an account cannot be undone: add --yes to delete {name!r}",
-    "none": "no accounts yet",
+    "unknown": N_("no account is named {name!r} (or looks like it); `gamebag users list` shows them"),
+    "confirm": N_("deleting an account cannot be undone: add --yes to delete {name!r}"),
+    "none": N_("no accounts yet"),
 }
 
 
@@ -50,18 +54,21 @@ def _find(connection: Connection, name: str) -> Account:
 
     account = account_by_name(connection, name)
     if account is None:
-        raise OptionError(USERS_TEXTS["unknown"].format(name=name))
+        raise OptionError(_(USERS_TEXTS["unknown"], name=name))
     return account
 
 
 def register(app: typer.Typer) -> None:
-    users = typer.Typer(help="Manage the web server's accounts (list, disable, enable, delete).", no_args_is_help=True)
+    from gamebag.cli.app import GamebagGroup  # the group that turns mistakes into one line
+
+    users = typer.Typer(help=_("Manage the web server's accounts (list, disable, enable, delete)."),
+                        no_args_is_help=True, cls=GamebagGroup)
     app.add_typer(users, name="users")
 
-    @users.command("list")
+    @users.command("list", help=_("Every account: name, id, created, disabled, seats owned."))
     def list_users(
-        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
-        as_json: bool = typer.Option(False, "--json", help="One JSON object per account, one a line."),
+        db: str | None = typer.Option(None, "--db", help=db_help(), show_default=False),
+        as_json: bool = typer.Option(False, "--json", help=_("One JSON object per account, one a line.")),
     ) -> None:
         """Every account: name, id, created, disabled, seats owned."""
         from gamebag.web.people.accounts import list_accounts
@@ -74,15 +81,16 @@ def register(app: typer.Typer) -> None:
         finally:
             store.close()
         if not rows and not as_json:
-            typer.echo(USERS_TEXTS["none"])
+            typer.echo(_(USERS_TEXTS["none"]))
         for account, seats in rows:
             created = time.strftime("%Y-%m-%d %H:%M", time.gmtime(account.created_at))
             fact = {"name": account.name, "id": account.id, "created": created, "disabled": account.disabled}
             if as_json:
                 typer.echo(json.dumps({**fact, "seats": seats}, ensure_ascii=False))
             else:
-                state = "disabled" if account.disabled else "active"
-                typer.echo(f"{account.name}\t{account.id}\t{created} UTC\t{state}\t{seats} seats")
+                state = _("disabled") if account.disabled else _("active")
+                seats_words = ngettext("{n} seat", "{n} seats", seats)
+                typer.echo(f"{account.name}\t{account.id}\t{created} UTC\t{state}\t{seats_words}")
 
     def _set_disabled(name: str, db: str | None, disabled: bool) -> None:
         from gamebag.web.people.accounts import set_disabled
@@ -94,29 +102,36 @@ def register(app: typer.Typer) -> None:
                 set_disabled(connection, account.id, disabled)
         finally:
             store.close()
-        typer.echo(f"{account.name}: {'disabled, signed out everywhere' if disabled else 'enabled'}")
+        if disabled:
+            typer.echo(_("{name}: disabled, signed out everywhere", name=account.name))
+        else:
+            typer.echo(_("{name}: enabled", name=account.name))
 
-    @users.command("disable")
+    @users.command(
+        "disable", help=_("Disable an account: it is signed out everywhere and cannot sign in until enabled.")
+    )
     def disable(
-        name: str = typer.Argument(..., help="The account's display name (any case)."),
-        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+        name: str = typer.Argument(..., help=_("The account's display name (any case).")),
+        db: str | None = typer.Option(None, "--db", help=db_help(), show_default=False),
     ) -> None:
         """Disable an account: it is signed out everywhere and cannot sign in until enabled."""
         _set_disabled(name, db, True)
 
-    @users.command("enable")
+    @users.command("enable", help=_("Enable a disabled account again."))
     def enable(
-        name: str = typer.Argument(..., help="The account's display name (any case)."),
-        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
+        name: str = typer.Argument(..., help=_("The account's display name (any case).")),
+        db: str | None = typer.Option(None, "--db", help=db_help(), show_default=False),
     ) -> None:
         """Enable a disabled account again."""
         _set_disabled(name, db, False)
 
-    @users.command("delete")
+    @users.command(
+        "delete", help=_("Delete an account and its personal data, as its owner can from the profile page.")
+    )
     def delete(
-        name: str = typer.Argument(..., help="The account's display name (any case)."),
-        db: str | None = typer.Option(None, "--db", help=DB_HELP, show_default=False),
-        yes: bool = typer.Option(False, "--yes", help="Really delete (it cannot be undone)."),
+        name: str = typer.Argument(..., help=_("The account's display name (any case).")),
+        db: str | None = typer.Option(None, "--db", help=db_help(), show_default=False),
+        yes: bool = typer.Option(False, "--yes", help=_("Really delete (it cannot be undone).")),
     ) -> None:
         """Delete an account and its personal data, as its owner can from the profile page."""
         import gamebag.web.notices.addresses  # noqa: F401  (registers the notices' deletion step)
@@ -126,7 +141,7 @@ def register(app: typer.Typer) -> None:
 
         register_personal_data()  # the ratings and their history go with the account
         if not yes:
-            raise OptionError(USERS_TEXTS["confirm"].format(name=name))
+            raise OptionError(_(USERS_TEXTS["confirm"], name=name))
         store = _engine(db)
         if store.is_postgresql:  # a cluster's servers hear of renamed seats on the bus, as from one of them
             from gamebag.web.store.cluster import new_node_id
@@ -139,4 +154,4 @@ def register(app: typer.Typer) -> None:
                     store.announce(connection, table_id, -1, "seats")  # a cluster's processes reload the names
         finally:
             store.close()
-        typer.echo(f"{account.name}: deleted")
+        typer.echo(_("{name}: deleted", name=account.name))
