@@ -213,9 +213,10 @@ _LOADED: dict[tuple[str, str], _Translations] = {}
 _LOCK = threading.Lock()
 
 
-def register_domain(name: str, package: str) -> Domain:
-    """Declare the domain ``name`` whose catalogues are in ``package``'s ``locale`` folder."""
-    directory = Path(str(resources.files(package).joinpath("locale")))
+def register_domain(name: str, package: str, folder: str = "locale") -> Domain:
+    """Declare the domain ``name`` whose catalogues are in ``package``'s ``folder`` (a lower layer
+    may name a folder of a higher one's package, by path, without importing that package)."""
+    directory = Path(str(resources.files(package).joinpath(folder)))
     domain = Domain(name, directory)
     existing = _DOMAINS.get(name)
     if existing is not None and existing.directory != directory:
@@ -278,13 +279,13 @@ def _read_po(path: Path) -> _Translations:
     return _gettext.GNUTranslations(buffer)
 
 
-def catalogue(domain: str, package: str) -> tuple[Callable[..., str], Callable[..., str]]:
+def catalogue(domain: str, package: str, folder: str = "locale") -> tuple[Callable[..., str], Callable[..., str]]:
     """The domain's ``_`` and ``ngettext`` for a module: ``_("Roll {count} dice", count=3)``.
 
     Both translate into the current language, then fill the ``{name}`` placeholders from the
     keywords (a message without keywords is returned as translated, braces and all).
     """
-    register_domain(domain, package)
+    register_domain(domain, package, folder)
 
     def _(message: str, /, **params: Any) -> str:
         text = translations(domain, current_language()).gettext(message)

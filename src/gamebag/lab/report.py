@@ -15,10 +15,11 @@ from pathlib import Path
 
 from gamebag.core.i18n import current_language, language_tag, number
 from gamebag.lab.export import write_table
-from gamebag.lab.figures import lengths_figure, reader_fonts, shares_figure
+from gamebag.lab.figures import lengths_figure, shares_figure
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.sweep import is_sweep, sweep_figure, sweep_points
 from gamebag.lab.translation import _, fmt, shown
+from gamebag.sim.plotwords import reader_fonts
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gamebag.lab.cells import shown_options
-from gamebag.lab.figures import reader_numbers
 from gamebag.lab.results import BalanceResult
 from gamebag.lab.stats import Estimate
 from gamebag.lab.translation import N_, _, fmt, ngettext
 from gamebag.lab.tune.metrics import measure_run
+from gamebag.sim.plotwords import reader_numbers
 
 if TYPE_CHECKING:  # matplotlib is imported only when a figure is drawn
     from matplotlib.axes import Axes

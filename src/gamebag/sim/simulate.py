@@ -34,10 +34,10 @@ from gamebag.core.i18n import number
 from gamebag.core.protocol import Game
 from gamebag.core.rng import derive_rng
 from gamebag.fast import BatchResult, engine_for
-from gamebag.lab.translation import N_, _, say
 from gamebag.sim.play import play_game
 from gamebag.sim.stats import wilson_interval
 from gamebag.sim.stepped import STEPPED, compiled_route, play_whole_games
+from gamebag.sim.translation import N_, _, say
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from gamebag.agents.learned import NumpyPolicy, one_blas_thread, shipped_policy
 from gamebag.core.errors import UnknownAgentError
 from gamebag.core.protocol import Game
 from gamebag.fast.base import StepBatch
-from gamebag.lab.translation import N_, say
+from gamebag.sim.translation import N_, say
 
 LEARNED = "learned"
 # How the compiled engines play a lineup (``compiled_route``): the whole-game kernels, or the

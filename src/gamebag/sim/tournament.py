@@ -51,11 +51,11 @@ from gamebag.core.protocol import Game
 from gamebag.core.results import standing_keys
 from gamebag.core.rng import derive_rng, derive_seed
 from gamebag.fast import engine_for, unavailable_reason
-from gamebag.lab.translation import N_, _, fmt, say
 from gamebag.sim.play import play_game
 from gamebag.sim.ratings import RatedGame, Rating, rate_games
 from gamebag.sim.stats import wilson_interval
 from gamebag.sim.stepped import STEPPED, compiled_route, play_whole_games
+from gamebag.sim.translation import N_, _, fmt, say
 
 BUDGET_PARAMETERS = ("iterations", "ms")
 DEFAULT_LADDER_START = 25

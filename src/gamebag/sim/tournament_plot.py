@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import number
-from gamebag.lab.figures import reader_fonts, reader_numbers
-from gamebag.lab.translation import _, fmt
+from gamebag.sim.plotwords import reader_fonts, reader_numbers
 from gamebag.sim.tournament import TournamentResult
+from gamebag.sim.translation import _, fmt
 
 if TYPE_CHECKING:  # matplotlib is imported only when a plot is drawn, so the CLI starts fast
     from matplotlib.axes import Axes

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from gamebag.core.errors import GamebagError
 from gamebag.core.i18n import current_language, language_tag, number
-from gamebag.lab.figures import reader_fonts
 from gamebag.lab.translation import _, fmt, shown
 from gamebag.lab.tune.search import TuneResult
+from gamebag.sim.plotwords import reader_fonts
 
 
 def check_report_folder(folder: Path) -> None:
