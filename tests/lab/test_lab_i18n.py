@@ -100,7 +100,7 @@ def test_balance_in_dutch_and_japanese_with_a_dutch_report(tmp_path: Path) -> No
 
 def test_report_figures_in_japanese_find_their_glyphs(tmp_path: Path) -> None:
     from gamebag import lab
-    from gamebag.lab.figures import CJK_FONTS, _installed_fonts
+    from gamebag.sim.plotwords import CJK_FONTS, _installed_fonts
     from gamebag.lab.report import write_report
 
     result = lab.balance("pig", players="2", agents="random", games=16, seed=1)
