@@ -100,8 +100,8 @@ def test_balance_in_dutch_and_japanese_with_a_dutch_report(tmp_path: Path) -> No
 
 def test_report_figures_in_japanese_find_their_glyphs(tmp_path: Path) -> None:
     from gamebag import lab
-    from gamebag.sim.plotwords import CJK_FONTS, _installed_fonts
     from gamebag.lab.report import write_report
+    from gamebag.sim.plotwords import CJK_FONTS, _installed_fonts
 
     result = lab.balance("pig", players="2", agents="random", games=16, seed=1)
     with use_language("ja"), warnings.catch_warnings(record=True) as caught:
