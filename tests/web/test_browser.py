@@ -2,8 +2,9 @@
 
 Two browser contexts join one Wriggle Roulette table by their invite links (made in the lobby
 form) and play it to the end with a bot, across a SIGKILL and restart of the server that the
-pages survive by reconnecting by themselves; one game of every other game is played to the end
-in the browser (a short one where the game's options allow it). Screenshots of each table go to
+pages survive by reconnecting by themselves. (Every game's table is played to its end in the
+browser by test_table_ui.py, a phone and a desktop, and by test_languages_browser.py in the
+pseudo-locale; a spectator's phone by test_phone_table.py.) Screenshots go to
 ``artifacts/screenshots/``.
 """
 
@@ -14,12 +15,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
-import gamebag
-
-from .browsing import SHORT_OPTIONS, WAIT_S, new_context, shot, wait_for
+from .browsing import new_context, shot, wait_for
 from .serverproc import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -152,43 +150,3 @@ def test_two_friends_and_a_bot_play_wriggle_roulette_through_a_server_crash(
     # While the server was down, the reconnection attempts were refused: that is expected.
     unexpected = [e for e in errors if "ERR_CONNECTION_REFUSED" not in e]
     assert not unexpected, unexpected
-
-
-OTHER_GAMES = [g for g in gamebag.game_ids() if g != "wriggle-roulette"]
-
-
-@pytest.mark.parametrize("game_id", OTHER_GAMES)
-def test_each_other_game_is_played_to_the_end_in_the_browser(browser: Any, server: ServerProcess, game_id: str) -> None:
-    cls = gamebag.entry(game_id).game_class
-    players = max(cls.min_players, min(3, cls.max_players))
-    seats = [{"name": "You"}] + [{"bot": "random"} for _ in range(players - 1)]
-    options = SHORT_OPTIONS.get(game_id, {})
-    request = {"game": game_id, "players": players, "seats": seats, "seed": 3, "options": options}
-    answer = httpx.post(f"{server.base}/api/tables", json=request, timeout=WAIT_S)
-    assert answer.status_code == 201, answer.text
-    table = answer.json()
-    errors: list[str] = []
-    context = new_context(browser, viewport=DESKTOP)
-    page = context.new_page()
-    _watch_errors(page, errors)
-    page.goto(f"{server.base}{table['seats'][0]['invite']}")
-    wait_for(page, "() => document.body.dataset.turn")
-    rng = random.Random(game_id)
-    _play([page], rng, lambda moves: moves >= 3 or _turn(page) == "over")
-    shot(page, f"{game_id}-table.png")
-    _play([page], rng, _all_over([page]), timeout=240.0)
-    assert "Game over" in page.inner_text("#result-banner")
-    assert page.locator("#log li").count() > 0
-    shot(page, f"{game_id}-final.png")
-    page.set_viewport_size(PHONE)
-    shot(page, f"{game_id}-phone.png")
-    # A spectator: another device (this context's browser keeps the seat it claimed), on a phone,
-    # where the top bar still says that they are watching.
-    watching = new_context(browser, viewport=PHONE)
-    spectator = watching.new_page()
-    spectator.goto(f"{server.base}/play/{table['id']}")
-    wait_for(spectator, "() => document.body.dataset.turn === 'over'", timeout=60.0)
-    assert "watching" in spectator.inner_text("#who") and spectator.locator("#who").is_visible()
-    watching.close()
-    context.close()
-    assert not errors, errors
