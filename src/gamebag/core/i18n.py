@@ -407,6 +407,19 @@ def percent(fraction: float, digits: int = 0) -> str:
     return str(format_percent(fraction, format=pattern, locale=locale))
 
 
+def formatted(value: float, spec: str) -> str:
+    """``format(value, spec)`` (``.3g``, ``g``, ``.0f``, ``,``) with the reader's decimal sign and
+    digit grouping: 2.5 s in English, 2,5 s in Dutch."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    text = format(value, spec)
+    locale = babel_locale()
+    point, group = str(get_decimal_symbol(locale)), str(get_group_symbol(locale))
+    if (point, group) == (".", ","):
+        return text
+    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+
 def join_list(items: list[str], style: str = "standard") -> str:
     """Items joined as the reader's language lists them: "A, B and C" / "A, B en C" / "A、B、C"."""
     from babel.lists import format_list

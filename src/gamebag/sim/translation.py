@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamebag.core.i18n import N_, SOURCE_LANGUAGE, babel_locale, catalogue, use_language
+from gamebag.core.i18n import N_, SOURCE_LANGUAGE, babel_locale, catalogue, formatted, use_language
 
 # The catalogue lives with the lab (gamebag/lab/locale), named by path: simulation sits below the lab.
 _, ngettext = catalogue("lab", "gamebag", folder="lab/locale")
@@ -26,14 +26,7 @@ __all__ = ["N_", "Choices", "Figure", "Said", "_", "fmt", "joined", "ngettext", 
 
 def fmt(value: float, spec: str) -> str:
     """``format(value, spec)`` with the reader's decimal sign and group separator."""
-    text = format(value, spec)
-    from babel.numbers import get_decimal_symbol, get_group_symbol
-
-    locale = babel_locale()
-    point, group = str(get_decimal_symbol(locale)), str(get_group_symbol(locale))
-    if (point, group) == (".", ","):
-        return text
-    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+    return formatted(value, spec)
 
 
 class Figure:

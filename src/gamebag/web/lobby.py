@@ -24,7 +24,7 @@ import gamebag
 from gamebag.agents.registry import agents_for as registry_agents_for
 from gamebag.agents.registry import available_agents, default_agent, refusal
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import current_language, game_text
+from gamebag.core.i18n import current_language, formatted, game_text
 from gamebag.core.options import Option, options_to_json
 from gamebag.core.presets import presets_json
 from gamebag.core.protocol import Game
@@ -374,8 +374,8 @@ def parse_table_request(data: Any, *, allow_seed: bool) -> TableConfig:
             raise LobbyError(_("'turn_seconds' must be a number of seconds or null (no timer)"))
         if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
             raise LobbyError(
-                _("'turn_seconds' must be from {least} to {most}, not {value}", least=f"{MIN_TURN_SECONDS:g}",
-                  most=f"{MAX_TURN_SECONDS:g}", value=turn_seconds)
+                _("'turn_seconds' must be from {least} to {most}, not {value}", least=formatted(MIN_TURN_SECONDS, "g"),
+                  most=formatted(MAX_TURN_SECONDS, "g"), value=turn_seconds)
             )
         turn_seconds = float(turn_seconds)
     bank = ""

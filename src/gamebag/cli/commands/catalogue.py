@@ -28,12 +28,19 @@ from gamebag.core.translation import _
 PLACEHOLDER = re.compile(r"\{\{(\w+)(?:\|([^}]*))?\}\}")
 
 
-def allowed_words(option: Option) -> str:
-    """The values ``option`` takes, in the reader's words."""
+def _choice(game: Any, choice: Any) -> str:
+    words = game_text(game, str(choice))
+    # Translators: an option's choice as it is typed on the command line, then its name in words.
+    return repr(choice) if words == str(choice) else _("{code} ({words})", code=repr(choice), words=words)
+
+
+def allowed_words(option: Option, game: Any = None) -> str:
+    """The values ``option`` takes, in the reader's words: each choice as it is typed, with its name
+    in the reader's language where ``game``'s catalogue gives one."""
     if option.kind == "bool":
         return _("true or false")
     if option.kind == "choice":
-        return _("one of {values}", values=join_list([repr(c) for c in option.choices], "or"))
+        return _("one of {values}", values=join_list([_choice(game, c) for c in option.choices], "or"))
     if option.kind == "list":
         return _("a list of distinct values from {values}", values=", ".join(repr(c) for c in option.choices))
     low = "-inf" if option.minimum is None else number(option.minimum)
@@ -90,7 +97,7 @@ def register(app: typer.Typer) -> None:
         for game_id in gamebag.game_ids():
             cls = gamebag.entry(game_id).game_class
             options = "\n".join(
-                f"{o.name} ({o.default!r}): {allowed_words(o)}" for o in cls.option_specs
+                f"{o.name} ({o.default!r}): {allowed_words(o, cls)}" for o in cls.option_specs
             ) or "-"
             table.add_row(game_id, game_text(cls, cls.title), f"{cls.min_players}-{cls.max_players}", options)
         console.print(table)
@@ -138,7 +145,9 @@ def register(app: typer.Typer) -> None:
             options.add_column(_("what it changes"), overflow="fold", ratio=2)
             options.add_column(_("values"), overflow="fold", ratio=1)
             for spec in cls.option_specs:
-                options.add_row(spec.name, option_text(spec.default), game_text(cls, spec.doc), allowed_words(spec))
+                options.add_row(
+                    spec.name, option_text(spec.default), game_text(cls, spec.doc), allowed_words(spec, cls)
+                )
             console.print(options)
         table = Table(title=_("Presets (gamebag play GAME --preset NAME)"))
         table.add_column(_("name"), overflow="fold")

@@ -42,6 +42,7 @@ from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
+from gamebag.core.i18n import formatted
 from gamebag.web.admission.addresses import client_address as client_address  # imported from here too
 from gamebag.web.admission.addresses import close_reason, host_refusal
 from gamebag.web.admission.costs import COST_CLASSES, CostClass
@@ -253,7 +254,7 @@ class Guard:
                 await _send_json(
                     send_with_headers,
                     408,
-                    {"error": _("request body not received within {seconds} s", seconds=f"{BODY_SECONDS:g}")},
+                    {"error": _("request body not received within {seconds} s", seconds=formatted(BODY_SECONDS, "g"))},
                     [(b"connection", b"close")],
                 )
         except ClientDisconnect:  # the client went away mid-body: nobody to answer, nothing to trace

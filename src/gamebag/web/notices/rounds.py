@@ -279,8 +279,9 @@ def _move_mail(address: MailAddressRow, row: NoticeDueRow, game: str, language: 
     """The "your move" mail of one seat, in its recipient's ``language`` (None: English)."""
     base = address.link_base
     title = game_title(game)
+    link = f"{base}/play/{row.table_id}"
     with use_language(language or DEFAULT_LANGUAGE):
-        body = _(TEXT["move_body"], game=title, table=row.table_id, link=f"{base}/play/{row.table_id}")
+        body = _(TEXT["move_body"], game=title, table=row.table_id, link=link)
         body += _(TEXT["footer"], link=unsubscribe_page(base, address.unsubscribe_token))
         subject = _(TEXT["move_subject"], game=title)
     return Mail(address.address, subject, body, unsubscribe_headers(base, address.unsubscribe_token))

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from gamebag.core.errors import GamebagError
+from gamebag.core.i18n import formatted
 from gamebag.web.store.chatstore import PLAYERS, SPECTATORS, ChatLine, ChatSettings, ChatStore
 from gamebag.web.store.db import TABLES_CHANNEL
 from gamebag.web.store.faults import is_storage_fault
@@ -145,8 +146,8 @@ class TableChat:
         limiter = self._limiter((table.id, who))
         if not limiter.allow():
             wait = limiter.retry_after()
-            every = f"{1 / CHAT_RATE:g}"
-            raise ChatRefused(_(TEXTS["rate"], burst=f"{CHAT_BURST:g}", every=every, wait=wait), wait)
+            every = formatted(1 / CHAT_RATE, "g")
+            raise ChatRefused(_(TEXTS["rate"], burst=formatted(CHAT_BURST, "g"), every=every, wait=wait), wait)
         try:
             settings = await asyncio.to_thread(self.store.settings, table.id)
             if seat is not None and seat in settings.muted:

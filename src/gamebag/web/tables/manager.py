@@ -23,7 +23,7 @@ import secrets
 import time
 from typing import Any
 
-from gamebag.core.i18n import use_language
+from gamebag.core.i18n import formatted, use_language
 from gamebag.core.protocol import JsonDict
 from gamebag.web.admission.bounds import LobbyError
 from gamebag.web.admission.guard import RateLimited
@@ -305,7 +305,8 @@ class TableManager(Owning, Forcing, Automating, Banking, Acting):
         except JobTimeout:
             raise LobbyError(
                 _("agent {agent} for this configuration takes longer to prepare than this server's bound "
-                  "of {seconds} s; choose smaller options or another agent", agent=repr(spec), seconds=f"{seconds:g}")
+                  "of {seconds} s; choose smaller options or another agent", agent=repr(spec),
+                  seconds=formatted(seconds, "g"))
             ) from None
         except JobFailed as error:
             raise LobbyError(_("agent {agent}: {error}", agent=repr(spec), error=error)) from None

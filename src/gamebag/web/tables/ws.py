@@ -35,7 +35,7 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gamebag.core.errors import GamebagError
-from gamebag.core.i18n import known_language, set_language
+from gamebag.core.i18n import formatted, known_language, set_language
 from gamebag.web.admission.addresses import close_reason
 from gamebag.web.admission.bounds import BadJsonError, parse_json
 from gamebag.web.admission.costs import SocketCost, socket_cost
@@ -122,7 +122,7 @@ async def _serve(connection: Connection, table: LiveTable, manager: TableManager
                 except TimeoutError:
                     seconds = manager.limits.hello_seconds
                     connection.send(dumps(error_message(_("say hello within {seconds} s of connecting",
-                                                           seconds=f"{seconds:g}"))))
+                                                           seconds=formatted(seconds, "g")))))
                     connection.close(flush=True)
                     break
             if frame["type"] == "websocket.disconnect":
@@ -158,7 +158,7 @@ async def _handle_frame(
         elif connection.limiter.should_warn():
             connection.send(
                 dumps(error_message(_("too many messages: at most {rate} a second; extra ones are ignored",
-                                      rate=f"{FLOOD_RATE:g}")))
+                                      rate=formatted(FLOOD_RATE, "g"))))
             )
         return
     message = _parsed(frame, connection)
@@ -179,7 +179,7 @@ async def _handle_frame(
             manager.sync(connection, table)
         elif connection.syncs.should_warn():
             text = _("too many syncs: at most {rate} a second, bursts of {burst}; extra ones are ignored",
-                     rate=f"{SYNC_RATE:g}", burst=f"{SYNC_BURST:g}")
+                     rate=formatted(SYNC_RATE, "g"), burst=formatted(SYNC_BURST, "g"))
             connection.send(dumps(error_message(text, ref)))
     elif kind == "standing_pass":
         await _standing_pass(message, connection, table, manager)
@@ -221,7 +221,7 @@ def _admitted(connection: Connection, cost: SocketCost, ref: Any) -> bool:
     if budget.allow():
         return True
     if budget.should_warn():
-        text = _(TOO_MANY, kind=cost.name, rate=f"{cost.rate:g}", burst=f"{cost.burst:g}")
+        text = _(TOO_MANY, kind=cost.name, rate=formatted(cost.rate, "g"), burst=formatted(cost.burst, "g"))
         connection.send(dumps(error_message(text, ref)))
     return False
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from multiprocessing.context import SpawnContext
 from typing import Any
 
+from gamebag.core.i18n import formatted
 from gamebag.web.admission.guard import RateLimited
 from gamebag.web.words.text import N_, _
 from gamebag.web.work.fairshare import MOVE_LANE, SLOW_LANE, FairShares
@@ -130,7 +131,7 @@ def check_solve_budget(pool: WorkerPool, job: BuildJob, owner: str, budget_secon
         raise RateLimited(
             _("your tables' new solves took {spent} worker seconds in the last minute "
               "(at most {budget}); choose options opened before, or try again in {wait} s",
-              spent=f"{pool.shares.spent(owner):.0f}", budget=f"{budget_seconds:g}", wait=wait),
+              spent=formatted(pool.shares.spent(owner), ".0f"), budget=formatted(budget_seconds, "g"), wait=wait),
             wait,
         )
 
@@ -280,7 +281,7 @@ class WorkerPool:
             await self.shares.acquire(lane, owner, waiting)
         except TimeoutError:
             self.timeouts += 1
-            raise WorkersBusy(_("no bot worker was free within {seconds} s", seconds=f"{waiting:g}")) from None
+            raise WorkersBusy(_("no bot worker was free within {seconds} s", seconds=formatted(waiting, "g"))) from None
         if queue_seconds is not None:
             deadline = time.monotonic() + seconds
         started = time.monotonic()
@@ -351,7 +352,8 @@ class WorkerPool:
         if not worker.ready:
             # Starting a worker (importing the agents) is not the job's time.
             if not worker.connection.poll(STARTUP_SECONDS):
-                raise JobTimeout(_("a bot worker did not start within {seconds} s", seconds=f"{STARTUP_SECONDS:g}"))
+                raise JobTimeout(_("a bot worker did not start within {seconds} s",
+                                   seconds=formatted(STARTUP_SECONDS, "g")))
             worker.connection.recv()
             worker.ready = True
         worker.connection.send(job)
@@ -360,7 +362,7 @@ class WorkerPool:
         while True:
             if not worker.connection.poll(max(0.0, deadline - time.monotonic())):
                 raise JobTimeout(_(_TOOK_LONGER[type(job).__name__ if type(job) in (AnalysisJob, CoachJob) else "bot"],
-                                   seconds=f"{seconds:.3g}"))
+                                   seconds=formatted(seconds, ".3g")))
             reply: tuple[str, Any] = worker.connection.recv()
             if reply[0] != "progress":
                 return reply[0], reply[1], time.monotonic() - sent
