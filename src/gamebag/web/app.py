@@ -74,13 +74,10 @@ from gamebag.web.words.pages import page
 from gamebag.web.words.reader import ReaderLanguage
 from gamebag.web.words.routes import words_router
 from gamebag.web.words.text import _
-from gamebag.web.work.workers import JobFailed, JobTimeout, ReplayJob
 
 APP_FACTORY = "gamebag.web.app:app_from_environment"  # what each of ``serve --workers N`` runs
 SETTINGS_ENV = "GAMEBAG_SERVE_SETTINGS"  # the settings ``serve`` hands to those processes (JSON)
 STATIC_DIR = Path(str(resources.files("gamebag.web").joinpath("static")))
-REPLAY_SECONDS = 120.0  # a replay's build in a worker (the longest games take a few seconds)
-REPLAY_QUEUE_SECONDS = 5.0  # waiting longer for a free worker: built in a thread instead
 
 log = logging.getLogger("gamebag.web")
 
@@ -529,23 +526,8 @@ def create_app(
         if not table.is_over:
             return _error(409, _("a game can be replayed once it is over"))
         seat = _seat_from_request(request, table)
-        # The steps are built once per reader in a worker process and kept (a long game's are seconds
-        # of Python: in a thread they would share the interpreter's lock with the event loop); the
-        # table's facts are fresh. Workers all busy past the wait: built in a thread, as before.
-        owner = client_address(request.scope)
-
-        async def made() -> bytes:
-            options = json.dumps(dict(table.config.options), sort_keys=True)
-            job = ReplayJob((table.game.game_id, table.game.num_players, options, "replay"),
-                            list(table.match.record.events), seat)
-            try:
-                data: bytes = await manager_of(request).pool.run(job, REPLAY_SECONDS, owner=owner,
-                                                                   queue_seconds=REPLAY_QUEUE_SECONDS)
-                return data
-            except (JobTimeout, JobFailed):
-                return await asyncio.to_thread(lambda: _json_list_bytes(table.step_views(seat)))
-
-        steps = await downloads.get_made((table.id, "replay", seat), made)
+        # The steps are built once per reader in a thread and kept; the table's facts are fresh.
+        steps = await downloads.get((table.id, "replay", seat), lambda: _json_list_bytes(table.step_views(seat)))
         meta = _json_bytes(manager_of(request).meta(table))
         result = _json_bytes(result_json(table))
         body = b'{"table":%b,"seat":%b,"steps":%b,"result":%b}' % (meta, _json_bytes(seat), steps, result)

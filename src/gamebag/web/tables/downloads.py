@@ -1,7 +1,5 @@
 """Heavy reads of finished tables (the record and the step-by-step replay), made once, off the loop.
 
-(The replay is made in a worker process now: ``get_made`` with the pool's ``ReplayJob``.)
-
 A long game's replay is megabytes of views (a 1,600-step Eigen Kweek game: about 4 MB)
 and took over a second to build on the event loop, holding every other table up. Here
 each download is built in a thread (a finished table's record no longer changes, so the
@@ -14,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Callable, Hashable
 
 MAX_CACHED_BYTES = 64 * 1024 * 1024  # downloads kept, all tables together
 
@@ -31,11 +29,6 @@ class Downloads:
 
     async def get(self, key: Hashable, build: Callable[[], bytes]) -> bytes:
         """The download ``key``, built by ``build`` in a thread unless it is kept or being built."""
-        return await self.get_made(key, lambda: asyncio.to_thread(build))
-
-    async def get_made(self, key: Hashable, make: Callable[[], Awaitable[bytes]]) -> bytes:
-        """The download ``key``, made by awaiting ``make()`` (a worker process's job) unless it is
-        kept or being made."""
         kept = self._kept.get(key)
         if kept is not None:
             self._kept.move_to_end(key)
@@ -46,7 +39,7 @@ class Downloads:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._building[key] = future
         try:
-            data = await make()
+            data = await asyncio.to_thread(build)
         except Exception as error:
             future.set_exception(error)
             future.exception()  # marked as retrieved: the requests waiting on it get it

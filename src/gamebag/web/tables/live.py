@@ -28,7 +28,6 @@ from gamebag.core.protocol import Game, JsonDict, NodeKind
 from gamebag.core.records import apply_event
 from gamebag.web.store.db import Also, SeatConfig, Store, StoredTable, TableConfig
 from gamebag.web.tables.coachsetting import CoachSetting
-from gamebag.web.tables.steps import step_views
 from gamebag.web.words.text import _
 
 HISTORY_STEPS = 40  # steps of history in a full sync (hello, sync)
@@ -252,8 +251,31 @@ class LiveTable:
         return self.match.public() if seat is None else self.match.view(seat)
 
     def step_views(self, seat: int | None, last: int | None = None, every_event: bool = False) -> list[JsonDict]:
-        """The seat's (or the public) view at each step of the game so far (``steps.step_views``)."""
-        return step_views(self.game, self.match.record.events, seat, last, every_event)
+        """The seat's (or the public) view at each step of the game so far, oldest first.
+
+        A step ends where players are next asked to choose (or the game ends). Views
+        are rebuilt from the record, so they hold what the seat knew then and no
+        pending choices. ``last`` keeps only the most recent steps; ``every_event`` adds
+        the view after each event within them (each roll or draw, for the log), from the
+        game's start while it has no more than ``last`` steps.
+        """
+        game = self.game
+        events = self.match.record.events
+        boundaries = [i for i in range(len(events) + 1) if i == len(events) or "moves" in events[i]]
+        whole = last is None or len(boundaries) <= last
+        if last is not None:
+            boundaries = boundaries[-last:] if last > 0 else []
+        wanted = set(boundaries)
+        if every_event and boundaries:
+            wanted = set(range(0 if whole else boundaries[0], len(events) + 1))
+        views: list[JsonDict] = []
+        state = game.initial_state()
+        for index in range(len(events) + 1):
+            if index in wanted:
+                views.append(game.public_view(state) if seat is None else game.observation(state, seat))
+            if index < len(events):
+                state = apply_event(game, state, events[index])
+        return views
 
     def _note(self, marks: deque[tuple[int, Any, bool]], mark: tuple[int, Any, bool]) -> None:
         """Keep the state before one more event; drop those before the first of the last decisions."""

@@ -23,7 +23,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.context import SpawnContext
@@ -113,18 +113,7 @@ class BuildJob:
     key: AgentKey
 
 
-@dataclass(frozen=True)
-class ReplayJob:
-    """Every step's view of a finished game for ``seat`` (None: the public's), as the JSON bytes of a
-    replay download: a long game's replay is seconds of Python, which in a thread of the server would
-    share the interpreter's lock with the event loop (``key`` names the game's configuration)."""
-
-    key: AgentKey
-    events: list[dict[str, Any]]
-    seat: int | None
-
-
-Job = MoveJob | BuildJob | AnalysisJob | CoachJob | WarmJob | ReplayJob
+Job = MoveJob | BuildJob | AnalysisJob | CoachJob | WarmJob
 
 
 def _agent_name(key: AgentKey) -> str:
@@ -186,12 +175,6 @@ def _worker_main(connection: multiprocessing.connection.Connection) -> None:
             if isinstance(job, BuildJob):
                 agent_for(job.key)
                 reply: tuple[str, Any] = ("ok", None)
-            elif isinstance(job, ReplayJob):
-                from gamebag.web.tables.steps import replay_steps_bytes
-
-                game_id, players, options, _ = job.key
-                game = gamebag.make(game_id, players, **json.loads(options))
-                reply = ("ok", replay_steps_bytes(game, job.events, job.seat))
             elif isinstance(job, WarmJob):
                 from gamebag.analysis.run import warm_up
 
@@ -262,7 +245,6 @@ class WorkerPool:
         self.build_seconds: OrderedDict[AgentKey, float] = OrderedDict()  # each agent's last measured build (a solve)
         self.timeouts = 0
         self.jobs = 0
-        self.done: Counter[str] = Counter()  # jobs done in a worker, by kind ("ReplayJob": 3)
         self._closed = False
 
     def lane_of(self, job: Job) -> str:
@@ -331,7 +313,6 @@ class WorkerPool:
         self.jobs += 1
         if status != "ok":
             raise JobFailed(value)
-        self.done[type(job).__name__] += 1
         worker_keys = worker.keys if worker is not None else set()
         worker_keys.add(job.key)
         if isinstance(job, BuildJob) and took is not None:
