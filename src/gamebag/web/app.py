@@ -269,19 +269,19 @@ def create_app(
     # ---- pages --------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> HTMLResponse:
-        return page("index.html")
+        return await page("index.html")
 
     @app.get("/play/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> HTMLResponse:
-        return page("table.html")
+        return await page("table.html")
 
     @app.get("/host/{table_id}", include_in_schema=False)
     async def host_page(table_id: str) -> HTMLResponse:
-        return page("host.html")
+        return await page("host.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> HTMLResponse:
-        return page("replay.html")
+        return await page("replay.html")
 
     app.include_router(rules_router(STATIC_DIR))  # the players' rules page and its text (rulespage.py)
 

@@ -62,7 +62,7 @@ def rules_router(static_dir: Path) -> APIRouter:
 
     @router.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
-        return page("rules.html")
+        return await page("rules.html")
 
     @router.get("/api/games/{game_id}/players-rules")
     async def players_rules_text(game_id: str, players: str | None = None, options: str | None = None) -> JSONResponse:

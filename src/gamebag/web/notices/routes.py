@@ -248,4 +248,4 @@ async def unsubscribe_link(request: Request) -> RedirectResponse:
 
 @router.get("/notices", include_in_schema=False)
 async def notices_page() -> HTMLResponse:
-    return page("notices.html")
+    return await page("notices.html")

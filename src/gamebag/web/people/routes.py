@@ -27,4 +27,4 @@ def register(app: FastAPI, static_dir: object, secure_cookies: bool = False) -> 
 
     @app.get("/account", include_in_schema=False)
     async def account_page() -> HTMLResponse:
-        return page("account.html")
+        return await page("account.html")

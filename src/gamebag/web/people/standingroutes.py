@@ -57,17 +57,17 @@ async def _body(request: Request) -> Any:
 # ---- pages ------------------------------------------------------------------------------------
 @router.get("/home", include_in_schema=False)
 async def home_page() -> HTMLResponse:
-    return page("home.html")
+    return await page("home.html")
 
 
 @router.get("/leaderboard", include_in_schema=False)
 async def leaderboard_page() -> HTMLResponse:
-    return page("leaderboard.html")
+    return await page("leaderboard.html")
 
 
 @router.get("/people/{account_id}", include_in_schema=False)
 async def profile_page(account_id: str) -> HTMLResponse:
-    return page("profile.html")
+    return await page("profile.html")
 
 
 # ---- open tables --------------------------------------------------------------------------------

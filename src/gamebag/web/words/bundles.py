@@ -10,6 +10,7 @@ so the plural rule is written into the script here rather than evaluated from a 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import json
@@ -90,6 +91,18 @@ def _messages(domain_name: str, language: str) -> tuple[dict[str, Any], str]:
             messages[key] = text
     expression = "(n != 1)" if language == SOURCE_LANGUAGE else _plural_expression(language, catalog)
     return messages, expression
+
+
+_MADE: dict[str, Bundle] = {}  # by language: as many as there are languages
+
+
+async def bundle_for(language: str) -> Bundle:
+    """``bundle(language)``, made off the event loop the first time (it reads every browser
+    catalogue) and kept."""
+    made = _MADE.get(language)
+    if made is None:
+        made = _MADE[language] = await asyncio.to_thread(bundle, language)
+    return made
 
 
 @functools.lru_cache(maxsize=16)

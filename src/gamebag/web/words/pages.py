@@ -9,6 +9,7 @@ only on the page and the language, so each is rendered once and kept.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from importlib import resources
 from pathlib import Path
@@ -71,11 +72,18 @@ def _rendered(name: str, language: str) -> str:
         )
 
 
-def page(name: str) -> HTMLResponse:
-    """The template ``name`` in the current reader's language (the answer varies by their choice)."""
+_PAGES: dict[tuple[str, str], str] = {}  # (template, language): as many as there are of both
+
+
+async def page(name: str) -> HTMLResponse:
+    """The template ``name`` in the current reader's language (the answer varies by their choice),
+    rendered off the event loop the first time (it reads the catalogues) and kept."""
     language = current_language()
+    text = _PAGES.get((name, language))
+    if text is None:
+        text = _PAGES[(name, language)] = await asyncio.to_thread(_rendered, name, language)
     return HTMLResponse(
-        _rendered(name, language),
+        text,
         headers={"Content-Language": language_tag(language), "Vary": "Accept-Language, Cookie",
                  "Cache-Control": "no-cache"},
     )

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from gamebag.core.i18n import PSEUDO_LANGUAGE, known_language, language_tag, languages
-from gamebag.web.words.bundles import bundle
+from gamebag.web.words.bundles import bundle_for
 from gamebag.web.words.reader import LANGUAGE_COOKIE
 
 YEAR = 365 * 24 * 3600
@@ -31,7 +31,7 @@ def words_router() -> APIRouter:
             known = ", ".join(f"{language_tag(c)}.js" for c in languages())
             return Response(f"// unknown translation script {name!r}; there are: {known}\n", status_code=404,
                             media_type="text/javascript")
-        script = bundle(language)
+        script = await bundle_for(language)
         cache = f"public, max-age={YEAR}, immutable" if v == script.version else "no-cache"
         return Response(script.script, media_type="text/javascript; charset=utf-8",
                         headers={"Cache-Control": cache, "ETag": f'"{script.version}"'})
